@@ -1,0 +1,48 @@
+// Regenerates everything under generated/ from specs/ (npm run generate).
+import { bannerText, GeneratedOutput } from './generators/output.js';
+import { bundleSpec, surfaces, type OpenApiDocument, type SurfaceName } from './generators/specs.js';
+import { openapiTypes } from './generators/openapi-types.js';
+import { operationsModule, operationsTable, type OperationInfo } from './generators/operations.js';
+import { buildValidators, declarations, type SurfaceValidators } from './generators/validators.js';
+import { validatorIndexModule, validatorTypesModule } from './generators/validator-index.js';
+import { graphqlFiles } from './generators/graphql.js';
+import { rulesModule } from './generators/rules.js';
+import { documentedExtensions } from './generators/extensions.js';
+
+const started = performance.now();
+const out = new GeneratedOutput();
+const extensions = await documentedExtensions();
+const docs = {} as Record<SurfaceName, OpenApiDocument>;
+const allOperations: OperationInfo[] = [];
+const allValidators: SurfaceValidators[] = [];
+
+for (const surface of Object.keys(surfaces) as SurfaceName[]) {
+  const dir = surfaces[surface].dir;
+  const doc = await bundleSpec(surface);
+  docs[surface] = doc;
+  await out.write(`${dir}/openapi.json`, `${JSON.stringify({ 'x-generated': bannerText, ...doc }, null, 2)}\n`);
+  await out.write(`${dir}/types.ts`, await openapiTypes(doc));
+  allOperations.push(...operationsTable(surface, doc));
+  const v = buildValidators(surface, doc, extensions);
+  allValidators.push(v);
+  await out.write(`validators/${dir}.js`, v.module);
+  await out.write(`validators/${dir}.d.ts`, declarations(v.exportNames));
+  await out.write(`validators/${dir}.params.js`, v.paramsModule);
+  await out.write(`validators/${dir}.params.d.ts`, declarations(v.paramsExportNames));
+}
+await out.write('validators/types.ts', validatorTypesModule());
+await out.write('validators/index.ts', validatorIndexModule(allValidators));
+await out.write('operations.ts', operationsModule(allOperations, docs.queueV2));
+for (const file of await graphqlFiles()) await out.write(file.path, file.content);
+const rules = await rulesModule();
+await out.write('rules.ts', rules.module);
+
+const removed = await out.removeStale();
+const validatorCount = allValidators.reduce((n, v) => n + v.exportNames.length + v.paramsExportNames.length, 0);
+const perSurface = Object.keys(surfaces)
+  .map((s) => `${s} ${allOperations.filter((o) => o.surface === s).length}`)
+  .join(', ');
+console.log(
+  `generated ${out.count} files in ${Math.round(performance.now() - started)} ms: operations ${perSurface}; ` +
+    `${validatorCount} validators; ${rules.count} rules` + (removed.length ? `; removed stale ${removed.join(', ')}` : ''),
+);

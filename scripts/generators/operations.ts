@@ -1,0 +1,74 @@
+// The operations table (method, path, scope, limits …) read from x- extensions, so no code re-types them.
+import { listOperations, type OpenApiDocument, type SurfaceName } from './specs.js';
+
+export type OperationInfo = {
+  surface: SurfaceName;
+  operationId: string;
+  method: string;
+  path: string;
+  tag: string;
+  summary: string;
+  requiredScope: string;
+  successStatus: number;
+  source: string;
+  hasBody: boolean;
+  rateLimit?: { requestsPer10s: number; concurrent: number | null };
+  maxBodyBytes?: number;
+  resultRetentionMs?: number;
+  deleteDelayMs?: number;
+  synonymOf?: string;
+};
+
+export function operationsTable(surface: SurfaceName, doc: OpenApiDocument): OperationInfo[] {
+  return listOperations(doc).map(({ path, method, op }) => {
+    const success = Object.keys(op.responses as object).map(Number).filter((s) => s >= 200 && s < 300);
+    const rate = op['x-rate-limit'] as { requestsPer10s: number; concurrent: number | null } | undefined;
+    const info: OperationInfo = {
+      surface,
+      operationId: String(op.operationId),
+      method: method.toUpperCase(),
+      path,
+      tag: String((op.tags as string[] | undefined)?.[0] ?? ''),
+      summary: String(op.summary ?? ''),
+      requiredScope: String(op['x-required-scope'] ?? ''),
+      successStatus: Math.min(...success),
+      source: String(op['x-source'] ?? ''),
+      hasBody: op.requestBody !== undefined,
+    };
+    if (rate) info.rateLimit = { requestsPer10s: rate.requestsPer10s, concurrent: rate.concurrent ?? null };
+    if (typeof op['x-max-body-bytes'] === 'number') info.maxBodyBytes = op['x-max-body-bytes'];
+    if (typeof op['x-result-retention-ms'] === 'number') info.resultRetentionMs = op['x-result-retention-ms'];
+    if (typeof op['x-delete-delay-ms'] === 'number') info.deleteDelayMs = op['x-delete-delay-ms'];
+    if (typeof op['x-synonym-of'] === 'string') info.synonymOf = op['x-synonym-of'];
+    return info;
+  });
+}
+
+export function operationsModule(all: OperationInfo[], queueRoot: OpenApiDocument): string {
+  const policy = queueRoot['x-rate-limit-policy'] as Record<string, unknown> | undefined;
+  const rateLimitPolicy = {
+    windowMs: Number(policy?.windowMs ?? 10_000),
+    requestsPerWorkerPer10s: Number(policy?.requestsPerWorkerPer10s ?? 0),
+  };
+  return [
+    `export type Surface = 'restV1' | 'queueV2';`,
+    `export type OperationInfo = {`,
+    `  surface: Surface; operationId: string; method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';`,
+    `  path: string; tag: string; summary: string; requiredScope: string; successStatus: number;`,
+    `  source: string; hasBody: boolean;`,
+    `  rateLimit?: { requestsPer10s: number; concurrent: number | null };`,
+    `  maxBodyBytes?: number; resultRetentionMs?: number; deleteDelayMs?: number; synonymOf?: string;`,
+    `};`,
+    `export const operations: readonly OperationInfo[] = ${JSON.stringify(all, null, 2)};`,
+    `/** Dynamic rate limit: effective = max(base, running workers × requestsPerWorkerPer10s). */`,
+    `export const rateLimitPolicy = ${JSON.stringify(rateLimitPolicy)} as const;`,
+    `export type RestV1OperationId = ${union(all, 'restV1')};`,
+    `export type QueueV2OperationId = ${union(all, 'queueV2')};`,
+    '',
+  ].join('\n');
+}
+
+function union(all: OperationInfo[], surface: string): string {
+  const ids = all.filter((o) => o.surface === surface).map((o) => JSON.stringify(o.operationId));
+  return ids.length ? ids.join(' | ') : 'never';
+}

@@ -1,0 +1,58 @@
+// Loads the split OpenAPI sources and bundles each into one document with internal refs only.
+import { bundle, createConfig } from '@redocly/openapi-core';
+import { join } from 'node:path';
+import { repoRoot } from './output.js';
+
+export type SurfaceName = 'restV1' | 'queueV2';
+export const surfaces: Record<SurfaceName, { dir: string; title: string }> = {
+  restV1: { dir: 'rest-v1', title: 'REST v1' },
+  queueV2: { dir: 'queue-v2', title: 'queue v2' },
+};
+
+export type OpenApiDocument = {
+  openapi: string;
+  paths: Record<string, Record<string, unknown>>;
+  components?: Record<string, Record<string, unknown>>;
+  [key: string]: unknown;
+};
+
+export async function bundleSpec(surface: SurfaceName): Promise<OpenApiDocument> {
+  const ref = join(repoRoot, 'specs', surfaces[surface].dir, 'openapi.yaml');
+  const config = await createConfig({});
+  const result = await bundle({ ref, config });
+  const errors = result.problems.filter((p) => p.severity === 'error');
+  if (errors.length > 0) {
+    const lines = errors.map((p) => `  ${p.message} (${p.location[0]?.source.absoluteRef}#${p.location[0]?.pointer})`);
+    throw new Error(`Cannot bundle ${ref}:\n${lines.join('\n')}`);
+  }
+  return result.bundle.parsed as OpenApiDocument;
+}
+
+/** Follows local `#/...` refs (components.responses, parameters …) until a non-ref node is reached. */
+export function resolveLocal<T = Record<string, unknown>>(doc: OpenApiDocument, node: unknown): T {
+  let current = node as Record<string, unknown>;
+  for (let depth = 0; current && typeof current.$ref === 'string' && current.$ref.startsWith('#/'); depth++) {
+    if (depth > 20) throw new Error(`Ref cycle at ${String(current.$ref)}`);
+    const parts = current.$ref.slice(2).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    let target: unknown = doc;
+    for (const part of parts) target = (target as Record<string, unknown>)?.[part];
+    if (target === undefined) throw new Error(`Unresolved ref ${current.$ref}`);
+    current = target as Record<string, unknown>;
+  }
+  return current as T;
+}
+
+export const httpMethods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
+
+export type OperationEntry = { path: string; method: (typeof httpMethods)[number]; op: Record<string, unknown> };
+
+export function listOperations(doc: OpenApiDocument): OperationEntry[] {
+  const out: OperationEntry[] = [];
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const method of httpMethods) {
+      const op = item[method] as Record<string, unknown> | undefined;
+      if (op) out.push({ path, method, op });
+    }
+  }
+  return out;
+}
