@@ -235,50 +235,7 @@ export interface webhooks {
          * Job finished (sent by the service to the submission's `webhook` URL)
          * @description When a job submitted with `webhook` ends `COMPLETED`, `FAILED` or `TIMED_OUT`, the service POSTs the job record (as `GET /status/{jobId}` returns it) plus `input` and `webhook` to that URL with `Content-Type: application/json`. No signature header is sent and no API key. A 200 answer ends delivery; any other status, or no answer, is retried up to 2 more times, 10 s apart (`x-retry`). Not sent for `CANCELLED` jobs or jobs deleted by ttl.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "eaebd6e7-6a92-4bb8-a911-f996ac5ea99d-u1",
-                     *       "status": "COMPLETED",
-                     *       "delayTime": 824,
-                     *       "executionTime": 3391,
-                     *       "output": {
-                     *         "image_url": "https://example.com/out/cat.png"
-                     *       },
-                     *       "input": {
-                     *         "prompt": "A photo of a cat"
-                     *       },
-                     *       "webhook": "https://example.com/hooks/job-done"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WebhookPayload"];
-                };
-            };
-            responses: {
-                /** @description Delivery acknowledged; no further attempts. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any other status (or a failed connection) counts as a failed attempt and is retried per `x-retry`. */
-                default: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["jobCompletedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -549,7 +506,15 @@ export interface components {
              * @example policy.ttl must be >= 10000
              */
             message: string;
-            /** @description One entry per offending location (validation failures only). */
+            /**
+             * @description One entry per offending location (validation failures only).
+             * @example [
+             *       {
+             *         "path": "/body/policy/ttl",
+             *         "message": "must be >= 10000"
+             *       }
+             *     ]
+             */
             errors?: components["schemas"]["ErrorDetail"][];
         };
         ErrorDetail: {
@@ -1063,6 +1028,50 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    jobCompletedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "eaebd6e7-6a92-4bb8-a911-f996ac5ea99d-u1",
+                 *       "status": "COMPLETED",
+                 *       "delayTime": 824,
+                 *       "executionTime": 3391,
+                 *       "output": {
+                 *         "image_url": "https://example.com/out/cat.png"
+                 *       },
+                 *       "input": {
+                 *         "prompt": "A photo of a cat"
+                 *       },
+                 *       "webhook": "https://example.com/hooks/job-done"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Delivery acknowledged; no further attempts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (or a failed connection) counts as a failed attempt and is retried per `x-retry`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

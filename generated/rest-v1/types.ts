@@ -1915,7 +1915,15 @@ export interface components {
              * @example policy.ttl must be >= 10000
              */
             message: string;
-            /** @description One entry per offending location (validation failures only). */
+            /**
+             * @description One entry per offending location (validation failures only).
+             * @example [
+             *       {
+             *         "path": "/body/policy/ttl",
+             *         "message": "must be >= 10000"
+             *       }
+             *     ]
+             */
             errors?: components["schemas"]["ErrorDetail"][];
         };
         ErrorDetail: {
