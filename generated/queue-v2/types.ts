@@ -272,19 +272,19 @@ export interface components {
              * @default 600000
              * @example 600000
              */
-            executionTimeout: number;
+            executionTimeout?: number;
             /**
              * @description When true the job does not trigger worker scaling.
              * @default false
              * @example false
              */
-            lowPriority: boolean;
+            lowPriority?: boolean;
             /**
              * @description Milliseconds from submission after which the job is deleted whatever its state (queue time plus execution time).
              * @default 86400000
              * @example 86400000
              */
-            ttl: number;
+            ttl?: number;
         };
         /** @description Object-storage settings handed to the worker. Works with any S3-compatible provider. */
         S3Config: {

