@@ -5,7 +5,7 @@ import { parse } from 'yaml';
 import { repoRoot } from './output.js';
 
 export async function rulesModule(): Promise<{ module: string; count: number }> {
-  const catalogue = parse(await readFile(join(repoRoot, process.env.RULES_FILE ?? 'specs/rules.yaml'), 'utf8')) as { rules: { id: string }[] };
+  const catalogue = parse(await readFile(join(repoRoot, 'specs/rules.yaml'), 'utf8')) as { rules: { id: string }[] };
   const rules = catalogue.rules;
   const module = [
     `export type RuleCheck = 'black-box' | 'clock' | 'mock-only';`,
