@@ -2,3 +2,4 @@
 export * from './validation/index.js';
 export { rules, type RuleId, type Rule } from '../generated/rules.js';
 export { operations, rateLimitPolicy, type OperationInfo } from '../generated/operations.js';
+export * from './clients/index.js';

@@ -1,0 +1,158 @@
+/**
+ * The throwing layer shared by the REST v1 and queue v2 clients: openapi-fetch's non-throwing
+ * `{data, error, response}` underneath, Bearer auth, retry fetch per call, optional contract validation
+ * of requests and responses, and status → error class mapping with secrets redacted.
+ */
+import createClient, { type Client } from 'openapi-fetch';
+import { ApiError, ContractViolationError, ValidationError, errorFromResponse } from './errors.js';
+import { SecretRedactor } from './redact.js';
+import { createRetryFetch, type FetchLike, type RetryInfo, type Sleep } from './retry-fetch.js';
+import { resolveValidator, type ContractValidator, type RequestParts, type Surface } from './validator.js';
+
+/** Options shared by every client. */
+export interface BaseClientOptions {
+  apiKey: string;
+  /** Underlying fetch (default `globalThis.fetch`); retries are layered on top of it. */
+  fetch?: FetchLike;
+  /** Retries after the first attempt (429, 408, 5xx, connection errors). Default 2. */
+  maxRetries?: number;
+  /** Per-attempt timeout in ms. Default 60 000. */
+  timeoutMs?: number;
+  /** Check request bodies and parameters against the spec before sending. Default true. */
+  validateRequests?: boolean;
+  /** Check every response against the spec; mismatches raise ContractViolationError. Default false. */
+  validateResponses?: boolean;
+  /** Replaces the built-in Ajv validator. */
+  validator?: ContractValidator;
+  /** Extra headers on every request (e.g. a User-Agent). */
+  headers?: Record<string, string>;
+  onRetry?: (info: RetryInfo) => void;
+  /** Backoff tuning and injectable clock/randomness (tests, simulations). */
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  maxRetryAfterMs?: number;
+  sleep?: Sleep;
+  random?: () => number;
+}
+
+/** Options accepted by every method. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  maxRetries?: number;
+  headers?: Record<string, string>;
+}
+
+export interface OperationSpec {
+  operationId: string;
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  /** OpenAPI path template relative to the surface base, e.g. `/pods/{podId}`. */
+  path: string;
+  /** Safe to repeat after an ambiguous failure (5xx, reset, timeout). */
+  idempotent: boolean;
+}
+
+export interface CallContext {
+  jobId?: string;
+  /** Override path serialisation (the openai pass-through keeps `/` in its path parameter). */
+  pathSerializer?: (pathname: string, params: Record<string, unknown>) => string;
+}
+
+export function requireOption(value: string | undefined, name: string): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new TypeError(`${name} is required`);
+  return value;
+}
+
+export class HttpCore {
+  readonly redactor: SecretRedactor;
+  private readonly client: Client<Record<string, never>>;
+
+  constructor(
+    readonly surface: Surface,
+    readonly baseUrl: string,
+    private readonly options: BaseClientOptions,
+  ) {
+    requireOption(options.apiKey, 'apiKey');
+    this.redactor = new SecretRedactor([options.apiKey]);
+    this.client = createClient<Record<string, never>>({
+      baseUrl: baseUrl.replace(/\/+$/, ''),
+      headers: { ...options.headers, Authorization: `Bearer ${options.apiKey}`, Accept: 'application/json' },
+    });
+  }
+
+  async call<T>(spec: OperationSpec, parts: RequestParts, callOptions: CallOptions = {}, context: CallContext = {}): Promise<T> {
+    const { operationId } = spec;
+    const redactor = hasObjectBody(parts.body) ? this.redactor.extend().addFromBody(parts.body) : this.redactor;
+    const errorInit = { operationId, jobId: context.jobId, redactor };
+    const validateResponses = this.options.validateResponses === true;
+    const validator =
+      this.options.validateRequests !== false || validateResponses ? await resolveValidator(this.options.validator) : undefined;
+
+    if (validator && this.options.validateRequests !== false) {
+      const issues = validator.validateRequest(this.surface, operationId, parts);
+      if (issues.length > 0) throw new ValidationError(issues, errorInit);
+    }
+
+    const fetch = createRetryFetch({
+      fetch: this.options.fetch,
+      maxRetries: callOptions.maxRetries ?? this.options.maxRetries,
+      timeoutMs: callOptions.timeoutMs ?? this.options.timeoutMs,
+      idempotent: spec.idempotent,
+      signal: callOptions.signal,
+      onRetry: this.options.onRetry,
+      baseDelayMs: this.options.baseDelayMs,
+      maxDelayMs: this.options.maxDelayMs,
+      maxRetryAfterMs: this.options.maxRetryAfterMs,
+      sleep: this.options.sleep,
+      random: this.options.random,
+      operationId,
+      redactor,
+    });
+
+    let result: { data?: unknown; error?: unknown; response: Response };
+    try {
+      result = await this.client.request(spec.method as 'get', spec.path as never, {
+        params: { path: parts.path, query: parts.query },
+        body: parts.body,
+        headers: callOptions.headers,
+        signal: callOptions.signal,
+        fetch: fetch as (input: Request) => Promise<Response>,
+        ...(context.pathSerializer ? { pathSerializer: context.pathSerializer } : {}),
+      } as never);
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      // openapi-fetch only throws for transport errors (already ApiError) or an unparsable success body.
+      throw new ApiError({ ...errorInit, message: `Invalid response body: ${error instanceof Error ? error.message : String(error)}` });
+    }
+
+    const { response } = result;
+    const body = response.ok ? result.data : result.error;
+    if (validator && validateResponses) {
+      const issues = validator.validateResponse(this.surface, operationId, response.status, body === '' ? undefined : body);
+      if (issues.length > 0) {
+        throw new ContractViolationError(issues, { ...errorInit, status: response.status, headers: response.headers, body });
+      }
+    }
+    if (response.ok) return result.data as T;
+    throw errorFromResponse({ ...errorInit, status: response.status, headers: response.headers, body: normaliseErrorBody(body, response) });
+  }
+}
+
+function hasObjectBody(body: unknown): boolean {
+  return body !== null && typeof body === 'object';
+}
+
+/** Error bodies are `{message, errors?}`; a non-JSON body (proxy page, empty) becomes `{message}`. */
+function normaliseErrorBody(body: unknown, response: Response): unknown {
+  if (body !== null && typeof body === 'object') return body;
+  const text = typeof body === 'string' ? body.trim().slice(0, 500) : '';
+  return { message: text || response.statusText || `HTTP ${response.status}` };
+}
+
+/** Removes undefined entries so optional query parameters are not serialised. */
+export function compact<T extends Record<string, unknown>>(value: T | undefined): T | undefined {
+  if (!value) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = item;
+  return Object.keys(out).length > 0 ? (out as T) : undefined;
+}
