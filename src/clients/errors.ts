@@ -16,11 +16,8 @@
  */
 import { SecretRedactor } from './redact.js';
 
-export interface ValidationIssue {
-  /** JSON pointer into the request (`/body/policy/ttl`) or response (`/body/id`). */
-  path: string;
-  message: string;
-}
+import type { ValidationIssue } from '../validation/issues.js';
+export type { ValidationIssue };
 
 export interface ApiErrorInit {
   message?: string;

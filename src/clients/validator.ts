@@ -7,11 +7,9 @@ import type { ValidationIssue } from './errors.js';
 
 export type Surface = 'restV1' | 'queueV2';
 
-export interface RequestParts {
-  body?: unknown;
-  path?: Record<string, unknown>;
-  query?: Record<string, unknown>;
-}
+// Type-only: the validators themselves are loaded lazily below.
+import type { RequestParts } from '../validation/index.js';
+export type { RequestParts };
 
 /** What the clients need from `src/validation`; injectable (e.g. a stricter or a no-op validator). */
 export interface ContractValidator {
