@@ -1,5 +1,6 @@
 // `compute-contract <command>`: mock | conform | docs | rules. `npm start` runs `start`.
 import { rulesSummary } from './rules-summary.js';
+import { runDocsCommand } from './docs-command.js';
 
 const usage = `Usage: compute-contract <command> [options]
 
@@ -18,6 +19,7 @@ const commands: Record<string, Command> = {
     console.log(rulesSummary());
     return 0;
   },
+  docs: runDocsCommand,
   start: async () => {
     console.log(rulesSummary());
     return 0;

@@ -1,0 +1,137 @@
+// `compute-contract mock`: runs the stateful reference mock until SIGINT/SIGTERM.
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { parseKeySpec } from '../mock/auth.js';
+import { FAULT_NAMES, startMock, type ApiKey, type FaultName, type MockOptions } from '../mock/index.js';
+
+const HELP = `Usage: compute-contract mock [options]
+
+Serves REST v1 at /v1, queue v2 at /v2/{endpointId} and GraphQL at /graphql.
+
+Options:
+  --port N                    port to listen on (default 8787; 0 = ephemeral)
+  --host HOST                 interface to bind (default 127.0.0.1)
+  --api-key KEY[:SCOPES]      accepted API key, repeatable; SCOPES is a comma list of
+                              read,write,jobs,graphql (default: all). Without any key the
+                              documented default key is accepted (see docs/mock.md).
+  --keys-file FILE            one KEY[:SCOPES] per line (# comments allowed)
+  --clock real|virtual        virtual: time moves only through the control API (default real)
+  --control                   serve the control API at /__control (no auth; loopback only)
+  --rate-limits on|off|F      switch rate limits off, or scale every limit by factor F (default on)
+  --requests-per-worker N     per-worker figure of the dynamic rate limit (default from the spec)
+  --job-duration MS           duration of jobs without input.mock.durationMs (default 50)
+  --template-delete-delay MS  delay after a template's last use before it can be deleted
+                              (default from the spec: 120000)
+  --fault NAME                enable a deliberate deviation, repeatable:
+                              ${FAULT_NAMES.join(', ')}
+  --state FILE                persist all state to FILE (atomic) and restore it on start
+  --log                       one line per request on stderr (never query strings or keys)
+  -h, --help                  show this help
+`;
+
+export function parseMockArgs(argv: string[]): MockOptions | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'api-key': { type: 'string', multiple: true },
+      'keys-file': { type: 'string' },
+      clock: { type: 'string' },
+      control: { type: 'boolean' },
+      'rate-limits': { type: 'string' },
+      'requests-per-worker': { type: 'string' },
+      'job-duration': { type: 'string' },
+      'template-delete-delay': { type: 'string' },
+      fault: { type: 'string', multiple: true },
+      state: { type: 'string' },
+      log: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return 'help';
+  const options: MockOptions = { port: 8787 };
+  if (values.port !== undefined) options.port = integer('--port', values.port, 0, 65_535);
+  if (values.host !== undefined) options.host = values.host;
+  const keys: ApiKey[] = (values['api-key'] ?? []).map(parseKeySpec);
+  if (values['keys-file'] !== undefined) {
+    for (const line of readFileSync(values['keys-file'], 'utf8').split(/\r?\n/)) {
+      const trimmed = line.trim();
+      if (trimmed && !trimmed.startsWith('#')) keys.push(parseKeySpec(trimmed));
+    }
+  }
+  if (keys.length > 0) options.apiKeys = keys;
+  if (values.clock !== undefined) {
+    if (values.clock !== 'real' && values.clock !== 'virtual') throw new Error('--clock must be real or virtual');
+    options.clock = values.clock;
+  }
+  if (values.control) options.control = true;
+  const rl = values['rate-limits'];
+  if (rl !== undefined) {
+    if (rl === 'on') options.rateLimits = true;
+    else if (rl === 'off') options.rateLimits = false;
+    else {
+      const factor = Number(rl);
+      if (!Number.isFinite(factor) || factor <= 0) throw new Error('--rate-limits must be on, off or a positive factor');
+      options.rateLimits = factor;
+    }
+  }
+  if (values['requests-per-worker'] !== undefined) options.requestsPerWorkerPer10s = integer('--requests-per-worker', values['requests-per-worker'], 0);
+  if (values['job-duration'] !== undefined) options.jobDurationMs = integer('--job-duration', values['job-duration'], 0);
+  if (values['template-delete-delay'] !== undefined) options.templateDeleteDelayMs = integer('--template-delete-delay', values['template-delete-delay'], 0);
+  if (values.fault) {
+    for (const fault of values.fault) if (!(FAULT_NAMES as readonly string[]).includes(fault)) throw new Error(`unknown fault '${fault}' (known: ${FAULT_NAMES.join(', ')})`);
+    options.faults = values.fault as FaultName[];
+  }
+  if (values.state !== undefined) options.stateFile = values.state;
+  if (values.log) options.log = true;
+  return options;
+}
+
+function integer(flag: string, text: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${flag} must be an integer between ${min} and ${max}`);
+  return n;
+}
+
+/** Runs the mock; resolves with the exit code once it was stopped by a signal. */
+export async function runMockCommand(argv: string[]): Promise<number> {
+  let options: MockOptions | 'help';
+  try {
+    options = parseMockArgs(argv);
+  } catch (error) {
+    process.stderr.write(`compute-contract mock: ${(error as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  if (options === 'help') {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const mock = await startMock(options);
+  const lines = [
+    `REST v1:  ${mock.restV1Url}`,
+    `queue v2: ${mock.queueV2Url('{endpointId}')}`.replace('%7BendpointId%7D', '{endpointId}'),
+    `GraphQL:  ${mock.graphqlUrl}`,
+  ];
+  if (options.control) lines.push(`control:  ${mock.controlUrl}`);
+  if (!options.apiKeys) lines.push('auth:     default API key (docs/mock.md)');
+  if (options.faults?.length) lines.push(`faults:   ${options.faults.join(', ')}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      process.stderr.write(`compute-contract mock: ${signal}, shutting down\n`);
+      mock.close().then(() => resolve(0), () => resolve(1));
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+// Direct use: `tsx src/cli/mock-command.ts --port 0` (the package CLI dispatches here too).
+if (import.meta.url === `file://${process.argv[1]}`) {
+  runMockCommand(process.argv.slice(2)).then((code) => process.exit(code));
+}
