@@ -1,6 +1,7 @@
 // `compute-contract <command>`: mock | conform | docs | rules. `npm start` runs `start`.
 import { rulesSummary } from './rules-summary.js';
 import { runDocsCommand } from './docs-command.js';
+import { runMockCommand } from './mock-command.js';
 
 const usage = `Usage: compute-contract <command> [options]
 
@@ -20,6 +21,7 @@ const commands: Record<string, Command> = {
     return 0;
   },
   docs: runDocsCommand,
+  mock: runMockCommand,
   start: async () => {
     console.log(rulesSummary());
     return 0;

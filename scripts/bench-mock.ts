@@ -1,0 +1,150 @@
+// Bench of the reference mock (run: `tsx scripts/bench-mock.ts`). Figures are ratios measured in the
+// same run, so they do not depend on the machine:
+//   1. GET /v2/{id}/status/{jobId} throughput vs a bare node:http server answering a fixed JSON body (goal ≥ 0.6×)
+//   2. p99 latency of that request with 100k stored jobs vs 1k (goal ≤ 1.2×)
+//   3. heap per 100k completed jobs
+// Each server runs in its own child process (so autocannon does not steal its CPU); traffic is
+// loopback only and every load loop is bounded in time.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { startMock } from '../src/mock/index.js';
+
+interface AutocannonResult {
+  non2xx: number;
+  errors: number;
+  requests: { average: number };
+  latency: { p99: number };
+}
+// autocannon ships no type declarations; this is the slice used here.
+const autocannon = createRequire(import.meta.url)('autocannon') as (options: {
+  url: string; connections: number; duration: number; headers: Record<string, string>;
+}) => Promise<AutocannonResult>;
+
+const DURATION_S = Number(process.env['BENCH_DURATION_S'] ?? 5);
+const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
+const KEY = 'bench-key';
+
+interface Served {
+  url: string;
+  heapDeltaMb?: number;
+}
+
+// ---- child side ---------------------------------------------------------------------------
+
+async function serveBare(): Promise<Served> {
+  const body = JSON.stringify({ id: '60902e6c-4b2a-4a5c-9f3d-1a2b3c4d5e6f-u1', status: 'COMPLETED', delayTime: 0, executionTime: 50, output: { echo: {} } });
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/status` };
+}
+
+function heapMb(): number {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage().heapUsed / 1024 / 1024;
+}
+
+/** A mock holding `count` completed jobs; answers the status URL of one in the middle. */
+async function serveMock(count: number): Promise<Served> {
+  const mock = await startMock({ clock: 'virtual', rateLimits: false, apiKeys: [{ key: KEY, scopes: ['jobs'] }] });
+  const template = mock.core.store.saveTemplate({ name: 'bench', imageName: 'bench:1' });
+  if (!template.ok) throw new Error(template.message);
+  const endpoint = mock.core.store.createEndpoint({ templateId: template.value.id, workersMax: 100 });
+  if (!endpoint.ok) throw new Error(endpoint.message);
+  const endpointId = endpoint.value.id;
+  mock.core.engine.ensureEndpoint(endpointId);
+  const before = heapMb();
+  let probe = '';
+  for (let i = 0; i < count; i++) {
+    const job = mock.core.engine.submit(endpointId, 'run', { input: { prompt: `job ${i}`, mock: { durationMs: 1 } } });
+    if (i === count >> 1) probe = job.id;
+    // Let workers pick up and finish this batch (timers due "now" and 1 ms later).
+    if (i % 100 === 99 || i === count - 1) {
+      mock.clock.advance(0);
+      mock.clock.advance(1);
+    }
+  }
+  for (let i = 0; i < 5; i++) mock.clock.advance(1);
+  if (mock.core.engine.health(endpointId).jobs.completed !== count) throw new Error('not every job completed');
+  return { url: `${mock.queueV2Url(endpointId)}/status/${probe}`, heapDeltaMb: +((heapMb() - before) * (100_000 / count)).toFixed(1) };
+}
+
+// ---- parent side --------------------------------------------------------------------------
+
+async function child(kind: string): Promise<{ proc: ChildProcess; served: Served }> {
+  const proc = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--serve', kind], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const served = await new Promise<Served>((resolve, reject) => {
+    let out = '';
+    proc.stdout!.on('data', (chunk) => {
+      out += chunk;
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) resolve(JSON.parse(line) as Served);
+    });
+    proc.on('exit', (code) => reject(new Error(`bench server ${kind} exited with ${code}`)));
+  });
+  return { proc, served };
+}
+
+async function load(url: string, headers: Record<string, string>) {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return { rps: result.requests.average, p99: result.latency.p99 };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+
+async function main(): Promise<void> {
+  const serveIndex = process.argv.indexOf('--serve');
+  if (serveIndex !== -1) {
+    const kind = process.argv[serveIndex + 1] ?? '';
+    // Exit (rather than die) on SIGTERM so --cpu-prof and similar flags can write their output.
+    process.on('SIGTERM', () => process.exit(0));
+    const served = kind === 'bare' ? await serveBare() : await serveMock(Number(kind.replace('mock:', '')));
+    process.stdout.write(`${JSON.stringify(served)}\n`);
+    return;
+  }
+  const auth = { authorization: `Bearer ${KEY}` };
+  const servers = [await child('bare'), await child('mock:1000'), await child('mock:100000')];
+  const [bare, small, large] = servers.map((s) => s.served) as [Served, Served, Served];
+  // Interleaved rounds: the machine may be shared, so compare figures taken close together.
+  const throughputRatios: number[] = [];
+  const p99Ratios: number[] = [];
+  const rows: Record<string, number>[] = [];
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      const b = await load(bare.url, {});
+      const s = await load(small.url, auth);
+      const l = await load(large.url, auth);
+      throughputRatios.push(s.rps / b.rps);
+      p99Ratios.push(l.p99 / Math.max(1, s.p99));
+      rows.push({ bareRps: Math.round(b.rps), mockRps1k: Math.round(s.rps), mockRps100k: Math.round(l.rps), p99Ms1k: s.p99, p99Ms100k: l.p99 });
+    }
+  } finally {
+    for (const s of servers) s.proc.kill('SIGTERM');
+  }
+  const report = {
+    durationSecondsPerLoad: DURATION_S,
+    connections: CONNECTIONS,
+    rounds: rows,
+    throughputRatio: +median(throughputRatios).toFixed(2),
+    throughputGoal: '>= 0.6 (mock GET /status vs bare node:http, median of rounds)',
+    p99Ratio: +median(p99Ratios).toFixed(2),
+    p99Goal: '<= 1.2 (100k stored jobs vs 1k, median of rounds)',
+    heapMbPer100kCompletedJobs: large.heapDeltaMb,
+  };
+  process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  if (report.throughputRatio < 0.6 || report.p99Ratio > 1.2) process.stdout.write('bench: a goal was missed\n');
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,118 @@
+// Control API (/__control/*, only with `control: true`): clock, reset, seed data, webhook log.
+// It never shares auth with the public surfaces: it takes no API key at all and must stay on loopback.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { MockCore } from './core.js';
+import { parseJsonBody, readBody, sendError, sendJson } from './http.js';
+import type { Result } from './state/store.js';
+
+type Body = Record<string, unknown>;
+const SEED_KINDS = ['registryAuths', 'networkVolumes', 'templates', 'endpoints', 'pods', 'secrets'] as const;
+
+export function createControlHandler(core: MockCore, reset: () => void) {
+  return async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
+    const raw = await readBody(req, 16 * 1024 * 1024);
+    if (!raw.ok) return sendError(res, 400, 'control request body too large');
+    const parsed = parseJsonBody(req, raw.raw);
+    if (!parsed.ok) return sendError(res, 400, 'Invalid control request', [parsed.error]);
+    const body = (parsed.value ?? {}) as Body;
+    const route = `${req.method} ${path.replace(/\/$/, '')}`;
+    switch (route) {
+      case 'GET /__control/clock':
+        return sendJson(res, 200, clockView(core));
+      case 'POST /__control/clock/advance': {
+        const ms = body['ms'];
+        if (core.clock.mode !== 'virtual') return sendError(res, 400, 'the clock is real; start the mock with --clock virtual');
+        if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
+          return sendError(res, 400, 'Invalid control request', [{ path: '/body/ms', message: 'must be a number >= 0' }]);
+        }
+        core.clock.advance(ms);
+        // Let webhook attempts fired by this advance finish, so callers see a settled world.
+        await core.webhooks.settle();
+        return sendJson(res, 200, clockView(core));
+      }
+      case 'POST /__control/reset':
+        reset();
+        return sendJson(res, 200, { reset: true });
+      case 'POST /__control/seed':
+        return seed(core, body, res);
+      case 'GET /__control/webhooks':
+        await core.webhooks.settle();
+        return sendJson(res, 200, { deliveries: core.webhooks.log });
+      case 'DELETE /__control/webhooks':
+        core.webhooks.clearLog();
+        return sendJson(res, 200, { deliveries: [] });
+      case 'POST /__control/gpu-availability': {
+        const unavailable = body['unavailable'];
+        if (!Array.isArray(unavailable) || !unavailable.every((g) => typeof g === 'string')) {
+          return sendError(res, 400, 'Invalid control request', [{ path: '/body/unavailable', message: 'must be an array of GPU type ids' }]);
+        }
+        core.unavailableGpuTypes.clear();
+        for (const gpu of unavailable) core.unavailableGpuTypes.add(gpu);
+        return sendJson(res, 200, { unavailable: [...core.unavailableGpuTypes] });
+      }
+      case 'GET /__control/state':
+        return sendJson(res, 200, {
+          clock: clockView(core),
+          counts: {
+            pods: core.store.pods.size, endpoints: core.store.endpoints.size, templates: core.store.templates.size,
+            networkVolumes: core.store.networkVolumes.size, registryAuths: core.store.registryAuths.size,
+            secrets: core.store.secrets.size, jobs: core.engine.jobCount,
+          },
+          faults: [...core.options.faults],
+        });
+      default:
+        return sendError(res, 404, `no control route ${route}`);
+    }
+  };
+}
+
+function clockView(core: MockCore) {
+  const now = core.clock.now();
+  return { mode: core.clock.mode, now, iso: new Date(now).toISOString(), pendingTimers: core.clock.pendingTimers() };
+}
+
+/**
+ * Creates resources in dependency order. Items may carry an `id` to get a stable id; references
+ * (templateId, networkVolumeId, containerRegistryAuthId) may point at earlier items' ids.
+ */
+function seed(core: MockCore, body: Body, res: ServerResponse): void {
+  const created: Record<string, string[]> = {};
+  for (const kind of SEED_KINDS) {
+    const items = body[kind];
+    if (items === undefined) continue;
+    if (!Array.isArray(items)) return sendError(res, 400, 'Invalid seed', [{ path: `/body/${kind}`, message: 'must be an array' }]);
+    created[kind] = [];
+    for (const [i, item] of (items as Body[]).entries()) {
+      const { id, ...fields } = item;
+      const result = createOne(core, kind, fields);
+      if (!result.ok) return sendError(res, 400, `seed ${kind}[${i}]: ${result.message}`, result.errors);
+      const finalId = typeof id === 'string' && id !== '' ? rekey(core, kind, result.value, id) : result.value;
+      if (kind === 'endpoints') core.engine.ensureEndpoint(finalId);
+      created[kind]!.push(finalId);
+    }
+  }
+  core.touch();
+  sendJson(res, 200, { created });
+}
+
+function createOne(core: MockCore, kind: (typeof SEED_KINDS)[number], fields: Body): Result<string> {
+  const idOf = <T extends { id: string }>(r: Result<T>): Result<string> => (r.ok ? { ok: true, value: r.value.id } : r);
+  switch (kind) {
+    case 'registryAuths': return idOf(core.store.createRegistryAuth(fields));
+    case 'networkVolumes': return idOf(core.store.createNetworkVolume(fields));
+    case 'templates': return idOf(core.store.saveTemplate(fields));
+    case 'endpoints': return idOf(core.store.createEndpoint(fields));
+    case 'pods': return idOf(core.store.createPod(fields));
+    case 'secrets':
+      return idOf(core.store.createSecret(String(fields['name']), String(fields['value']), (fields['description'] as string | undefined) ?? null));
+  }
+}
+
+function rekey(core: MockCore, kind: (typeof SEED_KINDS)[number], oldId: string, newId: string): string {
+  const map = core.store[kind] as Map<string, { id: string }>;
+  const record = map.get(oldId)!;
+  map.delete(oldId);
+  record.id = newId;
+  map.set(newId, record);
+  return newId;
+}

@@ -1,0 +1,39 @@
+// The mock's shared parts, built once per server and handed to every surface handler.
+import type { Clock } from './clock.js';
+import type { JobEngine } from './jobs/engine.js';
+import type { WebhookDispatcher } from './jobs/webhooks.js';
+import type { ResolvedOptions } from './options.js';
+import type { RateLimiter } from './rate-limit.js';
+import type { ResourceStore } from './state/store.js';
+
+export interface MockCore {
+  clock: Clock;
+  options: ResolvedOptions;
+  store: ResourceStore;
+  engine: JobEngine;
+  webhooks: WebhookDispatcher;
+  rateLimiter: RateLimiter;
+  /** GPU types without capacity, set through the control API (worker allocation). */
+  unavailableGpuTypes: Set<string>;
+  /** Marks state as changed (persistence). */
+  touch(): void;
+}
+
+export interface RequestContext {
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: unknown;
+}
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export type Handler = (core: MockCore, ctx: RequestContext) => Reply | Promise<Reply>;
+
+export const error = (status: number, message: string, errors?: { path: string; message: string }[]): Reply => ({
+  status,
+  body: errors && errors.length > 0 ? { message, errors } : { message },
+});

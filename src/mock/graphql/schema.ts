@@ -1,0 +1,115 @@
+// Executable GraphQL schema: specs/graphql/schema.graphql (schema-first) + resolvers over the store.
+import { readFileSync } from 'node:fs';
+import {
+  buildSchema, GraphQLError, GraphQLScalarType, Kind, type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLSchema,
+} from 'graphql';
+import type { MockCore } from '../core.js';
+import type { Failure } from '../state/store.js';
+import type { TemplateRecord } from '../types.js';
+
+const SDL = readFileSync(new URL('../../../specs/graphql/schema.graphql', import.meta.url), 'utf8');
+const PORT_LIST = /^\d{1,5}\/(http|tcp)(,\d{1,5}\/(http|tcp))*$/;
+
+interface EnvPair {
+  key: string;
+  value: string;
+}
+
+function failure(f: Failure): GraphQLError {
+  return new GraphQLError(f.message, { extensions: { code: f.status === 404 ? 'NOT_FOUND' : 'BAD_USER_INPUT' } });
+}
+
+function parsePortList(value: unknown): string {
+  if (typeof value !== 'string' || (value !== '' && !PORT_LIST.test(value))) {
+    throw new GraphQLError('ports must be a comma-separated list of <port>/<http|tcp>, e.g. "8888/http,22/tcp"');
+  }
+  return value;
+}
+
+/** GraphQL template input → stored record fields (REST shape: env object, ports array). */
+function toRecordFields(input: Record<string, unknown>): Record<string, unknown> {
+  const { id: _id, env, ports, ...rest } = input;
+  const fields: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(rest)) if (v !== null && v !== undefined) fields[k] = v;
+  if (Array.isArray(env)) fields['env'] = Object.fromEntries((env as EnvPair[]).map((e) => [e.key, e.value]));
+  if (typeof ports === 'string') fields['ports'] = ports === '' ? [] : ports.split(',');
+  return fields;
+}
+
+/** Stored record → PodTemplate. */
+function toPodTemplate(t: TemplateRecord): Record<string, unknown> {
+  const env = (t['env'] as Record<string, string> | undefined) ?? {};
+  const ports = t['ports'];
+  return {
+    ...t,
+    env: Object.entries(env).map(([key, value]) => ({ key, value })),
+    ports: Array.isArray(ports) ? ports.join(',') : ((ports as string | undefined) ?? null),
+    containerRegistryAuthId: t['containerRegistryAuthId'] ?? null,
+  };
+}
+
+export function buildExecutableSchema(): GraphQLSchema {
+  const schema = buildSchema(SDL);
+  const portList = schema.getType('PortList') as GraphQLScalarType;
+  Object.assign(portList, {
+    serialize: (v: unknown) => v,
+    parseValue: parsePortList,
+    parseLiteral: (ast: { kind: string; value?: string }) => {
+      if (ast.kind !== Kind.STRING) throw new GraphQLError('ports must be a string');
+      return parsePortList(ast.value);
+    },
+  });
+  const voidType = schema.getType('Void') as GraphQLScalarType;
+  Object.assign(voidType, { serialize: () => null, parseValue: () => null, parseLiteral: () => null });
+
+  const resolvers: Record<string, Record<string, GraphQLFieldResolver<unknown, MockCore>>> = {
+    Query: {
+      podTemplate: (_root, args: { id?: string }, core) => {
+        const t = args.id ? core.store.templates.get(args.id) : undefined;
+        return t ? toPodTemplate(t) : null;
+      },
+    },
+    Mutation: {
+      saveTemplate: (_root, args: { input?: Record<string, unknown> | null }, core) => {
+        if (!args.input) throw new GraphQLError('input is required', { extensions: { code: 'BAD_USER_INPUT' } });
+        const id = args.input['id'];
+        // With id: a full replace (fields left out are reset to their defaults).
+        const result = core.store.saveTemplate(toRecordFields(args.input), typeof id === 'string' ? id : undefined);
+        if (!result.ok) throw failure(result);
+        core.touch();
+        return toPodTemplate(result.value);
+      },
+      deleteTemplate: (_root, args: { templateName?: string | null }, core) => {
+        const template = args.templateName ? core.store.templateByName(args.templateName) : undefined;
+        if (!template) throw new GraphQLError(`no template named '${args.templateName ?? ''}'`, { extensions: { code: 'NOT_FOUND' } });
+        const result = core.store.deleteTemplate(template.id);
+        if (!result.ok) throw failure(result);
+        core.touch();
+        return null;
+      },
+      secretCreate: (_root, args: { input: { name: string; value: string; description?: string | null } }, core) => {
+        const { name, value, description } = args.input;
+        const result = core.store.createSecret(name, value, description ?? null);
+        if (!result.ok) throw failure(result);
+        core.touch();
+        const { id, description: d } = result.value;
+        return { id, name, description: d };
+      },
+      secretDelete: (_root, args: { id: string }, core) => {
+        if (!core.store.secrets.delete(args.id)) throw new GraphQLError(`no secret with id '${args.id}'`, { extensions: { code: 'NOT_FOUND' } });
+        core.touch();
+        return null;
+      },
+    },
+  };
+  for (const [typeName, fields] of Object.entries(resolvers)) {
+    const type = schema.getType(typeName) as GraphQLObjectType;
+    const typeFields = type.getFields();
+    for (const [fieldName, resolve] of Object.entries(fields)) {
+      const field = typeFields[fieldName];
+      if (!field) throw new Error(`schema.graphql lacks ${typeName}.${fieldName}`);
+      field.resolve = resolve;
+    }
+  }
+  return schema;
+}

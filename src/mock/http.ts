@@ -1,0 +1,89 @@
+// Minimal HTTP helpers over node:http: bounded body reading, JSON answers, the shared error body.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {
+  const text = JSON.stringify(body);
+  const all: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) };
+  if (headers) for (const key in headers) all[key] = headers[key]!;
+  res.writeHead(status, all);
+  res.end(text);
+}
+
+export function sendNoContent(res: ServerResponse, status = 204): void {
+  res.writeHead(status);
+  res.end();
+}
+
+export function sendError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  errors?: ErrorDetail[],
+  headers?: Record<string, string>,
+): void {
+  sendJson(res, status, errors && errors.length > 0 ? { message, errors } : { message }, headers);
+}
+
+export type BodyResult = { ok: true; raw: Buffer } | { ok: false; reason: 'too-large' | 'aborted' };
+
+/** Reads the body up to `maxBytes`; a larger body is drained and discarded so the answer still arrives. */
+export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyResult> {
+  const declared = Number(req.headers['content-length']);
+  return new Promise((resolve) => {
+    if (Number.isFinite(declared) && declared > maxBytes) {
+      req.resume();
+      resolve({ ok: false, reason: 'too-large' });
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      if (tooLarge) return;
+      size += chunk.length;
+      if (size > maxBytes) {
+        tooLarge = true;
+        chunks.length = 0;
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(tooLarge ? { ok: false, reason: 'too-large' } : { ok: true, raw: Buffer.concat(chunks) }));
+    req.on('error', () => resolve({ ok: false, reason: 'aborted' }));
+    req.on('aborted', () => resolve({ ok: false, reason: 'aborted' }));
+  });
+}
+
+export type JsonBody = { ok: true; value: unknown } | { ok: false; error: ErrorDetail };
+
+/** Parses a JSON body; an empty body is `undefined`. Content type must be application/json when a body is present. */
+export function parseJsonBody(req: IncomingMessage, raw: Buffer): JsonBody {
+  if (raw.length === 0) return { ok: true, value: undefined };
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json' && !type.endsWith('+json')) {
+    return { ok: false, error: { path: '/header/content-type', message: 'must be application/json' } };
+  }
+  try {
+    return { ok: true, value: JSON.parse(raw.toString('utf8')) };
+  } catch (error) {
+    return { ok: false, error: { path: '/body', message: `malformed JSON: ${(error as Error).message}` } };
+  }
+}
+
+/** Decoded query parameters; a repeated key keeps every value (array). */
+export function parseQuery(search: string): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  if (!search) return query;
+  for (const [key, value] of new URLSearchParams(search)) {
+    const name = key.endsWith('[]') ? key.slice(0, -2) : key;
+    const existing = query[name];
+    if (existing === undefined) query[name] = key.endsWith('[]') ? [value] : value;
+    else query[name] = Array.isArray(existing) ? [...existing, value] : [existing, value];
+  }
+  return query;
+}

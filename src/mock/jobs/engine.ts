@@ -1,0 +1,411 @@
+// Job engine of every queue-based endpoint: FIFO queue, workers (min/max, scale-up on queue
+// pressure, idle scale-down), ttl, executionTimeout, result retention, /retry, /cancel, /purge-queue.
+import { randomUUID } from 'node:crypto';
+import type { Clock, TimerHandle } from '../clock.js';
+import type { FaultName } from '../options.js';
+import { TERMINAL_STATUSES, type Job, type JobPolicy, type JobStatus, type Worker } from '../types.js';
+import { RetentionQueue } from './retention.js';
+import { availableChunks, outcomeOf, readDirective } from './simulate.js';
+import { EndpointJobs } from './endpoint-jobs.js';
+import type { EndpointConfig } from './workers.js';
+
+export type { EndpointConfig } from './workers.js';
+
+export const DEFAULT_TTL_MS = 86_400_000;
+export const DEFAULT_EXECUTION_TIMEOUT_MS = 600_000;
+
+
+export interface EngineDeps {
+  clock: Clock;
+  faults: ReadonlySet<FaultName>;
+  defaultJobDurationMs: number;
+  retentionMs: { run: number; runsync: number };
+  endpointConfig(endpointId: string): EndpointConfig | undefined;
+  /** Resolved environment of the endpoint's workers (secrets substituted). */
+  workerEnv(endpointId: string): Record<string, string>;
+  /** Called once per terminal transition (webhooks). */
+  onTerminal(job: Job): void;
+  /** GPU types that currently have no capacity (control API). */
+  isGpuAvailable(gpuTypeId: string): boolean;
+}
+
+export interface Submission {
+  input: Record<string, unknown>;
+  webhook?: string;
+  policy?: JobPolicy;
+  s3Config?: Record<string, unknown>;
+}
+
+interface JobTimers {
+  ttl?: TimerHandle;
+  run?: TimerHandle;
+}
+
+type Waiter = (job: Job | undefined) => void;
+
+export class JobEngine {
+  private readonly endpoints = new Map<string, EndpointJobs>();
+  private readonly jobs = new Map<string, Job>();
+  private readonly timers = new Map<string, JobTimers>();
+  private readonly waiters = new Map<string, Set<Waiter>>();
+  private readonly retention: Record<Job['kind'], RetentionQueue>;
+
+  constructor(private readonly deps: EngineDeps) {
+    const expire = (job: Job, at: number) => {
+      const ep = this.endpoints.get(job.endpointId);
+      if (ep && this.jobs.get(job.id) === job && job.expiresAt === at) this.delete(ep, job);
+    };
+    this.retention = { run: new RetentionQueue(deps.clock, expire), runsync: new RetentionQueue(deps.clock, expire) };
+  }
+
+  get jobCount(): number {
+    return this.jobs.size;
+  }
+
+  /** Creates the endpoint's worker pool (workersMin idle workers) if it does not exist yet. */
+  ensureEndpoint(endpointId: string): EndpointJobs {
+    let ep = this.endpoints.get(endpointId);
+    if (!ep) {
+      ep = new EndpointJobs(endpointId, this.deps.clock, () => this.deps.endpointConfig(endpointId) ?? {}, this.deps.isGpuAvailable);
+      this.endpoints.set(endpointId, ep);
+      this.dispatch(ep);
+    }
+    return ep;
+  }
+
+  /** Re-reads the endpoint's worker settings (after an update). */
+  reconfigure(endpointId: string): void {
+    const ep = this.endpoints.get(endpointId);
+    if (ep) this.dispatch(ep);
+  }
+
+  submit(endpointId: string, kind: Job['kind'], submission: Submission): Job {
+    const ep = this.ensureEndpoint(endpointId);
+    const now = this.deps.clock.now();
+    const uuid = randomUUID();
+    const job: Job = {
+      id: kind === 'runsync' ? `sync-${uuid}-u1` : `${uuid}-u1`,
+      endpointId,
+      kind,
+      status: 'IN_QUEUE',
+      input: submission.input,
+      submittedAt: now,
+      queuedAt: now,
+      retries: 0,
+      attempts: 0,
+      streamed: 0,
+    };
+    if (submission.webhook !== undefined) job.webhook = submission.webhook;
+    if (submission.policy !== undefined) job.policy = submission.policy;
+    if (submission.s3Config !== undefined) job.s3Config = submission.s3Config;
+    this.jobs.set(job.id, job);
+    ep.add(job);
+    this.armTtl(job);
+    this.enqueue(ep, job);
+    return job;
+  }
+
+  get(endpointId: string, jobId: string): Job | undefined {
+    const job = this.jobs.get(jobId);
+    return job && job.endpointId === endpointId ? job : undefined;
+  }
+
+  /** Cancels a queued or running job; a terminal job is returned unchanged. */
+  cancel(job: Job): Job {
+    if (TERMINAL_STATUSES.has(job.status)) return job;
+    const ep = this.endpoints.get(job.endpointId)!;
+    if (job.status === 'IN_PROGRESS') this.releaseWorker(ep, job);
+    this.finish(ep, job, 'CANCELLED', {});
+    this.dispatch(ep);
+    return job;
+  }
+
+  /**
+   * Requeues a FAILED or TIMED_OUT job with the same id and input. 'not-retryable' for other
+   * statuses; 'expired' (job deleted) when its ttl, counted from the original submission, has passed.
+   */
+  retry(job: Job): Job | 'not-retryable' | 'expired' {
+    if (job.status !== 'FAILED' && job.status !== 'TIMED_OUT') return 'not-retryable';
+    const ep = this.endpoints.get(job.endpointId)!;
+    if (job.submittedAt + (job.policy?.ttl ?? DEFAULT_TTL_MS) <= this.deps.clock.now()) {
+      this.delete(ep, job);
+      return 'expired';
+    }
+    let target = job;
+    if (this.deps.faults.has('retry-new-id')) {
+      target = this.submit(job.endpointId, job.kind, { input: job.input, webhook: job.webhook, policy: job.policy });
+      return target;
+    }
+    delete job.expiresAt;
+    delete job.output;
+    delete job.error;
+    delete job.executionTime;
+    delete job.delayTime;
+    delete job.startedAt;
+    delete job.finishedAt;
+    delete job.workerId;
+    delete job.crashed;
+    job.streamed = 0;
+    job.retries++;
+    ep.retried++;
+    job.queuedAt = this.deps.clock.now();
+    ep.setStatus(job, 'IN_QUEUE');
+    // ttl keeps counting from the original submission.
+    this.armTtl(job);
+    this.enqueue(ep, job);
+    return target;
+  }
+
+  /** Removes every queued job (running jobs are untouched); returns how many were removed. */
+  purge(endpointId: string): number {
+    const ep = this.ensureEndpoint(endpointId);
+    const waiting = ep.takeQueued();
+    for (const job of waiting) this.delete(ep, job);
+    let removed = waiting.length;
+    if (this.deps.faults.has('purge-removes-running')) {
+      for (const job of [...ep.jobs.values()]) {
+        if (job.status === 'IN_PROGRESS') {
+          this.releaseWorker(ep, job);
+          this.delete(ep, job);
+          removed++;
+        }
+      }
+      this.dispatch(ep);
+    }
+    return removed;
+  }
+
+  health(endpointId: string) {
+    return this.ensureEndpoint(endpointId).health();
+  }
+
+  runningWorkers(endpointId: string): number {
+    return this.endpoints.get(endpointId)?.pool.running ?? 0;
+  }
+
+  workersOf(endpointId: string): readonly Worker[] {
+    return this.endpoints.get(endpointId)?.pool.workers ?? [];
+  }
+
+  /** Worker time the endpoint's jobs used so far, running jobs included (billing). */
+  executionMsOf(endpointId: string): number {
+    return this.endpoints.get(endpointId)?.executionMs() ?? 0;
+  }
+
+  /** Queued and running jobs, oldest submission first. */
+  activeJobs(endpointId: string): Job[] {
+    const ep = this.ensureEndpoint(endpointId);
+    const active: Job[] = [];
+    for (const job of ep.jobs.values()) if (job.status === 'IN_QUEUE' || job.status === 'IN_PROGRESS') active.push(job);
+    return active.sort((a, b) => a.submittedAt - b.submittedAt);
+  }
+
+  /** Hands out the stream chunks produced since the last read (drain on read). */
+  drainStream(job: Job): unknown[] {
+    const directive = readDirective(job.input, this.deps.defaultJobDurationMs);
+    if (typeof directive === 'string' || !directive.stream) return [];
+    const available = availableChunks(directive, job, this.deps.clock.now());
+    const chunks = directive.stream.slice(job.streamed, available);
+    if (available > job.streamed) job.streamed = available;
+    return chunks;
+  }
+
+  /** Resolves with the job once terminal (or deleted → undefined), or with its current state after `ms`. */
+  waitFor(job: Job, ms: number): Promise<Job | undefined> {
+    if (TERMINAL_STATUSES.has(job.status)) return Promise.resolve(job);
+    return new Promise((resolve) => {
+      let set = this.waiters.get(job.id);
+      if (!set) this.waiters.set(job.id, (set = new Set()));
+      const waiter: Waiter = (final) => {
+        this.deps.clock.cancel(timer);
+        resolve(final);
+      };
+      set.add(waiter);
+      const timer = this.deps.clock.after(ms, () => {
+        set!.delete(waiter);
+        resolve(this.jobs.get(job.id));
+      });
+    });
+  }
+
+  /** Deletes an endpoint's jobs, workers and timers (endpoint deleted). */
+  removeEndpoint(endpointId: string): void {
+    const ep = this.endpoints.get(endpointId);
+    if (!ep) return;
+    for (const job of [...ep.jobs.values()]) this.delete(ep, job);
+    ep.pool.clear();
+    this.endpoints.delete(endpointId);
+  }
+
+  allJobs(): IterableIterator<Job> {
+    return this.jobs.values();
+  }
+
+  /** Restores jobs from a snapshot: running jobs go back to the queue (their worker is gone). */
+  restore(jobs: Job[]): void {
+    // Retention queues need expiries in order.
+    jobs = [...jobs].sort((a, b) => (a.finishedAt ?? a.submittedAt) - (b.finishedAt ?? b.submittedAt));
+    for (const job of jobs) {
+      const ep = this.ensureEndpoint(job.endpointId);
+      if (job.status === 'IN_PROGRESS') {
+        job.status = 'IN_QUEUE';
+        delete job.startedAt;
+        delete job.workerId;
+      }
+      this.jobs.set(job.id, job);
+      ep.add(job);
+      if (TERMINAL_STATUSES.has(job.status)) this.armRetention(ep, job);
+      else {
+        this.armTtl(job);
+        this.enqueue(ep, job);
+      }
+    }
+  }
+
+  clear(): void {
+    for (const ep of [...this.endpoints.values()]) this.removeEndpoint(ep.endpointId);
+    this.retention.run.clear();
+    this.retention.runsync.clear();
+  }
+
+  // ---- internals -------------------------------------------------------------------------
+
+  private timersOf(job: Job): JobTimers {
+    let t = this.timers.get(job.id);
+    if (!t) this.timers.set(job.id, (t = {}));
+    return t;
+  }
+
+  private armTtl(job: Job): void {
+    const timers = this.timersOf(job);
+    this.deps.clock.cancel(timers.ttl);
+    const ttl = job.policy?.ttl ?? DEFAULT_TTL_MS;
+    timers.ttl = this.deps.clock.at(job.submittedAt + ttl, () => this.expire(job));
+  }
+
+  private expire(job: Job): void {
+    if (this.deps.faults.has('status-after-ttl-200')) return;
+    const ep = this.endpoints.get(job.endpointId);
+    if (!ep || this.jobs.get(job.id) !== job) return;
+    if (job.status === 'IN_PROGRESS') this.releaseWorker(ep, job);
+    this.delete(ep, job);
+    this.dispatch(ep);
+  }
+
+  private enqueue(ep: EndpointJobs, job: Job): void {
+    ep.enqueue(job);
+    this.dispatch(ep);
+  }
+
+  /**
+   * Workers pick up work on a timer due "now" rather than synchronously, so a submission is always
+   * answered IN_QUEUE (like the real service) and the pickup follows the clock.
+   */
+  private dispatch(ep: EndpointJobs): void {
+    if (ep.dispatchPending) return;
+    ep.dispatchPending = true;
+    this.deps.clock.at(this.deps.clock.now(), () => {
+      ep.dispatchPending = false;
+      if (this.endpoints.get(ep.endpointId) === ep) this.dispatchNow(ep);
+    });
+  }
+
+  private dispatchNow(ep: EndpointJobs): void {
+    // Scale up on queue pressure (lowPriority jobs do not count), then hand out work FIFO.
+    ep.pool.scale(ep.scalingDemand);
+    for (const worker of ep.pool.workers) {
+      if (worker.state !== 'idle') continue;
+      const job = ep.nextQueued();
+      if (!job) break;
+      this.start(ep, worker, job);
+    }
+  }
+
+  private start(ep: EndpointJobs, worker: Worker, job: Job): void {
+    const now = this.deps.clock.now();
+    ep.pool.occupy(worker, job.id);
+    ep.setStatus(job, 'IN_PROGRESS');
+    job.startedAt = now;
+    job.delayTime = now - job.queuedAt;
+    job.workerId = worker.id;
+    job.attempts++;
+    const config = this.deps.endpointConfig(ep.endpointId) ?? {};
+    const timeout = job.policy?.executionTimeout ?? config.executionTimeoutMs ?? DEFAULT_EXECUTION_TIMEOUT_MS;
+    const directive = readDirective(job.input, this.deps.defaultJobDurationMs);
+    const duration = typeof directive === 'string' ? 0 : directive.durationMs;
+    const timers = this.timersOf(job);
+    if (duration > timeout) {
+      timers.run = this.deps.clock.at(now + timeout, () => {
+        this.releaseWorker(ep, job);
+        this.finish(ep, job, 'TIMED_OUT', { error: `executionTimeout of ${timeout} ms exceeded` });
+        this.dispatch(ep);
+      });
+      return;
+    }
+    timers.run = this.deps.clock.at(now + duration, () => {
+      this.releaseWorker(ep, job);
+      if (typeof directive === 'string') {
+        this.finish(ep, job, 'FAILED', { error: directive });
+      } else {
+        const outcome = outcomeOf(job, directive, job.attempts, this.deps.workerEnv(ep.endpointId));
+        if (outcome.crashed) job.crashed = true;
+        this.finish(ep, job, outcome.status, outcome);
+      }
+      this.dispatch(ep);
+    });
+  }
+
+  private releaseWorker(ep: EndpointJobs, job: Job): void {
+    const timers = this.timers.get(job.id);
+    if (timers) {
+      this.deps.clock.cancel(timers.run);
+      timers.run = undefined;
+    }
+    if (ep.pool.release(job.id) && job.startedAt !== undefined) ep.billedMs += this.deps.clock.now() - job.startedAt;
+  }
+
+  private finish(ep: EndpointJobs, job: Job, status: JobStatus, result: { output?: unknown; error?: unknown }): void {
+    const now = this.deps.clock.now();
+    ep.setStatus(job, status);
+    job.finishedAt = now;
+    if (job.startedAt !== undefined) job.executionTime = now - job.startedAt;
+    if (result.output !== undefined) job.output = result.output;
+    if (result.error !== undefined) job.error = typeof result.error === 'string' ? result.error : JSON.stringify(result.error);
+    // Once terminal, result retention governs how long the record stays (independently of ttl).
+    const timers = this.timers.get(job.id);
+    if (timers) {
+      this.deps.clock.cancel(timers.ttl);
+      this.deps.clock.cancel(timers.run);
+      this.timers.delete(job.id);
+    }
+    this.armRetention(ep, job);
+    this.notify(job, job);
+    this.deps.onTerminal(job);
+  }
+
+  private armRetention(_ep: EndpointJobs, job: Job): void {
+    let retention = this.deps.retentionMs[job.kind];
+    if (this.deps.faults.has('retention-too-short')) retention = Math.floor(retention / 2);
+    job.expiresAt = (job.finishedAt ?? this.deps.clock.now()) + retention;
+    this.retention[job.kind].add(job, job.expiresAt);
+  }
+
+  private delete(ep: EndpointJobs, job: Job): void {
+    const timers = this.timers.get(job.id);
+    if (timers) {
+      this.deps.clock.cancel(timers.ttl);
+      this.deps.clock.cancel(timers.run);
+      this.timers.delete(job.id);
+    }
+    ep.remove(job);
+    this.jobs.delete(job.id);
+    this.notify(job, undefined);
+  }
+
+  private notify(job: Job, value: Job | undefined): void {
+    const set = this.waiters.get(job.id);
+    if (!set) return;
+    this.waiters.delete(job.id);
+    for (const waiter of set) waiter(value);
+  }
+}

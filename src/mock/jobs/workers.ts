@@ -1,0 +1,97 @@
+// Worker pool of one endpoint: workersMin always present, scale-up on queue pressure up to workersMax
+// (each worker on the first available GPU type of gpuTypeIds), idle scale-down after idleTimeout.
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../clock.js';
+import type { Worker } from '../types.js';
+
+const DEFAULT_WORKERS_MAX = 3;
+const DEFAULT_IDLE_TIMEOUT_S = 5;
+
+export interface EndpointConfig {
+  gpuTypeIds?: string[];
+  computeType?: string;
+  workersMin?: number;
+  workersMax?: number;
+  /** Seconds. */
+  idleTimeout?: number;
+  executionTimeoutMs?: number;
+}
+
+export class WorkerPool {
+  readonly workers: Worker[] = [];
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly config: () => EndpointConfig,
+    private readonly isGpuAvailable: (gpuTypeId: string) => boolean,
+  ) {}
+
+  get running(): number {
+    let running = 0;
+    for (const w of this.workers) if (w.state === 'running') running++;
+    return running;
+  }
+
+  /** Keeps workersMin workers and adds workers for `demand` queued jobs (never above workersMax). */
+  scale(demand: number): void {
+    const config = this.config();
+    const min = config.workersMin ?? 0;
+    const max = Math.max(min, config.workersMax ?? DEFAULT_WORKERS_MAX);
+    while (this.workers.length < min && this.spawn(config));
+    let idle = this.workers.length - this.running;
+    while (demand > idle && this.workers.length < max && this.spawn(config)) idle++;
+  }
+
+  occupy(worker: Worker, jobId: string): void {
+    worker.state = 'running';
+    worker.jobId = jobId;
+    this.clock.cancel(worker.idleTimer);
+    worker.idleTimer = undefined;
+  }
+
+  /** Frees the worker running `jobId`; returns it (undefined when no worker runs that job). */
+  release(jobId: string): Worker | undefined {
+    const worker = this.workers.find((w) => w.jobId === jobId);
+    if (!worker) return undefined;
+    worker.state = 'idle';
+    worker.jobId = undefined;
+    worker.idleSince = this.clock.now();
+    this.armIdleScaleDown(worker);
+    return worker;
+  }
+
+  clear(): void {
+    for (const worker of this.workers) this.clock.cancel(worker.idleTimer);
+    this.workers.length = 0;
+  }
+
+  /** Adds a worker on the first available GPU type in priority order; none when no type has capacity. */
+  private spawn(config: EndpointConfig): Worker | undefined {
+    const worker: Worker = { id: workerId(), state: 'idle', idleSince: this.clock.now() };
+    if (config.computeType !== 'CPU' && config.gpuTypeIds && config.gpuTypeIds.length > 0) {
+      const gpu = config.gpuTypeIds.find((id) => this.isGpuAvailable(id));
+      if (!gpu) return undefined;
+      worker.gpuTypeId = gpu;
+    }
+    this.workers.push(worker);
+    this.armIdleScaleDown(worker);
+    return worker;
+  }
+
+  private armIdleScaleDown(worker: Worker): void {
+    const idleMs = (this.config().idleTimeout ?? DEFAULT_IDLE_TIMEOUT_S) * 1000;
+    const since = worker.idleSince;
+    this.clock.cancel(worker.idleTimer);
+    worker.idleTimer = this.clock.at(since + idleMs, () => {
+      worker.idleTimer = undefined;
+      if (worker.state !== 'idle' || worker.idleSince !== since) return;
+      if (this.workers.length <= (this.config().workersMin ?? 0)) return;
+      const index = this.workers.indexOf(worker);
+      if (index >= 0) this.workers.splice(index, 1);
+    });
+  }
+}
+
+function workerId(): string {
+  return randomUUID().replace(/-/g, '').slice(0, 14);
+}

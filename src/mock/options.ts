@@ -1,0 +1,87 @@
+// Options of startMock and the CLI, with their defaults.
+import type { ClockMode } from './clock.js';
+import { ALL_SCOPES, type Scope } from './types.js';
+
+export const FAULT_NAMES = [
+  'ttl-min-off-by-one',
+  'no-401-on-bad-key',
+  'status-after-ttl-200',
+  'retry-new-id',
+  'purge-removes-running',
+  'no-webhook-retry',
+  'no-429',
+  'password-echoed',
+  'retention-too-short',
+  'template-delete-in-use',
+] as const;
+export type FaultName = (typeof FAULT_NAMES)[number];
+
+export interface ApiKey {
+  key: string;
+  scopes: readonly Scope[];
+}
+
+export interface MockOptions {
+  port?: number;
+  host?: string;
+  /** Default: one key `mock-key` with every scope (documented, not a secret). */
+  apiKeys?: ApiKey[];
+  clock?: ClockMode;
+  /** Virtual clock start (epoch ms). Default: Date.now() at start. */
+  clockStart?: number;
+  /** Serve /__control/*. Default false. */
+  control?: boolean;
+  /** true/false or a factor scaling every limit. Default true. */
+  rateLimits?: boolean | number;
+  /** Per-worker requests per window for the dynamic limit; default from the spec's policy. */
+  requestsPerWorkerPer10s?: number;
+  /** Duration of a job without input.mock.durationMs. Default 50 ms. */
+  jobDurationMs?: number;
+  /** Template delete delay after last use; default from the spec (x-delete-delay-ms). */
+  templateDeleteDelayMs?: number;
+  faults?: FaultName[];
+  /** Persist state to this file (write-then-rename) and restore from it on start. */
+  stateFile?: string;
+  /** Log one line per request to stderr. */
+  log?: boolean;
+}
+
+export interface ResolvedOptions {
+  port: number;
+  host: string;
+  apiKeys: ApiKey[];
+  clock: ClockMode;
+  clockStart: number;
+  control: boolean;
+  rateLimitFactor: number;
+  requestsPerWorkerPer10s?: number;
+  jobDurationMs: number;
+  templateDeleteDelayMs?: number;
+  faults: ReadonlySet<FaultName>;
+  stateFile?: string;
+  log: boolean;
+}
+
+export const DEFAULT_API_KEY = 'mock-key';
+
+export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
+  for (const fault of options.faults ?? []) {
+    if (!(FAULT_NAMES as readonly string[]).includes(fault)) throw new Error(`unknown fault: ${fault}`);
+  }
+  const rl = options.rateLimits ?? true;
+  return {
+    port: options.port ?? 0,
+    host: options.host ?? '127.0.0.1',
+    apiKeys: options.apiKeys?.length ? options.apiKeys : [{ key: DEFAULT_API_KEY, scopes: ALL_SCOPES }],
+    clock: options.clock ?? 'real',
+    clockStart: options.clockStart ?? Date.now(),
+    control: options.control ?? false,
+    rateLimitFactor: rl === true ? 1 : rl === false ? 0 : rl,
+    requestsPerWorkerPer10s: options.requestsPerWorkerPer10s,
+    jobDurationMs: options.jobDurationMs ?? 50,
+    templateDeleteDelayMs: options.templateDeleteDelayMs,
+    faults: new Set(options.faults ?? []),
+    stateFile: options.stateFile,
+    log: options.log ?? false,
+  };
+}

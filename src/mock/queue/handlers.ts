@@ -1,0 +1,111 @@
+// queue v2 operation handlers (11 operations). The endpoint id is checked before these run.
+import { error, type Handler, type MockCore, type Reply, type RequestContext } from '../core.js';
+import type { Submission } from '../jobs/engine.js';
+import { renderJob } from '../jobs/render.js';
+import type { Job } from '../types.js';
+
+const DEFAULT_WAIT_MS = 90_000;
+
+function jobOf(core: MockCore, ctx: RequestContext): Job | Reply {
+  const job = core.engine.get(ctx.params['endpointId']!, ctx.params['jobId']!);
+  return job ?? error(404, 'job not found (unknown id, ttl expired, or result retention passed)');
+}
+const isReply = (value: Job | Reply): value is Reply => 'status' in value && !('endpointId' in value);
+
+function waitMs(ctx: RequestContext): number {
+  const wait = ctx.query['wait'];
+  return wait === undefined ? DEFAULT_WAIT_MS : Number(wait);
+}
+
+function submission(body: unknown): Submission {
+  const b = body as Submission;
+  const s: Submission = { input: b.input };
+  if (b.webhook !== undefined) s.webhook = b.webhook;
+  if (b.policy !== undefined) s.policy = b.policy;
+  if (b.s3Config !== undefined) s.s3Config = b.s3Config;
+  return s;
+}
+
+async function waitAndRender(core: MockCore, job: Job, ms: number): Promise<Reply> {
+  const final = await core.engine.waitFor(job, ms);
+  if (!final) return error(404, 'job was deleted while waiting (ttl expired)');
+  if (final.crashed) return error(500, 'Internal error: the worker crashed while running the job');
+  return { status: 200, body: renderJob(final) };
+}
+
+export const queueHandlers: Record<string, Handler> = {
+  runJob: (core, ctx) => {
+    const job = core.engine.submit(ctx.params['endpointId']!, 'run', submission(ctx.body));
+    return { status: 200, body: { id: job.id, status: job.status } };
+  },
+  runJobSync: (core, ctx) => {
+    const job = core.engine.submit(ctx.params['endpointId']!, 'runsync', submission(ctx.body));
+    return waitAndRender(core, job, waitMs(ctx));
+  },
+  getJobStatus: (core, ctx) => {
+    const job = jobOf(core, ctx);
+    return isReply(job) ? job : { status: 200, body: renderJob(job) };
+  },
+  getJobStatusSync: (core, ctx) => {
+    const job = jobOf(core, ctx);
+    return isReply(job) ? job : waitAndRender(core, job, waitMs(ctx));
+  },
+  streamJob: (core, ctx) => {
+    const job = jobOf(core, ctx);
+    if (isReply(job)) return job;
+    const chunks = core.engine.drainStream(job);
+    return { status: 200, body: { id: job.id, status: job.status, stream: chunks.map((output) => ({ output })) } };
+  },
+  cancelJob: (core, ctx) => {
+    const job = jobOf(core, ctx);
+    return isReply(job) ? job : { status: 200, body: renderJob(core.engine.cancel(job)) };
+  },
+  retryJob: (core, ctx) => {
+    const job = jobOf(core, ctx);
+    if (isReply(job)) return job;
+    const result = core.engine.retry(job);
+    if (result === 'not-retryable') return error(400, `only FAILED or TIMED_OUT jobs can be retried; this job is ${job.status}`);
+    if (result === 'expired') return error(404, 'job expired (ttl) and cannot be retried');
+    return { status: 200, body: { id: result.id, status: result.status } };
+  },
+  purgeQueue: (core, ctx) => ({
+    status: 200,
+    body: { removed: core.engine.purge(ctx.params['endpointId']!), status: 'completed' },
+  }),
+  getHealth: (core, ctx) => ({ status: 200, body: core.engine.health(ctx.params['endpointId']!) }),
+  listRequests: (core, ctx) => ({
+    status: 200,
+    body: {
+      requests: core.engine.activeJobs(ctx.params['endpointId']!).map((job) => ({
+        id: job.id,
+        status: job.status,
+        submittedAt: new Date(job.submittedAt).toISOString(),
+      })),
+    },
+  }),
+  openaiProxy: (core, ctx) => ({ status: 200, body: simulatedOpenAi(core, ctx) }),
+};
+
+/** The simulated worker's OpenAI-compatible server: echoes the last user message. */
+function simulatedOpenAi(core: MockCore, ctx: RequestContext): Record<string, unknown> {
+  const body = (ctx.body ?? {}) as Record<string, unknown>;
+  const created = Math.floor(core.clock.now() / 1000);
+  const model = typeof body['model'] === 'string' ? body['model'] : 'mock-model';
+  const path = ctx.params['openaiPath'] ?? '';
+  if (path.endsWith('chat/completions')) {
+    const messages = Array.isArray(body['messages']) ? (body['messages'] as { content?: unknown }[]) : [];
+    const last = messages[messages.length - 1]?.content;
+    return {
+      id: `chatcmpl-${created}`, object: 'chat.completion', created, model,
+      choices: [{ index: 0, message: { role: 'assistant', content: `echo: ${typeof last === 'string' ? last : ''}` }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+    };
+  }
+  if (path.endsWith('completions')) {
+    return {
+      id: `cmpl-${created}`, object: 'text_completion', created, model,
+      choices: [{ index: 0, text: `echo: ${String(body['prompt'] ?? '')}`, finish_reason: 'stop' }],
+    };
+  }
+  return { object: 'mock', path, echo: body };
+}

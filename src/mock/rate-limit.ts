@@ -1,0 +1,72 @@
+// Per endpoint, per operation rate windows and concurrency limits (figures come from the specs'
+// x-rate-limit via the generated operations table). Windows follow the mock clock.
+import type { Clock } from './clock.js';
+
+interface Counter {
+  windowStart: number;
+  count: number;
+  inflight: number;
+}
+
+export type Admission = { ok: true; release: () => void } | { ok: false; retryAfterSeconds: number; reason: string };
+
+const NOOP = () => {};
+
+export class RateLimiter {
+  private readonly counters = new Map<string, Counter>();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly windowMs: number,
+    /** 0 switches limits off; otherwise every limit is multiplied by it. */
+    private readonly factor: number,
+  ) {}
+
+  /**
+   * Admits one request under `key` when the window count stays within `limit` and in-flight requests
+   * within `concurrent` (null = no concurrent limit). The caller must call `release()` when done.
+   */
+  admit(key: string, limit: number, concurrent: number | null): Admission {
+    if (this.factor === 0) return { ok: true, release: NOOP };
+    const now = this.clock.now();
+    const windowStart = now - (now % this.windowMs);
+    let counter = this.counters.get(key);
+    if (!counter) this.counters.set(key, (counter = { windowStart, count: 0, inflight: 0 }));
+    if (counter.windowStart !== windowStart) {
+      counter.windowStart = windowStart;
+      counter.count = 0;
+    }
+    const effectiveLimit = Math.max(1, Math.floor(limit * this.factor));
+    if (counter.count >= effectiveLimit) {
+      const waitMs = windowStart + this.windowMs - now;
+      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)), reason: `rate limit of ${effectiveLimit} requests per ${this.windowMs / 1000} s exceeded` };
+    }
+    if (concurrent !== null) {
+      const effectiveConcurrent = Math.max(1, Math.floor(concurrent * this.factor));
+      if (counter.inflight >= effectiveConcurrent) {
+        return { ok: false, retryAfterSeconds: 1, reason: `concurrency limit of ${effectiveConcurrent} requests exceeded` };
+      }
+    }
+    counter.count++;
+    counter.inflight++;
+    const c = counter;
+    let released = false;
+    return {
+      ok: true,
+      release: () => {
+        if (!released) {
+          released = true;
+          c.inflight--;
+        }
+      },
+    };
+  }
+
+  forget(prefix: string): void {
+    for (const key of this.counters.keys()) if (key.startsWith(prefix)) this.counters.delete(key);
+  }
+
+  clear(): void {
+    this.counters.clear();
+  }
+}

@@ -1,0 +1,198 @@
+// The HTTP front: one node:http handler routing /v1 (REST), /v2/{endpointId} (queue), /graphql and
+// /__control. Order per request: auth → route → scope → endpoint → rate limit → body → validation → handler.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { validateRequest } from '../validation/index.js';
+import { bearerKey, type KeyRing } from './auth.js';
+import type { MockCore, Reply } from './core.js';
+import { handleGraphql } from './graphql/handler.js';
+import { parseJsonBody, parseQuery, readBody, sendError, sendJson, sendNoContent } from './http.js';
+import { queueHandlers } from './queue/handlers.js';
+import { restHandlers } from './rest/handlers.js';
+import type { Router } from './router.js';
+import { mockRateLimitPolicy } from './spec-facts.js';
+import type { OperationInfo, Surface } from './types.js';
+
+/** Bodies of operations without x-max-body-bytes (REST v1): the seed states no limit; 1 MiB is ours. */
+const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+const TTL_MINIMUM = 10_000;
+
+export interface ServerParts {
+  core: MockCore;
+  router: Router;
+  keys: KeyRing;
+  control?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<void>;
+}
+
+export function createRequestHandler(parts: ServerParts) {
+  const fail = (res: ServerResponse, err: unknown) => {
+    console.error('[mock] internal error:', err);
+    if (!res.headersSent) sendError(res, 500, 'Internal server error');
+    else res.destroy();
+  };
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    try {
+      const pending = handle(parts, req, res);
+      if (pending) pending.catch((err: unknown) => fail(res, err));
+    } catch (err) {
+      fail(res, err);
+    }
+  };
+}
+
+function handle(parts: ServerParts, req: IncomingMessage, res: ServerResponse): void | Promise<void> {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
+  const search = q === -1 ? '' : url.slice(q + 1);
+  if (parts.core.options.log) logRequest(req, res, path);
+
+  if (path === '/v1' || path.startsWith('/v1/')) return api(parts, req, res, 'restV1', path.slice(3), search, undefined);
+  if (path.startsWith('/v2/')) {
+    const slash = path.indexOf('/', 4);
+    const endpointId = decodeURIComponent(slash === -1 ? path.slice(4) : path.slice(4, slash));
+    return api(parts, req, res, 'queueV2', slash === -1 ? '/' : path.slice(slash), search, endpointId);
+  }
+  if (path === '/graphql' || path === '/graphql/') return handleGraphql(parts.core, parts.keys, req, res, search);
+  if (parts.control && (path === '/__control' || path.startsWith('/__control/'))) return parts.control(req, res, path);
+  req.resume();
+  sendError(res, 404, `no route for ${req.method} ${path}`);
+}
+
+function api(
+  parts: ServerParts, req: IncomingMessage, res: ServerResponse,
+  surface: Surface, relPath: string, search: string, endpointId: string | undefined,
+): void | Promise<void> {
+  const { core, router, keys } = parts;
+  const key = bearerKey(req);
+  // Authentication comes first so unauthenticated callers learn nothing (no 404/400 leaks).
+  const auth = keys.check(key, undefined);
+  if (!auth.ok) return reject(req, res, 401, auth.message);
+  const scopes = auth.scopes;
+  const match = router.match(surface, req.method ?? 'GET', relPath);
+  if (match === undefined) return reject(req, res, 404, `no ${surface === 'restV1' ? 'REST v1' : 'queue v2'} operation at ${req.method} ${relPath}`);
+  if (match === 'method') return reject(req, res, 405, `method ${req.method} not allowed at ${relPath}`);
+  const { op, params } = match;
+  if (!scopes.has(op.requiredScope)) return reject(req, res, 401, `Unauthorized: API key lacks the '${op.requiredScope}' scope`);
+
+  let release: () => void = () => {};
+  if (endpointId !== undefined) {
+    if (!core.store.endpoints.has(endpointId)) return reject(req, res, 404, `endpoint ${endpointId} not found`);
+    const admission = admit(core, op, endpointId);
+    if (!admission.ok) {
+      return reject(req, res, 429, `Too many requests: ${admission.reason}`, { 'retry-after': String(admission.retryAfterSeconds) });
+    }
+    release = admission.release;
+  }
+  if (req.method === 'GET' || req.method === 'DELETE') {
+    // No body: answer synchronously (no microtask hop) on the hot path (GET /status).
+    if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) req.resume();
+    return dispatch(core, res, surface, op, params, search, endpointId, undefined, release);
+  }
+  return readAndDispatch(core, req, res, surface, op, params, search, endpointId, release);
+}
+
+async function readAndDispatch(
+  core: MockCore, req: IncomingMessage, res: ServerResponse, surface: Surface, op: OperationInfo,
+  params: Record<string, string>, search: string, endpointId: string | undefined, release: () => void,
+): Promise<void> {
+  let body: unknown;
+  try {
+    const max = op.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const raw = await readBody(req, max);
+    if (!raw.ok) {
+      if (raw.reason === 'aborted') return release();
+      release();
+      return sendError(res, 400, `request body exceeds ${max} bytes`, [{ path: '/body', message: `must be at most ${max} bytes` }]);
+    }
+    const parsed = parseJsonBody(req, raw.raw);
+    if (!parsed.ok) {
+      release();
+      return sendError(res, 400, 'Invalid request body', [parsed.error]);
+    }
+    body = parsed.value;
+  } catch (err) {
+    release();
+    throw err;
+  }
+  return dispatch(core, res, surface, op, params, search, endpointId, body, release);
+}
+
+/** Validates and runs the handler; sync when the handler is, so `release` runs exactly once either way. */
+function dispatch(
+  core: MockCore, res: ServerResponse, surface: Surface, op: OperationInfo, params: Record<string, string>,
+  search: string, endpointId: string | undefined, body: unknown, release: () => void,
+): void | Promise<void> {
+  let reply: Reply | Promise<Reply>;
+  try {
+    const query = parseQuery(search);
+    const issues = validateRequest(surface, op.operationId, { body: bodyForValidation(core, body), path: params, query });
+    if (issues.length > 0) {
+      release();
+      return sendError(res, 400, 'Invalid request', issues);
+    }
+    if (endpointId !== undefined) params['endpointId'] = endpointId;
+    const handler = (surface === 'restV1' ? restHandlers : queueHandlers)[op.operationId];
+    if (!handler) {
+      release();
+      return sendError(res, 500, `operation ${op.operationId} is not implemented by the mock`);
+    }
+    reply = handler(core, { params, query, body });
+  } catch (err) {
+    release();
+    throw err;
+  }
+  if (reply instanceof Promise) {
+    return reply.then(
+      (r) => finish(core, res, op, r, release),
+      (err: unknown) => {
+        release();
+        throw err;
+      },
+    );
+  }
+  finish(core, res, op, reply, release);
+}
+
+function finish(core: MockCore, res: ServerResponse, op: OperationInfo, reply: Reply, release: () => void): void {
+  release();
+  if (op.method !== 'GET') core.touch();
+  send(res, reply);
+}
+
+function admit(core: MockCore, op: OperationInfo, endpointId: string) {
+  if (!op.rateLimit || core.options.faults.has('no-429')) return { ok: true as const, release: () => {} };
+  const perWorker = core.options.requestsPerWorkerPer10s ?? mockRateLimitPolicy.requestsPerWorkerPer10s;
+  // Dynamic limit: the higher of the base limit and running workers × per-worker figure.
+  const limit = Math.max(op.rateLimit.requestsPer10s, core.engine.runningWorkers(endpointId) * perWorker);
+  return core.rateLimiter.admit(`${endpointId}:${op.operationId}`, limit, op.rateLimit.concurrent);
+}
+
+/** Fault `ttl-min-off-by-one`: a ttl one below the minimum slips through validation. */
+function bodyForValidation(core: MockCore, body: unknown): unknown {
+  if (!core.options.faults.has('ttl-min-off-by-one')) return body;
+  const policy = (body as { policy?: { ttl?: unknown } } | undefined)?.policy;
+  if (policy?.ttl !== TTL_MINIMUM - 1) return body;
+  return { ...(body as object), policy: { ...policy, ttl: TTL_MINIMUM } };
+}
+
+function reject(req: IncomingMessage, res: ServerResponse, status: number, message: string, headers?: Record<string, string>): void {
+  req.resume();
+  sendError(res, status, message, undefined, headers);
+}
+
+export function send(res: ServerResponse, reply: Reply): void {
+  if (reply.body === undefined) {
+    if (reply.headers) for (const [k, v] of Object.entries(reply.headers)) res.setHeader(k, v);
+    return sendNoContent(res, reply.status);
+  }
+  sendJson(res, reply.status, reply.body, reply.headers);
+}
+
+function logRequest(req: IncomingMessage, res: ServerResponse, path: string): void {
+  const started = process.hrtime.bigint();
+  res.on('finish', () => {
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    // Never the query string: it may carry api_key.
+    process.stderr.write(`[mock] ${req.method} ${path} ${res.statusCode} ${ms.toFixed(1)}ms\n`);
+  });
+}

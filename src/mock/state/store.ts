@@ -1,0 +1,337 @@
+// Resource state shared by REST v1 and GraphQL: pods, endpoints, templates, network volumes,
+// registry auths, secrets. Enforces the cross-resource rules (unique names, references, template
+// in use + delete delay). Rendering to wire shapes lives in rest/render.ts and graphql/.
+import type { Clock } from '../clock.js';
+import type {
+  EndpointRecord, NetworkVolumeRecord, PodRecord, RegistryAuthRecord, SecretRecord, TemplateRecord,
+} from '../types.js';
+import { resourceId } from './ids.js';
+
+export type Failure = { ok: false; status: 400 | 404; message: string; errors?: { path: string; message: string }[] };
+export type Result<T> = { ok: true; value: T } | Failure;
+
+export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+export const notFound = (what: string): Failure => ({ ok: false, status: 404, message: `${what} not found` });
+export const badRequest = (message: string, path?: string): Failure =>
+  path ? { ok: false, status: 400, message, errors: [{ path, message }] } : { ok: false, status: 400, message };
+
+export interface StoreSnapshot {
+  pods: PodRecord[];
+  endpoints: EndpointRecord[];
+  templates: TemplateRecord[];
+  networkVolumes: NetworkVolumeRecord[];
+  registryAuths: RegistryAuthRecord[];
+  secrets: SecretRecord[];
+}
+
+type Body = Record<string, unknown>;
+
+const ENDPOINT_DEFAULTS = {
+  computeType: 'GPU', gpuCount: 1, workersMin: 0, workersMax: 3, idleTimeout: 5, scalerType: 'QUEUE_DELAY',
+  scalerValue: 4, executionTimeoutMs: 600_000, env: {},
+};
+const TEMPLATE_DEFAULTS = {
+  category: 'NVIDIA', containerDiskInGb: 50, dockerEntrypoint: [], dockerStartCmd: [], env: {}, isPublic: false,
+  isServerless: false, ports: [], readme: '', volumeInGb: 20, volumeMountPath: '/workspace',
+};
+
+export class ResourceStore {
+  readonly pods = new Map<string, PodRecord>();
+  readonly endpoints = new Map<string, EndpointRecord>();
+  readonly templates = new Map<string, TemplateRecord>();
+  readonly networkVolumes = new Map<string, NetworkVolumeRecord>();
+  readonly registryAuths = new Map<string, RegistryAuthRecord>();
+  readonly secrets = new Map<string, SecretRecord>();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly templateDeleteDelayMs: () => number,
+    private readonly allowDeleteInUse: boolean,
+  ) {}
+
+  private iso(): string {
+    return new Date(this.clock.now()).toISOString();
+  }
+
+  // ---- references -----------------------------------------------------------------------
+
+  private checkRefs(body: Body): Failure | undefined {
+    const templateId = body['templateId'];
+    if (typeof templateId === 'string' && !this.templates.has(templateId)) return badRequest(`template ${templateId} does not exist`, '/body/templateId');
+    const volumeId = body['networkVolumeId'];
+    if (typeof volumeId === 'string' && !this.networkVolumes.has(volumeId)) return badRequest(`network volume ${volumeId} does not exist`, '/body/networkVolumeId');
+    const volumeIds = body['networkVolumeIds'];
+    if (Array.isArray(volumeIds)) {
+      for (const [i, v] of volumeIds.entries()) if (!this.networkVolumes.has(String(v))) return badRequest(`network volume ${String(v)} does not exist`, `/body/networkVolumeIds/${i}`);
+    }
+    const authId = body['containerRegistryAuthId'];
+    if (typeof authId === 'string' && authId !== '' && !this.registryAuths.has(authId)) return badRequest(`container registry auth ${authId} does not exist`, '/body/containerRegistryAuthId');
+    return undefined;
+  }
+
+  /** Records that a pod or endpoint stopped using a template (starts the delete delay). */
+  private templateReleased(templateId: unknown): void {
+    if (typeof templateId !== 'string') return;
+    const t = this.templates.get(templateId);
+    if (t) t.lastUsedAt = this.clock.now();
+  }
+
+  // ---- endpoints ------------------------------------------------------------------------
+
+  createEndpoint(body: Body): Result<EndpointRecord> {
+    const refs = this.checkRefs(body);
+    if (refs) return refs;
+    const record: EndpointRecord = {
+      ...ENDPOINT_DEFAULTS,
+      ...body,
+      id: resourceId(),
+      name: typeof body['name'] === 'string' ? body['name'] : `endpoint-${this.endpoints.size + 1}`,
+      templateId: body['templateId'] as string,
+      createdAt: this.iso(),
+      userId: 'user_mock',
+      version: 0,
+    };
+    if ((record['workersMax'] as number) < (record['workersMin'] as number)) return badRequest('workersMax must be >= workersMin', '/body/workersMax');
+    this.endpoints.set(record.id, record);
+    return ok(record);
+  }
+
+  updateEndpoint(id: string, body: Body): Result<EndpointRecord> {
+    const record = this.endpoints.get(id);
+    if (!record) return notFound('endpoint');
+    const refs = this.checkRefs(body);
+    if (refs) return refs;
+    const next = { ...record, ...body, id, version: record.version + 1 } as EndpointRecord;
+    if ((next['workersMax'] as number) < (next['workersMin'] as number)) return badRequest('workersMax must be >= workersMin', '/body/workersMax');
+    if (next.templateId !== record.templateId) this.templateReleased(record.templateId);
+    this.endpoints.set(id, next);
+    return ok(next);
+  }
+
+  deleteEndpoint(id: string): Result<EndpointRecord> {
+    const record = this.endpoints.get(id);
+    if (!record) return notFound('endpoint');
+    this.endpoints.delete(id);
+    this.templateReleased(record.templateId);
+    return ok(record);
+  }
+
+  // ---- templates ------------------------------------------------------------------------
+
+  templateByName(name: string): TemplateRecord | undefined {
+    for (const t of this.templates.values()) if (t.name === name) return t;
+    return undefined;
+  }
+
+  /** REST create, or GraphQL create/replace (`replaceId`: full replace keeping id and usage). */
+  saveTemplate(body: Body, replaceId?: string): Result<TemplateRecord> {
+    const name = body['name'] as string;
+    const existing = replaceId ? this.templates.get(replaceId) : undefined;
+    if (replaceId && !existing) return notFound('template');
+    const clash = this.templateByName(name);
+    if (clash && clash.id !== replaceId) return badRequest(`a template named '${name}' already exists`, '/body/name');
+    const refs = this.checkRefs(body);
+    if (refs) return refs;
+    const record: TemplateRecord = { ...TEMPLATE_DEFAULTS, ...body, id: replaceId ?? resourceId(), name, imageName: body['imageName'] as string };
+    if (existing?.lastUsedAt !== undefined) record.lastUsedAt = existing.lastUsedAt;
+    this.templates.set(record.id, record);
+    return ok(record);
+  }
+
+  updateTemplate(id: string, body: Body): Result<TemplateRecord> {
+    const record = this.templates.get(id);
+    if (!record) return notFound('template');
+    if (typeof body['name'] === 'string') {
+      const clash = this.templateByName(body['name']);
+      if (clash && clash.id !== id) return badRequest(`a template named '${body['name']}' already exists`, '/body/name');
+    }
+    const refs = this.checkRefs(body);
+    if (refs) return refs;
+    const next = { ...record, ...body, id } as TemplateRecord;
+    this.templates.set(id, next);
+    return ok(next);
+  }
+
+  templateUsers(id: string): string[] {
+    const users: string[] = [];
+    for (const p of this.pods.values()) if (p.templateId === id) users.push(`pod ${p.id}`);
+    for (const e of this.endpoints.values()) if (e.templateId === id) users.push(`endpoint ${e.id}`);
+    return users;
+  }
+
+  deleteTemplate(id: string): Result<TemplateRecord> {
+    const record = this.templates.get(id);
+    if (!record) return notFound('template');
+    if (!this.allowDeleteInUse) {
+      const users = this.templateUsers(id);
+      if (users.length > 0) return badRequest(`template is in use by ${users.join(', ')}`);
+      if (record.lastUsedAt !== undefined) {
+        const readyAt = record.lastUsedAt + this.templateDeleteDelayMs();
+        if (this.clock.now() < readyAt) {
+          return badRequest(`template was used recently; it can be deleted in ${Math.ceil((readyAt - this.clock.now()) / 1000)} s`);
+        }
+      }
+    }
+    this.templates.delete(id);
+    return ok(record);
+  }
+
+  // ---- pods -----------------------------------------------------------------------------
+
+  createPod(body: Body): Result<PodRecord> {
+    const refs = this.checkRefs(body);
+    if (refs) return refs;
+    const template = typeof body['templateId'] === 'string' ? this.templates.get(body['templateId']) : undefined;
+    const image = (body['imageName'] as string | undefined) ?? template?.imageName;
+    if (!image) return badRequest('imageName or templateId is required', '/body/imageName');
+    const now = this.clock.now();
+    const { imageName: _ignored, ...rest } = body;
+    const record: PodRecord = {
+      ...rest,
+      id: resourceId(),
+      name: typeof body['name'] === 'string' ? body['name'] : 'my pod',
+      image,
+      desiredStatus: 'RUNNING',
+      createdAt: now,
+      runningSince: now,
+      billedMs: 0,
+      lastStartedAt: new Date(now).toISOString(),
+      lastStatusChange: `Rented by User: ${new Date(now).toISOString()}`,
+    };
+    this.pods.set(record.id, record);
+    return ok(record);
+  }
+
+  updatePod(id: string, body: Body): Result<PodRecord> {
+    const record = this.pods.get(id);
+    if (!record) return notFound('pod');
+    const refs = this.checkRefs(body);
+    if (refs) return refs;
+    const { imageName, ...rest } = body;
+    const next = { ...record, ...rest } as PodRecord;
+    if (typeof imageName === 'string') next['image'] = imageName;
+    this.pods.set(id, next);
+    return ok(next);
+  }
+
+  setPodStatus(id: string, action: 'start' | 'stop' | 'reset' | 'restart'): Result<PodRecord> {
+    const pod = this.pods.get(id);
+    if (!pod) return notFound('pod');
+    const now = this.clock.now();
+    const iso = new Date(now).toISOString();
+    if (action === 'stop') {
+      if (pod.desiredStatus === 'RUNNING') this.accrue(pod, now);
+      pod.desiredStatus = 'EXITED';
+      pod.runningSince = undefined;
+      pod.lastStatusChange = `Exited by User: ${iso}`;
+      return ok(pod);
+    }
+    if (action !== 'start' && pod.desiredStatus !== 'RUNNING') return badRequest(`pod is ${pod.desiredStatus}; start it first`);
+    if (pod.desiredStatus === 'RUNNING') this.accrue(pod, now);
+    pod.desiredStatus = 'RUNNING';
+    pod.runningSince = now;
+    pod.lastStartedAt = iso;
+    pod.lastStatusChange = `${action === 'start' ? 'Resumed' : action === 'reset' ? 'Reset' : 'Restarted'} by User: ${iso}`;
+    return ok(pod);
+  }
+
+  /** Adds the running time since `runningSince` to the pod's billed time. */
+  accrue(pod: PodRecord, now: number): void {
+    if (typeof pod.runningSince === 'number') {
+      pod.billedMs = ((pod.billedMs as number | undefined) ?? 0) + (now - pod.runningSince);
+      pod.runningSince = now;
+    }
+  }
+
+  deletePod(id: string): Result<PodRecord> {
+    const pod = this.pods.get(id);
+    if (!pod) return notFound('pod');
+    this.pods.delete(id);
+    this.templateReleased(pod.templateId);
+    return ok(pod);
+  }
+
+  // ---- network volumes, registry auths, secrets ------------------------------------------
+
+  createNetworkVolume(body: Body): Result<NetworkVolumeRecord> {
+    const record: NetworkVolumeRecord = {
+      id: resourceId(), name: body['name'] as string, size: body['size'] as number,
+      dataCenterId: body['dataCenterId'] as string, createdAt: this.clock.now(),
+    };
+    this.networkVolumes.set(record.id, record);
+    return ok(record);
+  }
+
+  updateNetworkVolume(id: string, body: Body): Result<NetworkVolumeRecord> {
+    const record = this.networkVolumes.get(id);
+    if (!record) return notFound('network volume');
+    if (typeof body['size'] === 'number' && body['size'] < record.size) return badRequest('size can only grow', '/body/size');
+    if (typeof body['name'] === 'string') record.name = body['name'];
+    if (typeof body['size'] === 'number') record.size = body['size'];
+    return ok(record);
+  }
+
+  deleteNetworkVolume(id: string): Result<NetworkVolumeRecord> {
+    const record = this.networkVolumes.get(id);
+    if (!record) return notFound('network volume');
+    for (const p of this.pods.values()) if (p['networkVolumeId'] === id) return badRequest(`network volume is attached to pod ${p.id}`);
+    for (const e of this.endpoints.values()) {
+      const ids = Array.isArray(e['networkVolumeIds']) ? (e['networkVolumeIds'] as string[]) : [];
+      if (e['networkVolumeId'] === id || ids.includes(id)) return badRequest(`network volume is attached to endpoint ${e.id}`);
+    }
+    this.networkVolumes.delete(id);
+    return ok(record);
+  }
+
+  createRegistryAuth(body: Body): Result<RegistryAuthRecord> {
+    const name = body['name'] as string;
+    for (const a of this.registryAuths.values()) if (a.name === name) return badRequest(`a container registry auth named '${name}' already exists`, '/body/name');
+    const record: RegistryAuthRecord = { id: resourceId(), name, username: body['username'] as string, password: body['password'] as string };
+    this.registryAuths.set(record.id, record);
+    return ok(record);
+  }
+
+  /** Seed: an unknown id on delete is "400 invalid id". */
+  deleteRegistryAuth(id: string): Result<RegistryAuthRecord> {
+    const record = this.registryAuths.get(id);
+    if (!record) return badRequest(`invalid container registry auth id '${id}'`, '/path/containerRegistryAuthId');
+    this.registryAuths.delete(id);
+    return ok(record);
+  }
+
+  createSecret(name: string, value: string, description: string | null): Result<SecretRecord> {
+    for (const s of this.secrets.values()) if (s.name === name) return badRequest(`a secret named '${name}' already exists`);
+    const record: SecretRecord = { id: resourceId(), name, value, description };
+    this.secrets.set(record.id, record);
+    return ok(record);
+  }
+
+  secretValue(name: string): string | undefined {
+    for (const s of this.secrets.values()) if (s.name === name) return s.value;
+    return undefined;
+  }
+
+  // ---- persistence ----------------------------------------------------------------------
+
+  snapshot(): StoreSnapshot {
+    return {
+      pods: [...this.pods.values()], endpoints: [...this.endpoints.values()], templates: [...this.templates.values()],
+      networkVolumes: [...this.networkVolumes.values()], registryAuths: [...this.registryAuths.values()],
+      secrets: [...this.secrets.values()],
+    };
+  }
+
+  restore(s: Partial<StoreSnapshot>): void {
+    this.clear();
+    for (const r of s.pods ?? []) this.pods.set(r.id, r);
+    for (const r of s.endpoints ?? []) this.endpoints.set(r.id, r);
+    for (const r of s.templates ?? []) this.templates.set(r.id, r);
+    for (const r of s.networkVolumes ?? []) this.networkVolumes.set(r.id, r);
+    for (const r of s.registryAuths ?? []) this.registryAuths.set(r.id, r);
+    for (const r of s.secrets ?? []) this.secrets.set(r.id, r);
+  }
+
+  clear(): void {
+    for (const map of [this.pods, this.endpoints, this.templates, this.networkVolumes, this.registryAuths, this.secrets]) map.clear();
+  }
+}

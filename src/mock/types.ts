@@ -1,0 +1,144 @@
+// Local record types of the mock's state. Kept independent of the generated API types so the
+// stored shape can be lean (memory per job matters) and rendered to each surface's wire format.
+
+export type Scope = 'read' | 'write' | 'jobs' | 'graphql';
+export const ALL_SCOPES: readonly Scope[] = ['read', 'write', 'jobs', 'graphql'];
+
+export type Surface = 'restV1' | 'queueV2';
+
+export interface OperationInfo {
+  surface: Surface;
+  operationId: string;
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  path: string;
+  requiredScope: 'read' | 'write' | 'jobs';
+  successStatus: number;
+  rateLimit?: { requestsPer10s: number; concurrent: number | null };
+  maxBodyBytes?: number;
+  resultRetentionMs?: number;
+  deleteDelayMs?: number;
+  synonymOf?: string;
+}
+
+export interface RateLimitPolicy {
+  windowMs: number;
+  requestsPerWorkerPer10s: number;
+}
+
+export type JobStatus = 'IN_QUEUE' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'TIMED_OUT';
+export const TERMINAL_STATUSES: ReadonlySet<JobStatus> = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT']);
+
+export interface JobPolicy {
+  executionTimeout?: number;
+  lowPriority?: boolean;
+  ttl?: number;
+}
+
+export interface Job {
+  id: string;
+  endpointId: string;
+  kind: 'run' | 'runsync';
+  status: JobStatus;
+  input: Record<string, unknown>;
+  webhook?: string;
+  policy?: JobPolicy;
+  /** Whether an s3Config was given; the config itself is handed to the worker only (accessSecret is secret). */
+  s3Config?: Record<string, unknown>;
+  submittedAt: number;
+  /** When the job last entered the queue (submission or /retry); delayTime is measured from here. */
+  queuedAt: number;
+  startedAt?: number;
+  finishedAt?: number;
+  delayTime?: number;
+  executionTime?: number;
+  workerId?: string;
+  output?: unknown;
+  error?: string;
+  retries: number;
+  /** Handler runs so far (for input.mock.failTimes). */
+  attempts: number;
+  /** Stream chunks already handed out by /stream. */
+  streamed: number;
+  /** When a terminal job's result retention ends (epoch ms). */
+  expiresAt?: number;
+  /** The simulated worker crashed on the last attempt (input.mock.crash). */
+  crashed?: boolean;
+}
+
+export interface Worker {
+  id: string;
+  state: 'idle' | 'running';
+  jobId?: string;
+  /** GPU type allocated: the first available one of the endpoint's gpuTypeIds. */
+  gpuTypeId?: string;
+  /** Pending idle scale-down check (one per worker at most). */
+  idleTimer?: { cancelled: boolean; readonly at: number };
+  idleSince: number;
+}
+
+export interface EndpointRecord {
+  id: string;
+  name: string;
+  templateId: string;
+  createdAt: string;
+  userId: string;
+  version: number;
+  [field: string]: unknown;
+}
+
+export interface TemplateRecord {
+  id: string;
+  name: string;
+  imageName: string;
+  /** Last time a pod or endpoint stopped using this template (epoch ms), for the delete delay. */
+  lastUsedAt?: number;
+  [field: string]: unknown;
+}
+
+export interface PodRecord {
+  id: string;
+  name: string;
+  desiredStatus: 'RUNNING' | 'EXITED' | 'TERMINATED';
+  createdAt: number;
+  lastStartedAt?: string;
+  lastStatusChange?: string;
+  templateId?: string;
+  /** Epoch ms since the pod runs (billing); undefined while stopped. */
+  runningSince?: number;
+  /** Running time billed before runningSince. */
+  billedMs?: number;
+  [field: string]: unknown;
+}
+
+export interface NetworkVolumeRecord {
+  id: string;
+  name: string;
+  size: number;
+  dataCenterId: string;
+  createdAt: number;
+}
+
+export interface RegistryAuthRecord {
+  id: string;
+  name: string;
+  username: string;
+  /** Stored so the simulated worker could pull; never rendered. */
+  password: string;
+}
+
+export interface SecretRecord {
+  id: string;
+  name: string;
+  value: string;
+  description: string | null;
+}
+
+export interface WebhookDelivery {
+  jobId: string;
+  url: string;
+  attempt: number;
+  at: number;
+  status?: number;
+  error?: string;
+  delivered: boolean;
+}

@@ -1,0 +1,90 @@
+// Each fault is a named deliberate deviation; these tests prove each one really deviates (so the
+// conformance suite has something to catch) and that none is active by default.
+import { afterEach, describe, expect, it } from 'vitest';
+import { FAULT_NAMES, type FaultName } from '../../src/mock/index.js';
+import { Harness } from './harness.js';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+/** Requests here deviate from the spec on purpose, so responses are not schema-checked. */
+async function raw(method: string, url: string, body?: unknown, key: string | null = 'test-key') {
+  const headers: Record<string, string> = {};
+  if (key !== null) headers['authorization'] = `Bearer ${key}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+const start = async (fault?: FaultName) => (h = await Harness.start(fault ? { faults: [fault] } : {}));
+
+const deviations: Record<FaultName, (h: Harness) => Promise<boolean>> = {
+  'ttl-min-off-by-one': async (h) => {
+    const ep = await h.endpoint();
+    return (await raw('POST', `${h.mock.queueV2Url(ep)}/run`, { input: {}, policy: { ttl: 9_999 } })).status === 200;
+  },
+  'no-401-on-bad-key': async (h) => (await raw('GET', `${h.mock.restV1Url}/pods`, undefined, 'wrong')).status === 200,
+  'status-after-ttl-200': async (h) => {
+    const ep = await h.endpoint({ workersMax: 0 });
+    const id = await h.run(ep, {}, { policy: { ttl: 10_000 } });
+    await h.advance(10_000);
+    return (await raw('GET', `${h.mock.queueV2Url(ep)}/status/${id}`)).status === 200;
+  },
+  'retry-new-id': async (h) => {
+    const ep = await h.endpoint();
+    const id = await h.run(ep, { mock: { durationMs: 0, error: 'x' } });
+    await h.advance(0);
+    return (await raw('POST', `${h.mock.queueV2Url(ep)}/retry/${id}`)).body.id !== id;
+  },
+  'purge-removes-running': async (h) => {
+    const ep = await h.endpoint();
+    await h.run(ep, { mock: { durationMs: 60_000 } });
+    await h.advance(0);
+    return (await raw('POST', `${h.mock.queueV2Url(ep)}/purge-queue`)).body.removed === 1;
+  },
+  'no-webhook-retry': async (h) => {
+    const ep = await h.endpoint();
+    await h.run(ep, { mock: { durationMs: 0 } }, { webhook: 'http://127.0.0.1:1/down' });
+    await h.advance(0);
+    await h.advance(60_000);
+    return (await h.control('GET', '/webhooks')).body.deliveries.length === 1;
+  },
+  'no-429': async (h) => {
+    const ep = await h.endpoint();
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await raw('POST', `${h.mock.queueV2Url(ep)}/purge-queue`)).status);
+    return !statuses.includes(429);
+  },
+  'password-echoed': async (h) =>
+    'password' in (await raw('POST', `${h.mock.restV1Url}/containerregistryauth`, { name: 'n', username: 'u', password: 'pw' })).body,
+  'retention-too-short': async (h) => {
+    const ep = await h.endpoint();
+    const id = await h.run(ep, { mock: { durationMs: 0 } });
+    await h.advance(0);
+    await h.advance(20 * 60_000);
+    return (await raw('GET', `${h.mock.queueV2Url(ep)}/status/${id}`)).status === 404;
+  },
+  'template-delete-in-use': async (h) => {
+    const templateId = await h.template();
+    await h.endpoint({ templateId });
+    return (await raw('DELETE', `${h.mock.restV1Url}/templates/${templateId}`)).status === 204;
+  },
+};
+
+describe('fault injection', () => {
+  it.each(FAULT_NAMES)('%s deviates when enabled', async (fault) => {
+    expect(await deviations[fault](await start(fault))).toBe(true);
+  });
+
+  it.each(FAULT_NAMES)('%s does not deviate by default', async (fault) => {
+    expect(await deviations[fault](await start())).toBe(false);
+  });
+
+  it('an unknown fault name is refused', async () => {
+    await expect(Harness.start({ faults: ['nope' as FaultName] })).rejects.toThrow(/unknown fault/);
+  });
+});

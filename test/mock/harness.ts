@@ -1,0 +1,105 @@
+// Test harness: a virtual-clock mock on 127.0.0.1:0 with the control API, and request helpers that
+// validate every REST v1 / queue v2 response against the generated validators.
+import { expect } from 'vitest';
+import { validateResponse } from '../../src/validation/index.js';
+import { startMock, type MockOptions, type RunningMock } from '../../src/mock/index.js';
+import { Router } from '../../src/mock/router.js';
+import { mockOperations } from '../../src/mock/spec-facts.js';
+
+export const KEY = 'test-key';
+const router = new Router(mockOperations);
+
+export interface Res<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export class Harness {
+  private constructor(readonly mock: RunningMock) {}
+
+  static async start(options: MockOptions = {}): Promise<Harness> {
+    const mock = await startMock({
+      clock: 'virtual', control: true, port: 0, host: '127.0.0.1',
+      apiKeys: [{ key: KEY, scopes: ['read', 'write', 'jobs', 'graphql'] }], ...options,
+    });
+    return new Harness(mock);
+  }
+
+  close(): Promise<void> {
+    return this.mock.close();
+  }
+
+  /** Any request; REST v1 and queue v2 answers are checked against the spec. */
+  async request(method: string, url: string, options: { body?: unknown; key?: string | null; rawBody?: string; headers?: Record<string, string> } = {}): Promise<Res> {
+    const headers: Record<string, string> = { ...options.headers };
+    const key = options.key === undefined ? KEY : options.key;
+    if (key !== null) headers['authorization'] = `Bearer ${key}`;
+    let body: string | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(url, { method, headers, body });
+    const text = await response.text();
+    const parsed = text === '' ? undefined : JSON.parse(text);
+    this.checkAgainstSpec(method, url, response.status, parsed);
+    return { status: response.status, body: parsed, headers: response.headers };
+  }
+
+  private checkAgainstSpec(method: string, url: string, status: number, body: unknown): void {
+    const path = new URL(url).pathname;
+    let match;
+    if (path.startsWith('/v1/')) match = router.match('restV1', method, path.slice(3));
+    else if (path.startsWith('/v2/')) match = router.match('queueV2', method, path.slice(path.indexOf('/', 4)));
+    if (!match || match === 'method') return;
+    const issues = validateResponse(match.op.surface, match.op.operationId, status, body);
+    expect(issues, `${method} ${path} → ${status} ${JSON.stringify(body)}`).toEqual([]);
+  }
+
+  rest(method: string, path: string, body?: unknown, key?: string | null): Promise<Res> {
+    return this.request(method, `${this.mock.restV1Url}${path}`, { body, key });
+  }
+
+  queue(endpointId: string, method: string, path: string, body?: unknown, key?: string | null): Promise<Res> {
+    return this.request(method, `${this.mock.queueV2Url(endpointId)}${path}`, { body, key });
+  }
+
+  async graphql(query: string, variables?: Record<string, unknown>, key: string | null = KEY): Promise<Res> {
+    const url = key === null ? this.mock.graphqlUrl : `${this.mock.graphqlUrl}?api_key=${encodeURIComponent(key)}`;
+    return this.request('POST', url, { body: { query, variables }, key: null });
+  }
+
+  async control(method: string, path: string, body?: unknown): Promise<Res> {
+    return this.request(method, `${this.mock.controlUrl}${path}`, { body, key: null });
+  }
+
+  async advance(ms: number): Promise<void> {
+    const res = await this.control('POST', '/clock/advance', { ms });
+    expect(res.status).toBe(200);
+  }
+
+  async template(overrides: Record<string, unknown> = {}): Promise<string> {
+    const res = await this.rest('POST', '/templates', { name: `tpl-${Math.random().toString(36).slice(2)}`, imageName: 'repo/worker:1', isServerless: true, volumeInGb: 0, ...overrides });
+    expect(res.status).toBe(200);
+    return res.body.id;
+  }
+
+  /** A queue endpoint (with a fresh template). */
+  async endpoint(overrides: Record<string, unknown> = {}): Promise<string> {
+    const templateId = (overrides['templateId'] as string | undefined) ?? (await this.template());
+    const res = await this.rest('POST', '/endpoints', { name: 'ep', templateId, workersMin: 0, workersMax: 1, ...overrides });
+    expect(res.status).toBe(200);
+    return res.body.id;
+  }
+
+  async run(endpointId: string, input: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Promise<string> {
+    const res = await this.queue(endpointId, 'POST', '/run', { input, ...extra });
+    expect(res.status).toBe(200);
+    return res.body.id;
+  }
+
+  status(endpointId: string, jobId: string): Promise<Res> {
+    return this.queue(endpointId, 'GET', `/status/${jobId}`);
+  }
+}
