@@ -2,6 +2,7 @@
 import { rulesSummary } from './rules-summary.js';
 import { runDocsCommand } from './docs-command.js';
 import { runMockCommand } from './mock-command.js';
+import { runConformCommand } from './conform-command.js';
 
 const usage = `Usage: compute-contract <command> [options]
 
@@ -22,10 +23,9 @@ const commands: Record<string, Command> = {
   },
   docs: runDocsCommand,
   mock: runMockCommand,
-  start: async () => {
-    console.log(rulesSummary());
-    return 0;
-  },
+  conform: runConformCommand,
+  // npm start: the conformance suite against the embedded mock (no target given).
+  start: () => runConformCommand([]),
 };
 
 export async function main(argv: string[]): Promise<number> {

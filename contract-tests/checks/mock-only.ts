@@ -1,0 +1,66 @@
+// Rules marked mock-only in rules.yaml: not observable black-box, checked in-process against the
+// embedded mock (or against this package's own clients). QUEUE-JOB-011, QUEUE-JOB-012,
+// QUEUE-RATE-013, CLIENT-RETRY-001. REST-ENDPOINT-008 and QUEUE-ERROR-004 have no check: the mock
+// models neither GPU availability nor a crash it could be asked for, so they are listed with why.
+import { defineCheck } from '../../src/conform/registry.js';
+import { expect, expectEqual, expectStatus } from '../../src/conform/context.js';
+import { createQueueClient } from '../../src/clients/index.js';
+
+defineCheck('QUEUE-JOB-011', async (ctx) => {
+  const engine = ctx.target.embedded!.core.engine;
+  const endpointId = await ctx.endpoint({ workersMin: 0, workersMax: 2 });
+  await ctx.run(endpointId, { durationMs: 1_000 }, { policy: { lowPriority: true } });
+  await ctx.pass(0);
+  await new Promise((r) => setTimeout(r, 10));
+  expectEqual(engine.workersOf(endpointId).length, 0, 'workers after a lowPriority submission');
+  await ctx.run(endpointId, { durationMs: 1_000 });
+  await ctx.eventually('a worker for the normal job', async () => (engine.workersOf(endpointId).length > 0 ? true : undefined));
+  return 'checked in-process: no worker spawned for the lowPriority job, one for a normal job';
+}, { requires: ['embedded'] });
+
+defineCheck('QUEUE-JOB-012', async (ctx) => {
+  const engine = ctx.target.embedded!.core.engine;
+  const endpointId = await ctx.endpoint();
+  const s3Config = { accessId: 'cc-a', accessSecret: ctx.secret('s3 accessSecret'), bucketName: 'b', endpointUrl: 'https://s3.example.test', objectPath: 'p/' };
+  const id = await ctx.run(endpointId, { durationMs: 100 }, { s3Config });
+  expectEqual(engine.get(endpointId, id)?.s3Config, s3Config, 's3Config the worker receives');
+  return 'checked in-process on the job the worker runs';
+}, { requires: ['embedded'] });
+
+defineCheck('QUEUE-RATE-013', async (ctx) => {
+  const mock = ctx.target.embedded!;
+  const perWorker = mock.core.options.requestsPerWorkerPer10s ?? ctx.value<number>('requestsPerWorkerPer10s');
+  const endpointId = await ctx.endpoint({ workersMin: 0, workersMax: 3 });
+  for (let i = 0; i < 3; i++) await ctx.run(endpointId, { durationMs: 600_000 }, { policy: { executionTimeout: 600_000 } });
+  await ctx.eventually('3 running workers', async () => ((await ctx.queue(endpointId, 'getHealth')).body.workers.running === 3 ? true : undefined));
+  await ctx.pass(10_000); // fresh window
+  const limit = Math.max(2, 3 * perWorker); // purge-queue base limit 2
+  for (let i = 0; i < limit; i++) expectStatus(await ctx.queue(endpointId, 'purgeQueue'), 200, `purgeQueue #${i + 1} of ${limit} (3 running workers)`);
+  expectStatus(await ctx.queue(endpointId, 'purgeQueue'), 429, `purgeQueue #${limit + 1}`);
+  return `effective limit max(2, 3 × ${perWorker}) = ${limit}`;
+}, { requires: ['embedded'] });
+
+defineCheck('CLIENT-RETRY-001', async (ctx) => {
+  const endpointId = await ctx.endpoint({ workersMax: 0 });
+  if (ctx.controlled) await ctx.pass(10_000);
+  const delays: number[] = [];
+  const client = createQueueClient({
+    apiKey: ctx.target.apiKey,
+    endpointBaseUrl: ctx.target.queueUrl,
+    endpointId,
+    maxRetries: 3,
+    // The client's backoff sleeps on the target's clock, so Retry-After is honoured in virtual time.
+    sleep: async (ms) => {
+      delays.push(ms);
+      if (ctx.controlled) await ctx.pass(ms);
+      else await new Promise((r) => setTimeout(r, Math.min(ms, 11_000)));
+    },
+  });
+  await client.purgeQueue();
+  await client.purgeQueue();
+  const third = await client.purgeQueue();
+  expectEqual(third.status, 'completed', 'purgeQueue through the client after a 429');
+  expect(delays.length >= 1, 'the client did not retry the 429');
+  expect(delays[0]! >= 1_000, `the client waited ${delays[0]} ms, less than Retry-After`);
+  return `client retried after ${delays.map((d) => `${d} ms`).join(', ')}`;
+});

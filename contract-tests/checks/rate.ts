@@ -1,0 +1,144 @@
+// Server-side rate limits: N requests in a window succeed, the next gets 429 with Retry-After and the
+// error body, the window resets; concurrency limits where a request can be held open (sync waits).
+// QUEUE-RATE-001..012, RATE-429-001.
+import { defineCheck } from '../../src/conform/registry.js';
+import { CheckFailure, type Answer, type CallOptions } from '../../src/conform/http.js';
+import { expect, expectStatus, type Ctx } from '../../src/conform/context.js';
+import { getOperation } from '../../src/validation/index.js';
+
+const PARALLEL = 32;
+
+/** Arguments for one harmless call of the operation on the endpoint. */
+async function argsFor(ctx: Ctx, endpointId: string, operationId: string): Promise<CallOptions> {
+  switch (operationId) {
+    case 'runJob': return { body: { input: { mock: { durationMs: 0 } } } };
+    case 'runJobSync': return { body: { input: { mock: { durationMs: 0 } } }, query: { wait: 1000 } };
+    case 'openaiProxy': return { path: { openaiPath: 'v1/chat/completions' }, body: { model: 'm', messages: [] } };
+    case 'purgeQueue': case 'getHealth': case 'listRequests': return {};
+    default: {
+      // A queued job (the endpoint has no worker): status, stream and cancel all answer 200 for it.
+      const id = await ctx.run(endpointId, { durationMs: 0 });
+      if (operationId === 'getJobStatusSync') await ctx.finish(endpointId, id, 0); // answers at once
+      if (operationId === 'retryJob') return { path: { jobId: 'cc-unknown-job' } }; // 404s count toward the limit too
+      return { path: { jobId: id }, query: operationId === 'getJobStatusSync' ? { wait: 1000 } : {} };
+    }
+  }
+}
+
+function is429(answer: Answer, what: string): void {
+  expectStatus(answer, 429, what);
+  const retryAfter = answer.headers.get('retry-after');
+  expect(retryAfter !== null && /^\d+$/.test(retryAfter), `${what}: Retry-After ${JSON.stringify(retryAfter)} is not whole seconds`);
+  expect(typeof answer.body?.message === 'string' && answer.body.message !== '', `${what}: 429 without the error body`);
+}
+
+/** Sends `count` calls, PARALLEL at a time; returns status counts and the first 429. */
+async function flood(ctx: Ctx, endpointId: string, operationId: string, args: CallOptions, count: number) {
+  const statuses = new Map<number, number>();
+  let first429: Answer | undefined;
+  let next = 0;
+  let sampled = 0;
+  const worker = async () => {
+    while (next < count) {
+      next++;
+      // Every 50th answer (and every non-200) is schema-checked; the rest only by status, for speed.
+      const answer = await ctx.queue(endpointId, operationId, { ...args, skipSchema: true });
+      if (answer.status !== 200 || sampled++ % 50 === 0) ctx.http.checkSchema('queueV2', operationId, answer);
+      statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+      if (answer.status === 429) first429 ??= answer;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, count) }, worker));
+  return { statuses, first429 };
+}
+
+const describe = (m: Map<number, number>) => [...m].map(([s, n]) => `${n}×${s}`).join(', ');
+
+async function windowCheck(ctx: Ctx, operationId: string): Promise<string> {
+  const limit = ctx.value<number>('requestsPer10s');
+  const documented = getOperation('queueV2', operationId).rateLimit;
+  expect(documented?.requestsPer10s === limit, `${operationId}: rules.yaml and the spec disagree on the limit`);
+  // No worker, so the dynamic limit (running workers × per-worker figure) stays at the base limit.
+  const endpointId = await ctx.endpoint({ workersMax: operationId === 'runJobSync' || operationId === 'getJobStatusSync' ? 1 : 0 });
+  const args = await argsFor(ctx, endpointId, operationId);
+  const okStatus = operationId === 'retryJob' ? 404 : 200;
+  // The setup calls above may already count; a fresh window starts after the limit's reset.
+  if (ctx.controlled) await ctx.pass(10_000);
+  const within = await flood(ctx, endpointId, operationId, args, limit);
+  if ((within.statuses.get(okStatus) ?? 0) !== limit) {
+    throw new CheckFailure(`${operationId}: ${limit} requests within one window answered ${describe(within.statuses)}; all should be ${okStatus}`);
+  }
+  const over = await ctx.queue(endpointId, operationId, args);
+  if (!ctx.controlled && over.status !== 429) {
+    return `request ${limit + 1} answered ${over.status}: the window may have rolled over (no clock control)`;
+  }
+  is429(over, `${operationId} request ${limit + 1} within the window`);
+  const retryAfter = Number(over.headers.get('retry-after'));
+  await ctx.pass(retryAfter * 1000);
+  expectStatus(await ctx.queue(endpointId, operationId, args), okStatus, `${operationId} after Retry-After (${retryAfter} s)`);
+  return `${limit} × ${okStatus}, then 429 (Retry-After ${retryAfter} s), then ${okStatus} after the wait`;
+}
+
+/** Holds `limit` sync requests open (their job cannot finish), then expects the next one to get 429. */
+async function concurrencyCheck(ctx: Ctx, operationId: 'runJobSync' | 'getJobStatusSync'): Promise<string> {
+  if (!ctx.controlled) return 'concurrency part needs clock control to hold requests open';
+  const concurrent = ctx.value<number>('concurrent');
+  const endpointId = await ctx.endpoint({ workersMax: 1 });
+  const hold = { input: { mock: { durationMs: 120_000 } } };
+  let held: Promise<Answer>[];
+  if (operationId === 'runJobSync') {
+    held = Array.from({ length: concurrent }, () => ctx.queue(endpointId, 'runJobSync', { body: hold, query: { wait: 60_000 } }));
+  } else {
+    const id = await ctx.run(endpointId, hold.input.mock);
+    held = Array.from({ length: concurrent }, () => ctx.queue(endpointId, 'getJobStatusSync', { path: { jobId: id }, query: { wait: 60_000 } }));
+  }
+  // Let every held request reach the server before the probe.
+  await ctx.eventually('held requests to be in flight', async () => {
+    const h = await ctx.queue(endpointId, 'getHealth');
+    return operationId === 'getJobStatusSync' || h.body.jobs.inQueue + h.body.jobs.inProgress >= concurrent ? true : undefined;
+  }, 10_000);
+  await new Promise((r) => setTimeout(r, 300));
+  // The probe is held too if it is (wrongly) admitted, so it is awaited after the clock releases all.
+  const probe = ctx.queue(endpointId, operationId, operationId === 'runJobSync' ? { body: hold, query: { wait: 60_000 } } : { path: { jobId: 'cc-x' }, query: { wait: 1000 } });
+  await new Promise((r) => setTimeout(r, 50));
+  await ctx.pass(61_000);
+  const answers = await Promise.all(held);
+  is429(await probe, `${operationId} with ${concurrent} requests in flight`);
+  const bad = answers.filter((a) => a.status !== 200).length;
+  expect(bad === 0, `${bad} of the ${concurrent} held requests did not answer 200`);
+  return `${concurrent} held open, the next got 429`;
+}
+
+const RATE_RULES: [string, string][] = [
+  ['QUEUE-RATE-001', 'runJobSync'], ['QUEUE-RATE-002', 'runJob'], ['QUEUE-RATE-003', 'getJobStatus'], ['QUEUE-RATE-004', 'streamJob'],
+  ['QUEUE-RATE-005', 'cancelJob'], ['QUEUE-RATE-006', 'purgeQueue'], ['QUEUE-RATE-007', 'openaiProxy'], ['QUEUE-RATE-008', 'listRequests'],
+  ['QUEUE-RATE-009', 'getJobStatusSync'], ['QUEUE-RATE-010', 'retryJob'], ['QUEUE-RATE-011', 'getHealth'],
+];
+
+for (const [id, operationId] of RATE_RULES) {
+  defineCheck(id, async (ctx) => {
+    const notes = [await windowCheck(ctx, operationId)];
+    if (operationId === 'runJobSync' || operationId === 'getJobStatusSync') notes.push(await concurrencyCheck(ctx, operationId));
+    else if (ctx.values['concurrent'] !== null) notes.push('concurrency part not observable black-box (the operation answers at once)');
+    return notes.join('; ');
+  }, { timeoutMs: 60_000 });
+}
+
+defineCheck('QUEUE-RATE-012', async (ctx) => {
+  const a = await ctx.endpoint({ workersMax: 0 });
+  const b = await ctx.endpoint({ workersMax: 0 });
+  if (ctx.controlled) await ctx.pass(10_000);
+  for (let i = 0; i < 2; i++) expectStatus(await ctx.queue(a, 'purgeQueue'), 200, `purgeQueue #${i + 1} on endpoint A`);
+  is429(await ctx.queue(a, 'purgeQueue'), 'purgeQueue #3 on endpoint A');
+  expectStatus(await ctx.queue(a, 'getHealth'), 200, 'getHealth on endpoint A (another operation)');
+  expectStatus(await ctx.queue(b, 'purgeQueue'), 200, 'purgeQueue on endpoint B (another endpoint)');
+});
+
+defineCheck('RATE-429-001', async (ctx) => {
+  const a = await ctx.endpoint({ workersMax: 0 });
+  if (ctx.controlled) await ctx.pass(10_000);
+  let answer: Answer | undefined;
+  for (let i = 0; i < 5 && answer?.status !== 429; i++) answer = await ctx.queue(a, 'purgeQueue');
+  is429(answer!, 'purgeQueue beyond its limit');
+  return 'every 429 of the run is checked by the rate rules; REST v1 states no limits';
+});

@@ -1,0 +1,81 @@
+// `compute-contract conform [options]`: the conformance suite against a target, or the embedded mock.
+import { FAULT_NAMES, type FaultName } from '../mock/index.js';
+import { defaultSettings, runConformance } from '../conform/index.js';
+import { FLAG_NAMES, parseTier, readOptions, remoteTarget } from '../conform/target.js';
+
+export const conformUsage = `Usage: compute-contract conform [options]
+
+Runs the conformance suite (one check per rule of specs/rules.yaml). Without a target it starts the
+embedded mock (virtual clock + control API) and runs against it.
+
+Target (flags or environment):
+  --rest-url URL            REST v1 base, e.g. https://rest.example.com/v1     CONFORM_REST_URL
+  --queue-url URL           queue v2 base without endpoint id, …/v2            CONFORM_QUEUE_URL
+  --graphql-url URL         GraphQL address                                    CONFORM_GRAPHQL_URL
+  --api-key KEY             key with every scope                               CONFORM_API_KEY
+  --endpoint-id ID          (optional) queue endpoint for checks that need no fresh one
+  --read-only-key KEY       key with only the read scope (AUTH-005)            CONFORM_READ_ONLY_KEY
+  --no-permission-key KEY   valid key without any scope (AUTH-005)            CONFORM_NO_PERMISSION_KEY
+  --control-url URL         clock control: POST {url}/clock/advance {"ms":N}   CONFORM_CONTROL_URL
+  --worker-image IMAGE      image of the suite's templates (must run the conformance handler)
+
+Run:
+  --tier safe|full|slow     default full; slow also waits for real on clock rules without control
+  --seed N                  fast-check seed (default fixed)
+  --grep REGEXP             only rules whose id matches
+  --reports DIR             report directory (default reports/)
+  --max-real-wait-ms N      slow tier: longest real wait one rule may take (default 120000)
+  --job-timeout-ms N        polling bound for jobs on a real server (default 60000)
+  --fault NAME              embedded mock only: inject a fault (${FAULT_NAMES.join(', ')})
+  --quiet                   no per-rule progress
+
+Exit code: 0 when no rule failed, 1 on any failure, 2 on usage errors.`;
+
+export async function runConformCommand(argv: string[]): Promise<number> {
+  const faults: FaultName[] = [];
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--fault' || arg.startsWith('--fault=')) {
+      const name = arg.includes('=') ? arg.slice(8) : argv[++i];
+      if (!name || !(FAULT_NAMES as readonly string[]).includes(name)) {
+        console.error(`unknown fault ${name ?? ''}; known: ${FAULT_NAMES.join(', ')}`);
+        return 2;
+      }
+      faults.push(name as FaultName);
+    } else rest.push(arg);
+  }
+  const { values, errors, flags } = readOptions(rest, process.env);
+  if (flags.has('--help') || flags.has('-h')) {
+    console.log(conformUsage);
+    return 0;
+  }
+  for (const flag of flags) if (flag !== '--quiet') errors.push(`unknown option ${flag} (known: ${FLAG_NAMES.join(' ')} --fault --quiet)`);
+  const tier = parseTier(values['--tier']);
+  if (!tier) errors.push(`--tier must be safe, full or slow (got ${values['--tier']})`);
+  const target = remoteTarget(values);
+  if (typeof target === 'string') errors.push(target);
+  if (target && faults.length) errors.push('--fault applies to the embedded mock only');
+  const numeric = (flag: string) => (values[flag] === undefined ? undefined : Number(values[flag]));
+  for (const flag of ['--seed', '--max-real-wait-ms', '--job-timeout-ms']) {
+    const n = numeric(flag);
+    if (n !== undefined && !Number.isInteger(n)) errors.push(`${flag} must be an integer`);
+  }
+  if (errors.length) {
+    console.error(`${errors.join('\n')}\n\n${conformUsage}`);
+    return 2;
+  }
+  const settings = defaultSettings({ tier: tier! });
+  if (numeric('--seed') !== undefined) settings.seed = numeric('--seed')!;
+  if (numeric('--max-real-wait-ms') !== undefined) settings.maxRealWaitMs = numeric('--max-real-wait-ms')!;
+  if (numeric('--job-timeout-ms') !== undefined) settings.jobTimeoutMs = numeric('--job-timeout-ms')!;
+  if (values['--grep']) settings.grep = values['--grep'];
+  const result = await runConformance({
+    target: (target as Exclude<typeof target, string>) ?? undefined,
+    faults,
+    settings,
+    reportsDir: values['--reports'] ?? 'reports',
+    progress: flags.has('--quiet') ? 'summary' : 'rules',
+  });
+  return result.exitCode;
+}

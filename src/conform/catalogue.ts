@@ -1,0 +1,20 @@
+// The rule catalogue: generated/rules.ts when generated, otherwise specs/rules.yaml itself.
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { rules as generatedRules } from '../../generated/rules.js';
+import type { CatalogueRule } from './types.js';
+
+let cached: readonly CatalogueRule[] | undefined;
+
+export function loadCatalogue(): readonly CatalogueRule[] {
+  if (cached) return cached;
+  const generated = generatedRules as unknown as readonly CatalogueRule[];
+  if (generated.length > 0) return (cached = generated);
+  const text = readFileSync(new URL('../../specs/rules.yaml', import.meta.url), 'utf8');
+  const doc = parse(text) as { rules?: CatalogueRule[] };
+  return (cached = doc.rules ?? []);
+}
+
+export function ruleById(id: string): CatalogueRule | undefined {
+  return loadCatalogue().find((r) => r.id === id);
+}

@@ -1,0 +1,296 @@
+// What a check gets: validated HTTP, time (virtual via the control API, or real), fixtures that
+// clean up after themselves, job helpers, secrets bookkeeping and assertions.
+import { randomBytes } from 'node:crypto';
+import type { Surface } from '../validation/index.js';
+import { CheckFailure, type Answer, type CallOptions, type Http } from './http.js';
+import type { RunSettings, TargetConfig } from './target.js';
+import type { CatalogueRule } from './types.js';
+
+/** Thrown when a check needs clock control (or real waiting the tier does not allow). */
+export class NeedsClock extends Error {
+  override name = 'NeedsClock';
+}
+
+export interface RunState {
+  http: Http;
+  runId: string;
+  counter: number;
+  sharedTemplateId?: string;
+  /** Cleanups that could not finish during their check (e.g. template delete delay). */
+  deferred: (() => Promise<boolean>)[];
+}
+
+export const TERMINAL = ['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT'] as const;
+const TEMPLATE_DELETE_DELAY_MS = 120_000;
+
+export class Ctx {
+  private readonly cleanups: (() => Promise<unknown>)[] = [];
+  readonly http: Http;
+  readonly values: Record<string, unknown>;
+
+  constructor(
+    readonly rule: CatalogueRule,
+    readonly target: TargetConfig,
+    readonly settings: RunSettings,
+    private readonly state: RunState,
+  ) {
+    this.http = state.http;
+    this.values = rule.values ?? {};
+  }
+
+  get controlled(): boolean {
+    return this.target.controlUrl !== undefined;
+  }
+
+  // ---- naming, secrets, cleanup -------------------------------------------------------
+
+  name(prefix: string): string {
+    return `cc-${prefix}-${this.state.runId}-${++this.state.counter}`;
+  }
+
+  secret(label: string): string {
+    return this.http.secrets.add(`${label.replace(/\s+/g, '-')}-${randomBytes(10).toString('hex')}`, label);
+  }
+
+  cleanup(fn: () => Promise<unknown>): void {
+    this.cleanups.push(fn);
+  }
+
+  async runCleanups(): Promise<void> {
+    while (this.cleanups.length > 0) {
+      const fn = this.cleanups.pop()!;
+      try {
+        await fn();
+      } catch {
+        /* best effort: a failing cleanup must not hide the check's own outcome */
+      }
+    }
+  }
+
+  value<T>(name: string): T {
+    const v = this.values[name];
+    if (v === undefined) throw new Error(`${this.rule.id}: rules.yaml has no values.${name}`);
+    return v as T;
+  }
+
+  // ---- time ----------------------------------------------------------------------------
+
+  /** Lets `ms` pass: advances the target's clock, or waits for real when that is allowed. */
+  async pass(ms: number): Promise<void> {
+    if (ms <= 0) return;
+    if (this.controlled) {
+      const answer = await this.http.raw('POST', `${this.target.controlUrl}/clock/advance`, { ms });
+      if (answer.status !== 200) throw new CheckFailure(`clock control: POST /clock/advance answered ${answer.status}`);
+      return;
+    }
+    const allowed = ms <= 2_000 || (this.settings.tier === 'slow' && ms <= this.settings.maxRealWaitMs);
+    if (!allowed) throw new NeedsClock(`needs ${formatMs(ms)} to pass; give --control-url or run the slow tier`);
+    await sleep(ms);
+  }
+
+  /** Polls `probe` in real time until it returns a value (bounded by count and time). */
+  async eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs?: number): Promise<T> {
+    const limit = timeoutMs ?? (this.controlled ? 3_000 : this.settings.jobTimeoutMs);
+    const deadline = Date.now() + limit;
+    let delay = 2;
+    for (let i = 0; i < 500; i++) {
+      const value = await probe();
+      if (value !== undefined) return value;
+      if (Date.now() > deadline) break;
+      await sleep(delay);
+      delay = Math.min(delay * 2, 250);
+    }
+    throw new CheckFailure(`timed out after ${formatMs(limit)} waiting for ${what}`);
+  }
+
+  // ---- HTTP shortcuts --------------------------------------------------------------------
+
+  rest<T = any>(operationId: string, options: CallOptions = {}): Promise<Answer<T>> {
+    return this.http.call<T>('restV1', operationId, options);
+  }
+
+  queue<T = any>(endpointId: string, operationId: string, options: CallOptions = {}): Promise<Answer<T>> {
+    return this.http.call<T>('queueV2', operationId, { ...options, endpointId });
+  }
+
+  call<T = any>(surface: Surface, operationId: string, options: CallOptions = {}): Promise<Answer<T>> {
+    return this.http.call<T>(surface, operationId, options);
+  }
+
+  gql<T = any>(query: string, variables: Record<string, unknown> = {}, options: { key?: string | null; via?: 'query' | 'bearer' } = {}): Promise<Answer<T>> {
+    return this.http.graphql<T>(query, variables, options);
+  }
+
+  // ---- fixtures ---------------------------------------------------------------------------
+
+  /** A template the suite's endpoints share (deleted at the end of the run, after the delete delay). */
+  async sharedTemplate(): Promise<string> {
+    if (this.state.sharedTemplateId) return this.state.sharedTemplateId;
+    const name = `cc-shared-${this.state.runId}`;
+    const created = await this.rest('createTemplate', { body: { name, imageName: this.target.workerImage, isServerless: true, volumeInGb: 0, containerDiskInGb: 10 } });
+    expectStatus(created, 200, 'createTemplate (shared worker template)');
+    const id = (this.state.sharedTemplateId = String(created.body.id));
+    this.state.deferred.push(() => this.deleteTemplateEventually(id));
+    return id;
+  }
+
+  /** Deletes a template, letting the documented delete delay pass when it was recently in use. */
+  async deleteTemplateEventually(id: string): Promise<boolean> {
+    const first = await this.rest('deleteTemplate', { path: { templateId: id } });
+    if (first.status === 204 || first.status === 404) return true;
+    if (this.controlled) {
+      await this.pass(TEMPLATE_DELETE_DELAY_MS);
+      const second = await this.rest('deleteTemplate', { path: { templateId: id } });
+      return second.status === 204 || second.status === 404;
+    }
+    // Real time: retried at the end of the run, until the documented delay has passed.
+    if (!this.state.deferred.includes(this.retryLater(id))) this.state.deferred.push(this.retryLater(id));
+    return false;
+  }
+
+  private readonly retries = new Map<string, () => Promise<boolean>>();
+  private retryLater(id: string): () => Promise<boolean> {
+    let fn = this.retries.get(id);
+    if (!fn) {
+      fn = async () => [204, 404].includes((await this.rest('deleteTemplate', { path: { templateId: id } })).status);
+      this.retries.set(id, fn);
+    }
+    return fn;
+  }
+
+  async template(overrides: Record<string, unknown> = {}): Promise<{ id: string; name: string; body: any }> {
+    const name = (overrides['name'] as string | undefined) ?? this.name('tpl');
+    const created = await this.rest('createTemplate', { body: { name, imageName: this.target.workerImage, ...overrides } });
+    expectStatus(created, 200, 'createTemplate (fixture)');
+    const id = String(created.body.id);
+    this.cleanup(() => this.deleteTemplateEventually(id));
+    return { id, name, body: created.body };
+  }
+
+  /** A queue endpoint created for this check (own queue, counters and rate windows). */
+  async endpoint(overrides: Record<string, unknown> = {}): Promise<string> {
+    const templateId = (overrides['templateId'] as string | undefined) ?? (await this.sharedTemplate());
+    const created = await this.rest('createEndpoint', {
+      body: { name: this.name('ep'), templateId, workersMin: 0, workersMax: 1, idleTimeout: 5, ...overrides },
+    });
+    expectStatus(created, 200, 'createEndpoint (fixture)');
+    const id = String(created.body.id);
+    this.cleanup(() => this.rest('deleteEndpoint', { path: { endpointId: id } }));
+    return id;
+  }
+
+  async registryAuth(): Promise<{ id: string; name: string; password: string }> {
+    const name = this.name('auth');
+    const password = this.secret('registry password');
+    const created = await this.rest('createContainerRegistryAuth', { body: { name, username: 'conformance', password } });
+    expectStatus(created, 200, 'createContainerRegistryAuth (fixture)');
+    const id = String(created.body.id);
+    this.cleanup(() => this.rest('deleteContainerRegistryAuth', { path: { containerRegistryAuthId: id } }));
+    return { id, name, password };
+  }
+
+  async pod(overrides: Record<string, unknown> = {}): Promise<any> {
+    const created = await this.rest('createPod', { body: { name: this.name('pod'), imageName: this.target.workerImage, gpuCount: 1, ...overrides } });
+    expectStatus(created, 201, 'createPod (fixture)');
+    const id = String(created.body.id);
+    this.cleanup(() => this.rest('deletePod', { path: { podId: id } }));
+    return created.body;
+  }
+
+  async volume(overrides: Record<string, unknown> = {}): Promise<any> {
+    const created = await this.rest('createNetworkVolume', { body: { name: this.name('vol'), size: 10, dataCenterId: 'EU-RO-1', ...overrides } });
+    expectStatus(created, 200, 'createNetworkVolume (fixture)');
+    const id = String(created.body.id);
+    this.cleanup(() => this.rest('deleteNetworkVolume', { path: { networkVolumeId: id } }));
+    return created.body;
+  }
+
+  async secretResource(): Promise<{ id: string; name: string; value: string }> {
+    const name = this.name('secret');
+    const value = this.secret('secret value');
+    const answer = await this.gql('mutation($input: SecretCreateInput!) { secretCreate(input: $input) { id name description } }', { input: { name, value } });
+    const created = answer.body?.data?.secretCreate;
+    if (!created?.id) throw new CheckFailure(`secretCreate (fixture) failed: ${errorsOf(answer)}`);
+    this.cleanup(() => this.gql('mutation($id: ID!) { secretDelete(id: $id) }', { id: created.id }));
+    return { id: created.id, name, value };
+  }
+
+  // ---- jobs ---------------------------------------------------------------------------------
+
+  /** Submits with runJob and returns the id (asserting 200). */
+  async run(endpointId: string, mock: Record<string, unknown> = {}, extra: Record<string, unknown> = {}, input: Record<string, unknown> = {}): Promise<string> {
+    const answer = await this.queue(endpointId, 'runJob', { body: { input: { ...input, mock }, ...extra } });
+    expectStatus(answer, 200, 'runJob');
+    return String(answer.body.id);
+  }
+
+  async status(endpointId: string, jobId: string): Promise<Answer> {
+    return this.queue(endpointId, 'getJobStatus', { path: { jobId } });
+  }
+
+  /** Polls getJobStatus until the status is one of `want`; returns the record. */
+  async waitForStatus(endpointId: string, jobId: string, want: readonly string[], timeoutMs?: number): Promise<any> {
+    let last = '?';
+    try {
+      return await this.eventually(`job to reach ${want.join('|')}`, async () => {
+        const answer = await this.status(endpointId, jobId);
+        last = answer.status === 200 ? String(answer.body.status) : `HTTP ${answer.status}`;
+        return answer.status === 200 && want.includes(answer.body.status) ? answer.body : undefined;
+      }, timeoutMs);
+    } catch (error) {
+      if (error instanceof CheckFailure) throw new CheckFailure(`${error.message} (last seen: ${last})`);
+      throw error;
+    }
+  }
+
+  /** Lets a job of `durationMs` finish: passes the time, then polls for a terminal status. */
+  async finish(endpointId: string, jobId: string, durationMs: number): Promise<any> {
+    await this.pass(durationMs);
+    return this.waitForStatus(endpointId, jobId, TERMINAL);
+  }
+}
+
+// ---- assertions -------------------------------------------------------------------------------
+
+export function expect(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new CheckFailure(message);
+}
+
+export function expectStatus(answer: Answer, status: number | number[], what: string): void {
+  const wanted = Array.isArray(status) ? status : [status];
+  if (!wanted.includes(answer.status)) {
+    throw new CheckFailure(`${what}: expected HTTP ${wanted.join(' or ')}, got ${answer.status}${describeBody(answer.body)}`);
+  }
+}
+
+export function expectEqual(actual: unknown, expected: unknown, what: string): void {
+  if (JSON.stringify(actual) !== JSON.stringify(expected)) {
+    throw new CheckFailure(`${what}: expected ${short(expected)}, got ${short(actual)}`);
+  }
+}
+
+export function errorsOf(answer: Answer): string {
+  const errors = answer.body?.errors;
+  return Array.isArray(errors) ? errors.map((e: { message?: string }) => e.message).join('; ') : `HTTP ${answer.status}`;
+}
+
+function describeBody(body: unknown): string {
+  if (body === undefined) return '';
+  const message = (body as { message?: unknown })?.message;
+  return typeof message === 'string' ? ` (${message.slice(0, 160)})` : ` (${short(body)})`;
+}
+
+export function short(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 160 ? `${text.slice(0, 157)}...` : text;
+}
+
+export function formatMs(ms: number): string {
+  if (ms >= 86_400_000) return `${+(ms / 86_400_000).toFixed(1)} d`;
+  if (ms >= 3_600_000) return `${+(ms / 3_600_000).toFixed(1)} h`;
+  if (ms >= 60_000) return `${+(ms / 60_000).toFixed(1)} min`;
+  if (ms >= 1_000) return `${+(ms / 1_000).toFixed(1)} s`;
+  return `${ms} ms`;
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,179 @@
+// Every call the suite makes goes through here: the answer is checked against the spec (status,
+// required fields, types, enums) and scanned for the secrets the suite itself sent.
+import { getOperation, validateResponse, type Surface } from '../validation/index.js';
+import type { TargetConfig } from './target.js';
+import { checkGraphqlAnswer } from './graphql-shape.js';
+
+/** A failed expectation; the message names the operation and JSON path, never a secret value. */
+export class CheckFailure extends Error {
+  override name = 'CheckFailure';
+}
+
+export interface Answer<T = any> {
+  status: number;
+  body: T;
+  text: string;
+  headers: Headers;
+}
+
+export interface CallOptions {
+  path?: Record<string, string>;
+  query?: Record<string, string | number>;
+  body?: unknown;
+  /** Sent verbatim (malformed JSON, oversized bodies). */
+  rawBody?: string;
+  /** API key; null sends none. Default: the target's full key. */
+  key?: string | null;
+  headers?: Record<string, string>;
+  endpointId?: string;
+  signal?: AbortSignal;
+  /** Skip the response-schema check (only for the rate-limit floods, whose bodies are sampled). */
+  skipSchema?: boolean;
+}
+
+/** Secret values the suite sent, by label; answers must never contain them. */
+export class SecretBook {
+  private readonly values = new Map<string, string>();
+  add(value: string, label: string): string {
+    if (value.length >= 8) this.values.set(value, label);
+    return value;
+  }
+  entries(): IterableIterator<[string, string]> {
+    return this.values.entries();
+  }
+  /** Returns "label at /json/path" for the first secret found in text, else undefined. */
+  find(text: string, parsed: unknown): string | undefined {
+    for (const [value, label] of this.values) {
+      if (!text.includes(value)) continue;
+      return `${label} at ${pathOf(parsed, value) ?? '(raw body)'}`;
+    }
+    return undefined;
+  }
+}
+
+function pathOf(node: unknown, needle: string, at = ''): string | undefined {
+  if (typeof node === 'string') return node.includes(needle) ? at || '/' : undefined;
+  if (node && typeof node === 'object') {
+    for (const [k, v] of Object.entries(node)) {
+      const hit = pathOf(v, needle, `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+      if (hit) return hit;
+    }
+  }
+  return undefined;
+}
+
+export class Http {
+  calls = 0;
+  constructor(
+    readonly target: TargetConfig,
+    readonly secrets: SecretBook,
+  ) {}
+
+  url(surface: Surface, operationId: string, options: CallOptions = {}): string {
+    const op = getOperation(surface, operationId);
+    const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+      const value = options.path?.[name];
+      if (value === undefined) throw new Error(`${operationId}: missing path parameter ${name}`);
+      // x-multi-segment parameters (openaiPath) keep their slashes.
+      return name === 'openaiPath' ? value.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(value);
+    });
+    let base: string;
+    if (surface === 'restV1') base = this.target.restUrl;
+    else {
+      const endpointId = options.endpointId ?? this.target.endpointId;
+      if (!endpointId) throw new Error(`${operationId}: no endpoint id`);
+      base = `${this.target.queueUrl}/${encodeURIComponent(endpointId)}`;
+    }
+    const query = new URLSearchParams();
+    for (const [k, v] of Object.entries(options.query ?? {})) query.set(k, String(v));
+    const qs = query.toString();
+    return `${base}${path}${qs ? `?${qs}` : ''}`;
+  }
+
+  /** One REST v1 / queue v2 operation; the answer is validated unless it is a transport failure. */
+  async call<T = any>(surface: Surface, operationId: string, options: CallOptions = {}): Promise<Answer<T>> {
+    const op = getOperation(surface, operationId);
+    const headers: Record<string, string> = { ...options.headers };
+    const key = options.key === undefined ? this.target.apiKey : options.key;
+    if (key !== null) headers['authorization'] ??= `Bearer ${key}`;
+    let body: string | undefined = options.rawBody;
+    if (options.body !== undefined) body = JSON.stringify(options.body);
+    if (body !== undefined) headers['content-type'] ??= 'application/json';
+    const answer = await this.send<T>(op.method, this.url(surface, operationId, options), headers, body, options.signal, operationId);
+    if (!options.skipSchema) this.checkSchema(surface, operationId, answer);
+    return answer;
+  }
+
+  checkSchema(surface: Surface, operationId: string, answer: Answer): void {
+    const issues = validateResponse(surface, operationId, answer.status, answer.body);
+    if (issues.length > 0) {
+      const first = issues.slice(0, 3).map((i) => `${i.path} ${i.message}`).join('; ');
+      throw new CheckFailure(`schema: ${operationId} answered ${answer.status} not matching the spec: ${first}`);
+    }
+  }
+
+  /** A GraphQL request; key in ?api_key= by default, or as a Bearer header, or none. */
+  async graphql<T = any>(
+    query: string,
+    variables: Record<string, unknown> = {},
+    options: { key?: string | null; via?: 'query' | 'bearer'; url?: string } = {},
+  ): Promise<Answer<T>> {
+    const key = options.key === undefined ? this.target.apiKey : options.key;
+    const url = new URL(options.url ?? this.target.graphqlUrl);
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (key !== null) {
+      if (options.via === 'bearer') headers['authorization'] = `Bearer ${key}`;
+      else url.searchParams.set('api_key', key);
+    }
+    const answer = await this.send<T>('POST', url.toString(), headers, JSON.stringify({ query, variables }), undefined, 'graphql');
+    if (answer.status === 200) {
+      const issues = checkGraphqlAnswer(query, answer.body);
+      if (issues.length > 0) throw new CheckFailure(`schema: GraphQL answer not matching the SDL: ${issues.slice(0, 3).join('; ')}`);
+    } else if (!isErrorsBody(answer.body)) {
+      throw new CheckFailure(`schema: GraphQL answered ${answer.status} without an errors[] body`);
+    }
+    return answer;
+  }
+
+  /** Outside the spec (control API, version probes): still scanned for secrets. */
+  raw<T = any>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
+    if (body !== undefined) headers['content-type'] ??= 'application/json';
+    return this.send<T>(method, url, headers, body === undefined ? undefined : JSON.stringify(body), undefined, `${method} ${new URL(url).pathname}`);
+  }
+
+  private async send<T>(method: string, url: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal | undefined, what: string): Promise<Answer<T>> {
+    this.calls++;
+    let response: Response;
+    try {
+      response = await fetch(url, { method, headers, body, signal });
+    } catch (error) {
+      throw new CheckFailure(`${what}: request failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const text = await response.text();
+    let parsed: unknown;
+    if (text !== '') {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        throw new CheckFailure(`schema: ${what} answered ${response.status} with a body that is not JSON`);
+      }
+    }
+    const leak = this.secrets.find(text, parsed) ?? this.headerLeak(response.headers);
+    if (leak) throw new CheckFailure(`secret leaked: ${what} answered ${response.status} containing the ${leak}`);
+    return { status: response.status, body: parsed as T, text, headers: response.headers };
+  }
+
+  private headerLeak(headers: Headers): string | undefined {
+    let leak: string | undefined;
+    headers.forEach((value, name) => {
+      const hit = leak ? undefined : this.secrets.find(value, undefined);
+      if (hit) leak = `${hit.replace(' at (raw body)', '')} in header ${name}`;
+    });
+    return leak;
+  }
+}
+
+function isErrorsBody(body: unknown): boolean {
+  const errors = (body as { errors?: unknown } | undefined)?.errors;
+  return Array.isArray(errors) && errors.length > 0 && errors.every((e) => typeof (e as { message?: unknown }).message === 'string');
+}

@@ -1,0 +1,25 @@
+// Checks register here by rule id; contract-tests/ holds them (one per rule in specs/rules.yaml).
+import type { Ctx } from './context.js';
+
+export type Requirement = 'readOnlyKey' | 'noPermissionKey' | 'embedded';
+
+export interface CheckDefinition {
+  id: string;
+  /** Returns nothing, or a note shown with the pass (e.g. parts not observable black-box). */
+  run(ctx: Ctx): Promise<void | string>;
+  requires?: Requirement[];
+  /** Real time the check waits when the target has no clock control (slow tier estimate). */
+  realWaitMs?: number;
+  timeoutMs?: number;
+}
+
+const checks = new Map<string, CheckDefinition>();
+
+export function defineCheck(id: string, run: CheckDefinition['run'], options: Omit<CheckDefinition, 'id' | 'run'> = {}): void {
+  if (checks.has(id)) throw new Error(`check ${id} is defined twice`);
+  checks.set(id, { id, run, ...options });
+}
+
+export function registeredChecks(): ReadonlyMap<string, CheckDefinition> {
+  return checks;
+}

@@ -1,0 +1,108 @@
+// The conformance report as a neutral document (sections, tables), rendered to Markdown and HTML.
+import { pct } from './console.js';
+import type { RuleResult, RunSummary } from '../types.js';
+
+export interface Table { head: string[]; rows: string[][] }
+export type Block = { h: string } | { p: string } | { table: Table } | { list: string[] };
+
+const outcomeLabel = (r: RuleResult) =>
+  r.outcome === 'pass' ? 'pass' : r.outcome === 'fail' ? '**FAIL**' : r.skipKind === 'needs-clock' ? 'skipped (needs clock)' : `skipped (${r.skipKind})`;
+
+/** Top-level seed section ("## …" heading) of a rule's first seed reference. */
+const seedSection = (seed: string) => seed.split(';')[0]!.split('›')[0]!.trim();
+
+export function reportDocument(summary: RunSummary): Block[] {
+  const t = summary.totals;
+  const blocks: Block[] = [
+    { h: 'compute-contract conformance report' },
+    { table: { head: ['', ''], rows: [
+      ['Target', summary.target],
+      ['Result', t.fail === 0 ? 'PASS' : `FAIL (${t.fail} rule${t.fail === 1 ? '' : 's'})`],
+      ['Rules', `${t.pass} passed, ${t.fail} failed, ${t.skip} skipped of ${t.rules}`],
+      ['Coverage (rules checked / rules in catalogue)', `${t.checked}/${t.rules} (${pct(t.checked, t.rules)})`],
+      ['Mutation score (faults caught / faults)', summary.mutation ? `${summary.mutation.caught}/${summary.mutation.total} (${pct(summary.mutation.caught, summary.mutation.total)})` : 'not measured in this run (see `npm test` → test/conform, `npm run bench`)'],
+      ['Tier', summary.tier],
+      ['Clock control', summary.clockControl ? 'yes (virtual time via the control API)' : 'no (clock rules skipped unless the slow tier waits for real)'],
+      ['fast-check seed', String(summary.seed)],
+      ['Started', summary.startedAt],
+      ['Wall time', `${(summary.wallMs / 1000).toFixed(1)} s`],
+    ] } },
+  ];
+  const failures = summary.results.filter((r) => r.outcome === 'fail');
+  if (failures.length) {
+    blocks.push({ h: 'Failures' }, { list: failures.map((r) => `${r.id} — ${r.title} — ${r.reason ?? ''} (seed: ${r.seed})`) });
+  }
+  if (summary.mutation) {
+    blocks.push({ h: 'Mutation score: faults of the reference mock' }, { table: { head: ['Fault', 'Caught', 'Failing rules'], rows: summary.mutation.perFault.map((f) => [f.fault, f.failing.length ? 'yes' : '**no**', f.failing.join(', ')]) } });
+  }
+  blocks.push({ h: 'Every rule' }, { table: { head: ['Rule', 'Surface', 'Check', 'Tier', 'Outcome', 'Reason / note', 'Seed'], rows: summary.results.map((r) => [r.id, r.surface, r.check, r.tier, outcomeLabel(r), r.reason ?? '', r.seed]) } });
+
+  const bySection = new Map<string, { pass: number; fail: number; skip: number }>();
+  for (const r of summary.results) {
+    const key = seedSection(r.seed);
+    const s = bySection.get(key) ?? { pass: 0, fail: 0, skip: 0 };
+    s[r.outcome]++;
+    bySection.set(key, s);
+  }
+  blocks.push({ h: 'By seed section' }, { table: { head: ['Seed section (specs/SEED.md)', 'Pass', 'Fail', 'Skipped'], rows: [...bySection].map(([k, s]) => [k, String(s.pass), String(s.fail), String(s.skip)]) } });
+
+  const notBlackBox = summary.results.filter((r) => r.check === 'mock-only');
+  blocks.push(
+    { h: 'Rules that cannot be checked black-box' },
+    { p: 'These rules are marked mock-only in specs/rules.yaml. Where a check exists it runs in-process against the embedded mock (or against this package\'s clients); against any other target they are skipped with the reason below.' },
+    { table: { head: ['Rule', 'Outcome', 'Why not black-box / how checked'], rows: notBlackBox.map((r) => [r.id, outcomeLabel(r), r.reason ?? '']) } },
+  );
+  const needsClock = summary.results.filter((r) => r.skipKind === 'needs-clock');
+  if (needsClock.length) blocks.push({ h: 'Skipped: needs clock' }, { p: 'Give --control-url (POST {control}/clock/advance {ms}) or run --tier slow to wait for real.' }, { list: needsClock.map((r) => `${r.id}: ${r.reason}`) });
+  return blocks;
+}
+
+const mdCell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+export function toMarkdown(blocks: Block[]): string {
+  const out: string[] = [];
+  let first = true;
+  for (const b of blocks) {
+    if ('h' in b) out.push(`${first ? '#' : '##'} ${b.h}`, '');
+    else if ('p' in b) out.push(b.p, '');
+    else if ('list' in b) out.push(...b.list.map((l) => `- ${l}`), '');
+    else {
+      out.push(`| ${b.table.head.map(mdCell).join(' | ')} |`, `|${b.table.head.map(() => '---').join('|')}|`);
+      for (const row of b.table.rows) out.push(`| ${row.map(mdCell).join(' | ')} |`);
+      out.push('');
+    }
+    first = false;
+  }
+  return out.join('\n');
+}
+
+const h = (s: string) => s.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]!);
+const inline = (s: string) => h(s).replace(/\*\*(.+?)\*\*/g, '<strong>$1</strong>').replace(/`([^`]+)`/g, '<code>$1</code>');
+
+export function toHtml(blocks: Block[]): string {
+  const body: string[] = [];
+  let first = true;
+  for (const b of blocks) {
+    if ('h' in b) body.push(first ? `<h1>${h(b.h)}</h1>` : `<h2>${h(b.h)}</h2>`);
+    else if ('p' in b) body.push(`<p>${inline(b.p)}</p>`);
+    else if ('list' in b) body.push(`<ul>${b.list.map((l) => `<li>${inline(l)}</li>`).join('')}</ul>`);
+    else {
+      const rows = b.table.rows.map((r) => {
+        const cls = r.some((c) => c === '**FAIL**') ? ' class="fail"' : r.some((c) => c.startsWith('skipped')) ? ' class="skip"' : '';
+        return `<tr${cls}>${r.map((c) => `<td>${inline(c)}</td>`).join('')}</tr>`;
+      });
+      body.push(`<table><thead><tr>${b.table.head.map((c) => `<th>${h(c)}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`);
+    }
+    first = false;
+  }
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>compute-contract conformance report</title>
+<style>
+body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#222}table{border-collapse:collapse;margin:.5rem 0 1.5rem}
+td,th{border:1px solid #ccc;padding:.25rem .5rem;vertical-align:top;text-align:left}th{background:#f3f3f3}
+tr.fail td{background:#fde8e8}tr.skip td{color:#777}code{background:#f3f3f3;padding:0 .2rem}
+</style></head><body>
+${body.join('\n')}
+</body></html>
+`;
+}

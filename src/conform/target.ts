@@ -1,0 +1,150 @@
+// Where the suite points: flags, environment, or the embedded mock (virtual clock + control API).
+import { randomBytes } from 'node:crypto';
+import { startMock, type FaultName, type RunningMock } from '../mock/index.js';
+import type { Tier } from './types.js';
+
+export interface TargetConfig {
+  /** Human-readable name for reports ("embedded mock", a URL). */
+  name: string;
+  /** REST v1 base, ending in /v1. */
+  restUrl: string;
+  /** queue v2 base without the endpoint id, ending in /v2. */
+  queueUrl: string;
+  graphqlUrl: string;
+  apiKey: string;
+  /** A queue endpoint whose workers run the conformance handler (input.mock); optional. */
+  endpointId?: string;
+  /** A key with only the `read` scope (AUTH-005). */
+  readOnlyKey?: string;
+  /** A valid key with no scope at all (AUTH-005). */
+  noPermissionKey?: string;
+  /** Base of the clock-control API (POST {controlUrl}/clock/advance {ms}). */
+  controlUrl?: string;
+  /** Image the suite's templates use, so endpoints it creates run the conformance handler. */
+  workerImage: string;
+  /** In-process handle when the target is the embedded mock (mock-only rules use it). */
+  embedded?: RunningMock;
+}
+
+export interface RunSettings {
+  tier: Tier;
+  seed: number;
+  /** Only rules whose id matches (prefix or regexp source). */
+  grep?: string;
+  /** Upper bound of real waiting one slow rule may spend without clock control. */
+  maxRealWaitMs: number;
+  /** How long to poll a real server for a job to reach a state. */
+  jobTimeoutMs: number;
+  /** Stop at the first failing rule (the rest are reported skipped); used by the self-proof runs. */
+  bail?: boolean;
+}
+
+export const DEFAULT_SEED = 20_240_601;
+export const DEFAULT_WORKER_IMAGE = 'compute-contract/conformance-worker:1';
+
+const FLAGS: Record<string, string> = {
+  '--rest-url': 'CONFORM_REST_URL',
+  '--queue-url': 'CONFORM_QUEUE_URL',
+  '--graphql-url': 'CONFORM_GRAPHQL_URL',
+  '--api-key': 'CONFORM_API_KEY',
+  '--endpoint-id': 'CONFORM_ENDPOINT_ID',
+  '--read-only-key': 'CONFORM_READ_ONLY_KEY',
+  '--no-permission-key': 'CONFORM_NO_PERMISSION_KEY',
+  '--control-url': 'CONFORM_CONTROL_URL',
+  '--worker-image': 'CONFORM_WORKER_IMAGE',
+  '--tier': 'CONFORM_TIER',
+  '--seed': 'CONFORM_SEED',
+  '--grep': 'CONFORM_GREP',
+  '--reports': 'CONFORM_REPORTS',
+  '--max-real-wait-ms': 'CONFORM_MAX_REAL_WAIT_MS',
+  '--job-timeout-ms': 'CONFORM_JOB_TIMEOUT_MS',
+};
+
+export const FLAG_NAMES = Object.keys(FLAGS);
+
+/** Flags win over environment variables; returns the merged string options and unknown flags. */
+export function readOptions(argv: string[], env: NodeJS.ProcessEnv): { values: Record<string, string>; errors: string[]; flags: Set<string> } {
+  const values: Record<string, string> = {};
+  const errors: string[] = [];
+  const flags = new Set<string>();
+  for (const [flag, name] of Object.entries(FLAGS)) {
+    const v = env[name];
+    if (v) values[flag] = v;
+  }
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const eq = arg.indexOf('=');
+    const name = eq === -1 ? arg : arg.slice(0, eq);
+    if (name in FLAGS) {
+      const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
+      if (value === undefined) errors.push(`${name} needs a value`);
+      else values[name] = value;
+    } else if (arg.startsWith('--')) flags.add(arg);
+    else errors.push(`unexpected argument ${arg}`);
+  }
+  return { values, errors, flags };
+}
+
+const trim = (url: string) => url.replace(/\/+$/, '');
+
+/** A remote target from options; undefined when no URL was given (→ embedded mock). */
+export function remoteTarget(values: Record<string, string>): TargetConfig | string | undefined {
+  const rest = values['--rest-url'];
+  const queue = values['--queue-url'];
+  const graphql = values['--graphql-url'];
+  if (!rest && !queue && !graphql) return undefined;
+  if (!rest || !queue || !graphql) return 'give all three of --rest-url, --queue-url and --graphql-url (or none for the embedded mock)';
+  const apiKey = values['--api-key'];
+  if (!apiKey) return '--api-key (or CONFORM_API_KEY) is required with a remote target';
+  const target: TargetConfig = {
+    name: trim(rest),
+    restUrl: trim(rest),
+    queueUrl: trim(queue),
+    graphqlUrl: graphql,
+    apiKey,
+    workerImage: values['--worker-image'] ?? DEFAULT_WORKER_IMAGE,
+  };
+  if (values['--endpoint-id']) target.endpointId = values['--endpoint-id'];
+  if (values['--read-only-key']) target.readOnlyKey = values['--read-only-key'];
+  if (values['--no-permission-key']) target.noPermissionKey = values['--no-permission-key'];
+  if (values['--control-url']) target.controlUrl = trim(values['--control-url']);
+  return target;
+}
+
+const randomKey = (label: string) => `cc-${label}-${randomBytes(12).toString('hex')}`;
+
+/** Starts the reference mock on 127.0.0.1:0 with a virtual clock, control API and three keys. */
+export async function startEmbeddedTarget(faults: FaultName[] = []): Promise<TargetConfig> {
+  const apiKey = randomKey('full');
+  const readOnlyKey = randomKey('read');
+  const noPermissionKey = randomKey('none');
+  const mock = await startMock({
+    host: '127.0.0.1',
+    port: 0,
+    clock: 'virtual',
+    control: true,
+    faults,
+    apiKeys: [
+      { key: apiKey, scopes: ['read', 'write', 'jobs', 'graphql'] },
+      { key: readOnlyKey, scopes: ['read'] },
+      { key: noPermissionKey, scopes: [] },
+    ],
+  });
+  return {
+    name: faults.length ? `embedded mock (faults: ${faults.join(', ')})` : 'embedded mock',
+    restUrl: mock.restV1Url,
+    queueUrl: `${mock.url}/v2`,
+    graphqlUrl: mock.graphqlUrl,
+    apiKey,
+    readOnlyKey,
+    noPermissionKey,
+    controlUrl: mock.controlUrl,
+    workerImage: DEFAULT_WORKER_IMAGE,
+    embedded: mock,
+  };
+}
+
+export function parseTier(value: string | undefined): Tier | undefined {
+  if (value === undefined) return 'full';
+  return value === 'safe' || value === 'full' || value === 'slow' ? value : undefined;
+}
