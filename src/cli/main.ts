@@ -9,7 +9,7 @@ const usage = `Usage: compute-contract <command> [options]
 Commands:
   start     The default job of \`npm start\`: conformance run against the embedded mock.
   rules     Print the rule catalogue summary (specs/rules.yaml).
-  mock      Start the stateful reference mock (see docs/mock.md).
+  mock      Start the stateful reference mock (see README, "Reference mock").
   conform   Run the conformance suite against a target.
   docs      Build HTML docs from the specs.
 `;
