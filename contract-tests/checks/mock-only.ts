@@ -1,7 +1,7 @@
 // Rules marked mock-only in rules.yaml: not observable black-box, checked in-process against the
 // embedded mock (or against this package's own clients). QUEUE-JOB-011, QUEUE-JOB-012,
-// QUEUE-RATE-013, CLIENT-RETRY-001. REST-ENDPOINT-008 and QUEUE-ERROR-004 have no check: the mock
-// models neither GPU availability nor a crash it could be asked for, so they are listed with why.
+// QUEUE-RATE-013, CLIENT-RETRY-001, REST-ENDPOINT-008 (GPU availability set through the mock's
+// core) and QUEUE-ERROR-004 (a worker crash asked for with input.mock.crash).
 import { defineCheck } from '../../src/conform/registry.js';
 import { expect, expectEqual, expectStatus } from '../../src/conform/context.js';
 import { createQueueClient } from '../../src/clients/index.js';
@@ -64,3 +64,31 @@ defineCheck('CLIENT-RETRY-001', async (ctx) => {
   expect(delays[0]! >= 1_000, `the client waited ${delays[0]} ms, less than Retry-After`);
   return `client retried after ${delays.map((d) => `${d} ms`).join(', ')}`;
 });
+
+defineCheck('REST-ENDPOINT-008', async (ctx) => {
+  const mock = ctx.target.embedded!;
+  const [first, second, third] = ['NVIDIA H100 80GB HBM3', 'NVIDIA A40', 'NVIDIA GeForce RTX 4090'];
+  const gpuOf = async (unavailable: string[]) => {
+    mock.core.unavailableGpuTypes.clear();
+    for (const gpu of unavailable) mock.core.unavailableGpuTypes.add(gpu);
+    const endpointId = await ctx.endpoint({ gpuTypeIds: [first, second, third], workersMin: 1, workersMax: 1 });
+    const worker = await ctx.eventually('a worker', async () => mock.core.engine.workersOf(endpointId)[0]);
+    return worker.gpuTypeId;
+  };
+  try {
+    expectEqual(await gpuOf([]), first, 'GPU type with every type available');
+    expectEqual(await gpuOf([first]), second, 'GPU type with the first unavailable');
+    expectEqual(await gpuOf([first, second]), third, 'GPU type with the first two unavailable');
+  } finally {
+    mock.core.unavailableGpuTypes.clear();
+  }
+  return 'checked in-process: workers take the first available GPU type in priority order';
+}, { requires: ['embedded'] });
+
+defineCheck('QUEUE-ERROR-004', async (ctx) => {
+  const endpointId = await ctx.endpoint();
+  const answer = await ctx.queue(endpointId, 'runJobSync', { body: { input: { mock: { crash: true, durationMs: 0 } } }, query: { wait: 5_000 } });
+  expectStatus(answer, 500, 'runJobSync whose worker crashed');
+  expect(typeof answer.body?.message === 'string' && answer.body.message.length > 0, 'the 500 answer carries the error body');
+  return 'a crash injected with input.mock.crash is answered 500 with the error body';
+}, { requires: ['embedded'] });
