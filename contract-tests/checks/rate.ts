@@ -92,18 +92,36 @@ async function concurrencyCheck(ctx: Ctx, operationId: 'runJobSync' | 'getJobSta
     const id = await ctx.run(endpointId, hold.input.mock);
     held = Array.from({ length: concurrent }, () => ctx.queue(endpointId, 'getJobStatusSync', { path: { jobId: id }, query: { wait: 60_000 } }));
   }
-  // Let every held request reach the server before the probe.
-  await ctx.eventually('held requests to be in flight', async () => {
-    const h = await ctx.queue(endpointId, 'getHealth');
-    return operationId === 'getJobStatusSync' || h.body.jobs.inQueue + h.body.jobs.inProgress >= concurrent ? true : undefined;
-  }, 10_000);
-  await new Promise((r) => setTimeout(r, 300));
-  // The probe is held too if it is (wrongly) admitted, so it is awaited after the clock releases all.
-  const probe = ctx.queue(endpointId, operationId, operationId === 'runJobSync' ? { body: hold, query: { wait: 60_000 } } : { path: { jobId: 'cc-x' }, query: { wait: 1000 } });
-  await new Promise((r) => setTimeout(r, 50));
-  await ctx.pass(61_000);
+  let probe: Answer;
+  if (operationId === 'runJobSync') {
+    // Every held request has reached the server once its job exists.
+    await ctx.eventually('held requests to be in flight', async () => {
+      const h = await ctx.queue(endpointId, 'getHealth');
+      return h.body.jobs.inQueue + h.body.jobs.inProgress >= concurrent ? true : undefined;
+    }, 10_000);
+    // The probe is held too if it is (wrongly) admitted, so it is awaited after the clock releases all.
+    let settled = false;
+    const pending = ctx.queue(endpointId, operationId, { body: hold, query: { wait: 60_000 } }).finally(() => {
+      settled = true;
+    });
+    await ctx.eventually('the probe to be answered (or, wrongly, held)', async () => {
+      if (settled) return true;
+      const h = await ctx.queue(endpointId, 'getHealth');
+      return h.body.jobs.inQueue + h.body.jobs.inProgress > concurrent ? true : undefined;
+    }, 10_000);
+    await ctx.pass(61_000);
+    probe = await pending;
+  } else {
+    // An admitted probe for an unknown job is answered 404 at once, so probing until the first 429
+    // waits exactly for the held requests to arrive (bounded), with no fixed sleep.
+    probe = await ctx.eventually('429 once the held requests are in flight', async () => {
+      const answer = await ctx.queue(endpointId, operationId, { path: { jobId: 'cc-x' }, query: { wait: 1000 } });
+      return answer.status === 429 ? answer : undefined;
+    }, 10_000);
+    await ctx.pass(61_000);
+  }
   const answers = await Promise.all(held);
-  is429(await probe, `${operationId} with ${concurrent} requests in flight`);
+  is429(probe, `${operationId} with ${concurrent} requests in flight`);
   const bad = answers.filter((a) => a.status !== 200).length;
   expect(bad === 0, `${bad} of the ${concurrent} held requests did not answer 200`);
   return `${concurrent} held open, the next got 429`;

@@ -57,7 +57,9 @@ describe('bad input → 400 with the shared error body, nothing stored', () => {
     expect(run.status).toBe(400);
     expect(await queued()).toBe(0);
     const sync = h.request('POST', `${h.mock.queueV2Url(ep)}/runsync?wait=1000`, { rawBody: big, headers: { 'content-type': 'application/json' } });
-    await new Promise((r) => setTimeout(r, 200));
+    // Advance only once the 10 MB upload has arrived and the job exists (no fixed sleep).
+    for (let i = 0; i < 200 && (await queued()) === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(await queued()).toBe(1);
     await h.advance(1_000);
     expect((await sync).status).toBe(200);
     const huge = JSON.stringify({ input: { blob: 'x'.repeat(20 * 1024 * 1024) } });
