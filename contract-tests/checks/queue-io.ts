@@ -83,6 +83,7 @@ defineCheck('QUEUE-SYNC-006', async (ctx) => {
   expectStatus(async, 200, 'runJob');
   expect(!TERMINAL.includes(async.body.status), 'runJob answered a terminal record: it waited for completion');
   const pending = ctx.queue(endpointId, 'runJobSync', { body, query: { wait: 60_000 } });
+  await ctx.untilSubmitted(endpointId, 2);
   await ctx.pass(1_000);
   const sync = await pending;
   expectEqual([sync.status, sync.body.status, sync.body.output], [200, 'COMPLETED', 'both'], 'runJobSync answer with the same body');

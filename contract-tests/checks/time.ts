@@ -148,6 +148,7 @@ defineCheck('QUEUE-RETENTION-004', async (ctx) => {
 defineCheck('QUEUE-SYNC-002', async (ctx) => {
   const endpointId = await ctx.endpoint();
   const pending = ctx.queue(endpointId, 'runJobSync', { body: { input: { mock: { durationMs: 30_000, output: 'late' } } }, query: { wait: 2_000 } });
+  await ctx.untilSubmitted(endpointId, 1);
   await ctx.pass(2_500);
   const answer = await pending;
   expectStatus(answer, 200, 'runJobSync that outlives wait');
@@ -162,8 +163,9 @@ defineCheck('QUEUE-SYNC-004', async (ctx) => {
   const wait = ctx.value<number>('waitDefaultMs');
   let answered = false;
   const pending = ctx.queue(endpointId, 'runJobSync', { body: { input: { mock: { durationMs: 10 * MIN } } } }).then((a) => ((answered = true), a));
+  await ctx.untilSubmitted(endpointId, 1);
   await ctx.pass(wait - 5_000);
-  await new Promise((r) => setTimeout(r, 20));
+  await new Promise((r) => setTimeout(r, 20)); // a wrong early answer has time to arrive
   expect(!answered, `runJobSync without wait answered before ${wait - 5000} ms`);
   await ctx.pass(6_000);
   const answer = await pending;

@@ -103,6 +103,17 @@ export class Ctx {
     throw new CheckFailure(`timed out after ${formatMs(limit)} waiting for ${what}`);
   }
 
+  /**
+   * Waits until the endpoint holds at least `count` queued or running jobs, so a clock jump cannot
+   * overtake a submission (e.g. a held /runsync) that is still on its way to the server.
+   */
+  async untilSubmitted(endpointId: string, count: number): Promise<void> {
+    await this.eventually(`${count} submitted job(s) to reach the target`, async () => {
+      const health = await this.queue(endpointId, 'getHealth');
+      return health.body.jobs.inQueue + health.body.jobs.inProgress >= count ? true : undefined;
+    }, 10_000);
+  }
+
   // ---- HTTP shortcuts --------------------------------------------------------------------
 
   rest<T = any>(operationId: string, options: CallOptions = {}): Promise<Answer<T>> {

@@ -17,6 +17,8 @@ export interface MockCore {
   unavailableGpuTypes: Set<string>;
   /** Marks state as changed (persistence). */
   touch(): void;
+  /** HTTP requests received and not yet answered (held /runsync, /status-sync …); lets tests wait for arrival. */
+  openRequests: number;
 }
 
 export interface RequestContext {

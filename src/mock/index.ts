@@ -63,7 +63,7 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
     },
   });
   const rateLimiter = new RateLimiter(clock, mockRateLimitPolicy.windowMs, options.rateLimitFactor);
-  const core: MockCore = { clock, options, store, engine, webhooks, rateLimiter, unavailableGpuTypes, touch };
+  const core: MockCore = { clock, options, store, engine, webhooks, rateLimiter, unavailableGpuTypes, touch, openRequests: 0 };
 
   if (options.stateFile) {
     loadState(options.stateFile, clock, store, engine);

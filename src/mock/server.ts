@@ -30,6 +30,8 @@ export function createRequestHandler(parts: ServerParts) {
     else res.destroy();
   };
   return (req: IncomingMessage, res: ServerResponse): void => {
+    parts.core.openRequests++;
+    res.once('close', () => parts.core.openRequests--);
     try {
       const pending = handle(parts, req, res);
       if (pending) pending.catch((err: unknown) => fail(res, err));

@@ -74,6 +74,12 @@ export class Harness {
     return this.request(method, `${this.mock.controlUrl}${path}`, { body, key: null });
   }
 
+  /** Resolves once `count` requests are open at the mock (so a clock advance cannot overtake them). */
+  async untilOpen(count: number): Promise<void> {
+    for (let i = 0; i < 400 && this.mock.core.openRequests < count; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(this.mock.core.openRequests, 'requests open at the mock').toBeGreaterThanOrEqual(count);
+  }
+
   async advance(ms: number): Promise<void> {
     const res = await this.control('POST', '/clock/advance', { ms });
     expect(res.status).toBe(200);

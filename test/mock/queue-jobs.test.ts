@@ -20,7 +20,7 @@ describe('queue v2 job lifecycle', () => {
   it('QUEUE-SYNC-001 QUEUE-SYNC-006 /runsync ids start with sync- and the answer waits for completion', async () => {
     const ep = await h.endpoint();
     const pending = h.queue(ep, 'POST', '/runsync', { input: { mock: { durationMs: 2_000, output: { ok: 1 } } } });
-    await new Promise((r) => setTimeout(r, 20));
+    await h.untilOpen(1);
     await h.advance(2_000);
     const res = await pending;
     expect(res.status).toBe(200);
@@ -30,12 +30,12 @@ describe('queue v2 job lifecycle', () => {
   it('QUEUE-SYNC-002 QUEUE-SYNC-005 /runsync answers the in-progress record when wait runs out; /status-sync continues', async () => {
     const ep = await h.endpoint();
     const pending = h.request('POST', `${h.mock.queueV2Url(ep)}/runsync?wait=1000`, { body: { input: { mock: { durationMs: 5_000 } } } });
-    await new Promise((r) => setTimeout(r, 20));
+    await h.untilOpen(1);
     await h.advance(1_000);
     const first = await pending;
     expect(first.body.status).toBe('IN_PROGRESS');
     const next = h.request('GET', `${h.mock.queueV2Url(ep)}/status-sync/${first.body.id}?wait=300000`);
-    await new Promise((r) => setTimeout(r, 20));
+    await h.untilOpen(1);
     await h.advance(4_000);
     expect((await next).body).toMatchObject({ id: first.body.id, status: 'COMPLETED' });
   });

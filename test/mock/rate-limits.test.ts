@@ -41,7 +41,7 @@ describe('rate limits', () => {
     h = await Harness.start({ rateLimits: 0.005 }); // /runsync concurrent 400 → 2
     const ep = await h.endpoint({ workersMax: 3 });
     const held = [1, 2].map(() => h.queue(ep, 'POST', '/runsync', { input: { mock: { durationMs: 5_000 } } }));
-    await new Promise((r) => setTimeout(r, 30));
+    await h.untilOpen(2);
     const third = await h.queue(ep, 'POST', '/runsync', { input: {} });
     expect(third.status).toBe(429);
     expect(third.headers.get('retry-after')).toBe('1');

@@ -74,9 +74,9 @@ describe('queue v2 rules', () => {
       answered = true;
       return r;
     });
-    await new Promise((r) => setTimeout(r, 20));
+    await h.untilOpen(1);
     await h.advance(89_999);
-    await new Promise((r) => setTimeout(r, 20));
+    await h.untilOpen(1); // still held: the advance answered nothing
     expect(answered).toBe(false);
     await h.advance(1);
     expect((await pending).body.status).toBe('IN_PROGRESS');
