@@ -13,8 +13,8 @@ const operationCache = new Map<string, OperationDefinitionNode | undefined>();
 
 async function loadSchema() {
   schemaPromise ??= (async () => {
-    const [graphql, fs] = await Promise.all([import('graphql'), import('node:fs/promises')]);
-    const sdl = await fs.readFile(new URL('../../specs/graphql/schema.graphql', import.meta.url), 'utf8');
+    const [graphql, fs, files] = await Promise.all([import('graphql'), import('node:fs/promises'), import('../package-files.js')]);
+    const sdl = await fs.readFile(files.packageFile('specs/graphql/schema.graphql'), 'utf8');
     return { graphql, schema: graphql.buildSchema(sdl) };
   })();
   return schemaPromise;

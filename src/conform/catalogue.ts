@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { rules as generatedRules } from '../../generated/rules.js';
 import type { CatalogueRule } from './types.js';
+import { packageFile } from '../package-files.js';
 
 let cached: readonly CatalogueRule[] | undefined;
 
@@ -10,7 +11,7 @@ export function loadCatalogue(): readonly CatalogueRule[] {
   if (cached) return cached;
   const generated = generatedRules as unknown as readonly CatalogueRule[];
   if (generated.length > 0) return (cached = generated);
-  const text = readFileSync(new URL('../../specs/rules.yaml', import.meta.url), 'utf8');
+  const text = readFileSync(packageFile('specs/rules.yaml'), 'utf8');
   const doc = parse(text) as { rules?: CatalogueRule[] };
   return (cached = doc.rules ?? []);
 }

@@ -5,10 +5,11 @@ import {
   buildSchema, getNamedType, getNullableType, isEnumType, isListType, isNonNullType, isObjectType, isScalarType,
   Kind, parse, TypeInfo, visit, visitWithTypeInfo, type GraphQLOutputType, type GraphQLSchema, type SelectionSetNode,
 } from 'graphql';
+import { packageFile } from '../package-files.js';
 
 let schema: GraphQLSchema | undefined;
 function sdl(): GraphQLSchema {
-  return (schema ??= buildSchema(readFileSync(new URL('../../specs/graphql/schema.graphql', import.meta.url), 'utf8')));
+  return (schema ??= buildSchema(readFileSync(packageFile('specs/graphql/schema.graphql'), 'utf8')));
 }
 
 const PORT_LIST = /^\d{1,5}\/(http|tcp)(,\d{1,5}\/(http|tcp))*$/;

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { operations, rateLimitPolicy } from '../../generated/operations.js';
 import type { OperationInfo, RateLimitPolicy } from './types.js';
 import type { WebhookPolicy } from './jobs/webhooks.js';
+import { packageFile } from '../package-files.js';
 
 interface OpenApiDoc {
   components?: { schemas?: Record<string, { properties?: Record<string, unknown> }> };
@@ -11,11 +12,11 @@ interface OpenApiDoc {
 }
 
 function readJson(relative: string): OpenApiDoc {
-  return JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as OpenApiDoc;
+  return JSON.parse(readFileSync(packageFile(relative), 'utf8')) as OpenApiDoc;
 }
 
-const restV1Doc = readJson('../../generated/rest-v1/openapi.json');
-const queueV2Doc = readJson('../../generated/queue-v2/openapi.json');
+const restV1Doc = readJson('generated/rest-v1/openapi.json');
+const queueV2Doc = readJson('generated/queue-v2/openapi.json');
 
 export const mockOperations: readonly OperationInfo[] = operations.filter(
   (op): op is typeof op & OperationInfo => op.method !== 'PUT',

@@ -6,10 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { buildSchema, execute, parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { SpecIssue } from './spec-check.js';
+import { packageFile } from '../package-files.js';
 
 let cached: GraphQLSchema | undefined;
 function sdl(): GraphQLSchema {
-  return (cached ??= buildSchema(readFileSync(new URL('../../specs/graphql/schema.graphql', import.meta.url), 'utf8')));
+  return (cached ??= buildSchema(readFileSync(packageFile('specs/graphql/schema.graphql'), 'utf8')));
 }
 
 /** HTTP statuses a GraphQL answer may have: 200 with data/errors; the others with errors[] only. */

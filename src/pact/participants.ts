@@ -1,8 +1,8 @@
 // Who the pacts are between, where they live, and the placeholder credentials they carry.
 // One consumer (this package's clients) and one provider per surface, because each surface has its
 // own base URL and a Pact verifier checks one base URL at a time.
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { packageRoot } from '../package-files.js';
 
 export const CONSUMER = 'compute-contract-clients';
 
@@ -18,7 +18,7 @@ export type ProviderName = (typeof PROVIDERS)[PactSurface];
 export const PACT_SURFACES = Object.keys(PROVIDERS) as PactSurface[];
 
 /** Repository root (this file is src/pact/participants.ts). */
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const REPO_ROOT = packageRoot;
 
 /** Committed pact files. */
 export const PACT_DIR = path.join(REPO_ROOT, 'pacts');

@@ -8,6 +8,7 @@ import { operations, type OperationInfo } from '../../generated/operations.js';
 import { validateRequest, validateResponse, type Surface } from '../validation/index.js';
 import { checkGraphqlExchange } from './graphql-check.js';
 import { SURFACE_PREFIX, surfaceOfProvider, type PactSurface } from './participants.js';
+import { packageFile } from '../package-files.js';
 
 export interface SpecIssue {
   path: string;
@@ -46,7 +47,7 @@ function loadRequiredHeaders(): Map<string, string[]> {
   const map = new Map<string, string[]>();
   for (const surface of ['restV1', 'queueV2'] as const) {
     const file = surface === 'restV1' ? 'rest-v1' : 'queue-v2';
-    const spec = JSON.parse(readFileSync(new URL(`../../generated/${file}/openapi.json`, import.meta.url), 'utf8')) as OpenApiDoc;
+    const spec = JSON.parse(readFileSync(packageFile(`generated/${file}/openapi.json`), 'utf8')) as OpenApiDoc;
     for (const item of Object.values(spec.paths)) {
       for (const op of Object.values(item)) {
         if (!op || typeof op !== 'object' || !('operationId' in op)) continue;

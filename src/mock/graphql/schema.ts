@@ -6,8 +6,9 @@ import {
 import type { MockCore } from '../core.js';
 import type { Failure } from '../state/store.js';
 import type { TemplateRecord } from '../types.js';
+import { packageFile } from '../../package-files.js';
 
-const SDL = readFileSync(new URL('../../../specs/graphql/schema.graphql', import.meta.url), 'utf8');
+const SDL = readFileSync(packageFile('specs/graphql/schema.graphql'), 'utf8');
 const PORT_LIST = /^\d{1,5}\/(http|tcp)(,\d{1,5}\/(http|tcp))*$/;
 
 interface EnvPair {
