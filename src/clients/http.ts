@@ -6,6 +6,8 @@
 import createClient, { type Client } from 'openapi-fetch';
 import { ApiError, ContractViolationError, ValidationError, errorFromResponse } from './errors.js';
 import { SecretRedactor } from './redact.js';
+import { simplePathSerializer } from './path-serializer.js';
+import { PreparedRequest } from './prepared-request.js';
 import { createRetryFetch, type FetchLike, type RetryInfo, type Sleep } from './retry-fetch.js';
 import { resolveValidator, type ContractValidator, type RequestParts, type Surface } from './validator.js';
 
@@ -77,6 +79,9 @@ export class HttpCore {
     this.client = createClient<Record<string, never>>({
       baseUrl: baseUrl.replace(/\/+$/, ''),
       headers: { ...options.headers, Authorization: `Bearer ${options.apiKey}`, Accept: 'application/json' },
+      // The retry fetch sends the parts itself; see prepared-request.ts.
+      Request: PreparedRequest as unknown as typeof Request,
+      pathSerializer: simplePathSerializer,
     });
   }
 

@@ -14,9 +14,12 @@
  *   `maxRetryAfterMs` is not slept on: the 429 is returned so the caller sees `RateLimitError.retryAfterMs`.
  */
 import { ConnectionError, RequestAbortedError, TimeoutError, parseRetryAfterMs } from './errors.js';
+import { PreparedRequest, replayableBody } from './prepared-request.js';
 import type { SecretRedactor } from './redact.js';
 
 export type FetchLike = (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
+/** What the retry fetch accepts: anything `fetch` does, plus the clients' PreparedRequest. */
+export type RetryFetch = (input: Request | PreparedRequest | URL | string, init?: RequestInit) => Promise<Response>;
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 export interface RetryInfo {
@@ -96,7 +99,7 @@ function statusIsRetryable(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
 }
 
-export function createRetryFetch(options: RetryFetchOptions = {}): FetchLike {
+export function createRetryFetch(options: RetryFetchOptions = {}): RetryFetch {
   const baseFetch: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const sleep = options.sleep ?? defaultSleep;
   const random = options.random ?? Math.random;
@@ -107,12 +110,14 @@ export function createRetryFetch(options: RetryFetchOptions = {}): FetchLike {
   const errorInit = { operationId: options.operationId, redactor: options.redactor };
 
   return async function retryFetch(input, init) {
-    const request = input instanceof Request && init === undefined ? input : new Request(input, init);
+    const request =
+      (input instanceof PreparedRequest || input instanceof Request) && init === undefined ? input : new Request(input as Request | URL | string, init);
     const method = request.method.toUpperCase();
     const idempotent = options.idempotent ?? IDEMPOTENT_METHODS.has(method);
     const callerSignal = options.signal ?? (init?.signal ?? undefined) ?? request.signal;
     // Buffer the body once so every attempt can send it again.
-    const body = request.body ? await request.arrayBuffer() : undefined;
+    const pendingBody = replayableBody(request);
+    const body = pendingBody instanceof Promise ? await pendingBody : pendingBody;
 
     for (let attempt = 0; ; attempt++) {
       if (callerSignal?.aborted) throw new RequestAbortedError({ ...errorInit, cause: callerSignal.reason });
@@ -148,8 +153,8 @@ class AttemptTimeout extends Error {}
 
 async function attemptOnce(
   baseFetch: FetchLike,
-  request: Request,
-  body: ArrayBuffer | undefined,
+  request: Request | PreparedRequest,
+  body: BodyInit | undefined,
   callerSignal: AbortSignal | undefined,
   timeoutMs: number,
 ): Promise<Response> {
