@@ -44,6 +44,8 @@ export interface GraphqlClientOptions {
   onRetry?: (info: RetryInfo) => void;
   baseDelayMs?: number;
   maxDelayMs?: number;
+  /** Largest server-requested wait honoured by sleeping (default 60 000 ms). */
+  maxRetryAfterMs?: number;
   sleep?: Sleep;
   random?: () => number;
 }
@@ -83,6 +85,7 @@ export function createGraphqlClient(options: GraphqlClientOptions) {
       onRetry: options.onRetry,
       baseDelayMs: options.baseDelayMs,
       maxDelayMs: options.maxDelayMs,
+      maxRetryAfterMs: options.maxRetryAfterMs,
       sleep: options.sleep,
       random: options.random,
       operationId,

@@ -111,6 +111,7 @@ export class HttpCore {
       sleep: this.options.sleep,
       random: this.options.random,
       operationId,
+      jobId: context.jobId,
       redactor,
     });
 

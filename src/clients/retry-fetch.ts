@@ -56,8 +56,12 @@ export interface RetryFetchOptions extends RetrySettings {
   random?: () => number;
   now?: () => number;
   operationId?: string;
+  /** Job the request is about: carried by the transport errors (ConnectionError, TimeoutError, abort). */
+  jobId?: string;
   redactor?: SecretRedactor;
 }
+
+type ErrorContext = { operationId?: string; jobId?: string; redactor?: SecretRedactor };
 
 export const DEFAULT_MAX_RETRIES = 2;
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -107,7 +111,7 @@ export function createRetryFetch(options: RetryFetchOptions = {}): RetryFetch {
   const maxRetries = Math.max(0, options.maxRetries ?? DEFAULT_MAX_RETRIES);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
-  const errorInit = { operationId: options.operationId, redactor: options.redactor };
+  const errorInit: ErrorContext = { operationId: options.operationId, jobId: options.jobId, redactor: options.redactor };
 
   return async function retryFetch(input, init) {
     const request =
@@ -176,7 +180,7 @@ async function attemptOnce(
   }
 }
 
-function classify(error: unknown, callerSignal: AbortSignal | undefined, init: { operationId?: string; redactor?: SecretRedactor }) {
+function classify(error: unknown, callerSignal: AbortSignal | undefined, init: ErrorContext) {
   if (error instanceof AttemptTimeout) return new TimeoutError({ ...init, message: 'Request timed out' });
   if (callerSignal?.aborted) return new RequestAbortedError({ ...init, cause: callerSignal.reason });
   if (error instanceof ConnectionError || error instanceof TimeoutError || error instanceof RequestAbortedError) return error;
@@ -192,7 +196,7 @@ function sanitizeCause(error: unknown): unknown {
   return cause;
 }
 
-async function sleepOrAbort(sleep: Sleep, ms: number, signal: AbortSignal | undefined, init: { operationId?: string; redactor?: SecretRedactor }) {
+async function sleepOrAbort(sleep: Sleep, ms: number, signal: AbortSignal | undefined, init: ErrorContext) {
   try {
     await sleep(ms, signal);
   } catch (error) {

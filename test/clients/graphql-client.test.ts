@@ -153,3 +153,14 @@ describe('GraphQL errors', () => {
     expect(server.requests).toHaveLength(0);
   });
 });
+
+describe('GraphQL transport options', () => {
+  it('per-call AbortSignal and timeoutMs reach the request', async () => {
+    const { gql } = await client(() => ({ hang: true }), { maxRetries: 0 });
+    const controller = new AbortController();
+    const pending = gql.secretDelete('secret-1', { signal: controller.signal });
+    setTimeout(() => controller.abort(), 5);
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError', operationId: 'SecretDelete' });
+    await expect(gql.deleteTemplate('t', { timeoutMs: 20 })).rejects.toMatchObject({ name: 'TimeoutError' });
+  });
+});

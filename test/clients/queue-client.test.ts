@@ -16,7 +16,7 @@ import {
   QUEUE_OPERATIONS,
   type QueueClientOptions,
 } from '../../src/clients/index.js';
-import { recordingSleep, startFakeServer, type FakeServer, type Route } from './fake-server.js';
+import { recordingSleep, refusedPortUrl, startFakeServer, type FakeServer, type Route } from './fake-server.js';
 
 const API_KEY = 'rpa_TESTKEY_0123456789';
 let server: FakeServer | undefined;
@@ -125,13 +125,55 @@ describe('queue client errors', () => {
     });
   }
 
-  it('run is retried on 429 honouring Retry-After, not on 500', async () => {
+  it('run is retried on 429 honouring Retry-After', async () => {
     const { queue, server, delays } = await client((_req, index) =>
       index === 0 ? { status: 429, headers: { 'retry-after': '1' }, body: { message: 'slow' } } : { body: job('IN_QUEUE') },
     );
     await queue.run({ input: { prompt: 'a' } });
     expect(server.requests).toHaveLength(2);
     expect(delays).toEqual([1000]);
+  });
+
+  it('a 500 is not repeated for run, runsync, retry and purge-queue (the job may exist), but is for status', async () => {
+    const { queue, server } = await client(() => ({ status: 500, body: { message: 'boom' } }), { maxRetries: 2 });
+    const unsafe: Array<[string, () => Promise<unknown>]> = [
+      ['/v2/ep-1/run', () => queue.run({ input: { prompt: 'a' } })],
+      ['/v2/ep-1/runsync', () => queue.runSync({ input: { prompt: 'a' } })],
+      ['/v2/ep-1/retry/job-1-u1', () => queue.retry('job-1-u1')],
+      ['/v2/ep-1/purge-queue', () => queue.purgeQueue()],
+    ];
+    for (const [pathname, call] of unsafe) {
+      const before = server.requests.length;
+      await expect(call()).rejects.toBeInstanceOf(InternalServerError);
+      expect(server.requests.slice(before).map((r) => r.pathname)).toEqual([pathname]);
+    }
+    const before = server.requests.length;
+    await expect(queue.status('job-1-u1')).rejects.toBeInstanceOf(InternalServerError);
+    expect(server.requests.length - before).toBe(3);
+  });
+
+  it('transport errors of job operations carry the operation and job id', async () => {
+    const queue = createQueueClient({ endpointBaseUrl: `${await refusedPortUrl()}/v2`, endpointId: 'ep-1', apiKey: API_KEY, maxRetries: 0 });
+    await expect(queue.status('job-7')).rejects.toMatchObject({ name: 'ConnectionError', operationId: 'getJobStatus', jobId: 'job-7' });
+    const { queue: hanging } = await client(() => ({ hang: true }), { maxRetries: 0 });
+    await expect(hanging.status('job-8', { timeoutMs: 20 })).rejects.toMatchObject({ name: 'TimeoutError', jobId: 'job-8' });
+    const controller = new AbortController();
+    const pending = hanging.cancel('job-9', { signal: controller.signal });
+    setTimeout(() => controller.abort(), 5);
+    await expect(pending).rejects.toMatchObject({ operationId: 'cancelJob', jobId: 'job-9' });
+    await expect(pending).rejects.toBeInstanceOf(RequestAbortedError);
+  });
+
+  it('a held runsync is not cut by the client timeout: the attempt timeout is extended past the hold', async () => {
+    // The server answers after 300 ms; the client-wide timeout is 100 ms.
+    const { queue } = await client(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return { body: job('COMPLETED') };
+    }, { timeoutMs: 100, maxRetries: 0 });
+    await expect(queue.runSync({ input: { prompt: 'a' } }, { waitMs: 1000 })).resolves.toMatchObject({ status: 'COMPLETED' });
+    await expect(queue.status('job-1-u1')).rejects.toMatchObject({ name: 'TimeoutError' });
+    // An explicit per-call timeout still wins over the hold.
+    await expect(queue.runSync({ input: { prompt: 'a' } }, { waitMs: 1000, timeoutMs: 100 })).rejects.toMatchObject({ name: 'TimeoutError' });
   });
 
   it('429 after the retries → RateLimitError with retryAfterMs', async () => {

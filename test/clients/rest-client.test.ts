@@ -166,4 +166,13 @@ describe('REST client behaviour', () => {
     expect((error as ConnectionError).operationId).toBe('listPods');
     expect(String(error)).not.toContain(API_KEY);
   });
+
+  it('per-call timeoutMs and AbortSignal apply to REST calls', async () => {
+    const { rest } = await client(() => ({ hang: true }), { maxRetries: 0, timeoutMs: 60_000 });
+    await expect(rest.pods.list(undefined, { timeoutMs: 20 })).rejects.toMatchObject({ name: 'TimeoutError', operationId: 'listPods' });
+    const controller = new AbortController();
+    const pending = rest.pods.get('pod-1', undefined, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 5);
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError', operationId: 'getPod' });
+  });
 });
