@@ -1,4 +1,4 @@
-// graphql-codegen config. scripts/generate.ts calls `generate(config, false)` and writes the files itself
+// graphql-codegen config. scripts/generators/graphql.ts runs its client preset through @graphql-codegen/core and writes the files itself
 // (with a DO-NOT-EDIT banner), so nothing here may depend on codegen writing to disk or running hooks.
 import type { CodegenConfig } from '@graphql-codegen/cli';
 
