@@ -42,7 +42,7 @@ defineCheck('AUTH-003', async (ctx) => {
 });
 
 defineCheck('AUTH-004', async (ctx) => {
-  const endpointId = await ctx.endpoint();
+  const endpointId = await ctx.anyEndpoint();
   for (const op of operations.filter((o) => o.surface === 'queueV2')) {
     await expect401(ctx, 'queueV2', op.operationId, null, endpointId, 'no key');
     await expect401(ctx, 'queueV2', op.operationId, WRONG, endpointId, 'a wrong key');
@@ -50,7 +50,7 @@ defineCheck('AUTH-004', async (ctx) => {
 });
 
 defineCheck('AUTH-005', async (ctx) => {
-  const endpointId = await ctx.endpoint();
+  const endpointId = await ctx.anyEndpoint();
   const readOnly = ctx.target.readOnlyKey!;
   const none = ctx.target.noPermissionKey!;
   let checked = 0;
@@ -72,7 +72,7 @@ defineCheck('AUTH-005', async (ctx) => {
 defineCheck('AUTH-006', async (ctx) => {
   // Every answer of the run is scanned for every key the suite sent; here the error paths explicitly.
   ctx.http.secrets.add(WRONG, 'wrong API key');
-  const endpointId = await ctx.endpoint();
+  const endpointId = await ctx.anyEndpoint();
   await ctx.rest('listPods', { key: WRONG });
   await ctx.rest('getPod', { path: { podId: 'cc-unknown' } });
   await ctx.queue(endpointId, 'getJobStatus', { path: { jobId: 'cc-unknown' }, key: WRONG });
@@ -119,7 +119,7 @@ defineCheck('VERSION-002', async (ctx) => {
 defineCheck('VERSION-003', async (ctx) => {
   const segments = new URL(ctx.target.queueUrl).pathname.split('/').filter(Boolean);
   expect(segments[segments.length - 1] === 'v2', `queue base ${ctx.target.queueUrl} does not end in /v2`);
-  const endpointId = await ctx.endpoint();
+  const endpointId = await ctx.anyEndpoint();
   expectStatus(await ctx.queue(endpointId, 'getHealth'), 200, 'getHealth under /v2/{endpointId}');
 });
 

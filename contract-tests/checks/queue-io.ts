@@ -6,7 +6,7 @@ import { operations } from '../../generated/operations.js';
 // ---- stream ----------------------------------------------------------------------------------------
 
 defineCheck('QUEUE-STREAM-001', async (ctx) => {
-  const endpointId = await ctx.endpoint();
+  const endpointId = await ctx.anyEndpoint();
   const id = await ctx.run(endpointId, { durationMs: 400, stream: ['a', 'b', 'c', 'd'] });
   await ctx.finish(endpointId, id, 400);
   const answer = await ctx.queue(endpointId, 'streamJob', { path: { jobId: id } });
@@ -31,7 +31,7 @@ defineCheck('QUEUE-STREAM-002', async (ctx) => {
 });
 
 defineCheck('QUEUE-STREAM-003', async (ctx) => {
-  const endpointId = await ctx.endpoint();
+  const endpointId = await ctx.anyEndpoint();
   const id = await ctx.run(endpointId, { durationMs: 100, stream: ['x', 'y'] });
   await ctx.finish(endpointId, id, 100);
   await ctx.queue(endpointId, 'streamJob', { path: { jobId: id } });
@@ -42,7 +42,7 @@ defineCheck('QUEUE-STREAM-003', async (ctx) => {
 // ---- sync ------------------------------------------------------------------------------------------
 
 defineCheck('QUEUE-SYNC-001', async (ctx) => {
-  const endpointId = await ctx.endpoint();
+  const endpointId = await ctx.anyEndpoint();
   const answer = await ctx.queue(endpointId, 'runJobSync', { body: { input: { mock: { durationMs: 0, output: 'fast' } } }, query: { wait: 5000 } });
   expectStatus(answer, 200, 'runJobSync');
   expectEqual([answer.body.status, answer.body.output], ['COMPLETED', 'fast'], 'runJobSync record');
@@ -50,7 +50,7 @@ defineCheck('QUEUE-SYNC-001', async (ctx) => {
 });
 
 defineCheck('QUEUE-SYNC-003', async (ctx) => {
-  const endpointId = await ctx.endpoint();
+  const endpointId = await ctx.anyEndpoint();
   const min = ctx.value<number>('waitMinMs');
   const max = ctx.value<number>('waitMaxMs');
   const id = await ctx.run(endpointId, { durationMs: 0 });
@@ -108,6 +108,9 @@ defineCheck('QUEUE-ERROR-002', async (ctx) => {
   expectStatus(await ctx.queue(endpointId, 'runJobSync', { rawBody: 'input=1', query: { wait: 1000 } }), 400, 'runJobSync with a non-JSON body');
   expectStatus(await ctx.queue(endpointId, 'runJobSync', { body: { input: {} }, query: { wait: 'x' } }), 400, 'runJobSync wait=x');
   expectStatus(await ctx.queue(endpointId, 'getJobStatus', { path: { jobId: ' ' } }), 400, 'getJobStatus with a blank job id');
+  const health = await ctx.queue(endpointId, 'getHealth');
+  const jobs = Object.values(health.body.jobs as Record<string, number>).reduce((a, b) => a + b, 0);
+  expect(jobs === 0, `rejected submissions created jobs: health ${JSON.stringify(health.body.jobs)}`);
 });
 
 defineCheck('QUEUE-ERROR-003', async (ctx) => {

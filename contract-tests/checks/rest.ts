@@ -10,6 +10,26 @@ async function expectError(ctx: Ctx, answer: { status: number; body: any }, stat
   expect(typeof answer.body?.message === 'string' && answer.body.message.length > 0, `${what}: error body lacks a message`);
 }
 
+const LISTS = ['listTemplates', 'listEndpoints', 'listNetworkVolumes', 'listContainerRegistryAuths'] as const;
+
+async function listedIds(ctx: Ctx): Promise<Set<string>> {
+  const ids = new Set<string>();
+  for (const op of LISTS) {
+    const answer = await ctx.rest(op);
+    expectStatus(answer, 200, `${op} (state snapshot)`);
+    for (const item of answer.body as { id: string }[]) ids.add(`${op}:${item.id}`);
+  }
+  return ids;
+}
+
+/** Runs rejected requests and checks they created nothing (ids new in any list after them). */
+async function createsNothing(ctx: Ctx, what: string, rejected: () => Promise<void>): Promise<void> {
+  const before = await listedIds(ctx);
+  await rejected();
+  const added = [...(await listedIds(ctx))].filter((id) => !before.has(id));
+  expect(added.length === 0, `${what} stored something: ${added.join(', ')}`);
+}
+
 defineCheck('REST-CRUD-001', async (ctx) => {
   for (const op of ctx.rule.operations ?? []) {
     const answer = await ctx.rest(op);
@@ -42,21 +62,28 @@ defineCheck('REST-CRUD-003', async (ctx) => {
     ['updateTemplate', { templateId }, { ccUnknownField: 1 }],
     ['createContainerRegistryAuth', undefined, { name: ctx.name('x'), username: 'u', password: ctx.secret('registry password'), ccUnknownField: 1 }],
   ];
-  for (const [op, path, body] of cases) {
-    const answer = await ctx.rest(op, { path, body });
-    await expectError(ctx, answer, 400, `${op} with an unknown property`);
-    const errors = answer.body?.errors as { path?: string }[] | undefined;
-    expect(errors?.some((e) => String(e.path).includes('ccUnknownField')), `${op}: errors[] does not point at /body/ccUnknownField`);
-  }
+  const templateBefore = (await ctx.rest('getTemplate', { path: { templateId } })).body;
+  await createsNothing(ctx, 'requests with an unknown property', async () => {
+    for (const [op, path, body] of cases) {
+      const answer = await ctx.rest(op, { path, body });
+      await expectError(ctx, answer, 400, `${op} with an unknown property`);
+      const errors = answer.body?.errors as { path?: string }[] | undefined;
+      expect(errors?.some((e) => String(e.path).includes('ccUnknownField')), `${op}: errors[] does not point at /body/ccUnknownField`);
+    }
+  });
+  expectEqual((await ctx.rest('getTemplate', { path: { templateId } })).body, templateBefore, 'template after a rejected updateTemplate');
 });
 
 defineCheck('REST-CRUD-004', async (ctx) => {
-  for (const op of ['createTemplate', 'createEndpoint', 'createNetworkVolume']) {
-    await expectError(ctx, await ctx.rest(op, { rawBody: '{"name": ' }), 400, `${op} with malformed JSON`);
-  }
-  await expectError(ctx, await ctx.rest('createTemplate', { body: { name: 42, imageName: 'x:1' } }), 400, 'createTemplate with name a number');
-  await expectError(ctx, await ctx.rest('createNetworkVolume', { body: { name: 'v', size: 'big', dataCenterId: 'EU-RO-1' } }), 400, 'createNetworkVolume with size a string');
-  await expectError(ctx, await ctx.rest('createEndpoint', { body: { templateId: await ctx.sharedTemplate(), workersMax: '3' } }), 400, 'createEndpoint with workersMax a string');
+  const templateId = await ctx.sharedTemplate();
+  await createsNothing(ctx, 'malformed or wrongly typed creates', async () => {
+    for (const op of ['createTemplate', 'createEndpoint', 'createNetworkVolume']) {
+      await expectError(ctx, await ctx.rest(op, { rawBody: '{"name": ' }), 400, `${op} with malformed JSON`);
+    }
+    await expectError(ctx, await ctx.rest('createTemplate', { body: { name: 42, imageName: 'x:1' } }), 400, 'createTemplate with name a number');
+    await expectError(ctx, await ctx.rest('createNetworkVolume', { body: { name: 'v', size: 'big', dataCenterId: 'EU-RO-1' } }), 400, 'createNetworkVolume with size a string');
+    await expectError(ctx, await ctx.rest('createEndpoint', { body: { templateId, workersMax: '3' } }), 400, 'createEndpoint with workersMax a string');
+  });
 });
 
 defineCheck('REST-CRUD-005', async (ctx) => {
@@ -283,13 +310,15 @@ defineCheck('REST-VOLUME-001', async (ctx) => {
 
 defineCheck('REST-VOLUME-002', async (ctx) => {
   const ok = { name: ctx.name('vol'), size: 10, dataCenterId: 'EU-RO-1' };
-  for (const missing of ['name', 'size', 'dataCenterId']) {
-    const { [missing]: _, ...body } = ok as Record<string, unknown>;
-    await expectError(ctx, await ctx.rest('createNetworkVolume', { body }), 400, `createNetworkVolume without ${missing}`);
-  }
-  for (const size of [ctx.value<number>('sizeMinGb') - 1, ctx.value<number>('sizeMaxGb') + 1]) {
-    await expectError(ctx, await ctx.rest('createNetworkVolume', { body: { ...ok, size } }), 400, `createNetworkVolume size ${size}`);
-  }
+  await createsNothing(ctx, 'rejected createNetworkVolume calls', async () => {
+    for (const missing of ['name', 'size', 'dataCenterId']) {
+      const { [missing]: _, ...body } = ok as Record<string, unknown>;
+      await expectError(ctx, await ctx.rest('createNetworkVolume', { body }), 400, `createNetworkVolume without ${missing}`);
+    }
+    for (const size of [ctx.value<number>('sizeMinGb') - 1, ctx.value<number>('sizeMaxGb') + 1]) {
+      await expectError(ctx, await ctx.rest('createNetworkVolume', { body: { ...ok, size } }), 400, `createNetworkVolume size ${size}`);
+    }
+  });
 });
 
 defineCheck('REST-VOLUME-003', async (ctx) => {

@@ -1,6 +1,6 @@
 // `compute-contract conform [options]`: the conformance suite against a target, or the embedded mock.
 import { FAULT_NAMES, type FaultName } from '../mock/index.js';
-import { defaultSettings, runConformance } from '../conform/index.js';
+import { defaultSettings, measureMutationScore, runConformance } from '../conform/index.js';
 import { FLAG_NAMES, parseTier, readOptions, remoteTarget } from '../conform/target.js';
 
 export const conformUsage = `Usage: compute-contract conform [options]
@@ -13,7 +13,9 @@ Target (flags or environment):
   --queue-url URL           queue v2 base without endpoint id, …/v2            CONFORM_QUEUE_URL
   --graphql-url URL         GraphQL address                                    CONFORM_GRAPHQL_URL
   --api-key KEY             key with every scope                               CONFORM_API_KEY
-  --endpoint-id ID          (optional) queue endpoint for checks that need no fresh one
+  --endpoint-id ID          (optional) existing queue endpoint (running the conformance handler) used by
+                            the checks that read no counters or limits: auth, version, stream, sync;
+                            the others create their own endpoint                CONFORM_ENDPOINT_ID
   --read-only-key KEY       key with only the read scope (AUTH-005)            CONFORM_READ_ONLY_KEY
   --no-permission-key KEY   valid key without any scope (AUTH-005)            CONFORM_NO_PERMISSION_KEY
   --control-url URL         clock control: POST {url}/clock/advance {"ms":N}   CONFORM_CONTROL_URL
@@ -27,6 +29,8 @@ Run:
   --max-real-wait-ms N      slow tier: longest real wait one rule may take (default 120000)
   --job-timeout-ms N        polling bound for jobs on a real server (default 60000)
   --fault NAME              embedded mock only: inject a fault (${FAULT_NAMES.join(', ')})
+  --prove                   embedded mock only: also run the suite once per fault and put the
+                            mutation score (faults caught / faults) in the report
   --quiet                   no per-rule progress
 
 Exit code: 0 when no rule failed, 1 on any failure, 2 on usage errors.`;
@@ -50,12 +54,13 @@ export async function runConformCommand(argv: string[]): Promise<number> {
     console.log(conformUsage);
     return 0;
   }
-  for (const flag of flags) if (flag !== '--quiet') errors.push(`unknown option ${flag} (known: ${FLAG_NAMES.join(' ')} --fault --quiet)`);
+  for (const flag of flags) if (flag !== '--quiet' && flag !== '--prove') errors.push(`unknown option ${flag} (known: ${FLAG_NAMES.join(' ')} --fault --prove --quiet)`);
   const tier = parseTier(values['--tier']);
   if (!tier) errors.push(`--tier must be safe, full or slow (got ${values['--tier']})`);
   const target = remoteTarget(values);
   if (typeof target === 'string') errors.push(target);
   if (target && faults.length) errors.push('--fault applies to the embedded mock only');
+  if (flags.has('--prove') && (target || faults.length)) errors.push('--prove runs against the fault-free embedded mock only (no target, no --fault)');
   const numeric = (flag: string) => (values[flag] === undefined ? undefined : Number(values[flag]));
   for (const flag of ['--seed', '--max-real-wait-ms', '--job-timeout-ms']) {
     const n = numeric(flag);
@@ -70,10 +75,12 @@ export async function runConformCommand(argv: string[]): Promise<number> {
   if (numeric('--max-real-wait-ms') !== undefined) settings.maxRealWaitMs = numeric('--max-real-wait-ms')!;
   if (numeric('--job-timeout-ms') !== undefined) settings.jobTimeoutMs = numeric('--job-timeout-ms')!;
   if (values['--grep']) settings.grep = values['--grep'];
+  const mutation = flags.has('--prove') ? await measureMutationScore(settings, (line) => console.log(line)) : undefined;
   const result = await runConformance({
     target: (target as Exclude<typeof target, string>) ?? undefined,
     faults,
     settings,
+    mutation,
     reportsDir: values['--reports'] ?? 'reports',
     progress: flags.has('--quiet') ? 'summary' : 'rules',
   });

@@ -178,6 +178,14 @@ export class Ctx {
     return { id, name, body: created.body };
   }
 
+  /**
+   * The target's own endpoint (`--endpoint-id`) when one was given, else a fresh one: for checks that
+   * only need a working queue and read no counters, limits or configuration.
+   */
+  async anyEndpoint(): Promise<string> {
+    return this.target.endpointId ?? this.endpoint();
+  }
+
   /** A queue endpoint created for this check (own queue, counters and rate windows). */
   async endpoint(overrides: Record<string, unknown> = {}): Promise<string> {
     const templateId = (overrides['templateId'] as string | undefined) ?? (await this.sharedTemplate());

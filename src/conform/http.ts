@@ -27,8 +27,6 @@ export interface CallOptions {
   headers?: Record<string, string>;
   endpointId?: string;
   signal?: AbortSignal;
-  /** Skip the response-schema check (only for the rate-limit floods, whose bodies are sampled). */
-  skipSchema?: boolean;
 }
 
 /** Secret values the suite sent, by label; answers must never contain them. */
@@ -100,7 +98,7 @@ export class Http {
     if (options.body !== undefined) body = JSON.stringify(options.body);
     if (body !== undefined) headers['content-type'] ??= 'application/json';
     const answer = await this.send<T>(op.method, this.url(surface, operationId, options), headers, body, options.signal, operationId);
-    if (!options.skipSchema) this.checkSchema(surface, operationId, answer);
+    this.checkSchema(surface, operationId, answer);
     return answer;
   }
 

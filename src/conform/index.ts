@@ -6,11 +6,13 @@ import type { FaultName } from '../mock/index.js';
 import { consoleProgress, consoleSummary } from './reporters/console.js';
 import { reportDocument, toHtml, toMarkdown } from './reporters/document.js';
 import { junitXml } from './reporters/junit.js';
-import { runSuite } from './runner.js';
+import { plannedRealWaitMs, runSuite } from './runner.js';
+import { formatMs } from './context.js';
 import { DEFAULT_SEED, startEmbeddedTarget, type RunSettings, type TargetConfig } from './target.js';
 import type { RuleResult, RunSummary } from './types.js';
 
 export { loadCatalogue } from './catalogue.js';
+export { measureMutationScore, type MutationScore } from './mutation.js';
 export { startEmbeddedTarget, DEFAULT_SEED, type TargetConfig, type RunSettings } from './target.js';
 export type { RuleResult, RunSummary, Tier } from './types.js';
 
@@ -44,7 +46,11 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
   const target = options.target ?? (await startEmbeddedTarget(options.faults ?? []));
   const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
   try {
-    if (options.progress) write(`compute-contract conformance — target: ${target.name}, tier ${settings.tier}, seed ${settings.seed}${target.controlUrl ? ', clock control' : ''}`);
+    if (options.progress) {
+      write(`compute-contract conformance — target: ${target.name}, tier ${settings.tier}, seed ${settings.seed}${target.controlUrl ? ', clock control' : ''}`);
+      const realWait = plannedRealWaitMs(target, settings);
+      if (realWait > 0) write(`slow tier without clock control: the clock rules will wait ≈${formatMs(realWait)} for real in total`);
+    }
     const { summary, secrets } = await runSuite({ target, settings, onResult: options.progress === 'rules' ? consoleProgress(write) : undefined });
     if (options.mutation) summary.mutation = options.mutation;
     const reportFiles = options.reportsDir === null ? [] : writeReports(summary, options.reportsDir ?? 'reports', [...secrets.entries()]);

@@ -68,6 +68,20 @@ export async function runSuite({ target, settings, onResult }: RunOptions): Prom
   return { summary, secrets };
 }
 
+/** Slow tier without clock control: the real waiting the selected clock rules will do, summed. */
+export function plannedRealWaitMs(target: TargetConfig, settings: RunSettings): number {
+  if (settings.tier !== 'slow' || target.controlUrl !== undefined) return 0;
+  const checks = registeredChecks();
+  const grep = settings.grep ? new RegExp(settings.grep) : undefined;
+  let total = 0;
+  for (const rule of loadCatalogue()) {
+    const check = checks.get(rule.id);
+    if (rule.check !== 'clock' || !check || (grep && !grep.test(rule.id)) || whySkip(rule, check, target, settings)) continue;
+    total += check.realWaitMs ?? 0;
+  }
+  return total;
+}
+
 function whySkip(rule: CatalogueRule, check: CheckDefinition | undefined, target: TargetConfig, settings: RunSettings): { kind: SkipKind; reason: string } | undefined {
   if (rule.check === 'mock-only') {
     const why = rule['why-not-black-box'] ?? 'not observable from outside the service';

@@ -20,7 +20,7 @@ export function reportDocument(summary: RunSummary): Block[] {
       ['Result', t.fail === 0 ? 'PASS' : `FAIL (${t.fail} rule${t.fail === 1 ? '' : 's'})`],
       ['Rules', `${t.pass} passed, ${t.fail} failed, ${t.skip} skipped of ${t.rules}`],
       ['Coverage (rules checked / rules in catalogue)', `${t.checked}/${t.rules} (${pct(t.checked, t.rules)})`],
-      ['Mutation score (faults caught / faults)', summary.mutation ? `${summary.mutation.caught}/${summary.mutation.total} (${pct(summary.mutation.caught, summary.mutation.total)})` : 'not measured in this run (see `npm test` → test/conform, `npm run bench`)'],
+      ['Mutation score (faults caught / faults)', summary.mutation ? `${summary.mutation.caught}/${summary.mutation.total} (${pct(summary.mutation.caught, summary.mutation.total)})` : 'not measured in this run (`compute-contract conform --prove` or `npm run bench:conform` measure it against the embedded mock)'],
       ['Tier', summary.tier],
       ['Clock control', summary.clockControl ? 'yes (virtual time via the control API)' : 'no (clock rules skipped unless the slow tier waits for real)'],
       ['fast-check seed', String(summary.seed)],

@@ -1,0 +1,24 @@
+// Mutation score of the suite: run it against the embedded mock once without faults and once per
+// fault of the mock's list; a fault counts as caught when a rule that passes fault-free fails with it.
+import { FAULT_NAMES } from '../mock/index.js';
+import type { RunSettings } from './target.js';
+import type { RunSummary } from './types.js';
+import { runConformance } from './index.js';
+
+export type MutationScore = NonNullable<RunSummary['mutation']>;
+
+export async function measureMutationScore(settings: Partial<RunSettings>, log: (line: string) => void = () => undefined): Promise<MutationScore> {
+  const clean = await runConformance({ reportsDir: null, progress: false, settings });
+  const baseline = new Set(clean.failing.map((r) => r.id));
+  if (baseline.size) log(`fault-free mock fails ${[...baseline].join(', ')} (these rules do not count as catching a fault)`);
+  const perFault: MutationScore['perFault'] = [];
+  for (const fault of FAULT_NAMES) {
+    const run = await runConformance({ faults: [fault], reportsDir: null, progress: false, settings });
+    const failing = run.failing.map((r) => r.id).filter((id) => !baseline.has(id));
+    perFault.push({ fault, failing });
+    log(`  fault ${fault.padEnd(24)} ${failing.length ? `caught by ${failing.join(', ')}` : 'NOT CAUGHT'}`);
+  }
+  const caught = perFault.filter((f) => f.failing.length > 0).length;
+  log(`mutation score: ${caught}/${FAULT_NAMES.length} faults caught`);
+  return { caught, total: FAULT_NAMES.length, perFault };
+}
