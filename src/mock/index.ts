@@ -9,7 +9,7 @@ import { JobEngine, type EndpointConfig } from './jobs/engine.js';
 import { resolveSecrets } from './jobs/simulate.js';
 import { WebhookDispatcher } from './jobs/webhooks.js';
 import { resolveOptions, type MockOptions } from './options.js';
-import { loadState, saveState, StateWriter } from './persistence.js';
+import { loadState, savedClockNow, saveState, StateWriter } from './persistence.js';
 import { RateLimiter } from './rate-limit.js';
 import { Router } from './router.js';
 import { createRequestHandler } from './server.js';
@@ -34,7 +34,9 @@ export interface RunningMock {
 
 export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
   const options = resolveOptions(input);
-  const clock = createClock(options.clock, options.clockStart);
+  // A restored virtual clock resumes at the saved time: downtime must not expire ttl or retention.
+  const resumeAt = options.stateFile && options.clock === 'virtual' && input.clockStart === undefined ? savedClockNow(options.stateFile) : undefined;
+  const clock = createClock(options.clock, resumeAt ?? options.clockStart);
   const deleteDelay = options.templateDeleteDelayMs ?? operation('restV1', 'deleteTemplate').deleteDelayMs ?? 0;
   const store = new ResourceStore(clock, () => deleteDelay, options.faults.has('template-delete-in-use'));
   const webhooks = new WebhookDispatcher(clock, webhookPolicy, options.faults);
@@ -66,9 +68,10 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
   const core: MockCore = { clock, options, store, engine, webhooks, rateLimiter, unavailableGpuTypes, touch, openRequests: 0 };
 
   if (options.stateFile) {
-    loadState(options.stateFile, clock, store, engine);
+    const persisted = { clock, store, engine, webhooks };
+    loadState(options.stateFile, persisted);
     const file = options.stateFile;
-    writer = new StateWriter(() => saveState(file, clock, store, engine));
+    writer = new StateWriter(() => saveState(file, persisted));
   }
 
   const reset = () => {

@@ -3,6 +3,7 @@ import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, w
 import type { Clock } from './clock.js';
 import type { JobEngine } from './jobs/engine.js';
 import type { StoreSnapshot, ResourceStore } from './state/store.js';
+import type { WebhookDispatcher, WebhookSnapshot } from './jobs/webhooks.js';
 import type { Job } from './types.js';
 
 const FORMAT_VERSION = 1;
@@ -13,15 +14,41 @@ interface StateFile {
   clockNow: number;
   store: StoreSnapshot;
   jobs: Job[];
+  /** Endpoint billing time of finished work (running work is re-billed after restore). */
+  endpointBilledMs?: Record<string, number>;
+  /** Webhook delivery log and the attempts still due. */
+  webhooks?: WebhookSnapshot;
 }
 
-export function saveState(file: string, clock: Clock, store: ResourceStore, engine: JobEngine): void {
+/** What a restore needs besides the store and jobs. */
+export interface PersistedParts {
+  clock: Clock;
+  store: ResourceStore;
+  engine: JobEngine;
+  webhooks: WebhookDispatcher;
+}
+
+/** The virtual time saved in the file, so a restarted virtual clock resumes there (not at wall time). */
+export function savedClockNow(file: string): number | undefined {
+  if (!existsSync(file)) return undefined;
+  const state = JSON.parse(readFileSync(file, 'utf8')) as Partial<StateFile>;
+  return typeof state.clockNow === 'number' ? state.clockNow : undefined;
+}
+
+export function saveState(file: string, { clock, store, engine, webhooks }: PersistedParts): void {
+  const endpointBilledMs: Record<string, number> = {};
+  for (const id of store.endpoints.keys()) {
+    const billed = engine.billedMs(id);
+    if (billed > 0) endpointBilledMs[id] = billed;
+  }
   const state: StateFile = {
     version: FORMAT_VERSION,
     savedAt: Date.now(),
     clockNow: clock.now(),
     store: store.snapshot(),
     jobs: [...engine.allJobs()],
+    endpointBilledMs,
+    webhooks: webhooks.snapshot(),
   };
   const tmp = `${file}.${process.pid}.tmp`;
   const fd = openSync(tmp, 'w');
@@ -35,13 +62,15 @@ export function saveState(file: string, clock: Clock, store: ResourceStore, engi
 }
 
 /** Restores a saved state; false when the file does not exist. */
-export function loadState(file: string, clock: Clock, store: ResourceStore, engine: JobEngine): boolean {
+export function loadState(file: string, { clock, store, engine, webhooks }: PersistedParts): boolean {
   if (!existsSync(file)) return false;
   const state = JSON.parse(readFileSync(file, 'utf8')) as StateFile;
   if (state.version !== FORMAT_VERSION) throw new Error(`${file}: unsupported state format ${state.version}`);
   if (clock.mode === 'virtual') clock.set(state.clockNow);
   store.restore(state.store);
   engine.restore(state.jobs);
+  for (const [id, ms] of Object.entries(state.endpointBilledMs ?? {})) engine.restoreBilledMs(id, ms);
+  if (state.webhooks) webhooks.restore(state.webhooks);
   return true;
 }
 

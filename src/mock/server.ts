@@ -41,6 +41,15 @@ export function createRequestHandler(parts: ServerParts) {
   };
 }
 
+/** A malformed %-escape stays as sent: it then names no endpoint (404 after auth), never a 500. */
+function decodeOrRaw(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 function handle(parts: ServerParts, req: IncomingMessage, res: ServerResponse): void | Promise<void> {
   const url = req.url ?? '/';
   const q = url.indexOf('?');
@@ -51,7 +60,7 @@ function handle(parts: ServerParts, req: IncomingMessage, res: ServerResponse): 
   if (path === '/v1' || path.startsWith('/v1/')) return api(parts, req, res, 'restV1', path.slice(3), search, undefined);
   if (path.startsWith('/v2/')) {
     const slash = path.indexOf('/', 4);
-    const endpointId = decodeURIComponent(slash === -1 ? path.slice(4) : path.slice(4, slash));
+    const endpointId = decodeOrRaw(slash === -1 ? path.slice(4) : path.slice(4, slash));
     return api(parts, req, res, 'queueV2', slash === -1 ? '/' : path.slice(slash), search, endpointId);
   }
   if (path === '/graphql' || path === '/graphql/') return handleGraphql(parts.core, parts.keys, req, res, search);

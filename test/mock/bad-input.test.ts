@@ -72,6 +72,15 @@ describe('bad input → 400 with the shared error body, nothing stored', () => {
     expect((await h.queue(ep, 'GET', '/nothing-here')).status).toBe(404);
   });
 
+  it('AUTH-003 a malformed %-escape in the endpoint id: 401 without a key, 404 with one, never 5xx', async () => {
+    for (const id of ['%', '%E0%A4%A', '%ZZ']) {
+      const url = `${h.mock.url}/v2/${id}/health`;
+      expect((await h.request('GET', url, { key: null })).status, `${id} without a key`).toBe(401);
+      expect((await h.request('GET', url)).status, `${id} with a key`).toBe(404);
+      expect((await h.request('POST', `${h.mock.url}/v2/${id}/run`, { body: { input: {} } })).status, `${id} /run`).toBe(404);
+    }
+  });
+
   it('property: arbitrary JSON bodies to /run and REST creates never cause 5xx', async () => {
     await fc.assert(
       fc.asyncProperty(fc.jsonValue(), fc.constantFrom('/run', '/runsync?wait=1000'), async (body, path) => {

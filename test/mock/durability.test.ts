@@ -21,14 +21,19 @@ describe('--state durability', () => {
     const waiting = await first.run(ep, { mock: { durationMs: 10 } }, { policy: { lowPriority: true } });
     await first.rest('PATCH', `/endpoints/${ep}`, { workersMax: 0 });
     const secret = (await first.graphql('mutation { secretCreate(input: {name: "S", value: "v"}) { id } }')).body.data.secretCreate.id;
+    const billedBefore = (await first.rest('GET', '/billing/endpoints')).body;
+    expect(billedBefore.some((row: { timeBilledMs: number }) => row.timeBilledMs > 0)).toBe(true);
     const clockBefore = first.mock.clock.now();
+    // Real time passing while the mock is down must not move its virtual clock.
+    await new Promise((resolve) => setTimeout(resolve, 30));
     await first.close();
     expect(existsSync(stateFile)).toBe(true);
     expect(readdirSync(dir)).toEqual(['state.json']);
 
     const second = await Harness.start({ stateFile });
     try {
-      expect(second.mock.clock.now()).toBeGreaterThanOrEqual(clockBefore);
+      expect(second.mock.clock.now()).toBe(clockBefore);
+      expect((await second.rest('GET', '/billing/endpoints')).body).toEqual(billedBefore);
       expect((await second.rest('GET', `/containerregistryauth/${auth}`)).status).toBe(200);
       expect((await second.rest('GET', `/endpoints/${ep}`)).status).toBe(200);
       expect((await second.rest('GET', `/pods/${pod}`)).status).toBe(200);

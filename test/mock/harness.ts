@@ -1,5 +1,7 @@
 // Test harness: a virtual-clock mock on 127.0.0.1:0 with the control API, and request helpers that
-// validate every REST v1 / queue v2 response against the generated validators.
+// validate every REST v1 / queue v2 response against the generated validators and every GraphQL answer
+// against the SDL.
+import { checkGraphqlAnswer } from '../../src/conform/graphql-shape.js';
 import { expect } from 'vitest';
 import { validateResponse } from '../../src/validation/index.js';
 import { startMock, type MockOptions, type RunningMock } from '../../src/mock/index.js';
@@ -67,7 +69,10 @@ export class Harness {
 
   async graphql(query: string, variables?: Record<string, unknown>, key: string | null = KEY): Promise<Res> {
     const url = key === null ? this.mock.graphqlUrl : `${this.mock.graphqlUrl}?api_key=${encodeURIComponent(key)}`;
-    return this.request('POST', url, { body: { query, variables }, key: null });
+    const res = await this.request('POST', url, { body: { query, variables }, key: null });
+    // Every GraphQL answer against the SDL: envelope, and data typed and shaped as the query selects.
+    expect(checkGraphqlAnswer(query, res.body), `GraphQL ${query} → ${res.status} ${JSON.stringify(res.body)}`).toEqual([]);
+    return res;
   }
 
   async control(method: string, path: string, body?: unknown): Promise<Res> {

@@ -1,4 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { validateWebhook } from '../../src/validation/index.js';
@@ -91,5 +94,30 @@ describe('webhooks', () => {
     const log = (await h.control('GET', '/webhooks')).body.deliveries;
     expect(log).toHaveLength(3);
     expect(log[0].error).toBeTruthy();
+  });
+
+  it('WEBHOOK-005 with --state: the delivery log and a retry still due survive a clean restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mock-webhook-state-'));
+    const stateFile = join(dir, 'state.json');
+    answers = [500, 200];
+    try {
+      const first = await Harness.start({ stateFile });
+      const ep = await first.endpoint();
+      const id = await first.run(ep, { mock: { durationMs: 0 } }, { webhook: hookUrl });
+      await first.advance(0);
+      expect(received).toHaveLength(1);
+      await first.close();
+      const second = await Harness.start({ stateFile });
+      try {
+        await second.advance(10_000);
+        expect(received.map((r) => r.body.id)).toEqual([id, id]);
+        const log = (await second.control('GET', '/webhooks')).body.deliveries;
+        expect(log.map((d: { attempt: number; status: number }) => [d.attempt, d.status])).toEqual([[1, 500], [2, 200]]);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

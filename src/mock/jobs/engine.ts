@@ -73,6 +73,15 @@ export class JobEngine {
     return ep;
   }
 
+  /** Billed worker time of the endpoint's finished work, ms (persisted with --state). */
+  billedMs(endpointId: string): number {
+    return this.endpoints.get(endpointId)?.billedMs ?? 0;
+  }
+
+  restoreBilledMs(endpointId: string, ms: number): void {
+    this.ensureEndpoint(endpointId).billedMs = ms;
+  }
+
   /** Re-reads the endpoint's worker settings (after an update). */
   reconfigure(endpointId: string): void {
     const ep = this.endpoints.get(endpointId);

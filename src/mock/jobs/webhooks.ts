@@ -12,11 +12,26 @@ export interface WebhookPolicy {
 }
 
 const LOG_LIMIT = 10_000;
+
+/** An attempt that is due or in flight: enough to send it again after a restart. */
+interface PendingAttempt {
+  jobId: string;
+  url: string;
+  payload: string;
+  attempt: number;
+  at: number;
+}
+
+export interface WebhookSnapshot {
+  log: WebhookDelivery[];
+  pending: PendingAttempt[];
+}
 const ATTEMPT_TIMEOUT_MS = 5_000;
 
 export class WebhookDispatcher {
   readonly log: WebhookDelivery[] = [];
   private readonly inflight = new Set<Promise<void>>();
+  private readonly pending = new Set<PendingAttempt>();
 
   constructor(
     private readonly clock: Clock,
@@ -38,11 +53,33 @@ export class WebhookDispatcher {
 
   clearLog(): void {
     this.log.length = 0;
+    this.pending.clear();
+  }
+
+  /** Log and due attempts for --state; an attempt in flight at save time is sent again on restore. */
+  snapshot(): WebhookSnapshot {
+    return { log: [...this.log], pending: [...this.pending].map((p) => ({ ...p })) };
+  }
+
+  restore(snapshot: WebhookSnapshot): void {
+    this.log.push(...snapshot.log.slice(-LOG_LIMIT));
+    for (const p of snapshot.pending) this.schedule({ ...p });
+  }
+
+  private schedule(pending: PendingAttempt): void {
+    this.pending.add(pending);
+    this.clock.at(Math.max(this.clock.now(), pending.at), () => {
+      this.pending.delete(pending);
+      this.attempt(pending.jobId, pending.url, pending.payload, pending.attempt);
+    });
   }
 
   private attempt(jobId: string, url: string, payload: string, attempt: number): void {
     const startedAt = this.clock.now();
+    const inFlight: PendingAttempt = { jobId, url, payload, attempt, at: startedAt };
+    this.pending.add(inFlight);
     const promise = post(url, payload).then((outcome) => {
+      this.pending.delete(inFlight);
       const entry: WebhookDelivery = { jobId, url, attempt, at: startedAt, delivered: outcome.status === this.policy.successStatus };
       if (outcome.status !== undefined) entry.status = outcome.status;
       if (outcome.error !== undefined) entry.error = outcome.error;
@@ -50,8 +87,7 @@ export class WebhookDispatcher {
       if (this.log.length > LOG_LIMIT) this.log.splice(0, this.log.length - LOG_LIMIT);
       const maxAttempts = this.faults.has('no-webhook-retry') ? 1 : 1 + this.policy.retries;
       if (!entry.delivered && attempt < maxAttempts) {
-        const next = Math.max(this.clock.now(), startedAt + this.policy.intervalMs);
-        this.clock.at(next, () => this.attempt(jobId, url, payload, attempt + 1));
+        this.schedule({ jobId, url, payload, attempt: attempt + 1, at: Math.max(this.clock.now(), startedAt + this.policy.intervalMs) });
       }
     });
     this.inflight.add(promise);
