@@ -11,6 +11,14 @@ export type JsonBody<O> = O extends { requestBody?: infer R }
 export type JsonResponse<O, S extends number> = O extends { responses: infer R }
   ? S extends keyof R ? (R[S] extends { content: { 'application/json': infer B } } ? B : undefined) : never
   : never;
+/** A parameter section (path, query) of an operation; an operation without one gets an empty object. */
+type ParamSection<P, K extends string> = P extends { [key in K]?: infer X }
+  ? [NonNullable<X>] extends [never] ? Record<string, never> : NonNullable<X>
+  : Record<string, never>;
+/** What the params validator accepts after coercion: { path, query }, typed from the operation. */
+export type RequestParams<O> = O extends { parameters: infer P }
+  ? { path: ParamSection<P, 'path'>; query: ParamSection<P, 'query'> }
+  : never;
 /** Validators of one operation; a null response entry means that status has no body. */
 export type OperationValidators = {
   body?: Validator<unknown>;

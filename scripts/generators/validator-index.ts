@@ -13,6 +13,14 @@ export type JsonBody<O> = O extends { requestBody?: infer R }
 export type JsonResponse<O, S extends number> = O extends { responses: infer R }
   ? S extends keyof R ? (R[S] extends { content: { 'application/json': infer B } } ? B : undefined) : never
   : never;
+/** A parameter section (path, query) of an operation; an operation without one gets an empty object. */
+type ParamSection<P, K extends string> = P extends { [key in K]?: infer X }
+  ? [NonNullable<X>] extends [never] ? Record<string, never> : NonNullable<X>
+  : Record<string, never>;
+/** What the params validator accepts after coercion: { path, query }, typed from the operation. */
+export type RequestParams<O> = O extends { parameters: infer P }
+  ? { path: ParamSection<P, 'path'>; query: ParamSection<P, 'query'> }
+  : never;
 /** Validators of one operation; a null response entry means that status has no body. */
 export type OperationValidators = {
   body?: Validator<unknown>;
@@ -28,8 +36,8 @@ export function validatorTypesModule(): string {
 export function validatorIndexModule(all: SurfaceValidators[]): string {
   const files: Record<string, string> = { restV1: 'rest-v1', queueV2: 'queue-v2' };
   const lines: string[] = [
-    `import type { Validator, JsonBody, JsonResponse, OperationValidators } from './types.js';`,
-    `export type { Validator, JsonBody, JsonResponse, OperationValidators } from './types.js';`,
+    `import type { Validator, JsonBody, JsonResponse, OperationValidators, RequestParams } from './types.js';`,
+    `export type { Validator, JsonBody, JsonResponse, OperationValidators, RequestParams } from './types.js';`,
   ];
   for (const s of all) {
     const f = files[s.surface];
@@ -41,7 +49,7 @@ export function validatorIndexModule(all: SurfaceValidators[]): string {
     const ops = s.entries.map((e) => {
       const parts = [];
       if (e.body) parts.push(`body: ${s.surface}V.${e.body} as Validator<JsonBody<${s.surface}Ops['${e.operationId}']>>`);
-      parts.push(`params: ${s.surface}P.${e.params} as Validator<unknown>`);
+      parts.push(`params: ${s.surface}P.${e.params} as Validator<RequestParams<${s.surface}Ops['${e.operationId}']>>`);
       const responses = Object.entries(e.responses).map(([status, name]) =>
         name === null
           ? `'${status}': null`

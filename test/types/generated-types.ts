@@ -35,6 +35,16 @@ export async function typeChecks(): Promise<void> {
     const id: string = data.id; // narrowed by the validator's type guard
     void id;
   }
+
+  const params: unknown = { path: { jobId: 'j' }, query: { wait: '5000' } };
+  if (validate.queueV2.getJobStatusSync.params(params)) {
+    const jobId: string = params.path.jobId; // typed from the operation's parameters
+    const wait: number | undefined = params.query.wait; // coerced to the documented type
+    // @ts-expect-error getJobStatusSync has no `ttl` query parameter
+    void params.query.ttl;
+    void jobId;
+    void wait;
+  }
 }
 
 export const someRule: RuleId | undefined = undefined;
