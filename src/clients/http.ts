@@ -85,6 +85,32 @@ export class HttpCore {
     });
   }
 
+  /**
+   * The layer underneath, for callers who want it: an openapi-fetch client typed with the surface's
+   * generated `paths`, with the same auth, base URL and retry fetch, answering `{data, error, response}`
+   * and never throwing for HTTP statuses (transport failures still raise ConnectionError/TimeoutError).
+   */
+  rawClient<Paths extends {}>(): Client<Paths> {
+    return createClient<Paths>({
+      baseUrl: this.baseUrl.replace(/\/+$/, ''),
+      headers: { ...this.options.headers, Authorization: `Bearer ${this.options.apiKey}`, Accept: 'application/json' },
+      Request: PreparedRequest as unknown as typeof Request,
+      pathSerializer: simplePathSerializer,
+      fetch: createRetryFetch({
+        fetch: this.options.fetch,
+        maxRetries: this.options.maxRetries,
+        timeoutMs: this.options.timeoutMs,
+        onRetry: this.options.onRetry,
+        baseDelayMs: this.options.baseDelayMs,
+        maxDelayMs: this.options.maxDelayMs,
+        maxRetryAfterMs: this.options.maxRetryAfterMs,
+        sleep: this.options.sleep,
+        random: this.options.random,
+        redactor: this.redactor,
+      }) as (input: Request) => Promise<Response>,
+    });
+  }
+
   async call<T>(spec: OperationSpec, parts: RequestParts, callOptions: CallOptions = {}, context: CallContext = {}): Promise<T> {
     const { operationId } = spec;
     const redactor = hasObjectBody(parts.body) ? this.redactor.extend().addFromBody(parts.body) : this.redactor;

@@ -3,6 +3,8 @@
  * `runAndWait`) and streaming (`stream`) built on them. Generic over the worker's own types:
  * `createQueueClient<MyInput, MyOutput, MyChunk>(…)`.
  */
+import type { Client } from 'openapi-fetch';
+import type { paths as QueueV2Paths } from '../../generated/queue-v2/types.js';
 import { JobFailedError } from './errors.js';
 import { HttpCore, compact, requireOption, type BaseClientOptions, type CallOptions, type OperationSpec } from './http.js';
 import { pollUntilTerminal, type PollOptions } from './polling.js';
@@ -96,6 +98,8 @@ export interface QueueClient<Input = JsonObject, Output = unknown, Chunk = unkno
   waitFor(jobId: string, options?: WaitForOptions): Promise<TerminalJobRecord<Output>>;
   runAndWait(body: JobSubmission<Input>, options?: WaitForOptions): Promise<TerminalJobRecord<Output>>;
   stream(jobId: string, options?: PollOptions): AsyncGenerator<StreamChunk<Chunk>, void, undefined>;
+  /** openapi-fetch typed with the queue v2 paths (base includes the endpoint id): `{data, error, response}`. */
+  readonly raw: Client<QueueV2Paths>;
 }
 
 export function createQueueClient<Input = JsonObject, Output = unknown, Chunk = unknown>(
@@ -127,6 +131,7 @@ export function createQueueClient<Input = JsonObject, Output = unknown, Chunk = 
 
   return {
     endpointId,
+    raw: core.rawClient<QueueV2Paths>(),
     run: (body, callOptions) => core.call(ops.runJob, { body }, callOptions),
     runSync: (body, { waitMs, ...callOptions } = {}) =>
       core.call(ops.runJobSync, { body, query: compact({ wait: waitMs === undefined ? undefined : clampWaitMs(waitMs) }) }, withHold(callOptions, waitMs, options.timeoutMs)),

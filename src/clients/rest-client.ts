@@ -5,6 +5,7 @@
  */
 import { operations as operationTable } from '../../generated/operations.js';
 import type { components, operations as RestOperations } from '../../generated/rest-v1/types.js';
+import type { paths as RestV1Paths } from '../../generated/rest-v1/types.js';
 import { HttpCore, compact, requireOption, type BaseClientOptions, type CallOptions, type OperationSpec } from './http.js';
 
 export type RestOperationId = keyof RestOperations;
@@ -119,6 +120,8 @@ export function createRestClient(options: RestClientOptions) {
       endpoints: list('getEndpointBilling'),
       networkVolumes: list('getNetworkVolumeBilling'),
     },
+    /** openapi-fetch typed with the REST v1 paths: `{data, error, response}`, no throwing on status. */
+    raw: core.rawClient<RestV1Paths>(),
   };
 }
 

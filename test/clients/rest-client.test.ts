@@ -175,4 +175,19 @@ describe('REST client behaviour', () => {
     setTimeout(() => controller.abort(), 5);
     await expect(pending).rejects.toMatchObject({ name: 'AbortError', operationId: 'getPod' });
   });
+
+  it('raw: the typed openapi-fetch layer answers {data, error, response} without throwing, with auth and retries', async () => {
+    const { rest, server, delays } = await client((req, index) =>
+      req.pathname === '/v1/pods/pod-1' ? { body: pod }
+        : index === 1 ? { status: 503, headers: { 'retry-after': '1' }, body: { message: 'busy' } }
+          : { status: 404, body: { message: 'no such pod' } },
+    );
+    const found = await rest.raw.GET('/pods/{podId}', { params: { path: { podId: 'pod-1' } } });
+    expect([found.data, found.error, found.response.status]).toEqual([pod, undefined, 200]);
+    const missing = await rest.raw.GET('/pods/{podId}', { params: { path: { podId: 'nope' } } });
+    expect([missing.data, missing.error, missing.response.status]).toEqual([undefined, { message: 'no such pod' }, 404]);
+    expect(delays).toEqual([1000]); // the 503 was retried after Retry-After
+    expect(server.requests.every((r) => r.headers.authorization === `Bearer ${API_KEY}`)).toBe(true);
+  });
 });
+

@@ -119,3 +119,16 @@ export function webhookTypes() {
     },
   });
 }
+
+export async function rawLayerTypes() {
+  const rest = createRestClient({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'k' });
+  const { data } = await rest.raw.GET('/pods/{podId}', { params: { path: { podId: 'p' } } });
+  const podId: string | undefined = data?.id;
+  void podId;
+  // @ts-expect-error unknown path on the raw REST v1 layer
+  await rest.raw.GET('/podz');
+  const queue = createQueueClient({ endpointBaseUrl: 'http://127.0.0.1:1/v2', endpointId: 'ep', apiKey: 'k' });
+  await queue.raw.POST('/run', { body: { input: {} } });
+  // @ts-expect-error ttl is an integer, not a string
+  await queue.raw.POST('/run', { body: { input: {}, policy: { ttl: '60000' } } });
+}
