@@ -8,7 +8,7 @@ import { ApiError, ContractViolationError, ValidationError, errorFromResponse } 
 import { SecretRedactor } from './redact.js';
 import { simplePathSerializer } from './path-serializer.js';
 import { PreparedRequest } from './prepared-request.js';
-import { createRetryFetch, type FetchLike, type RetryInfo, type Sleep } from './retry-fetch.js';
+import { createRetryFetch, type FetchLike, type RetryFetchOptions, type RetryInfo, type Sleep } from './retry-fetch.js';
 import { resolveValidator, type ContractValidator, type RequestParts, type Surface } from './validator.js';
 
 /** Options shared by every client. */
@@ -76,13 +76,7 @@ export class HttpCore {
   ) {
     requireOption(options.apiKey, 'apiKey');
     this.redactor = new SecretRedactor([options.apiKey]);
-    this.client = createClient<Record<string, never>>({
-      baseUrl: baseUrl.replace(/\/+$/, ''),
-      headers: { ...options.headers, Authorization: `Bearer ${options.apiKey}`, Accept: 'application/json' },
-      // The retry fetch sends the parts itself; see prepared-request.ts.
-      Request: PreparedRequest as unknown as typeof Request,
-      pathSerializer: simplePathSerializer,
-    });
+    this.client = createClient<Record<string, never>>(this.openapiFetchOptions());
   }
 
   /**
@@ -92,23 +86,29 @@ export class HttpCore {
    */
   rawClient<Paths extends {}>(): Client<Paths> {
     return createClient<Paths>({
+      ...this.openapiFetchOptions(),
+      fetch: createRetryFetch(this.retrySettings()) as (input: Request) => Promise<Response>,
+    });
+  }
+
+  /** Base URL, auth headers and request building shared by the throwing and the raw layer. */
+  private openapiFetchOptions() {
+    return {
       baseUrl: this.baseUrl.replace(/\/+$/, ''),
       headers: { ...this.options.headers, Authorization: `Bearer ${this.options.apiKey}`, Accept: 'application/json' },
+      // The retry fetch sends the parts itself; see prepared-request.ts.
       Request: PreparedRequest as unknown as typeof Request,
       pathSerializer: simplePathSerializer,
-      fetch: createRetryFetch({
-        fetch: this.options.fetch,
-        maxRetries: this.options.maxRetries,
-        timeoutMs: this.options.timeoutMs,
-        onRetry: this.options.onRetry,
-        baseDelayMs: this.options.baseDelayMs,
-        maxDelayMs: this.options.maxDelayMs,
-        maxRetryAfterMs: this.options.maxRetryAfterMs,
-        sleep: this.options.sleep,
-        random: this.options.random,
-        redactor: this.redactor,
-      }) as (input: Request) => Promise<Response>,
-    });
+    };
+  }
+
+  /** Client-wide retry settings; a call may override maxRetries, timeoutMs and the signal. */
+  private retrySettings(): RetryFetchOptions {
+    const o = this.options;
+    return {
+      fetch: o.fetch, maxRetries: o.maxRetries, timeoutMs: o.timeoutMs, onRetry: o.onRetry, baseDelayMs: o.baseDelayMs,
+      maxDelayMs: o.maxDelayMs, maxRetryAfterMs: o.maxRetryAfterMs, sleep: o.sleep, random: o.random, redactor: this.redactor,
+    };
   }
 
   async call<T>(spec: OperationSpec, parts: RequestParts, callOptions: CallOptions = {}, context: CallContext = {}): Promise<T> {
@@ -125,17 +125,11 @@ export class HttpCore {
     }
 
     const fetch = createRetryFetch({
-      fetch: this.options.fetch,
+      ...this.retrySettings(),
       maxRetries: callOptions.maxRetries ?? this.options.maxRetries,
       timeoutMs: callOptions.timeoutMs ?? this.options.timeoutMs,
       idempotent: spec.idempotent,
       signal: callOptions.signal,
-      onRetry: this.options.onRetry,
-      baseDelayMs: this.options.baseDelayMs,
-      maxDelayMs: this.options.maxDelayMs,
-      maxRetryAfterMs: this.options.maxRetryAfterMs,
-      sleep: this.options.sleep,
-      random: this.options.random,
       operationId,
       jobId: context.jobId,
       redactor,
