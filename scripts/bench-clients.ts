@@ -3,7 +3,8 @@
  * 1. overhead of `queue.status()` vs raw `fetch` on the same local server (goal ≤ 1.1×). The server runs
  *    in a child process; variants alternate in short rounds and the figure is the median of the
  *    per-round ratios (paired), which this noisy 2-core VM needs for a stable number. Also reported:
- *    raw fetch with an equivalent per-request timeout signal (what any client with a timeout pays), and
+ *    raw fetch with an equivalent per-request timeout signal (what any client with a timeout pays),
+ *    openapi-fetch alone (the floor of a client built on it), and
  *    the client's own CPU cost per call in µs against an in-process fetch that answers instantly;
  * 2. queue-client bundle size min+gz via esbuild (goal ≤ 10 kB), without the lazily loaded validators
  *    (what every user pays) and with them (what the first validated call loads).
@@ -14,6 +15,8 @@ import { fork } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import createClient from 'openapi-fetch';
+import type { paths as QueueV2Paths } from '../generated/queue-v2/types.js';
 import { createQueueClient } from '../src/clients/index.js';
 
 const numberArg = (name: string, fallback: number) => {
@@ -70,6 +73,7 @@ async function overheadOnLoopback() {
   };
   const client = (options: { validateRequests?: boolean } = {}) =>
     createQueueClient({ endpointBaseUrl: `${url}/v2`, endpointId: 'ep-1', apiKey: API_KEY, ...options });
+  const plain = createClient<QueueV2Paths>({ baseUrl: `${url}/v2/ep-1`, headers });
   const validated = client();
   const unvalidated = client({ validateRequests: false });
   const samples = await rounds(
@@ -84,6 +88,9 @@ async function overheadOnLoopback() {
           clearTimeout(timer);
         }
       },
+      // openapi-fetch alone (default Request and fetch, no retries, no timeout): the floor of any
+      // client built on it, to tell its share of the overhead from ours.
+      openapiFetchAlone: async () => (await plain.GET('/status/{jobId}', { params: { path: { jobId: JOB } } })).data,
       status: () => validated.status(JOB),
       statusNoValidation: () => unvalidated.status(JOB),
     },
@@ -99,6 +106,7 @@ async function overheadOnLoopback() {
     ratioValidated: pairedRatio(samples, 'status', 'rawFetch'),
     ratioNoValidation: pairedRatio(samples, 'statusNoValidation', 'rawFetch'),
     ratioRawFetchWithTimeout: pairedRatio(samples, 'rawFetchWithTimeout', 'rawFetch'),
+    ratioOpenapiFetchAlone: pairedRatio(samples, 'openapiFetchAlone', 'rawFetch'),
     goal: 'ratioValidated <= 1.1',
   };
 }
