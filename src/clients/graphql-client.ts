@@ -18,36 +18,24 @@ import {
   type SecretCreateMutation,
 } from '../../generated/graphql/graphql.js';
 import { ApiError, GraphQLResponseError, ValidationError, errorFromResponse, type GraphQLErrorEntry } from './errors.js';
-import { requireOption, type CallOptions } from './http.js';
+import { requireOption, retrySettingsOf, type CallOptions, type TransportOptions } from './http.js';
 import { SecretRedactor } from './redact.js';
-import { createRetryFetch, type FetchLike, type RetryInfo, type Sleep } from './retry-fetch.js';
+import { createRetryFetch } from './retry-fetch.js';
 import { validateGraphqlVariables, type VariablesValidator } from './graphql-variables.js';
 
 export type { SaveTemplateInput, SecretCreateInput } from '../../generated/graphql/graphql.js';
 export type PodTemplate = NonNullable<SaveTemplateMutation['saveTemplate']>;
 export type Secret = NonNullable<SecretCreateMutation['secretCreate']>;
 
-export interface GraphqlClientOptions {
+export interface GraphqlClientOptions extends TransportOptions {
   /** GraphQL address without the key, e.g. `https://api.runpod.io/graphql`. */
   graphqlUrl: string;
-  apiKey: string;
   /** Where the key goes: `query` (`?api_key=`, the seed's mechanism, default) or `header` (Bearer). */
   auth?: 'query' | 'header';
-  fetch?: FetchLike;
-  maxRetries?: number;
-  timeoutMs?: number;
   /** Check variables against the SDL before sending. Default true. */
   validateRequests?: boolean;
   /** Replaces the built-in variables check. */
   variablesValidator?: VariablesValidator;
-  headers?: Record<string, string>;
-  onRetry?: (info: RetryInfo) => void;
-  baseDelayMs?: number;
-  maxDelayMs?: number;
-  /** Largest server-requested wait honoured by sleeping (default 60 000 ms). */
-  maxRetryAfterMs?: number;
-  sleep?: Sleep;
-  random?: () => number;
 }
 
 type Variables = Record<string, unknown>;
@@ -77,19 +65,12 @@ export function createGraphqlClient(options: GraphqlClientOptions) {
     }
 
     const fetch = createRetryFetch({
-      fetch: options.fetch,
+      ...retrySettingsOf(options, redactor),
       maxRetries: callOptions.maxRetries ?? options.maxRetries,
       timeoutMs: callOptions.timeoutMs ?? options.timeoutMs,
       idempotent: /^\s*query\b/.test(query.replace(/^\s*#.*$/gm, '')),
       signal: callOptions.signal,
-      onRetry: options.onRetry,
-      baseDelayMs: options.baseDelayMs,
-      maxDelayMs: options.maxDelayMs,
-      maxRetryAfterMs: options.maxRetryAfterMs,
-      sleep: options.sleep,
-      random: options.random,
       operationId,
-      redactor,
     });
     const client = new GraphQLClient(endpoint, {
       fetch: fetch as typeof globalThis.fetch,

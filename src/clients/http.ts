@@ -11,8 +11,8 @@ import { PreparedRequest } from './prepared-request.js';
 import { createRetryFetch, type FetchLike, type RetryFetchOptions, type RetryInfo, type Sleep } from './retry-fetch.js';
 import { resolveValidator, type ContractValidator, type RequestParts, type Surface } from './validator.js';
 
-/** Options shared by every client. */
-export interface BaseClientOptions {
+/** Transport options of every client (REST v1, queue v2, GraphQL). */
+export interface TransportOptions {
   apiKey: string;
   /** Underlying fetch (default `globalThis.fetch`); retries are layered on top of it. */
   fetch?: FetchLike;
@@ -20,21 +20,34 @@ export interface BaseClientOptions {
   maxRetries?: number;
   /** Per-attempt timeout in ms. Default 60 000. */
   timeoutMs?: number;
-  /** Check request bodies and parameters against the spec before sending. Default true. */
-  validateRequests?: boolean;
-  /** Check every response against the spec; mismatches raise ContractViolationError. Default false. */
-  validateResponses?: boolean;
-  /** Replaces the built-in Ajv validator. */
-  validator?: ContractValidator;
   /** Extra headers on every request (e.g. a User-Agent). */
   headers?: Record<string, string>;
   onRetry?: (info: RetryInfo) => void;
   /** Backoff tuning and injectable clock/randomness (tests, simulations). */
   baseDelayMs?: number;
   maxDelayMs?: number;
+  /** Largest server-requested wait honoured by sleeping (default 60 000 ms). */
   maxRetryAfterMs?: number;
   sleep?: Sleep;
   random?: () => number;
+}
+
+/** Client-wide retry settings from the transport options; a call may override maxRetries, timeoutMs, signal. */
+export function retrySettingsOf(o: TransportOptions, redactor: SecretRedactor): RetryFetchOptions {
+  return {
+    fetch: o.fetch, maxRetries: o.maxRetries, timeoutMs: o.timeoutMs, onRetry: o.onRetry, baseDelayMs: o.baseDelayMs,
+    maxDelayMs: o.maxDelayMs, maxRetryAfterMs: o.maxRetryAfterMs, sleep: o.sleep, random: o.random, redactor,
+  };
+}
+
+/** Options of the REST v1 and queue v2 clients. */
+export interface BaseClientOptions extends TransportOptions {
+  /** Check request bodies and parameters against the spec before sending. Default true. */
+  validateRequests?: boolean;
+  /** Check every response against the spec; mismatches raise ContractViolationError. Default false. */
+  validateResponses?: boolean;
+  /** Replaces the built-in Ajv validator. */
+  validator?: ContractValidator;
 }
 
 /** Options accepted by every method. */
@@ -87,7 +100,7 @@ export class HttpCore {
   rawClient<Paths extends {}>(): Client<Paths> {
     return createClient<Paths>({
       ...this.openapiFetchOptions(),
-      fetch: createRetryFetch(this.retrySettings()) as (input: Request) => Promise<Response>,
+      fetch: createRetryFetch(retrySettingsOf(this.options, this.redactor)) as (input: Request) => Promise<Response>,
     });
   }
 
@@ -99,15 +112,6 @@ export class HttpCore {
       // The retry fetch sends the parts itself; see prepared-request.ts.
       Request: PreparedRequest as unknown as typeof Request,
       pathSerializer: simplePathSerializer,
-    };
-  }
-
-  /** Client-wide retry settings; a call may override maxRetries, timeoutMs and the signal. */
-  private retrySettings(): RetryFetchOptions {
-    const o = this.options;
-    return {
-      fetch: o.fetch, maxRetries: o.maxRetries, timeoutMs: o.timeoutMs, onRetry: o.onRetry, baseDelayMs: o.baseDelayMs,
-      maxDelayMs: o.maxDelayMs, maxRetryAfterMs: o.maxRetryAfterMs, sleep: o.sleep, random: o.random, redactor: this.redactor,
     };
   }
 
@@ -125,7 +129,7 @@ export class HttpCore {
     }
 
     const fetch = createRetryFetch({
-      ...this.retrySettings(),
+      ...retrySettingsOf(this.options, this.redactor),
       maxRetries: callOptions.maxRetries ?? this.options.maxRetries,
       timeoutMs: callOptions.timeoutMs ?? this.options.timeoutMs,
       idempotent: spec.idempotent,

@@ -13,7 +13,7 @@ export {
   type RetrySettings,
   type Sleep,
 } from './retry-fetch.js';
-export type { BaseClientOptions, CallOptions } from './http.js';
+export type { BaseClientOptions, CallOptions, TransportOptions } from './http.js';
 export type { ContractValidator, RequestParts } from './validator.js';
 export {
   TERMINAL_JOB_STATUSES,
