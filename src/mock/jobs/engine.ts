@@ -7,13 +7,13 @@ import { TERMINAL_STATUSES, type Job, type JobPolicy, type JobStatus, type Worke
 import { RetentionQueue } from './retention.js';
 import { availableChunks, outcomeOf, readDirective } from './simulate.js';
 import { EndpointJobs } from './endpoint-jobs.js';
+import { JobWaiters } from './waiters.js';
 import type { EndpointConfig } from './workers.js';
 
 export type { EndpointConfig } from './workers.js';
 
 export const DEFAULT_TTL_MS = 86_400_000;
 export const DEFAULT_EXECUTION_TIMEOUT_MS = 600_000;
-
 
 export interface EngineDeps {
   clock: Clock;
@@ -41,16 +41,15 @@ interface JobTimers {
   run?: TimerHandle;
 }
 
-type Waiter = (job: Job | undefined) => void;
-
 export class JobEngine {
   private readonly endpoints = new Map<string, EndpointJobs>();
   private readonly jobs = new Map<string, Job>();
   private readonly timers = new Map<string, JobTimers>();
-  private readonly waiters = new Map<string, Set<Waiter>>();
+  private readonly waiters: JobWaiters;
   private readonly retention: Record<Job['kind'], RetentionQueue>;
 
   constructor(private readonly deps: EngineDeps) {
+    this.waiters = new JobWaiters(deps.clock, (jobId) => this.jobs.get(jobId));
     const expire = (job: Job, at: number) => {
       const ep = this.endpoints.get(job.endpointId);
       if (ep && this.jobs.get(job.id) === job && job.expiresAt === at) this.delete(ep, job);
@@ -221,20 +220,7 @@ export class JobEngine {
 
   /** Resolves with the job once terminal (or deleted → undefined), or with its current state after `ms`. */
   waitFor(job: Job, ms: number): Promise<Job | undefined> {
-    if (TERMINAL_STATUSES.has(job.status)) return Promise.resolve(job);
-    return new Promise((resolve) => {
-      let set = this.waiters.get(job.id);
-      if (!set) this.waiters.set(job.id, (set = new Set()));
-      const waiter: Waiter = (final) => {
-        this.deps.clock.cancel(timer);
-        resolve(final);
-      };
-      set.add(waiter);
-      const timer = this.deps.clock.after(ms, () => {
-        set!.delete(waiter);
-        resolve(this.jobs.get(job.id));
-      });
-    });
+    return this.waiters.waitFor(job, ms);
   }
 
   /** Deletes an endpoint's jobs, workers and timers (endpoint deleted). */
@@ -388,7 +374,7 @@ export class JobEngine {
       this.timers.delete(job.id);
     }
     this.armRetention(ep, job);
-    this.notify(job, job);
+    this.waiters.notify(job, job);
     this.deps.onTerminal(job);
   }
 
@@ -408,13 +394,6 @@ export class JobEngine {
     }
     ep.remove(job);
     this.jobs.delete(job.id);
-    this.notify(job, undefined);
-  }
-
-  private notify(job: Job, value: Job | undefined): void {
-    const set = this.waiters.get(job.id);
-    if (!set) return;
-    this.waiters.delete(job.id);
-    for (const waiter of set) waiter(value);
+    this.waiters.notify(job, undefined);
   }
 }
