@@ -8,7 +8,7 @@ const GOAL_MS = 20_000;
 
 const clean = await runConformance({ reportsDir: null, progress: false, settings: { tier: 'full' } });
 const t = clean.summary.totals;
-const mutation = await measureMutationScore({ tier: 'full' }, (line) => console.log(line));
+const mutation = await measureMutationScore({ tier: 'full' }, (line) => console.log(line), clean.failing.map((r) => r.id));
 const { caught } = mutation;
 const final = await runConformance({ reportsDir: 'reports', progress: false, settings: { tier: 'full' }, mutation });
 

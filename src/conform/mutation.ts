@@ -7,9 +7,11 @@ import { runConformance } from './index.js';
 
 export type MutationScore = NonNullable<RunSummary['mutation']>;
 
-export async function measureMutationScore(settings: Partial<RunSettings>, log: (line: string) => void = () => undefined): Promise<MutationScore> {
-  const clean = await runConformance({ reportsDir: null, progress: false, settings });
-  const baseline = new Set(clean.failing.map((r) => r.id));
+/** `cleanFailing`: ids failing fault-free, when the caller already ran that (saves one full run). */
+export async function measureMutationScore(
+  settings: Partial<RunSettings>, log: (line: string) => void = () => undefined, cleanFailing?: readonly string[],
+): Promise<MutationScore> {
+  const baseline = new Set(cleanFailing ?? (await runConformance({ reportsDir: null, progress: false, settings })).failing.map((r) => r.id));
   if (baseline.size) log(`fault-free mock fails ${[...baseline].join(', ')} (these rules do not count as catching a fault)`);
   const perFault: MutationScore['perFault'] = [];
   for (const fault of FAULT_NAMES) {
