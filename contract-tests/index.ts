@@ -9,3 +9,7 @@ import './checks/time.js';
 import './checks/webhook.js';
 import './checks/rate.js';
 import './checks/mock-only.js';
+import './checks/state-rules.js';
+import './checks/bounds.js';
+import './checks/http.js';
+import './checks/cross-surface.js';

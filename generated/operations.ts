@@ -3,7 +3,7 @@ export type Surface = 'restV1' | 'queueV2';
 export type OperationInfo = {
   surface: Surface; operationId: string; method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
   path: string; tag: string; summary: string; requiredScope: string; successStatus: number;
-  source: string; hasBody: boolean;
+  source: string; hasBody: boolean; bodyRequired: boolean;
   rateLimit?: { requestsPer10s: number; concurrent: number | null };
   maxBodyBytes?: number; resultRetentionMs?: number; deleteDelayMs?: number; synonymOf?: string;
 };
@@ -18,7 +18,8 @@ export const operations: readonly OperationInfo[] = [
     "requiredScope": "read",
     "successStatus": 200,
     "source": "seed",
-    "hasBody": false
+    "hasBody": false,
+    "bodyRequired": false
   },
   {
     "surface": "restV1",
@@ -30,7 +31,9 @@ export const operations: readonly OperationInfo[] = [
     "requiredScope": "write",
     "successStatus": 201,
     "source": "seed",
-    "hasBody": true
+    "hasBody": true,
+    "bodyRequired": true,
+    "maxBodyBytes": 1048576
   },
   {
     "surface": "restV1",
@@ -42,7 +45,8 @@ export const operations: readonly OperationInfo[] = [
     "requiredScope": "read",
     "successStatus": 200,
     "source": "seed",
-    "hasBody": false
+    "hasBody": false,
+    "bodyRequired": false
   },
   {
     "surface": "restV1",
@@ -54,7 +58,8 @@ export const operations: readonly OperationInfo[] = [
     "requiredScope": "write",
     "successStatus": 204,
     "source": "seed",
-    "hasBody": false
+    "hasBody": false,
+    "bodyRequired": false
   },
   {
     "surface": "restV1",
@@ -66,7 +71,9 @@ export const operations: readonly OperationInfo[] = [
     "requiredScope": "write",
     "successStatus": 200,
     "source": "seed",
-    "hasBody": true
+    "hasBody": true,
+    "bodyRequired": true,
+    "maxBodyBytes": 1048576
   },
   {
     "surface": "restV1",
@@ -79,6 +86,8 @@ export const operations: readonly OperationInfo[] = [
     "successStatus": 200,
     "source": "seed",
     "hasBody": true,
+    "bodyRequired": true,
+    "maxBodyBytes": 1048576,
     "synonymOf": "updatePod"
   },
   {
@@ -91,7 +100,8 @@ export const operations: readonly OperationInfo[] = [
     "requiredScope": "read",
     "successStatus": 200,
     "source": "seed",
-    "hasBody": false
+    "hasBody": false,
+    "bodyRequired": false
   },
   {
     "surface": "restV1",
@@ -103,7 +113,9 @@ export const operations: readonly OperationInfo[] = [
     "requiredScope": "write",
     "successStatus": 200,
     "source": "seed",
-    "hasBody": true
+    "hasBody": true,
+    "bodyRequired": true,
+    "maxBodyBytes": 1048576
   },
   {
     "surface": "restV1",
@@ -115,7 +127,8 @@ export const operations: readonly OperationInfo[] = [
     "requiredScope": "read",
     "successStatus": 200,
     "source": "seed",
-    "hasBody": false
+    "hasBody": false,
+    "bodyRequired": false
   },
   {
     "surface": "restV1",
@@ -127,7 +140,8 @@ export const operations: readonly OperationInfo[] = [
     "requiredScope": "write",
     "successStatus": 204,
     "source": "seed",
-    "hasBody": false
+    "hasBody": false,
+    "bodyRequired": false
   },
   {
     "surface": "restV1",
@@ -139,7 +153,9 @@ export const operations: readonly OperationInfo[] = [
     "requiredScope": "write",
     "successStatus": 200,
     "source": "seed",
-    "hasBody": true
+    "hasBody": true,
+    "bodyRequired": true,
+    "maxBodyBytes": 1048576
   },
   {
     "surface": "restV1",
@@ -152,6 +168,8 @@ export const operations: readonly OperationInfo[] = [
     "successStatus": 200,
     "source": "seed",
     "hasBody": true,
+    "bodyRequired": true,
+    "maxBodyBytes": 1048576,
     "synonymOf": "updateEndpoint"
   },
   {
@@ -164,7 +182,8 @@ export const operations: readonly OperationInfo[] = [
     "requiredScope": "read",
     "successStatus": 200,
     "source": "seed",
-    "hasBody": false
+    "hasBody": false,
+    "bodyRequired": false
   },
   {
     "surface": "restV1",
@@ -176,7 +195,9 @@ export const operations: readonly OperationInfo[] = [
     "requiredScope": "write",
     "successStatus": 200,
     "source": "seed",
-    "hasBody": true
+    "hasBody": true,
+    "bodyRequired": true,
+    "maxBodyBytes": 1048576
   },
   {
     "surface": "restV1",
@@ -188,7 +209,8 @@ export const operations: readonly OperationInfo[] = [
     "requiredScope": "read",
     "successStatus": 200,
     "source": "seed",
-    "hasBody": false
+    "hasBody": false,
+    "bodyRequired": false
   },
   {
     "surface": "restV1",
@@ -201,6 +223,7 @@ export const operations: readonly OperationInfo[] = [
     "successStatus": 204,
     "source": "seed",
     "hasBody": false,
+    "bodyRequired": false,
     "deleteDelayMs": 120000
   },
   {
@@ -213,7 +236,9 @@ export const operations: readonly OperationInfo[] = [
     "requiredScope": "write",
     "successStatus": 200,
     "source": "seed",
-    "hasBody": true
+    "hasBody": true,
+    "bodyRequired": true,
+    "maxBodyBytes": 1048576
   },
   {
     "surface": "restV1",
@@ -226,6 +251,8 @@ export const operations: readonly OperationInfo[] = [
     "successStatus": 200,
     "source": "seed",
     "hasBody": true,
+    "bodyRequired": true,
+    "maxBodyBytes": 1048576,
     "synonymOf": "updateTemplate"
   },
   {
@@ -238,7 +265,8 @@ export const operations: readonly OperationInfo[] = [
     "requiredScope": "read",
     "successStatus": 200,
     "source": "seed",
-    "hasBody": false
+    "hasBody": false,
+    "bodyRequired": false
   },
   {
     "surface": "restV1",
@@ -250,7 +278,9 @@ export const operations: readonly OperationInfo[] = [
     "requiredScope": "write",
     "successStatus": 200,
     "source": "seed",
-    "hasBody": true
+    "hasBody": true,
+    "bodyRequired": true,
+    "maxBodyBytes": 1048576
   },
   {
     "surface": "restV1",
@@ -262,7 +292,8 @@ export const operations: readonly OperationInfo[] = [
     "requiredScope": "read",
     "successStatus": 200,
     "source": "seed",
-    "hasBody": false
+    "hasBody": false,
+    "bodyRequired": false
   },
   {
     "surface": "restV1",
@@ -274,7 +305,8 @@ export const operations: readonly OperationInfo[] = [
     "requiredScope": "write",
     "successStatus": 204,
     "source": "seed",
-    "hasBody": false
+    "hasBody": false,
+    "bodyRequired": false
   },
   {
     "surface": "restV1",
@@ -286,7 +318,9 @@ export const operations: readonly OperationInfo[] = [
     "requiredScope": "write",
     "successStatus": 200,
     "source": "seed",
-    "hasBody": true
+    "hasBody": true,
+    "bodyRequired": true,
+    "maxBodyBytes": 1048576
   },
   {
     "surface": "restV1",
@@ -299,6 +333,8 @@ export const operations: readonly OperationInfo[] = [
     "successStatus": 200,
     "source": "seed",
     "hasBody": true,
+    "bodyRequired": true,
+    "maxBodyBytes": 1048576,
     "synonymOf": "updateNetworkVolume"
   },
   {
@@ -311,7 +347,8 @@ export const operations: readonly OperationInfo[] = [
     "requiredScope": "write",
     "successStatus": 200,
     "source": "seed",
-    "hasBody": false
+    "hasBody": true,
+    "bodyRequired": false
   },
   {
     "surface": "restV1",
@@ -323,7 +360,8 @@ export const operations: readonly OperationInfo[] = [
     "requiredScope": "write",
     "successStatus": 200,
     "source": "assumed",
-    "hasBody": false
+    "hasBody": true,
+    "bodyRequired": false
   },
   {
     "surface": "restV1",
@@ -335,7 +373,8 @@ export const operations: readonly OperationInfo[] = [
     "requiredScope": "write",
     "successStatus": 200,
     "source": "seed",
-    "hasBody": false
+    "hasBody": true,
+    "bodyRequired": false
   },
   {
     "surface": "restV1",
@@ -347,7 +386,8 @@ export const operations: readonly OperationInfo[] = [
     "requiredScope": "write",
     "successStatus": 200,
     "source": "seed",
-    "hasBody": false
+    "hasBody": true,
+    "bodyRequired": false
   },
   {
     "surface": "restV1",
@@ -359,7 +399,8 @@ export const operations: readonly OperationInfo[] = [
     "requiredScope": "read",
     "successStatus": 200,
     "source": "seed",
-    "hasBody": false
+    "hasBody": false,
+    "bodyRequired": false
   },
   {
     "surface": "restV1",
@@ -371,7 +412,9 @@ export const operations: readonly OperationInfo[] = [
     "requiredScope": "write",
     "successStatus": 200,
     "source": "seed",
-    "hasBody": true
+    "hasBody": true,
+    "bodyRequired": true,
+    "maxBodyBytes": 1048576
   },
   {
     "surface": "restV1",
@@ -383,7 +426,8 @@ export const operations: readonly OperationInfo[] = [
     "requiredScope": "read",
     "successStatus": 200,
     "source": "seed",
-    "hasBody": false
+    "hasBody": false,
+    "bodyRequired": false
   },
   {
     "surface": "restV1",
@@ -395,7 +439,8 @@ export const operations: readonly OperationInfo[] = [
     "requiredScope": "write",
     "successStatus": 204,
     "source": "seed",
-    "hasBody": false
+    "hasBody": false,
+    "bodyRequired": false
   },
   {
     "surface": "restV1",
@@ -407,7 +452,8 @@ export const operations: readonly OperationInfo[] = [
     "requiredScope": "read",
     "successStatus": 200,
     "source": "seed",
-    "hasBody": false
+    "hasBody": false,
+    "bodyRequired": false
   },
   {
     "surface": "restV1",
@@ -419,7 +465,8 @@ export const operations: readonly OperationInfo[] = [
     "requiredScope": "read",
     "successStatus": 200,
     "source": "seed",
-    "hasBody": false
+    "hasBody": false,
+    "bodyRequired": false
   },
   {
     "surface": "restV1",
@@ -431,7 +478,8 @@ export const operations: readonly OperationInfo[] = [
     "requiredScope": "read",
     "successStatus": 200,
     "source": "seed",
-    "hasBody": false
+    "hasBody": false,
+    "bodyRequired": false
   },
   {
     "surface": "queueV2",
@@ -444,6 +492,7 @@ export const operations: readonly OperationInfo[] = [
     "successStatus": 200,
     "source": "seed",
     "hasBody": true,
+    "bodyRequired": true,
     "rateLimit": {
       "requestsPer10s": 1000,
       "concurrent": 200
@@ -462,6 +511,7 @@ export const operations: readonly OperationInfo[] = [
     "successStatus": 200,
     "source": "seed",
     "hasBody": true,
+    "bodyRequired": true,
     "rateLimit": {
       "requestsPer10s": 2000,
       "concurrent": 400
@@ -480,6 +530,7 @@ export const operations: readonly OperationInfo[] = [
     "successStatus": 200,
     "source": "seed",
     "hasBody": false,
+    "bodyRequired": false,
     "rateLimit": {
       "requestsPer10s": 2000,
       "concurrent": 400
@@ -496,6 +547,7 @@ export const operations: readonly OperationInfo[] = [
     "successStatus": 200,
     "source": "observed",
     "hasBody": false,
+    "bodyRequired": false,
     "rateLimit": {
       "requestsPer10s": 2000,
       "concurrent": 400
@@ -512,6 +564,7 @@ export const operations: readonly OperationInfo[] = [
     "successStatus": 200,
     "source": "observed",
     "hasBody": false,
+    "bodyRequired": false,
     "rateLimit": {
       "requestsPer10s": 2000,
       "concurrent": 400
@@ -527,7 +580,8 @@ export const operations: readonly OperationInfo[] = [
     "requiredScope": "jobs",
     "successStatus": 200,
     "source": "observed",
-    "hasBody": false,
+    "hasBody": true,
+    "bodyRequired": false,
     "rateLimit": {
       "requestsPer10s": 100,
       "concurrent": 20
@@ -543,7 +597,8 @@ export const operations: readonly OperationInfo[] = [
     "requiredScope": "jobs",
     "successStatus": 200,
     "source": "observed",
-    "hasBody": false,
+    "hasBody": true,
+    "bodyRequired": false,
     "rateLimit": {
       "requestsPer10s": 100,
       "concurrent": 20
@@ -559,7 +614,8 @@ export const operations: readonly OperationInfo[] = [
     "requiredScope": "jobs",
     "successStatus": 200,
     "source": "observed",
-    "hasBody": false,
+    "hasBody": true,
+    "bodyRequired": false,
     "rateLimit": {
       "requestsPer10s": 2,
       "concurrent": null
@@ -576,6 +632,7 @@ export const operations: readonly OperationInfo[] = [
     "successStatus": 200,
     "source": "observed",
     "hasBody": false,
+    "bodyRequired": false,
     "rateLimit": {
       "requestsPer10s": 2000,
       "concurrent": 400
@@ -592,6 +649,7 @@ export const operations: readonly OperationInfo[] = [
     "successStatus": 200,
     "source": "assumed",
     "hasBody": false,
+    "bodyRequired": false,
     "rateLimit": {
       "requestsPer10s": 10,
       "concurrent": 2
@@ -608,10 +666,12 @@ export const operations: readonly OperationInfo[] = [
     "successStatus": 200,
     "source": "observed",
     "hasBody": true,
+    "bodyRequired": true,
     "rateLimit": {
       "requestsPer10s": 2000,
       "concurrent": 400
-    }
+    },
+    "maxBodyBytes": 1048576
   }
 ];
 /** Dynamic rate limit: effective = max(base, running workers × requestsPerWorkerPer10s). */

@@ -167,7 +167,29 @@ export const rules = [
     "tier": "safe",
     "source": "assumed",
     "values": {
-      "status": 404
+      "status": 404,
+      "rejects": {
+        "getPod": 404,
+        "updatePod": 404,
+        "updatePodViaPost": 404,
+        "deletePod": 404,
+        "startPod": 404,
+        "stopPod": 404,
+        "resetPod": 404,
+        "restartPod": 404,
+        "getEndpoint": 404,
+        "updateEndpoint": 404,
+        "updateEndpointViaPost": 404,
+        "deleteEndpoint": 404,
+        "getTemplate": 404,
+        "updateTemplate": 404,
+        "updateTemplateViaPost": 404,
+        "deleteTemplate": 404,
+        "getNetworkVolume": 404,
+        "updateNetworkVolume": 404,
+        "updateNetworkVolumeViaPost": 404,
+        "deleteNetworkVolume": 404
+      }
     },
     "operations": [
       "getPod",
@@ -442,7 +464,10 @@ export const rules = [
       "status": 400,
       "required": [
         "templateId"
-      ]
+      ],
+      "rejects": {
+        "createEndpoint": 400
+      }
     },
     "operations": [
       "createEndpoint"
@@ -579,7 +604,10 @@ export const rules = [
     "source": "seed",
     "values": {
       "templateNameUnique": true,
-      "status": 400
+      "status": 400,
+      "rejects": {
+        "createTemplate": 400
+      }
     },
     "operations": [
       "createTemplate",
@@ -650,7 +678,10 @@ export const rules = [
     "tier": "safe",
     "source": "seed",
     "values": {
-      "status": 400
+      "status": 400,
+      "rejects": {
+        "deleteTemplate": 400
+      }
     },
     "operations": [
       "deleteTemplate",
@@ -667,7 +698,10 @@ export const rules = [
     "tier": "slow",
     "source": "seed",
     "values": {
-      "templateDeleteDelayMs": 120000
+      "templateDeleteDelayMs": 120000,
+      "rejects": {
+        "deleteTemplate": 400
+      }
     },
     "operations": [
       "deleteTemplate",
@@ -815,7 +849,10 @@ export const rules = [
     "source": "seed",
     "values": {
       "registryAuthNameUnique": true,
-      "status": 400
+      "status": 400,
+      "rejects": {
+        "createContainerRegistryAuth": 400
+      }
     },
     "operations": [
       "createContainerRegistryAuth",
@@ -844,7 +881,10 @@ export const rules = [
     "tier": "safe",
     "source": "seed",
     "values": {
-      "status": 204
+      "status": 204,
+      "rejects": {
+        "getContainerRegistryAuth": 404
+      }
     },
     "operations": [
       "deleteContainerRegistryAuth",
@@ -860,7 +900,10 @@ export const rules = [
     "tier": "safe",
     "source": "seed",
     "values": {
-      "status": 400
+      "status": 400,
+      "rejects": {
+        "deleteContainerRegistryAuth": 400
+      }
     },
     "operations": [
       "deleteContainerRegistryAuth"
@@ -1106,7 +1149,14 @@ export const rules = [
     "tier": "safe",
     "source": "assumed",
     "values": {
-      "status": 404
+      "status": 404,
+      "rejects": {
+        "getJobStatus": 404,
+        "getJobStatusSync": 404,
+        "streamJob": 404,
+        "cancelJob": 404,
+        "retryJob": 404
+      }
     },
     "operations": [
       "getJobStatus",
@@ -1468,7 +1518,10 @@ export const rules = [
       "retryableStatuses": [
         "FAILED",
         "TIMED_OUT"
-      ]
+      ],
+      "rejects": {
+        "retryJob": 400
+      }
     },
     "operations": [
       "retryJob",
@@ -1974,7 +2027,20 @@ export const rules = [
     "tier": "safe",
     "source": "seed",
     "values": {
-      "status": 404
+      "status": 404,
+      "rejects": {
+        "runJob": 404,
+        "runJobSync": 404,
+        "getJobStatus": 404,
+        "getJobStatusSync": 404,
+        "streamJob": 404,
+        "cancelJob": 404,
+        "retryJob": 404,
+        "purgeQueue": 404,
+        "getHealth": 404,
+        "openaiProxy": 404,
+        "listRequests": 404
+      }
     },
     "operations": [
       "runJob",
@@ -2158,6 +2224,11 @@ export const rules = [
     "check": "black-box",
     "tier": "safe",
     "source": "seed",
+    "values": {
+      "rejects": {
+        "saveTemplate": "errors"
+      }
+    },
     "operations": [
       "saveTemplate",
       "createContainerRegistryAuth"
@@ -2206,7 +2277,10 @@ export const rules = [
     "tier": "safe",
     "source": "seed",
     "values": {
-      "templateNameUnique": true
+      "templateNameUnique": true,
+      "rejects": {
+        "saveTemplate": "errors"
+      }
     },
     "operations": [
       "saveTemplate"
@@ -2220,6 +2294,11 @@ export const rules = [
     "check": "black-box",
     "tier": "safe",
     "source": "assumed",
+    "values": {
+      "rejects": {
+        "saveTemplate": "errors"
+      }
+    },
     "operations": [
       "saveTemplate"
     ]
@@ -2257,6 +2336,11 @@ export const rules = [
     "check": "black-box",
     "tier": "safe",
     "source": "seed",
+    "values": {
+      "rejects": {
+        "deleteTemplate": "errors"
+      }
+    },
     "operations": [
       "deleteTemplate",
       "createEndpoint",
@@ -2271,6 +2355,11 @@ export const rules = [
     "check": "black-box",
     "tier": "safe",
     "source": "assumed",
+    "values": {
+      "rejects": {
+        "deleteTemplate": "errors"
+      }
+    },
     "operations": [
       "deleteTemplate"
     ]
@@ -2291,6 +2380,21 @@ export const rules = [
     ]
   },
   {
+    "id": "GQL-TEMPLATE-014",
+    "title": "dockerArgs saved through saveTemplate reads back in REST v1 as dockerStartCmd (split like a shell, or taken from the {\"cmd\",\"entrypoint\"} encoding), and dockerStartCmd set through REST v1 reads back in podTemplate as dockerArgs.",
+    "seed": "Resources and their fields › Template › dockerArgs",
+    "surface": "all",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "operations": [
+      "saveTemplate",
+      "podTemplate",
+      "createTemplate",
+      "getTemplate"
+    ]
+  },
+  {
     "id": "GQL-ERROR-001",
     "title": "A failing GraphQL operation answers HTTP 200 with errors[] entries that each carry a non-empty message, and no secret value.",
     "seed": "Errors › Body shape (not shown)",
@@ -2302,6 +2406,20 @@ export const rules = [
       "saveTemplate",
       "deleteTemplate",
       "secretDelete"
+    ]
+  },
+  {
+    "id": "GQL-ERROR-002",
+    "title": "GraphQL error messages keep the caller's names as sent (a template named 'x' already exists) and hide only secret values such as SecretCreateInput.value.",
+    "seed": "Errors › Body shape (not shown)",
+    "surface": "graphql",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "operations": [
+      "saveTemplate",
+      "deleteTemplate",
+      "secretCreate"
     ]
   },
   {
@@ -2342,6 +2460,11 @@ export const rules = [
     "check": "black-box",
     "tier": "safe",
     "source": "seed",
+    "values": {
+      "rejects": {
+        "secretDelete": "errors"
+      }
+    },
     "operations": [
       "secretDelete",
       "secretCreate"
@@ -2397,6 +2520,305 @@ export const rules = [
     "tier": "safe",
     "source": "assumed",
     "why-not-black-box": "Log lines and reports are produced inside the mock and this package, not returned by any operation."
+  },
+  {
+    "id": "REST-CRUD-007",
+    "title": "A REST v1 request body larger than 1048576 bytes (1 MiB) is answered 400 with an errors[] entry for /body and stores nothing.",
+    "seed": "Limits › Size limits (not shown); Errors › 400",
+    "surface": "rest-v1",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "values": {
+      "status": 400,
+      "maxBodyBytes": 1048576
+    },
+    "operations": [
+      "createTemplate",
+      "createEndpoint",
+      "updateTemplate"
+    ]
+  },
+  {
+    "id": "REST-CRUD-008",
+    "title": "A REST v1 create or update naming a templateId, networkVolumeId, networkVolumeIds entry or containerRegistryAuthId that does not exist is answered 400 naming that path and changes nothing.",
+    "seed": "Endpoints › REST management interface › Other operations; Errors › 400",
+    "surface": "rest-v1",
+    "check": "black-box",
+    "tier": "full",
+    "source": "assumed",
+    "values": {
+      "status": 400,
+      "rejects": {
+        "createPod": 400,
+        "updatePod": 400,
+        "updatePodViaPost": 400,
+        "createEndpoint": 400,
+        "updateEndpoint": 400,
+        "updateEndpointViaPost": 400,
+        "createTemplate": 400,
+        "updateTemplate": 400,
+        "updateTemplateViaPost": 400
+      }
+    },
+    "operations": [
+      "createPod",
+      "updatePod",
+      "updatePodViaPost",
+      "createEndpoint",
+      "updateEndpoint",
+      "updateEndpointViaPost",
+      "createTemplate",
+      "updateTemplate",
+      "updateTemplateViaPost"
+    ]
+  },
+  {
+    "id": "REST-BOUNDS-001",
+    "title": "A REST v1 request value beyond its documented bound (maximum, maxLength, maxItems, maxProperties), such as workersMin 100000000, is answered 400 naming its path, stores nothing, and the service keeps answering.",
+    "seed": "Limits › Size limits (not shown); Errors › 400",
+    "surface": "rest-v1",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "values": {
+      "status": 400,
+      "workersMax": 100,
+      "gpuCountMax": 8,
+      "nameMaxLength": 191,
+      "envMaxProperties": 256,
+      "portsMaxItems": 64
+    },
+    "operations": [
+      "createEndpoint",
+      "updateEndpoint",
+      "updateEndpointViaPost",
+      "createTemplate",
+      "createNetworkVolume",
+      "createContainerRegistryAuth",
+      "listPods"
+    ]
+  },
+  {
+    "id": "REST-POD-010",
+    "title": "createPod with neither imageName nor templateId is answered 400 naming /body/imageName and creates no pod.",
+    "seed": "Endpoints › REST management interface › Other operations › POST /pods; Errors › 400",
+    "surface": "rest-v1",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "values": {
+      "status": 400,
+      "path": "/body/imageName",
+      "rejects": {
+        "createPod": 400
+      }
+    },
+    "operations": [
+      "createPod",
+      "listPods"
+    ]
+  },
+  {
+    "id": "REST-ENDPOINT-009",
+    "title": "A createEndpoint, updateEndpoint or updateEndpointViaPost whose resulting workersMin exceeds workersMax (3 when never given) is answered 400 naming the offending field and changes nothing.",
+    "seed": "Endpoints › REST management interface › Create an endpoint; Errors › 400",
+    "surface": "rest-v1",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "values": {
+      "status": 400,
+      "workersMaxDefault": 3,
+      "rejects": {
+        "createEndpoint": 400,
+        "updateEndpoint": 400,
+        "updateEndpointViaPost": 400
+      }
+    },
+    "operations": [
+      "createEndpoint",
+      "updateEndpoint",
+      "updateEndpointViaPost"
+    ]
+  },
+  {
+    "id": "REST-TEMPLATE-009",
+    "title": "updateTemplate or updateTemplateViaPost renaming a template to a name another template has is answered 400 and leaves the template unchanged.",
+    "seed": "Limits › Template name; Resources and their fields › Template › name",
+    "surface": "rest-v1",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "seed",
+    "values": {
+      "status": 400,
+      "rejects": {
+        "updateTemplate": 400,
+        "updateTemplateViaPost": 400
+      }
+    },
+    "operations": [
+      "updateTemplate",
+      "updateTemplateViaPost",
+      "getTemplate"
+    ]
+  },
+  {
+    "id": "REST-VOLUME-007",
+    "title": "updateNetworkVolume or updateNetworkVolumeViaPost with a size below the current size is answered 400 naming /body/size and changes nothing; the same or a larger size answers 200.",
+    "seed": "Endpoints › REST management interface › Other operations › PATCH /networkvolumes/{networkVolumeId}; Errors › 400",
+    "surface": "rest-v1",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "values": {
+      "status": 400,
+      "path": "/body/size",
+      "rejects": {
+        "updateNetworkVolume": 400,
+        "updateNetworkVolumeViaPost": 400
+      }
+    },
+    "operations": [
+      "updateNetworkVolume",
+      "updateNetworkVolumeViaPost",
+      "getNetworkVolume"
+    ]
+  },
+  {
+    "id": "REST-VOLUME-008",
+    "title": "deleteNetworkVolume of a volume attached to a pod or endpoint is answered 400 and the volume stays readable; once detached it can be deleted.",
+    "seed": "Endpoints › REST management interface › Other operations › DELETE /networkvolumes/{networkVolumeId}; Errors › 400",
+    "surface": "rest-v1",
+    "check": "black-box",
+    "tier": "full",
+    "source": "assumed",
+    "values": {
+      "status": 400,
+      "rejects": {
+        "deleteNetworkVolume": 400
+      }
+    },
+    "operations": [
+      "deleteNetworkVolume",
+      "createEndpoint",
+      "getNetworkVolume"
+    ]
+  },
+  {
+    "id": "QUEUE-BOUNDS-001",
+    "title": "A job submission whose webhook or an s3Config string exceeds its documented maxLength is answered 400 naming its path and stores no job.",
+    "seed": "Limits › Size limits (not shown); Resources and their fields › Job submission body › webhook; Resources and their fields › Job submission body › s3Config",
+    "surface": "queue-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "values": {
+      "status": 400,
+      "webhookMaxLength": 2048,
+      "s3BucketNameMaxLength": 255
+    },
+    "operations": [
+      "runJob",
+      "runJobSync",
+      "getHealth"
+    ]
+  },
+  {
+    "id": "QUEUE-CAPACITY-001",
+    "title": "A runJob or runJobSync while the endpoint stores its maximum of jobs (x-max-stored-jobs, per endpoint or in total) is answered 429 with Retry-After and stores nothing, and submissions are accepted again once jobs are deleted.",
+    "seed": "Limits › Stored jobs (not shown); Errors › 429",
+    "surface": "queue-v2",
+    "check": "mock-only",
+    "tier": "full",
+    "source": "assumed",
+    "why-not-black-box": "The ceiling (10000 jobs per endpoint, 100000 in total) can only be reached black-box by storing tens of thousands of jobs; the check lowers the embedded mock's ceiling instead.",
+    "values": {
+      "status": 429,
+      "maxStoredJobsPerEndpoint": 10000,
+      "maxStoredJobsTotal": 100000,
+      "rejects": {
+        "runJob": 429,
+        "runJobSync": 429
+      }
+    },
+    "operations": [
+      "runJob",
+      "runJobSync",
+      "purgeQueue"
+    ]
+  },
+  {
+    "id": "CAPACITY-HEAP-001",
+    "title": "While its heap use is above its ceiling the service answers every create and job submission 503 with Retry-After and the error body, stores nothing, and keeps answering reads.",
+    "seed": "Limits › Memory ceiling (not shown); Errors › Body shape (not shown)",
+    "surface": "all",
+    "check": "mock-only",
+    "tier": "safe",
+    "source": "assumed",
+    "why-not-black-box": "Filling the heap of a real service is not something a test may do; the check lowers the embedded mock's heap ceiling instead.",
+    "values": {
+      "status": 503,
+      "rejects": {
+        "createPod": 503,
+        "createEndpoint": 503,
+        "createTemplate": 503,
+        "createNetworkVolume": 503,
+        "createContainerRegistryAuth": 503,
+        "runJob": 503,
+        "runJobSync": 503,
+        "saveTemplate": "errors",
+        "secretCreate": "errors"
+      }
+    },
+    "operations": [
+      "createPod",
+      "createEndpoint",
+      "createTemplate",
+      "createNetworkVolume",
+      "createContainerRegistryAuth",
+      "runJob",
+      "runJobSync",
+      "saveTemplate",
+      "secretCreate"
+    ]
+  },
+  {
+    "id": "GQL-BOUNDS-001",
+    "title": "saveTemplate or secretCreate with a value beyond the bound its SDL description states fails with an errors[] entry naming the field and stores nothing.",
+    "seed": "Limits › Size limits (not shown); Endpoints › GraphQL interface › saveTemplate; Endpoints › GraphQL interface › secretCreate",
+    "surface": "graphql",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "values": {
+      "nameMaxLength": 191,
+      "envMaxItems": 256,
+      "containerDiskInGbMax": 4000
+    },
+    "operations": [
+      "saveTemplate",
+      "secretCreate",
+      "podTemplate"
+    ]
+  },
+  {
+    "id": "GQL-SECRET-004",
+    "title": "secretCreate with a name another secret already has fails with an errors[] entry and creates nothing.",
+    "seed": "Endpoints › GraphQL interface › secretCreate",
+    "surface": "graphql",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "values": {
+      "rejects": {
+        "secretCreate": "errors"
+      }
+    },
+    "operations": [
+      "secretCreate",
+      "secretDelete"
+    ]
   },
   {
     "id": "VERSION-001",
@@ -2455,6 +2877,77 @@ export const rules = [
     "operations": [
       "podTemplate"
     ]
+  },
+  {
+    "id": "HTTP-BODY-001",
+    "title": "POST operations that take no input (pod start, stop, restart, reset; /cancel, /retry, /purge-queue) accept no body, an empty body and {} alike, and answer an object with a property 400 naming /body/<property>.",
+    "seed": "Endpoints › Queue-based endpoint operations › request bodies (not shown); Endpoints › REST management interface › Other operations › request bodies (not shown)",
+    "surface": "all",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "operations": [
+      "startPod",
+      "stopPod",
+      "restartPod",
+      "resetPod",
+      "cancelJob",
+      "retryJob",
+      "purgeQueue"
+    ]
+  },
+  {
+    "id": "HTTP-ALLOW-001",
+    "title": "A method a path does not support is answered 405 with an Allow header listing the methods of that path (RFC 9110 §15.5.6).",
+    "seed": "Errors › Status codes (not shown)",
+    "surface": "all",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "values": {
+      "status": 405
+    }
+  },
+  {
+    "id": "HTTP-OPTIONS-001",
+    "title": "OPTIONS on any path of REST v1, queue v2 or GraphQL is answered 204 with Allow, without credentials, since a CORS preflight carries none (RFC 9110 §9.3.7).",
+    "seed": "Errors › Status codes (not shown); Authentication › Rules 1",
+    "surface": "all",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "values": {
+      "status": 204
+    }
+  },
+  {
+    "id": "HTTP-HEAD-001",
+    "title": "HEAD on every GET operation is answered with the status and headers GET gets, without a body, and changes nothing (RFC 9110 §9.3.2).",
+    "seed": "Errors › Status codes (not shown)",
+    "surface": "all",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "operations": [
+      "listPods",
+      "getPod",
+      "listTemplates",
+      "getHealth",
+      "getJobStatus",
+      "streamJob",
+      "listRequests",
+      "getPodBilling"
+    ]
+  },
+  {
+    "id": "HTTP-CORS-001",
+    "title": "The mock answers no Access-Control-* header unless started with --cors ORIGIN|*; then preflights carry Access-Control-Allow-Origin, -Methods, -Headers (Authorization, Content-Type) and -Max-Age, and every answer carries Access-Control-Allow-Origin (with Vary: Origin for one origin) and Access-Control-Expose-Headers with Retry-After.",
+    "seed": "Endpoints › browser access (not shown)",
+    "surface": "all",
+    "check": "mock-only",
+    "tier": "safe",
+    "source": "assumed",
+    "why-not-black-box": "CORS is a switch of the reference mock (--cors); a real service's CORS policy is its own deployment choice, which the spec does not fix."
   }
 ] as const satisfies readonly Rule[];
 export type RuleId = (typeof rules)[number]['id'];

@@ -12,7 +12,7 @@ function sample(ctx: Ctx, surface: Surface, operationId: string, endpointId: str
   const op = getOperation(surface, operationId);
   const path: Record<string, string> = {};
   for (const [, name] of op.path.matchAll(/\{(\w+)\}/g)) path[name!] = name === 'openaiPath' ? 'v1/chat/completions' : 'cc-unknown-id';
-  const body = op.hasBody ? (surface === 'queueV2' ? { input: { prompt: 'auth' } } : {}) : undefined;
+  const body = op.bodyRequired ? (surface === 'queueV2' ? { input: { prompt: 'auth' } } : {}) : undefined;
   return { path, body, endpointId };
 }
 

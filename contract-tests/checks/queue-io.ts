@@ -96,7 +96,7 @@ defineCheck('QUEUE-ERROR-001', async (ctx) => {
   for (const op of operations.filter((o) => o.surface === 'queueV2')) {
     const path: Record<string, string> = {};
     for (const [, name] of op.path.matchAll(/\{(\w+)\}/g)) path[name!] = name === 'openaiPath' ? 'v1/models' : 'cc-job-1';
-    const answer = await ctx.queue(unknown, op.operationId, { path, body: op.hasBody ? { input: {} } : undefined });
+    const answer = await ctx.queue(unknown, op.operationId, { path, body: op.bodyRequired ? { input: {} } : undefined });
     expectStatus(answer, 404, `${op.operationId} on an unknown endpoint`);
     expect(typeof answer.body?.message === 'string' && answer.body.message !== '', `${op.operationId}: 404 without message`);
   }

@@ -194,8 +194,13 @@ async function podAction(ctx: Ctx, action: string, before: 'RUNNING' | 'EXITED',
 }
 defineCheck('REST-POD-005', (ctx) => podAction(ctx, 'stopPod', 'RUNNING', 'EXITED'));
 defineCheck('REST-POD-006', (ctx) => podAction(ctx, 'startPod', 'EXITED', 'RUNNING'));
-defineCheck('REST-POD-007', (ctx) => podAction(ctx, 'resetPod', 'RUNNING', 'RUNNING'));
-defineCheck('REST-POD-008', (ctx) => podAction(ctx, 'restartPod', 'RUNNING', 'RUNNING'));
+// reset/restart from either state: an EXITED pod is started (the spec states no refusal).
+defineCheck('REST-POD-007', async (ctx) => {
+  for (const before of ['RUNNING', 'EXITED'] as const) await podAction(ctx, 'resetPod', before, 'RUNNING');
+});
+defineCheck('REST-POD-008', async (ctx) => {
+  for (const before of ['RUNNING', 'EXITED'] as const) await podAction(ctx, 'restartPod', before, 'RUNNING');
+});
 
 defineCheck('REST-POD-009', async (ctx) => {
   const pod = await ctx.pod();

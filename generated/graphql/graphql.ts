@@ -24,42 +24,48 @@ export type EnvironmentVariableInput = {
 
 /**
  * Input of saveTemplate. Without id a template is created; with id that template is replaced as a whole.
- * x-source: seed
+ * Every field states its bounds (SDL cannot carry maxLength or maximum); a value beyond one fails with an
+ * `errors[]` entry naming the field, and nothing is stored.
+ * x-source: seed — the bounds are assumed (rule GQL-BOUNDS-001)
  */
 export type SaveTemplateInput = {
   /**
-   * Compute category of the template (e.g. NVIDIA, AMD, CPU).
-   * x-source: observed — runpodctl sends category; the value set is assumed.
+   * Compute category of the template (e.g. NVIDIA, AMD, CPU). 1 to 64 characters.
+   * x-source: observed — runpodctl sends category; the value set is assumed; bound assumed, as in REST v1
    */
   category?: string | null | undefined;
   /**
-   * Container disk size in GB.
-   * x-source: seed
+   * Container disk size in GB. 1 to 4000.
+   * x-source: seed — bound assumed, as in REST v1
    */
   containerDiskInGb: number;
   /**
-   * Id of a saved container registry auth, for private images.
-   * x-source: seed
+   * Id of a saved container registry auth, for private images. At most 128 characters.
+   * x-source: seed — bound assumed, as in REST v1
    */
   containerRegistryAuthId?: string | null | undefined;
   /**
-   * Container start arguments. The service stores a start command here as `{"cmd":[…],"entrypoint":[…]}`.
-   * x-source: seed — encoding observed (runpodctl test comment).
+   * Container start arguments: a shell-like command line (`python -u handler.py --port 8000`), or the
+   * encoding the service stores a start command in, `{"cmd":[…],"entrypoint":[…]}`. The same value as
+   * REST v1 `dockerStartCmd`/`dockerEntrypoint` (whose bounds apply after the split): a command line is
+   * split like a POSIX shell into `dockerStartCmd` (entrypoint empty), the encoding sets both arrays,
+   * `""` or null clears both. At most 65536 characters.
+   * x-source: seed — encoding observed (runpodctl test comment); bound and the mapping to REST v1 assumed (specs/CONVENTIONS.md)
    */
   dockerArgs?: string | null | undefined;
   /**
-   * Environment variables.
-   * x-source: seed
+   * Environment variables. At most 256 entries; key 1 to 255 characters, value at most 16384 characters.
+   * x-source: seed — bound assumed, as in REST v1
    */
   env?: Array<EnvironmentVariableInput> | null | undefined;
   /**
-   * Id of the template to modify; omit to create.
-   * x-source: seed
+   * Id of the template to modify; omit to create. At most 128 characters.
+   * x-source: seed — bound assumed, as in REST v1
    */
   id?: string | null | undefined;
   /**
-   * Container image name with tag.
-   * x-source: seed
+   * Container image name with tag. 1 to 1024 characters.
+   * x-source: seed — bound assumed, as in REST v1
    */
   imageName: string;
   /**
@@ -73,18 +79,18 @@ export type SaveTemplateInput = {
    */
   isServerless?: boolean | null | undefined;
   /**
-   * Template name; unique among the account's templates.
-   * x-source: seed
+   * Template name; unique among the account's templates. 1 to 191 characters.
+   * x-source: seed — bound assumed, as in REST v1
    */
   name: string;
   /**
-   * Exposed ports, e.g. `8888/http,22/tcp`.
-   * x-source: seed
+   * Exposed ports, e.g. `8888/http,22/tcp`. At most 64 entries.
+   * x-source: seed — bound assumed, as in REST v1
    */
   ports?: string | null | undefined;
   /**
-   * Markdown description.
-   * x-source: seed
+   * Markdown description. At most 65536 characters.
+   * x-source: seed — bound assumed, as in REST v1
    */
   readme?: string | null | undefined;
   /**
@@ -93,8 +99,8 @@ export type SaveTemplateInput = {
    */
   startJupyter?: boolean | null | undefined;
   /**
-   * Script run at container start.
-   * x-source: observed — runpod-python and runpodctl send startScript.
+   * Script run at container start. At most 16384 characters.
+   * x-source: observed — runpod-python and runpodctl send startScript; bound assumed, as in REST v1
    */
   startScript?: string | null | undefined;
   /**
@@ -103,35 +109,36 @@ export type SaveTemplateInput = {
    */
   startSsh?: boolean | null | undefined;
   /**
-   * Volume size in GB; 0 for serverless templates.
-   * x-source: seed
+   * Volume size in GB; 0 for serverless templates. 0 to 4000.
+   * x-source: seed — bound assumed, as in REST v1
    */
   volumeInGb: number;
   /**
-   * Mount path of the volume.
-   * x-source: seed
+   * Mount path of the volume. At most 4096 characters.
+   * x-source: seed — bound assumed, as in REST v1
    */
   volumeMountPath?: string | null | undefined;
 };
 
 /**
- * Input of secretCreate.
- * x-source: seed
+ * Input of secretCreate. Every field states its bounds; a value beyond one fails with an `errors[]` entry
+ * naming the field, and nothing is stored. A name already used by another secret also fails.
+ * x-source: seed — the bounds and the unique name are assumed (rules GQL-BOUNDS-001, GQL-SECRET-004)
  */
 export type SecretCreateInput = {
   /**
-   * Optional description.
-   * x-source: observed — SecretCreateInput.description seen in callers.
+   * Optional description. At most 1024 characters.
+   * x-source: observed — SecretCreateInput.description seen in callers; bound assumed
    */
   description?: string | null | undefined;
   /**
-   * Secret name; templates reference it as `{{ RUNPOD_SECRET_<name> }}`.
-   * x-source: seed
+   * Secret name; templates reference it as `{{ RUNPOD_SECRET_<name> }}`. 1 to 191 characters.
+   * x-source: seed — bound assumed
    */
   name: string;
   /**
-   * Secret value. Write-only: never returned by any operation.
-   * x-source: seed
+   * Secret value. Write-only: never returned by any operation. At most 65536 characters.
+   * x-source: seed — bound assumed
    */
   value: string;
 };

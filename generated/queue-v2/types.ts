@@ -11,7 +11,7 @@ export interface paths {
         put?: never;
         /**
          * Submit an asynchronous job
-         * @description Queues a job and answers at once with its id and `IN_QUEUE` status; fetch the result through `GET /status/{jobId}` (or `/status-sync`, `/stream`). When a `webhook` is given the finished job is also POSTed there. The result stays readable for 30 minutes after the job reaches a terminal status (`x-result-retention-ms`), independently of `policy.ttl`; after that `/status` answers 404. Bodies larger than 10 MB are answered 400.
+         * @description Queues a job and answers at once with its id and `IN_QUEUE` status; fetch the result through `GET /status/{jobId}` (or `/status-sync`, `/stream`). When a `webhook` is given the finished job is also POSTed there. The result stays readable for 30 minutes after the job reaches a terminal status (`x-result-retention-ms`), independently of `policy.ttl`; after that `/status` answers 404. Bodies larger than 10 MB are answered 400. While the endpoint already stores 10000 jobs (queued, running, or terminal within their result retention), or the service 100000 jobs in total (`x-max-stored-jobs`), a submission is answered 429 with Retry-After and stores nothing; at its memory ceiling the service answers 503 with Retry-After (assumed; rules QUEUE-CAPACITY-001, CAPACITY-HEAP-001).
          */
         post: operations["runJob"];
         delete?: never;
@@ -31,7 +31,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a job and wait for its result
-         * @description Submits a job and holds the connection up to `wait` milliseconds (default 90000). When the job reaches a terminal status in time the answer is its record (`COMPLETED` with `output`, or `FAILED`/`TIMED_OUT` with `error`); otherwise the answer is the current `IN_QUEUE` or `IN_PROGRESS` record, still with status 200, and the caller continues with `GET /status-sync/{jobId}` or `GET /status/{jobId}`. Ids of jobs submitted here start with `sync-`. The result stays readable for 1 minute after the job reaches a terminal status (`x-result-retention-ms`). Bodies larger than 20 MB are answered 400.
+         * @description Submits a job and holds the connection up to `wait` milliseconds (default 90000). When the job reaches a terminal status in time the answer is its record (`COMPLETED` with `output`, or `FAILED`/`TIMED_OUT` with `error`); otherwise the answer is the current `IN_QUEUE` or `IN_PROGRESS` record, still with status 200, and the caller continues with `GET /status-sync/{jobId}` or `GET /status/{jobId}`. Ids of jobs submitted here start with `sync-`. The result stays readable for 1 minute after the job reaches a terminal status (`x-result- retention-ms`). Bodies larger than 20 MB are answered 400. While the endpoint already stores 10000 jobs (queued, running, or terminal within their result retention), or the service 100000 jobs in total (`x-max- stored-jobs`), a submission is answered 429 with Retry-After and stores nothing; at its memory ceiling the service answers 503 with Retry-After (assumed; rules QUEUE-CAPACITY-001, CAPACITY-HEAP-001).
          */
         post: operations["runJobSync"];
         delete?: never;
@@ -211,7 +211,7 @@ export interface paths {
         put?: never;
         /**
          * OpenAI-compatible pass-through to the endpoint's workers
-         * @description Forwards the JSON body to the OpenAI-compatible server of the endpoint's workers (vLLM-style) at the path after `/openai/` (e.g. `/openai/v1/chat/completions`) and answers with the worker's JSON unchanged. The service does not validate the body beyond "a JSON object". 404 when the endpoint id is unknown.
+         * @description Forwards the JSON body to the OpenAI-compatible server of the endpoint's workers (vLLM-style) at the path after `/openai/` (e.g. `/openai/v1/chat/completions`) and answers with the worker's JSON unchanged. The service does not validate the body beyond "a JSON object". 404 when the endpoint id is unknown. Bodies larger than 1 MiB are answered 400 (`x-max-body-bytes`; assumed, the seed shows no size limit here).
          */
         post: operations["openaiProxy"];
         delete?: never;
@@ -605,6 +605,21 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
+        /** @description The service is at a capacity ceiling (for the reference mock: its heap guard) and stored nothing. Retry after `Retry-After` seconds, with exponential backoff. A healthy service never sends it under normal load. */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Service unavailable: the mock is at its memory ceiling; retry later"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
     };
     parameters: {
         /** @description Job id returned by `/run` or `/runsync`. Opaque: `sync-` prefixes and `-u1`/`-e1` suffixes occur, never assume a UUID. A value outside the pattern is answered 400; a well-formed id that is unknown, expired by ttl or past its result retention is answered 404. */
@@ -614,7 +629,14 @@ export interface components {
         /** @description Rest of the path after `/openai/`, passed to the worker's OpenAI-compatible server, e.g. `v1/chat/completions`. May contain `/`. */
         OpenaiPath: string;
     };
-    requestBodies: never;
+    requestBodies: {
+        /** @description Optional: the operation takes no input. No body, an empty body and `{}` are accepted alike (official SDKs post `{}` with `Content-Type: application/json` to these operations, e.g. runpod-sdk for JavaScript on `/cancel` and `/purge-queue`). An object with any property is answered 400 naming that property. */
+        NoInput: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+    };
     headers: {
         /** @description Whole seconds to wait before retrying. Sent with every 429 (and may be sent with 503). The seed only says "retry with exponential backoff"; the header is decided here so clients can honour an exact wait (REST v2 of the real service documents it). */
         "Retry-After": number;
@@ -656,6 +678,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     runJobSync: {
@@ -698,6 +721,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getJobStatus: {
@@ -808,7 +832,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: components["requestBodies"]["NoInput"];
         responses: {
             /** @description The job's id and status after the cancel (`CANCELLED`, or the unchanged terminal status). */
             200: {
@@ -842,7 +866,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: components["requestBodies"]["NoInput"];
         responses: {
             /** @description The job was requeued. */
             200: {
@@ -873,7 +897,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: components["requestBodies"]["NoInput"];
         responses: {
             /** @description The queue was emptied. */
             200: {

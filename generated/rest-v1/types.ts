@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Create a pod and optionally deploy it
-         * @description Creates a pod. Returns 201 (the only v1 create that does; observed).
+         * @description Creates a pod. Returns 201 (the only v1 create that does; observed). Either imageName or templateId must be given (the template then supplies the image); a request with neither is answered 400 naming /body/imageName (observed: the public v2 spec requires `image` unless `templateId` is set; rule REST-POD-010). A templateId, networkVolumeId, networkVolumeIds entry or containerRegistryAuthId that names no existing resource is answered 400 naming that path (assumed; rule REST-CRUD-008). When the service is at its memory ceiling it answers 503 with Retry-After and stores nothing (assumed; CAPACITY-HEAP-001).
          */
         post: operations["createPod"];
         delete?: never;
@@ -47,7 +47,7 @@ export interface paths {
         head?: never;
         /**
          * Update a pod
-         * @description Changes the given fields and returns the updated pod. May trigger a reset of the pod.
+         * @description Changes the given fields and returns the updated pod. May trigger a reset of the pod. A templateId, networkVolumeId, networkVolumeIds entry or containerRegistryAuthId that names no existing resource is answered 400 naming that path (assumed; rule REST-CRUD-008).
          */
         patch: operations["updatePod"];
         trace?: never;
@@ -87,7 +87,7 @@ export interface paths {
         put?: never;
         /**
          * Create a serverless endpoint
-         * @description Creates a serverless endpoint. Returns 200 (observed: only CreatePod answers 201).
+         * @description Creates a serverless endpoint. Returns 200 (observed: only CreatePod answers 201). workersMin must not exceed workersMax, which defaults to 3 when not given (observed: public docs, "Max workers … Default: 3"); otherwise 400 naming /body/workersMin or /body/workersMax (assumed; rule REST-ENDPOINT-009). A templateId, networkVolumeId, networkVolumeIds entry or containerRegistryAuthId that names no existing resource is answered 400 naming that path (assumed; rule REST-CRUD-008). When the service is at its memory ceiling it answers 503 with Retry-After and stores nothing (assumed; CAPACITY-HEAP-001).
          */
         post: operations["createEndpoint"];
         delete?: never;
@@ -119,7 +119,7 @@ export interface paths {
         head?: never;
         /**
          * Update a serverless endpoint
-         * @description Changes the given fields and returns the updated serverless endpoint. Changing GPU types or worker counts may require a restart of active workers.
+         * @description Changes the given fields and returns the updated serverless endpoint. Changing GPU types or worker counts may require a restart of active workers. After the change workersMin must not exceed workersMax, otherwise 400 naming the field sent (assumed; rule REST-ENDPOINT-009) and nothing changes. A templateId, networkVolumeId, networkVolumeIds entry or containerRegistryAuthId that names no existing resource is answered 400 naming that path (assumed; rule REST-CRUD-008).
          */
         patch: operations["updateEndpoint"];
         trace?: never;
@@ -159,7 +159,7 @@ export interface paths {
         put?: never;
         /**
          * Create a template
-         * @description Creates a template. Returns 200 (observed: only CreatePod answers 201).
+         * @description Creates a template. Returns 200 (observed: only CreatePod answers 201). A name another template already has is answered 400 (seed; rule REST-TEMPLATE-003). A templateId, networkVolumeId, networkVolumeIds entry or containerRegistryAuthId that names no existing resource is answered 400 naming that path (assumed; rule REST- CRUD-008). When the service is at its memory ceiling it answers 503 with Retry-After and stores nothing (assumed; CAPACITY-HEAP-001).
          */
         post: operations["createTemplate"];
         delete?: never;
@@ -191,7 +191,7 @@ export interface paths {
         head?: never;
         /**
          * Update a template
-         * @description Changes the given fields and returns the updated template.
+         * @description Changes the given fields and returns the updated template. Renaming it to a name another template already has is answered 400 and changes nothing (seed: names are unique; rule REST-TEMPLATE-009). A templateId, networkVolumeId, networkVolumeIds entry or containerRegistryAuthId that names no existing resource is answered 400 naming that path (assumed; rule REST-CRUD-008).
          */
         patch: operations["updateTemplate"];
         trace?: never;
@@ -231,7 +231,7 @@ export interface paths {
         put?: never;
         /**
          * Create a network volume
-         * @description Creates a network volume. Returns 200 (observed: only CreatePod answers 201).
+         * @description Creates a network volume. Returns 200 (observed: only CreatePod answers 201). When the service is at its memory ceiling it answers 503 with Retry-After and stores nothing (assumed; CAPACITY-HEAP-001).
          */
         post: operations["createNetworkVolume"];
         delete?: never;
@@ -256,14 +256,14 @@ export interface paths {
         post?: never;
         /**
          * Delete a network volume
-         * @description Deletes the network volume.
+         * @description Deletes the network volume. A volume still attached to a pod or serverless endpoint (networkVolumeId or networkVolumeIds) is answered 400 and stays; detach or delete its users first (assumed; rule REST-VOLUME-008).
          */
         delete: operations["deleteNetworkVolume"];
         options?: never;
         head?: never;
         /**
          * Update a network volume
-         * @description Changes the given fields and returns the updated network volume.
+         * @description Changes the given fields and returns the updated network volume. The size can grow or stay the same but never shrink: a size below the current one is answered 400 naming /body/size and changes nothing (observed: the public v2 spec, "cannot be reduced"; rule REST-VOLUME-007).
          */
         patch: operations["updateNetworkVolume"];
         trace?: never;
@@ -299,7 +299,7 @@ export interface paths {
         put?: never;
         /**
          * Reset a pod
-         * @description Resets the pod (container restarted from its image); desiredStatus becomes RUNNING.
+         * @description Resets the pod (container restarted from its image); desiredStatus becomes RUNNING. On an EXITED pod this starts it, like startPod (assumed).
          */
         post: operations["resetPod"];
         delete?: never;
@@ -319,7 +319,7 @@ export interface paths {
         put?: never;
         /**
          * Restart a pod
-         * @description Restarts the pod; desiredStatus becomes RUNNING. The public spec documents no 2xx for this operation; 200 with no body is decided here like start/stop/reset.
+         * @description Restarts the pod; desiredStatus becomes RUNNING (an EXITED pod is started, like startPod). The public spec documents no 2xx for this operation; 200 with no body is decided here like start/stop/reset.
          */
         post: operations["restartPod"];
         delete?: never;
@@ -383,7 +383,7 @@ export interface paths {
         put?: never;
         /**
          * Create a container registry auth
-         * @description Saves a registry credential. name, username and password are required; name must be unique (duplicate → 400). The response carries id and name only, never the password. Success status not shown in the seed: 200 as in the public v1 spec.
+         * @description Saves a registry credential. name, username and password are required; name must be unique (duplicate → 400). The response carries id and name only, never the password. Success status not shown in the seed: 200 as in the public v1 spec. When the service is at its memory ceiling it answers 503 with Retry-After and stores nothing (assumed; CAPACITY-HEAP-001).
          */
         post: operations["createContainerRegistryAuth"];
         delete?: never;
@@ -790,7 +790,7 @@ export interface components {
              */
             gpuTypePriority?: "availability" | "custom";
             /**
-             * @description The image tag for the container run on the created Pod.
+             * @description The image tag for the container run on the created Pod. Required unless templateId is given (the template then supplies the image); with neither, createPod answers 400 (rule REST-POD-010).
              * @example runpod/pytorch:2.1.0-py3.10-cuda11.8.0-devel-ubuntu22.04
              */
             imageName?: string;
@@ -1355,7 +1355,8 @@ export interface components {
              */
             vcpuCount?: number;
             /**
-             * @description The maximum number of workers that can be running at the same time on a Serverless endpoint.
+             * @description The maximum number of workers that can be running at the same time on a Serverless endpoint. Defaults to 3; must not be less than workersMin (rule REST-ENDPOINT-009).
+             * @default 3
              * @example 3
              */
             workersMax?: number;
@@ -1490,7 +1491,7 @@ export interface components {
              */
             vcpuCount?: number;
             /**
-             * @description The maximum number of workers that can be running at the same time on a Serverless endpoint.
+             * @description The maximum number of workers that can be running at the same time on a Serverless endpoint. After the update it must not be less than workersMin (rule REST-ENDPOINT-009).
              * @example 3
              */
             workersMax?: number;
@@ -1802,7 +1803,7 @@ export interface components {
              */
             name?: string;
             /**
-             * @description The amount of disk space, in gigabytes (GB), which will be allocated to the network volume after the update. Must be greater than the current size of the network volume.
+             * @description The amount of disk space, in gigabytes (GB), which will be allocated to the network volume after the update. Must not be smaller than the current size (the same size is accepted); a smaller size is answered 400 (rule REST-VOLUME-007).
              * @example 50
              */
             size?: number;
@@ -2014,6 +2015,21 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
+        /** @description The service is at a capacity ceiling (for the reference mock: its heap guard) and stored nothing. Retry after `Retry-After` seconds, with exponential backoff. A healthy service never sends it under normal load. */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Service unavailable: the mock is at its memory ceiling; retry later"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
     };
     parameters: {
         /** @description Identifier of the pod. */
@@ -2027,7 +2043,14 @@ export interface components {
         /** @description Identifier of the container registry auth. */
         ContainerRegistryAuthId: string;
     };
-    requestBodies: never;
+    requestBodies: {
+        /** @description Optional: the operation takes no input. No body, an empty body and `{}` are accepted alike (official SDKs post `{}` with `Content-Type: application/json` to these operations, e.g. runpod-sdk for JavaScript on `/cancel` and `/purge-queue`). An object with any property is answered 400 naming that property. */
+        NoInput: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+    };
     headers: {
         /** @description Whole seconds to wait before retrying. Sent with every 429 (and may be sent with 503). The seed only says "retry with exponential backoff"; the header is decided here so clients can honour an exact wait (REST v2 of the real service documents it). */
         "Retry-After": number;
@@ -2119,6 +2142,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPod: {
@@ -2305,6 +2329,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getEndpoint: {
@@ -2487,6 +2512,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getTemplate: {
@@ -2664,6 +2690,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getNetworkVolume: {
@@ -2794,7 +2821,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: components["requestBodies"]["NoInput"];
         responses: {
             /** @description Success; no body. */
             200: {
@@ -2820,7 +2847,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: components["requestBodies"]["NoInput"];
         responses: {
             /** @description Success; no body. */
             200: {
@@ -2846,7 +2873,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: components["requestBodies"]["NoInput"];
         responses: {
             /** @description Success; no body. */
             200: {
@@ -2872,7 +2899,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: components["requestBodies"]["NoInput"];
         responses: {
             /** @description Success; no body. */
             200: {
@@ -2938,6 +2965,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getContainerRegistryAuth: {

@@ -17,7 +17,7 @@ export const validate = {
     createPod: {
       body: restV1V.createPod__body as Validator<JsonBody<restV1Ops['createPod']>>,
       params: restV1P.createPod__params as Validator<RequestParams<restV1Ops['createPod']>>,
-      responses: { '201': restV1V.createPod__r201 as Validator<JsonResponse<restV1Ops['createPod'], 201>>, '400': restV1V.createPod__r400 as Validator<JsonResponse<restV1Ops['createPod'], 400>>, '401': restV1V.createPod__r401 as Validator<JsonResponse<restV1Ops['createPod'], 401>>, '429': restV1V.createPod__r429 as Validator<JsonResponse<restV1Ops['createPod'], 429>>, '500': restV1V.createPod__r500 as Validator<JsonResponse<restV1Ops['createPod'], 500>> },
+      responses: { '201': restV1V.createPod__r201 as Validator<JsonResponse<restV1Ops['createPod'], 201>>, '400': restV1V.createPod__r400 as Validator<JsonResponse<restV1Ops['createPod'], 400>>, '401': restV1V.createPod__r401 as Validator<JsonResponse<restV1Ops['createPod'], 401>>, '429': restV1V.createPod__r429 as Validator<JsonResponse<restV1Ops['createPod'], 429>>, '500': restV1V.createPod__r500 as Validator<JsonResponse<restV1Ops['createPod'], 500>>, '503': restV1V.createPod__r503 as Validator<JsonResponse<restV1Ops['createPod'], 503>> },
     },
     getPod: {
       params: restV1P.getPod__params as Validator<RequestParams<restV1Ops['getPod']>>,
@@ -44,7 +44,7 @@ export const validate = {
     createEndpoint: {
       body: restV1V.createEndpoint__body as Validator<JsonBody<restV1Ops['createEndpoint']>>,
       params: restV1P.createEndpoint__params as Validator<RequestParams<restV1Ops['createEndpoint']>>,
-      responses: { '200': restV1V.createEndpoint__r200 as Validator<JsonResponse<restV1Ops['createEndpoint'], 200>>, '400': restV1V.createEndpoint__r400 as Validator<JsonResponse<restV1Ops['createEndpoint'], 400>>, '401': restV1V.createEndpoint__r401 as Validator<JsonResponse<restV1Ops['createEndpoint'], 401>>, '429': restV1V.createEndpoint__r429 as Validator<JsonResponse<restV1Ops['createEndpoint'], 429>>, '500': restV1V.createEndpoint__r500 as Validator<JsonResponse<restV1Ops['createEndpoint'], 500>> },
+      responses: { '200': restV1V.createEndpoint__r200 as Validator<JsonResponse<restV1Ops['createEndpoint'], 200>>, '400': restV1V.createEndpoint__r400 as Validator<JsonResponse<restV1Ops['createEndpoint'], 400>>, '401': restV1V.createEndpoint__r401 as Validator<JsonResponse<restV1Ops['createEndpoint'], 401>>, '429': restV1V.createEndpoint__r429 as Validator<JsonResponse<restV1Ops['createEndpoint'], 429>>, '500': restV1V.createEndpoint__r500 as Validator<JsonResponse<restV1Ops['createEndpoint'], 500>>, '503': restV1V.createEndpoint__r503 as Validator<JsonResponse<restV1Ops['createEndpoint'], 503>> },
     },
     getEndpoint: {
       params: restV1P.getEndpoint__params as Validator<RequestParams<restV1Ops['getEndpoint']>>,
@@ -71,7 +71,7 @@ export const validate = {
     createTemplate: {
       body: restV1V.createTemplate__body as Validator<JsonBody<restV1Ops['createTemplate']>>,
       params: restV1P.createTemplate__params as Validator<RequestParams<restV1Ops['createTemplate']>>,
-      responses: { '200': restV1V.createTemplate__r200 as Validator<JsonResponse<restV1Ops['createTemplate'], 200>>, '400': restV1V.createTemplate__r400 as Validator<JsonResponse<restV1Ops['createTemplate'], 400>>, '401': restV1V.createTemplate__r401 as Validator<JsonResponse<restV1Ops['createTemplate'], 401>>, '429': restV1V.createTemplate__r429 as Validator<JsonResponse<restV1Ops['createTemplate'], 429>>, '500': restV1V.createTemplate__r500 as Validator<JsonResponse<restV1Ops['createTemplate'], 500>> },
+      responses: { '200': restV1V.createTemplate__r200 as Validator<JsonResponse<restV1Ops['createTemplate'], 200>>, '400': restV1V.createTemplate__r400 as Validator<JsonResponse<restV1Ops['createTemplate'], 400>>, '401': restV1V.createTemplate__r401 as Validator<JsonResponse<restV1Ops['createTemplate'], 401>>, '429': restV1V.createTemplate__r429 as Validator<JsonResponse<restV1Ops['createTemplate'], 429>>, '500': restV1V.createTemplate__r500 as Validator<JsonResponse<restV1Ops['createTemplate'], 500>>, '503': restV1V.createTemplate__r503 as Validator<JsonResponse<restV1Ops['createTemplate'], 503>> },
     },
     getTemplate: {
       params: restV1P.getTemplate__params as Validator<RequestParams<restV1Ops['getTemplate']>>,
@@ -98,7 +98,7 @@ export const validate = {
     createNetworkVolume: {
       body: restV1V.createNetworkVolume__body as Validator<JsonBody<restV1Ops['createNetworkVolume']>>,
       params: restV1P.createNetworkVolume__params as Validator<RequestParams<restV1Ops['createNetworkVolume']>>,
-      responses: { '200': restV1V.createNetworkVolume__r200 as Validator<JsonResponse<restV1Ops['createNetworkVolume'], 200>>, '400': restV1V.createNetworkVolume__r400 as Validator<JsonResponse<restV1Ops['createNetworkVolume'], 400>>, '401': restV1V.createNetworkVolume__r401 as Validator<JsonResponse<restV1Ops['createNetworkVolume'], 401>>, '429': restV1V.createNetworkVolume__r429 as Validator<JsonResponse<restV1Ops['createNetworkVolume'], 429>>, '500': restV1V.createNetworkVolume__r500 as Validator<JsonResponse<restV1Ops['createNetworkVolume'], 500>> },
+      responses: { '200': restV1V.createNetworkVolume__r200 as Validator<JsonResponse<restV1Ops['createNetworkVolume'], 200>>, '400': restV1V.createNetworkVolume__r400 as Validator<JsonResponse<restV1Ops['createNetworkVolume'], 400>>, '401': restV1V.createNetworkVolume__r401 as Validator<JsonResponse<restV1Ops['createNetworkVolume'], 401>>, '429': restV1V.createNetworkVolume__r429 as Validator<JsonResponse<restV1Ops['createNetworkVolume'], 429>>, '500': restV1V.createNetworkVolume__r500 as Validator<JsonResponse<restV1Ops['createNetworkVolume'], 500>>, '503': restV1V.createNetworkVolume__r503 as Validator<JsonResponse<restV1Ops['createNetworkVolume'], 503>> },
     },
     getNetworkVolume: {
       params: restV1P.getNetworkVolume__params as Validator<RequestParams<restV1Ops['getNetworkVolume']>>,
@@ -119,18 +119,22 @@ export const validate = {
       responses: { '200': restV1V.updateNetworkVolumeViaPost__r200 as Validator<JsonResponse<restV1Ops['updateNetworkVolumeViaPost'], 200>>, '400': restV1V.updateNetworkVolumeViaPost__r400 as Validator<JsonResponse<restV1Ops['updateNetworkVolumeViaPost'], 400>>, '401': restV1V.updateNetworkVolumeViaPost__r401 as Validator<JsonResponse<restV1Ops['updateNetworkVolumeViaPost'], 401>>, '404': restV1V.updateNetworkVolumeViaPost__r404 as Validator<JsonResponse<restV1Ops['updateNetworkVolumeViaPost'], 404>>, '429': restV1V.updateNetworkVolumeViaPost__r429 as Validator<JsonResponse<restV1Ops['updateNetworkVolumeViaPost'], 429>>, '500': restV1V.updateNetworkVolumeViaPost__r500 as Validator<JsonResponse<restV1Ops['updateNetworkVolumeViaPost'], 500>> },
     },
     resetPod: {
+      body: restV1V.resetPod__body as Validator<JsonBody<restV1Ops['resetPod']>>,
       params: restV1P.resetPod__params as Validator<RequestParams<restV1Ops['resetPod']>>,
       responses: { '200': null, '400': restV1V.resetPod__r400 as Validator<JsonResponse<restV1Ops['resetPod'], 400>>, '401': restV1V.resetPod__r401 as Validator<JsonResponse<restV1Ops['resetPod'], 401>>, '404': restV1V.resetPod__r404 as Validator<JsonResponse<restV1Ops['resetPod'], 404>>, '429': restV1V.resetPod__r429 as Validator<JsonResponse<restV1Ops['resetPod'], 429>>, '500': restV1V.resetPod__r500 as Validator<JsonResponse<restV1Ops['resetPod'], 500>> },
     },
     restartPod: {
+      body: restV1V.restartPod__body as Validator<JsonBody<restV1Ops['restartPod']>>,
       params: restV1P.restartPod__params as Validator<RequestParams<restV1Ops['restartPod']>>,
       responses: { '200': null, '400': restV1V.restartPod__r400 as Validator<JsonResponse<restV1Ops['restartPod'], 400>>, '401': restV1V.restartPod__r401 as Validator<JsonResponse<restV1Ops['restartPod'], 401>>, '404': restV1V.restartPod__r404 as Validator<JsonResponse<restV1Ops['restartPod'], 404>>, '429': restV1V.restartPod__r429 as Validator<JsonResponse<restV1Ops['restartPod'], 429>>, '500': restV1V.restartPod__r500 as Validator<JsonResponse<restV1Ops['restartPod'], 500>> },
     },
     startPod: {
+      body: restV1V.startPod__body as Validator<JsonBody<restV1Ops['startPod']>>,
       params: restV1P.startPod__params as Validator<RequestParams<restV1Ops['startPod']>>,
       responses: { '200': null, '400': restV1V.startPod__r400 as Validator<JsonResponse<restV1Ops['startPod'], 400>>, '401': restV1V.startPod__r401 as Validator<JsonResponse<restV1Ops['startPod'], 401>>, '404': restV1V.startPod__r404 as Validator<JsonResponse<restV1Ops['startPod'], 404>>, '429': restV1V.startPod__r429 as Validator<JsonResponse<restV1Ops['startPod'], 429>>, '500': restV1V.startPod__r500 as Validator<JsonResponse<restV1Ops['startPod'], 500>> },
     },
     stopPod: {
+      body: restV1V.stopPod__body as Validator<JsonBody<restV1Ops['stopPod']>>,
       params: restV1P.stopPod__params as Validator<RequestParams<restV1Ops['stopPod']>>,
       responses: { '200': null, '400': restV1V.stopPod__r400 as Validator<JsonResponse<restV1Ops['stopPod'], 400>>, '401': restV1V.stopPod__r401 as Validator<JsonResponse<restV1Ops['stopPod'], 401>>, '404': restV1V.stopPod__r404 as Validator<JsonResponse<restV1Ops['stopPod'], 404>>, '429': restV1V.stopPod__r429 as Validator<JsonResponse<restV1Ops['stopPod'], 429>>, '500': restV1V.stopPod__r500 as Validator<JsonResponse<restV1Ops['stopPod'], 500>> },
     },
@@ -141,7 +145,7 @@ export const validate = {
     createContainerRegistryAuth: {
       body: restV1V.createContainerRegistryAuth__body as Validator<JsonBody<restV1Ops['createContainerRegistryAuth']>>,
       params: restV1P.createContainerRegistryAuth__params as Validator<RequestParams<restV1Ops['createContainerRegistryAuth']>>,
-      responses: { '200': restV1V.createContainerRegistryAuth__r200 as Validator<JsonResponse<restV1Ops['createContainerRegistryAuth'], 200>>, '400': restV1V.createContainerRegistryAuth__r400 as Validator<JsonResponse<restV1Ops['createContainerRegistryAuth'], 400>>, '401': restV1V.createContainerRegistryAuth__r401 as Validator<JsonResponse<restV1Ops['createContainerRegistryAuth'], 401>>, '429': restV1V.createContainerRegistryAuth__r429 as Validator<JsonResponse<restV1Ops['createContainerRegistryAuth'], 429>>, '500': restV1V.createContainerRegistryAuth__r500 as Validator<JsonResponse<restV1Ops['createContainerRegistryAuth'], 500>> },
+      responses: { '200': restV1V.createContainerRegistryAuth__r200 as Validator<JsonResponse<restV1Ops['createContainerRegistryAuth'], 200>>, '400': restV1V.createContainerRegistryAuth__r400 as Validator<JsonResponse<restV1Ops['createContainerRegistryAuth'], 400>>, '401': restV1V.createContainerRegistryAuth__r401 as Validator<JsonResponse<restV1Ops['createContainerRegistryAuth'], 401>>, '429': restV1V.createContainerRegistryAuth__r429 as Validator<JsonResponse<restV1Ops['createContainerRegistryAuth'], 429>>, '500': restV1V.createContainerRegistryAuth__r500 as Validator<JsonResponse<restV1Ops['createContainerRegistryAuth'], 500>>, '503': restV1V.createContainerRegistryAuth__r503 as Validator<JsonResponse<restV1Ops['createContainerRegistryAuth'], 503>> },
     },
     getContainerRegistryAuth: {
       params: restV1P.getContainerRegistryAuth__params as Validator<RequestParams<restV1Ops['getContainerRegistryAuth']>>,
@@ -168,12 +172,12 @@ export const validate = {
     runJob: {
       body: queueV2V.runJob__body as Validator<JsonBody<queueV2Ops['runJob']>>,
       params: queueV2P.runJob__params as Validator<RequestParams<queueV2Ops['runJob']>>,
-      responses: { '200': queueV2V.runJob__r200 as Validator<JsonResponse<queueV2Ops['runJob'], 200>>, '400': queueV2V.runJob__r400 as Validator<JsonResponse<queueV2Ops['runJob'], 400>>, '401': queueV2V.runJob__r401 as Validator<JsonResponse<queueV2Ops['runJob'], 401>>, '404': queueV2V.runJob__r404 as Validator<JsonResponse<queueV2Ops['runJob'], 404>>, '429': queueV2V.runJob__r429 as Validator<JsonResponse<queueV2Ops['runJob'], 429>>, '500': queueV2V.runJob__r500 as Validator<JsonResponse<queueV2Ops['runJob'], 500>> },
+      responses: { '200': queueV2V.runJob__r200 as Validator<JsonResponse<queueV2Ops['runJob'], 200>>, '400': queueV2V.runJob__r400 as Validator<JsonResponse<queueV2Ops['runJob'], 400>>, '401': queueV2V.runJob__r401 as Validator<JsonResponse<queueV2Ops['runJob'], 401>>, '404': queueV2V.runJob__r404 as Validator<JsonResponse<queueV2Ops['runJob'], 404>>, '429': queueV2V.runJob__r429 as Validator<JsonResponse<queueV2Ops['runJob'], 429>>, '500': queueV2V.runJob__r500 as Validator<JsonResponse<queueV2Ops['runJob'], 500>>, '503': queueV2V.runJob__r503 as Validator<JsonResponse<queueV2Ops['runJob'], 503>> },
     },
     runJobSync: {
       body: queueV2V.runJobSync__body as Validator<JsonBody<queueV2Ops['runJobSync']>>,
       params: queueV2P.runJobSync__params as Validator<RequestParams<queueV2Ops['runJobSync']>>,
-      responses: { '200': queueV2V.runJobSync__r200 as Validator<JsonResponse<queueV2Ops['runJobSync'], 200>>, '400': queueV2V.runJobSync__r400 as Validator<JsonResponse<queueV2Ops['runJobSync'], 400>>, '401': queueV2V.runJobSync__r401 as Validator<JsonResponse<queueV2Ops['runJobSync'], 401>>, '404': queueV2V.runJobSync__r404 as Validator<JsonResponse<queueV2Ops['runJobSync'], 404>>, '429': queueV2V.runJobSync__r429 as Validator<JsonResponse<queueV2Ops['runJobSync'], 429>>, '500': queueV2V.runJobSync__r500 as Validator<JsonResponse<queueV2Ops['runJobSync'], 500>> },
+      responses: { '200': queueV2V.runJobSync__r200 as Validator<JsonResponse<queueV2Ops['runJobSync'], 200>>, '400': queueV2V.runJobSync__r400 as Validator<JsonResponse<queueV2Ops['runJobSync'], 400>>, '401': queueV2V.runJobSync__r401 as Validator<JsonResponse<queueV2Ops['runJobSync'], 401>>, '404': queueV2V.runJobSync__r404 as Validator<JsonResponse<queueV2Ops['runJobSync'], 404>>, '429': queueV2V.runJobSync__r429 as Validator<JsonResponse<queueV2Ops['runJobSync'], 429>>, '500': queueV2V.runJobSync__r500 as Validator<JsonResponse<queueV2Ops['runJobSync'], 500>>, '503': queueV2V.runJobSync__r503 as Validator<JsonResponse<queueV2Ops['runJobSync'], 503>> },
     },
     getJobStatus: {
       params: queueV2P.getJobStatus__params as Validator<RequestParams<queueV2Ops['getJobStatus']>>,
@@ -188,14 +192,17 @@ export const validate = {
       responses: { '200': queueV2V.streamJob__r200 as Validator<JsonResponse<queueV2Ops['streamJob'], 200>>, '400': queueV2V.streamJob__r400 as Validator<JsonResponse<queueV2Ops['streamJob'], 400>>, '401': queueV2V.streamJob__r401 as Validator<JsonResponse<queueV2Ops['streamJob'], 401>>, '404': queueV2V.streamJob__r404 as Validator<JsonResponse<queueV2Ops['streamJob'], 404>>, '429': queueV2V.streamJob__r429 as Validator<JsonResponse<queueV2Ops['streamJob'], 429>>, '500': queueV2V.streamJob__r500 as Validator<JsonResponse<queueV2Ops['streamJob'], 500>> },
     },
     cancelJob: {
+      body: queueV2V.cancelJob__body as Validator<JsonBody<queueV2Ops['cancelJob']>>,
       params: queueV2P.cancelJob__params as Validator<RequestParams<queueV2Ops['cancelJob']>>,
       responses: { '200': queueV2V.cancelJob__r200 as Validator<JsonResponse<queueV2Ops['cancelJob'], 200>>, '400': queueV2V.cancelJob__r400 as Validator<JsonResponse<queueV2Ops['cancelJob'], 400>>, '401': queueV2V.cancelJob__r401 as Validator<JsonResponse<queueV2Ops['cancelJob'], 401>>, '404': queueV2V.cancelJob__r404 as Validator<JsonResponse<queueV2Ops['cancelJob'], 404>>, '429': queueV2V.cancelJob__r429 as Validator<JsonResponse<queueV2Ops['cancelJob'], 429>>, '500': queueV2V.cancelJob__r500 as Validator<JsonResponse<queueV2Ops['cancelJob'], 500>> },
     },
     retryJob: {
+      body: queueV2V.retryJob__body as Validator<JsonBody<queueV2Ops['retryJob']>>,
       params: queueV2P.retryJob__params as Validator<RequestParams<queueV2Ops['retryJob']>>,
       responses: { '200': queueV2V.retryJob__r200 as Validator<JsonResponse<queueV2Ops['retryJob'], 200>>, '400': queueV2V.retryJob__r400 as Validator<JsonResponse<queueV2Ops['retryJob'], 400>>, '401': queueV2V.retryJob__r401 as Validator<JsonResponse<queueV2Ops['retryJob'], 401>>, '404': queueV2V.retryJob__r404 as Validator<JsonResponse<queueV2Ops['retryJob'], 404>>, '429': queueV2V.retryJob__r429 as Validator<JsonResponse<queueV2Ops['retryJob'], 429>>, '500': queueV2V.retryJob__r500 as Validator<JsonResponse<queueV2Ops['retryJob'], 500>> },
     },
     purgeQueue: {
+      body: queueV2V.purgeQueue__body as Validator<JsonBody<queueV2Ops['purgeQueue']>>,
       params: queueV2P.purgeQueue__params as Validator<RequestParams<queueV2Ops['purgeQueue']>>,
       responses: { '200': queueV2V.purgeQueue__r200 as Validator<JsonResponse<queueV2Ops['purgeQueue'], 200>>, '400': queueV2V.purgeQueue__r400 as Validator<JsonResponse<queueV2Ops['purgeQueue'], 400>>, '401': queueV2V.purgeQueue__r401 as Validator<JsonResponse<queueV2Ops['purgeQueue'], 401>>, '404': queueV2V.purgeQueue__r404 as Validator<JsonResponse<queueV2Ops['purgeQueue'], 404>>, '429': queueV2V.purgeQueue__r429 as Validator<JsonResponse<queueV2Ops['purgeQueue'], 429>>, '500': queueV2V.purgeQueue__r500 as Validator<JsonResponse<queueV2Ops['purgeQueue'], 500>> },
     },

@@ -2,8 +2,9 @@
 import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const schema__JobSubmission = validate52;
-const schema19 = { "type": "object", "description": "Body of `POST /run` and `POST /runsync`. `input` is handed to the worker handler unchanged; every other top-level key is rejected (400 listing the path). Body size limits are on the operations (`x-max-body-bytes`).", "x-source": "seed", "required": ["input"], "additionalProperties": false, "properties": { "input": { "type": "object", "additionalProperties": true, "description": "Parameters for the worker handler; contents are defined by the worker. `{}` is accepted.", "example": { "prompt": "A photo of a cat" } }, "webhook": { "type": "string", "format": "uri", "description": "Absolute URL that receives a `POST` of the finished job record (see `webhooks.jobCompleted`).", "example": "https://example.com/hooks/job-done" }, "policy": { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/JobPolicy" }, "s3Config": { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/S3Config" } }, "$id": "https://compute-contract.dev/schemas/queueV2.json/defs/JobSubmission" };
+const schema19 = { "type": "object", "description": "Body of `POST /run` and `POST /runsync`. `input` is handed to the worker handler unchanged; every other top-level key is rejected (400 listing the path). Body size limits are on the operations (`x-max-body-bytes`).", "x-source": "seed", "required": ["input"], "additionalProperties": false, "properties": { "input": { "type": "object", "additionalProperties": true, "description": "Parameters for the worker handler; contents are defined by the worker. `{}` is accepted.", "example": { "prompt": "A photo of a cat" } }, "webhook": { "type": "string", "format": "uri", "description": "Absolute URL that receives a `POST` of the finished job record (see `webhooks.jobCompleted`).", "example": "https://example.com/hooks/job-done", "maxLength": 2048, "x-source": "assumed", "x-source-note": "Length bound assumed (the seed shows none): 2048 characters, the common practical URL limit." }, "policy": { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/JobPolicy" }, "s3Config": { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/S3Config" } }, "$id": "https://compute-contract.dev/schemas/queueV2.json/defs/JobSubmission" };
 const formats0 = require("ajv-formats/dist/formats").fullFormats.uri;
+const func1 = require("ajv/dist/runtime/ucs2length").default;
 const schema20 = { "type": "object", "description": "Execution policy of one job.", "x-source": "seed", "additionalProperties": false, "properties": { "executionTimeout": { "type": "integer", "description": "Milliseconds a worker may run the job; enforced only while running. Overrides the endpoint setting for this job.", "default": 6e5, "minimum": 5e3, "maximum": 6048e5, "example": 6e5, "x-unit": "ms" }, "lowPriority": { "type": "boolean", "description": "When true the job does not trigger worker scaling.", "default": false, "example": false }, "ttl": { "type": "integer", "description": "Milliseconds from submission after which the job is deleted whatever its state (queue time plus execution time).", "default": 864e5, "minimum": 1e4, "maximum": 6048e5, "example": 864e5, "x-unit": "ms" } }, "$id": "https://compute-contract.dev/schemas/queueV2.json/defs/JobPolicy" };
 function validate53(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
@@ -116,8 +117,7 @@ function validate53(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate53.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const schema21 = { "type": "object", "description": "Object-storage settings handed to the worker. Works with any S3-compatible provider.", "x-source": "seed", "required": ["accessId", "accessSecret", "bucketName", "endpointUrl"], "additionalProperties": false, "properties": { "accessId": { "type": "string", "minLength": 1, "example": "AKIAEXAMPLE" }, "accessSecret": { "type": "string", "minLength": 1, "writeOnly": true, "x-secret": true, "description": "Secret key. Write-only; never returned, logged or reported.", "example": "wJalrXUtnFEMIexample" }, "bucketName": { "type": "string", "minLength": 1, "example": "my-results" }, "endpointUrl": { "type": "string", "format": "uri", "example": "https://s3.us-east-1.amazonaws.com" }, "objectPath": { "type": "string", "description": "Optional key prefix inside the bucket (sent by the official JS and Go SDKs).", "x-source": "observed", "example": "outputs/" } }, "$id": "https://compute-contract.dev/schemas/queueV2.json/defs/S3Config" };
-const func1 = require("ajv/dist/runtime/ucs2length").default;
+const schema21 = { "type": "object", "description": "Object-storage settings handed to the worker. Works with any S3-compatible provider.", "x-source": "seed", "required": ["accessId", "accessSecret", "bucketName", "endpointUrl"], "additionalProperties": false, "properties": { "accessId": { "type": "string", "minLength": 1, "example": "AKIAEXAMPLE", "maxLength": 128, "x-source": "assumed", "x-source-note": "Length bound assumed (the seed shows none); AWS access key ids are at most 128 characters." }, "accessSecret": { "type": "string", "minLength": 1, "writeOnly": true, "x-secret": true, "description": "Secret key. Write-only; never returned, logged or reported.", "example": "wJalrXUtnFEMIexample", "maxLength": 1024, "x-source-note": "Length bound assumed (the seed shows none).", "x-source": "assumed" }, "bucketName": { "type": "string", "minLength": 1, "example": "my-results", "maxLength": 255, "x-source": "assumed", "x-source-note": "Length bound assumed (the seed shows none); S3 bucket names are at most 63 characters, other S3-compatible stores allow more." }, "endpointUrl": { "type": "string", "format": "uri", "example": "https://s3.us-east-1.amazonaws.com", "maxLength": 2048, "x-source": "assumed", "x-source-note": "Length bound assumed (the seed shows none); 2048 characters like webhook URLs." }, "objectPath": { "type": "string", "description": "Optional key prefix inside the bucket (sent by the official JS and Go SDKs).", "x-source": "observed", "example": "outputs/", "maxLength": 1024, "x-source-note": "Field sent by the official JS and Go SDKs; maxLength assumed: an S3 object key is at most 1024 bytes." } }, "$id": "https://compute-contract.dev/schemas/queueV2.json/defs/S3Config" };
 function validate55(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -180,8 +180,8 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.accessId !== void 0) {
       let data0 = data.accessId;
       if (typeof data0 === "string") {
-        if (func1(data0) < 1) {
-          const err5 = { instancePath: instancePath + "/accessId", schemaPath: "#/properties/accessId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func1(data0) > 128) {
+          const err5 = { instancePath: instancePath + "/accessId", schemaPath: "#/properties/accessId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -189,12 +189,21 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
+        if (func1(data0) < 1) {
+          const err6 = { instancePath: instancePath + "/accessId", schemaPath: "#/properties/accessId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
       } else {
-        const err6 = { instancePath: instancePath + "/accessId", schemaPath: "#/properties/accessId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err7 = { instancePath: instancePath + "/accessId", schemaPath: "#/properties/accessId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err6];
+          vErrors = [err7];
         } else {
-          vErrors.push(err6);
+          vErrors.push(err7);
         }
         errors++;
       }
@@ -202,30 +211,17 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.accessSecret !== void 0) {
       let data1 = data.accessSecret;
       if (typeof data1 === "string") {
-        if (func1(data1) < 1) {
-          const err7 = { instancePath: instancePath + "/accessSecret", schemaPath: "#/properties/accessSecret/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func1(data1) > 1024) {
+          const err8 = { instancePath: instancePath + "/accessSecret", schemaPath: "#/properties/accessSecret/maxLength", keyword: "maxLength", params: { limit: 1024 }, message: "must NOT have more than 1024 characters" };
           if (vErrors === null) {
-            vErrors = [err7];
+            vErrors = [err8];
           } else {
-            vErrors.push(err7);
+            vErrors.push(err8);
           }
           errors++;
         }
-      } else {
-        const err8 = { instancePath: instancePath + "/accessSecret", schemaPath: "#/properties/accessSecret/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.bucketName !== void 0) {
-      let data2 = data.bucketName;
-      if (typeof data2 === "string") {
-        if (func1(data2) < 1) {
-          const err9 = { instancePath: instancePath + "/bucketName", schemaPath: "#/properties/bucketName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func1(data1) < 1) {
+          const err9 = { instancePath: instancePath + "/accessSecret", schemaPath: "#/properties/accessSecret/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err9];
           } else {
@@ -234,7 +230,7 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err10 = { instancePath: instancePath + "/bucketName", schemaPath: "#/properties/bucketName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err10 = { instancePath: instancePath + "/accessSecret", schemaPath: "#/properties/accessSecret/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -243,11 +239,11 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.endpointUrl !== void 0) {
-      let data3 = data.endpointUrl;
-      if (typeof data3 === "string") {
-        if (!formats0(data3)) {
-          const err11 = { instancePath: instancePath + "/endpointUrl", schemaPath: "#/properties/endpointUrl/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
+    if (data.bucketName !== void 0) {
+      let data2 = data.bucketName;
+      if (typeof data2 === "string") {
+        if (func1(data2) > 255) {
+          const err11 = { instancePath: instancePath + "/bucketName", schemaPath: "#/properties/bucketName/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
           if (vErrors === null) {
             vErrors = [err11];
           } else {
@@ -255,19 +251,17 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-      } else {
-        const err12 = { instancePath: instancePath + "/endpointUrl", schemaPath: "#/properties/endpointUrl/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
+        if (func1(data2) < 1) {
+          const err12 = { instancePath: instancePath + "/bucketName", schemaPath: "#/properties/bucketName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.objectPath !== void 0) {
-      if (typeof data.objectPath !== "string") {
-        const err13 = { instancePath: instancePath + "/objectPath", schemaPath: "#/properties/objectPath/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      } else {
+        const err13 = { instancePath: instancePath + "/bucketName", schemaPath: "#/properties/bucketName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -276,12 +270,65 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.endpointUrl !== void 0) {
+      let data3 = data.endpointUrl;
+      if (typeof data3 === "string") {
+        if (func1(data3) > 2048) {
+          const err14 = { instancePath: instancePath + "/endpointUrl", schemaPath: "#/properties/endpointUrl/maxLength", keyword: "maxLength", params: { limit: 2048 }, message: "must NOT have more than 2048 characters" };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
+          }
+          errors++;
+        }
+        if (!formats0(data3)) {
+          const err15 = { instancePath: instancePath + "/endpointUrl", schemaPath: "#/properties/endpointUrl/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
+          if (vErrors === null) {
+            vErrors = [err15];
+          } else {
+            vErrors.push(err15);
+          }
+          errors++;
+        }
+      } else {
+        const err16 = { instancePath: instancePath + "/endpointUrl", schemaPath: "#/properties/endpointUrl/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
+        }
+        errors++;
+      }
+    }
+    if (data.objectPath !== void 0) {
+      let data4 = data.objectPath;
+      if (typeof data4 === "string") {
+        if (func1(data4) > 1024) {
+          const err17 = { instancePath: instancePath + "/objectPath", schemaPath: "#/properties/objectPath/maxLength", keyword: "maxLength", params: { limit: 1024 }, message: "must NOT have more than 1024 characters" };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
+          }
+          errors++;
+        }
+      } else {
+        const err18 = { instancePath: instancePath + "/objectPath", schemaPath: "#/properties/objectPath/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err14 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err19 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err14];
+      vErrors = [err19];
     } else {
-      vErrors.push(err14);
+      vErrors.push(err19);
     }
     errors++;
   }
@@ -337,8 +384,8 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.webhook !== void 0) {
       let data1 = data.webhook;
       if (typeof data1 === "string") {
-        if (!formats0(data1)) {
-          const err3 = { instancePath: instancePath + "/webhook", schemaPath: "#/properties/webhook/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
+        if (func1(data1) > 2048) {
+          const err3 = { instancePath: instancePath + "/webhook", schemaPath: "#/properties/webhook/maxLength", keyword: "maxLength", params: { limit: 2048 }, message: "must NOT have more than 2048 characters" };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -346,12 +393,21 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
+        if (!formats0(data1)) {
+          const err4 = { instancePath: instancePath + "/webhook", schemaPath: "#/properties/webhook/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
       } else {
-        const err4 = { instancePath: instancePath + "/webhook", schemaPath: "#/properties/webhook/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err5 = { instancePath: instancePath + "/webhook", schemaPath: "#/properties/webhook/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err4];
+          vErrors = [err5];
         } else {
-          vErrors.push(err4);
+          vErrors.push(err5);
         }
         errors++;
       }
@@ -369,11 +425,11 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err5];
+      vErrors = [err6];
     } else {
-      vErrors.push(err5);
+      vErrors.push(err6);
     }
     errors++;
   }
@@ -1815,8 +1871,8 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate84.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const runJobSync__body = validate86;
-const schema39 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/JobSubmission", "$id": "https://compute-contract.dev/schemas/queueV2.json/runJobSync__body" };
+const runJob__r503 = validate86;
+const schema39 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/runJob__r503" };
 function validate86(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -1828,16 +1884,16 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate52(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
     errors = vErrors.length;
   }
   validate86.errors = vErrors;
   return errors === 0;
 }
-validate86.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const runJobSync__r200 = validate88;
-const schema40 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/JobRecord", "$id": "https://compute-contract.dev/schemas/queueV2.json/runJobSync__r200" };
+validate86.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const runJobSync__body = validate88;
+const schema40 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/JobSubmission", "$id": "https://compute-contract.dev/schemas/queueV2.json/runJobSync__body" };
 function validate88(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -1849,16 +1905,16 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate58(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+  if (!validate52(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
     errors = vErrors.length;
   }
   validate88.errors = vErrors;
   return errors === 0;
 }
-validate88.evaluated = { "props": { "id": true, "status": true, "delayTime": true, "executionTime": true, "output": true, "error": true, "retries": true, "workerId": true }, "dynamicProps": false, "dynamicItems": false };
-const runJobSync__r400 = validate90;
-const schema41 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/runJobSync__r400" };
+validate88.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const runJobSync__r200 = validate90;
+const schema41 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/JobRecord", "$id": "https://compute-contract.dev/schemas/queueV2.json/runJobSync__r200" };
 function validate90(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -1870,16 +1926,16 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+  if (!validate58(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
     errors = vErrors.length;
   }
   validate90.errors = vErrors;
   return errors === 0;
 }
-validate90.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const runJobSync__r401 = validate92;
-const schema42 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/runJobSync__r401" };
+validate90.evaluated = { "props": { "id": true, "status": true, "delayTime": true, "executionTime": true, "output": true, "error": true, "retries": true, "workerId": true }, "dynamicProps": false, "dynamicItems": false };
+const runJobSync__r400 = validate92;
+const schema42 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/runJobSync__r400" };
 function validate92(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -1899,8 +1955,8 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate92.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const runJobSync__r404 = validate94;
-const schema43 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/runJobSync__r404" };
+const runJobSync__r401 = validate94;
+const schema43 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/runJobSync__r401" };
 function validate94(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -1920,8 +1976,8 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate94.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const runJobSync__r429 = validate96;
-const schema44 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/runJobSync__r429" };
+const runJobSync__r404 = validate96;
+const schema44 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/runJobSync__r404" };
 function validate96(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -1941,8 +1997,8 @@ function validate96(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate96.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const runJobSync__r500 = validate98;
-const schema45 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/runJobSync__r500" };
+const runJobSync__r429 = validate98;
+const schema45 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/runJobSync__r429" };
 function validate98(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -1962,8 +2018,8 @@ function validate98(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate98.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getJobStatus__r200 = validate100;
-const schema46 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/JobRecord", "$id": "https://compute-contract.dev/schemas/queueV2.json/getJobStatus__r200" };
+const runJobSync__r500 = validate100;
+const schema46 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/runJobSync__r500" };
 function validate100(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -1975,16 +2031,16 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate58(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
     errors = vErrors.length;
   }
   validate100.errors = vErrors;
   return errors === 0;
 }
-validate100.evaluated = { "props": { "id": true, "status": true, "delayTime": true, "executionTime": true, "output": true, "error": true, "retries": true, "workerId": true }, "dynamicProps": false, "dynamicItems": false };
-const getJobStatus__r400 = validate102;
-const schema47 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/getJobStatus__r400" };
+validate100.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const runJobSync__r503 = validate102;
+const schema47 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/runJobSync__r503" };
 function validate102(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2004,8 +2060,8 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate102.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getJobStatus__r401 = validate104;
-const schema48 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/getJobStatus__r401" };
+const getJobStatus__r200 = validate104;
+const schema48 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/JobRecord", "$id": "https://compute-contract.dev/schemas/queueV2.json/getJobStatus__r200" };
 function validate104(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2017,16 +2073,16 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+  if (!validate58(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
     errors = vErrors.length;
   }
   validate104.errors = vErrors;
   return errors === 0;
 }
-validate104.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getJobStatus__r404 = validate106;
-const schema49 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/getJobStatus__r404" };
+validate104.evaluated = { "props": { "id": true, "status": true, "delayTime": true, "executionTime": true, "output": true, "error": true, "retries": true, "workerId": true }, "dynamicProps": false, "dynamicItems": false };
+const getJobStatus__r400 = validate106;
+const schema49 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/getJobStatus__r400" };
 function validate106(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2046,8 +2102,8 @@ function validate106(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate106.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getJobStatus__r429 = validate108;
-const schema50 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/getJobStatus__r429" };
+const getJobStatus__r401 = validate108;
+const schema50 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/getJobStatus__r401" };
 function validate108(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2067,8 +2123,8 @@ function validate108(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate108.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getJobStatus__r500 = validate110;
-const schema51 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/getJobStatus__r500" };
+const getJobStatus__r404 = validate110;
+const schema51 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/getJobStatus__r404" };
 function validate110(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2088,8 +2144,8 @@ function validate110(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate110.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getJobStatusSync__r200 = validate112;
-const schema52 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/JobRecord", "$id": "https://compute-contract.dev/schemas/queueV2.json/getJobStatusSync__r200" };
+const getJobStatus__r429 = validate112;
+const schema52 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/getJobStatus__r429" };
 function validate112(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2101,16 +2157,16 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate58(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
     errors = vErrors.length;
   }
   validate112.errors = vErrors;
   return errors === 0;
 }
-validate112.evaluated = { "props": { "id": true, "status": true, "delayTime": true, "executionTime": true, "output": true, "error": true, "retries": true, "workerId": true }, "dynamicProps": false, "dynamicItems": false };
-const getJobStatusSync__r400 = validate114;
-const schema53 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/getJobStatusSync__r400" };
+validate112.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getJobStatus__r500 = validate114;
+const schema53 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/getJobStatus__r500" };
 function validate114(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2130,8 +2186,8 @@ function validate114(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate114.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getJobStatusSync__r401 = validate116;
-const schema54 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/getJobStatusSync__r401" };
+const getJobStatusSync__r200 = validate116;
+const schema54 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/JobRecord", "$id": "https://compute-contract.dev/schemas/queueV2.json/getJobStatusSync__r200" };
 function validate116(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2143,16 +2199,16 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+  if (!validate58(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
     errors = vErrors.length;
   }
   validate116.errors = vErrors;
   return errors === 0;
 }
-validate116.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getJobStatusSync__r404 = validate118;
-const schema55 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/getJobStatusSync__r404" };
+validate116.evaluated = { "props": { "id": true, "status": true, "delayTime": true, "executionTime": true, "output": true, "error": true, "retries": true, "workerId": true }, "dynamicProps": false, "dynamicItems": false };
+const getJobStatusSync__r400 = validate118;
+const schema55 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/getJobStatusSync__r400" };
 function validate118(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2172,8 +2228,8 @@ function validate118(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate118.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getJobStatusSync__r429 = validate120;
-const schema56 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/getJobStatusSync__r429" };
+const getJobStatusSync__r401 = validate120;
+const schema56 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/getJobStatusSync__r401" };
 function validate120(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2193,8 +2249,8 @@ function validate120(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate120.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getJobStatusSync__r500 = validate122;
-const schema57 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/getJobStatusSync__r500" };
+const getJobStatusSync__r404 = validate122;
+const schema57 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/getJobStatusSync__r404" };
 function validate122(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2214,8 +2270,8 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate122.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const streamJob__r200 = validate124;
-const schema58 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/StreamResponse", "$id": "https://compute-contract.dev/schemas/queueV2.json/streamJob__r200" };
+const getJobStatusSync__r429 = validate124;
+const schema58 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/getJobStatusSync__r429" };
 function validate124(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2227,16 +2283,16 @@ function validate124(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate60(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
     errors = vErrors.length;
   }
   validate124.errors = vErrors;
   return errors === 0;
 }
-validate124.evaluated = { "props": { "id": true, "status": true, "stream": true }, "dynamicProps": false, "dynamicItems": false };
-const streamJob__r400 = validate126;
-const schema59 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/streamJob__r400" };
+validate124.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getJobStatusSync__r500 = validate126;
+const schema59 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/getJobStatusSync__r500" };
 function validate126(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2256,8 +2312,8 @@ function validate126(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate126.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const streamJob__r401 = validate128;
-const schema60 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/streamJob__r401" };
+const streamJob__r200 = validate128;
+const schema60 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/StreamResponse", "$id": "https://compute-contract.dev/schemas/queueV2.json/streamJob__r200" };
 function validate128(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2269,16 +2325,16 @@ function validate128(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+  if (!validate60(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
     errors = vErrors.length;
   }
   validate128.errors = vErrors;
   return errors === 0;
 }
-validate128.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const streamJob__r404 = validate130;
-const schema61 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/streamJob__r404" };
+validate128.evaluated = { "props": { "id": true, "status": true, "stream": true }, "dynamicProps": false, "dynamicItems": false };
+const streamJob__r400 = validate130;
+const schema61 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/streamJob__r400" };
 function validate130(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2298,8 +2354,8 @@ function validate130(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate130.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const streamJob__r429 = validate132;
-const schema62 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/streamJob__r429" };
+const streamJob__r401 = validate132;
+const schema62 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/streamJob__r401" };
 function validate132(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2319,8 +2375,8 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate132.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const streamJob__r500 = validate134;
-const schema63 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/streamJob__r500" };
+const streamJob__r404 = validate134;
+const schema63 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/streamJob__r404" };
 function validate134(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2340,8 +2396,8 @@ function validate134(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate134.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const cancelJob__r200 = validate136;
-const schema64 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/JobRecord", "$id": "https://compute-contract.dev/schemas/queueV2.json/cancelJob__r200" };
+const streamJob__r429 = validate136;
+const schema64 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/streamJob__r429" };
 function validate136(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2353,16 +2409,16 @@ function validate136(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate58(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
     errors = vErrors.length;
   }
   validate136.errors = vErrors;
   return errors === 0;
 }
-validate136.evaluated = { "props": { "id": true, "status": true, "delayTime": true, "executionTime": true, "output": true, "error": true, "retries": true, "workerId": true }, "dynamicProps": false, "dynamicItems": false };
-const cancelJob__r400 = validate138;
-const schema65 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/cancelJob__r400" };
+validate136.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const streamJob__r500 = validate138;
+const schema65 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/streamJob__r500" };
 function validate138(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2382,8 +2438,8 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate138.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const cancelJob__r401 = validate140;
-const schema66 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/cancelJob__r401" };
+const cancelJob__body = validate140;
+const schema66 = { "type": "object", "description": "The empty object `{}`; no property is defined.", "additionalProperties": false, "example": {}, "$id": "https://compute-contract.dev/schemas/queueV2.json/cancelJob__body" };
 function validate140(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2395,84 +2451,36 @@ function validate140(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-    errors = vErrors.length;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    for (const key0 in data) {
+      const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+  } else {
+    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
   }
   validate140.errors = vErrors;
   return errors === 0;
 }
-validate140.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const cancelJob__r404 = validate142;
-const schema67 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/cancelJob__r404" };
-function validate142(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate140.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const cancelJob__r200 = validate141;
+const schema67 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/JobRecord", "$id": "https://compute-contract.dev/schemas/queueV2.json/cancelJob__r200" };
+function validate141(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate142.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-    errors = vErrors.length;
-  }
-  validate142.errors = vErrors;
-  return errors === 0;
-}
-validate142.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const cancelJob__r429 = validate144;
-const schema68 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/cancelJob__r429" };
-function validate144(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate144.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-    errors = vErrors.length;
-  }
-  validate144.errors = vErrors;
-  return errors === 0;
-}
-validate144.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const cancelJob__r500 = validate146;
-const schema69 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/cancelJob__r500" };
-function validate146(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate146.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-    errors = vErrors.length;
-  }
-  validate146.errors = vErrors;
-  return errors === 0;
-}
-validate146.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const retryJob__r200 = validate148;
-const schema70 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/JobRecord", "$id": "https://compute-contract.dev/schemas/queueV2.json/retryJob__r200" };
-function validate148(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate148.evaluated;
+  const evaluated0 = validate141.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2483,17 +2491,17 @@ function validate148(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
     errors = vErrors.length;
   }
-  validate148.errors = vErrors;
+  validate141.errors = vErrors;
   return errors === 0;
 }
-validate148.evaluated = { "props": { "id": true, "status": true, "delayTime": true, "executionTime": true, "output": true, "error": true, "retries": true, "workerId": true }, "dynamicProps": false, "dynamicItems": false };
-const retryJob__r400 = validate150;
-const schema71 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/retryJob__r400" };
-function validate150(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate141.evaluated = { "props": { "id": true, "status": true, "delayTime": true, "executionTime": true, "output": true, "error": true, "retries": true, "workerId": true }, "dynamicProps": false, "dynamicItems": false };
+const cancelJob__r400 = validate143;
+const schema68 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/cancelJob__r400" };
+function validate143(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate150.evaluated;
+  const evaluated0 = validate143.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2504,17 +2512,17 @@ function validate150(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
     errors = vErrors.length;
   }
-  validate150.errors = vErrors;
+  validate143.errors = vErrors;
   return errors === 0;
 }
-validate150.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const retryJob__r401 = validate152;
-const schema72 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/retryJob__r401" };
-function validate152(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate143.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const cancelJob__r401 = validate145;
+const schema69 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/cancelJob__r401" };
+function validate145(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate152.evaluated;
+  const evaluated0 = validate145.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2525,12 +2533,111 @@ function validate152(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
     errors = vErrors.length;
   }
-  validate152.errors = vErrors;
+  validate145.errors = vErrors;
   return errors === 0;
 }
-validate152.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const retryJob__r404 = validate154;
-const schema73 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/retryJob__r404" };
+validate145.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const cancelJob__r404 = validate147;
+const schema70 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/cancelJob__r404" };
+function validate147(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate147.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+    errors = vErrors.length;
+  }
+  validate147.errors = vErrors;
+  return errors === 0;
+}
+validate147.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const cancelJob__r429 = validate149;
+const schema71 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/cancelJob__r429" };
+function validate149(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate149.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+    errors = vErrors.length;
+  }
+  validate149.errors = vErrors;
+  return errors === 0;
+}
+validate149.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const cancelJob__r500 = validate151;
+const schema72 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/cancelJob__r500" };
+function validate151(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate151.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+    errors = vErrors.length;
+  }
+  validate151.errors = vErrors;
+  return errors === 0;
+}
+validate151.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const retryJob__body = validate153;
+const schema73 = { "type": "object", "description": "The empty object `{}`; no property is defined.", "additionalProperties": false, "example": {}, "$id": "https://compute-contract.dev/schemas/queueV2.json/retryJob__body" };
+function validate153(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate153.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    for (const key0 in data) {
+      const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+  } else {
+    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
+  validate153.errors = vErrors;
+  return errors === 0;
+}
+validate153.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const retryJob__r200 = validate154;
+const schema74 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/JobRecord", "$id": "https://compute-contract.dev/schemas/queueV2.json/retryJob__r200" };
 function validate154(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2542,16 +2649,16 @@ function validate154(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+  if (!validate58(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
     errors = vErrors.length;
   }
   validate154.errors = vErrors;
   return errors === 0;
 }
-validate154.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const retryJob__r429 = validate156;
-const schema74 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/retryJob__r429" };
+validate154.evaluated = { "props": { "id": true, "status": true, "delayTime": true, "executionTime": true, "output": true, "error": true, "retries": true, "workerId": true }, "dynamicProps": false, "dynamicItems": false };
+const retryJob__r400 = validate156;
+const schema75 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/retryJob__r400" };
 function validate156(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2571,8 +2678,8 @@ function validate156(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate156.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const retryJob__r500 = validate158;
-const schema75 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/retryJob__r500" };
+const retryJob__r401 = validate158;
+const schema76 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/retryJob__r401" };
 function validate158(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2592,8 +2699,8 @@ function validate158(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate158.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const purgeQueue__r200 = validate160;
-const schema76 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/PurgeResult", "$id": "https://compute-contract.dev/schemas/queueV2.json/purgeQueue__r200" };
+const retryJob__r404 = validate160;
+const schema77 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/retryJob__r404" };
 function validate160(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2605,16 +2712,16 @@ function validate160(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate65(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
     errors = vErrors.length;
   }
   validate160.errors = vErrors;
   return errors === 0;
 }
-validate160.evaluated = { "props": { "removed": true, "status": true }, "dynamicProps": false, "dynamicItems": false };
-const purgeQueue__r400 = validate162;
-const schema77 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/purgeQueue__r400" };
+validate160.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const retryJob__r429 = validate162;
+const schema78 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/retryJob__r429" };
 function validate162(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2634,8 +2741,8 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate162.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const purgeQueue__r401 = validate164;
-const schema78 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/purgeQueue__r401" };
+const retryJob__r500 = validate164;
+const schema79 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/retryJob__r500" };
 function validate164(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2655,8 +2762,8 @@ function validate164(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate164.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const purgeQueue__r404 = validate166;
-const schema79 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/purgeQueue__r404" };
+const purgeQueue__body = validate166;
+const schema80 = { "type": "object", "description": "The empty object `{}`; no property is defined.", "additionalProperties": false, "example": {}, "$id": "https://compute-contract.dev/schemas/queueV2.json/purgeQueue__body" };
 function validate166(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2668,21 +2775,57 @@ function validate166(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-    errors = vErrors.length;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    for (const key0 in data) {
+      const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+  } else {
+    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
   }
   validate166.errors = vErrors;
   return errors === 0;
 }
-validate166.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const purgeQueue__r429 = validate168;
-const schema80 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/purgeQueue__r429" };
-function validate168(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate166.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const purgeQueue__r200 = validate167;
+const schema81 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/PurgeResult", "$id": "https://compute-contract.dev/schemas/queueV2.json/purgeQueue__r200" };
+function validate167(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate168.evaluated;
+  const evaluated0 = validate167.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate65(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+    errors = vErrors.length;
+  }
+  validate167.errors = vErrors;
+  return errors === 0;
+}
+validate167.evaluated = { "props": { "removed": true, "status": true }, "dynamicProps": false, "dynamicItems": false };
+const purgeQueue__r400 = validate169;
+const schema82 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/purgeQueue__r400" };
+function validate169(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate169.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2693,17 +2836,17 @@ function validate168(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
     errors = vErrors.length;
   }
-  validate168.errors = vErrors;
+  validate169.errors = vErrors;
   return errors === 0;
 }
-validate168.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const purgeQueue__r500 = validate170;
-const schema81 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/purgeQueue__r500" };
-function validate170(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate169.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const purgeQueue__r401 = validate171;
+const schema83 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/purgeQueue__r401" };
+function validate171(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate170.evaluated;
+  const evaluated0 = validate171.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2714,17 +2857,80 @@ function validate170(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
     errors = vErrors.length;
   }
-  validate170.errors = vErrors;
+  validate171.errors = vErrors;
   return errors === 0;
 }
-validate170.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getHealth__r200 = validate172;
-const schema82 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/HealthReport", "$id": "https://compute-contract.dev/schemas/queueV2.json/getHealth__r200" };
-function validate172(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate171.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const purgeQueue__r404 = validate173;
+const schema84 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/purgeQueue__r404" };
+function validate173(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate172.evaluated;
+  const evaluated0 = validate173.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+    errors = vErrors.length;
+  }
+  validate173.errors = vErrors;
+  return errors === 0;
+}
+validate173.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const purgeQueue__r429 = validate175;
+const schema85 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/purgeQueue__r429" };
+function validate175(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate175.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+    errors = vErrors.length;
+  }
+  validate175.errors = vErrors;
+  return errors === 0;
+}
+validate175.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const purgeQueue__r500 = validate177;
+const schema86 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/purgeQueue__r500" };
+function validate177(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate177.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+    errors = vErrors.length;
+  }
+  validate177.errors = vErrors;
+  return errors === 0;
+}
+validate177.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getHealth__r200 = validate179;
+const schema87 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/HealthReport", "$id": "https://compute-contract.dev/schemas/queueV2.json/getHealth__r200" };
+function validate179(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate179.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2735,17 +2941,17 @@ function validate172(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
     errors = vErrors.length;
   }
-  validate172.errors = vErrors;
+  validate179.errors = vErrors;
   return errors === 0;
 }
-validate172.evaluated = { "props": { "jobs": true, "workers": true }, "dynamicProps": false, "dynamicItems": false };
-const getHealth__r400 = validate174;
-const schema83 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/getHealth__r400" };
-function validate174(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate179.evaluated = { "props": { "jobs": true, "workers": true }, "dynamicProps": false, "dynamicItems": false };
+const getHealth__r400 = validate181;
+const schema88 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/getHealth__r400" };
+function validate181(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate174.evaluated;
+  const evaluated0 = validate181.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2756,17 +2962,17 @@ function validate174(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
     errors = vErrors.length;
   }
-  validate174.errors = vErrors;
+  validate181.errors = vErrors;
   return errors === 0;
 }
-validate174.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getHealth__r401 = validate176;
-const schema84 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/getHealth__r401" };
-function validate176(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate181.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getHealth__r401 = validate183;
+const schema89 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/getHealth__r401" };
+function validate183(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate176.evaluated;
+  const evaluated0 = validate183.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2777,17 +2983,17 @@ function validate176(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
     errors = vErrors.length;
   }
-  validate176.errors = vErrors;
+  validate183.errors = vErrors;
   return errors === 0;
 }
-validate176.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getHealth__r404 = validate178;
-const schema85 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/getHealth__r404" };
-function validate178(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate183.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getHealth__r404 = validate185;
+const schema90 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/getHealth__r404" };
+function validate185(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate178.evaluated;
+  const evaluated0 = validate185.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2798,17 +3004,17 @@ function validate178(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
     errors = vErrors.length;
   }
-  validate178.errors = vErrors;
+  validate185.errors = vErrors;
   return errors === 0;
 }
-validate178.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getHealth__r429 = validate180;
-const schema86 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/getHealth__r429" };
-function validate180(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate185.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getHealth__r429 = validate187;
+const schema91 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/getHealth__r429" };
+function validate187(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate180.evaluated;
+  const evaluated0 = validate187.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2819,17 +3025,17 @@ function validate180(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
     errors = vErrors.length;
   }
-  validate180.errors = vErrors;
+  validate187.errors = vErrors;
   return errors === 0;
 }
-validate180.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getHealth__r500 = validate182;
-const schema87 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/getHealth__r500" };
-function validate182(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate187.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getHealth__r500 = validate189;
+const schema92 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/getHealth__r500" };
+function validate189(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate182.evaluated;
+  const evaluated0 = validate189.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2840,17 +3046,17 @@ function validate182(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
     errors = vErrors.length;
   }
-  validate182.errors = vErrors;
+  validate189.errors = vErrors;
   return errors === 0;
 }
-validate182.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listRequests__r200 = validate184;
-const schema88 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/RequestsList", "$id": "https://compute-contract.dev/schemas/queueV2.json/listRequests__r200" };
-function validate184(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate189.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listRequests__r200 = validate191;
+const schema93 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/RequestsList", "$id": "https://compute-contract.dev/schemas/queueV2.json/listRequests__r200" };
+function validate191(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate184.evaluated;
+  const evaluated0 = validate191.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2861,17 +3067,17 @@ function validate184(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
     errors = vErrors.length;
   }
-  validate184.errors = vErrors;
+  validate191.errors = vErrors;
   return errors === 0;
 }
-validate184.evaluated = { "props": { "requests": true }, "dynamicProps": false, "dynamicItems": false };
-const listRequests__r400 = validate186;
-const schema89 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/listRequests__r400" };
-function validate186(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate191.evaluated = { "props": { "requests": true }, "dynamicProps": false, "dynamicItems": false };
+const listRequests__r400 = validate193;
+const schema94 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/listRequests__r400" };
+function validate193(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate186.evaluated;
+  const evaluated0 = validate193.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2882,17 +3088,17 @@ function validate186(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
     errors = vErrors.length;
   }
-  validate186.errors = vErrors;
+  validate193.errors = vErrors;
   return errors === 0;
 }
-validate186.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listRequests__r401 = validate188;
-const schema90 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/listRequests__r401" };
-function validate188(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate193.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listRequests__r401 = validate195;
+const schema95 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/listRequests__r401" };
+function validate195(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate188.evaluated;
+  const evaluated0 = validate195.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2903,102 +3109,12 @@ function validate188(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
     errors = vErrors.length;
   }
-  validate188.errors = vErrors;
+  validate195.errors = vErrors;
   return errors === 0;
 }
-validate188.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listRequests__r404 = validate190;
-const schema91 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/listRequests__r404" };
-function validate190(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate190.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-    errors = vErrors.length;
-  }
-  validate190.errors = vErrors;
-  return errors === 0;
-}
-validate190.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listRequests__r429 = validate192;
-const schema92 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/listRequests__r429" };
-function validate192(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate192.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-    errors = vErrors.length;
-  }
-  validate192.errors = vErrors;
-  return errors === 0;
-}
-validate192.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listRequests__r500 = validate194;
-const schema93 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/listRequests__r500" };
-function validate194(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate194.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-    errors = vErrors.length;
-  }
-  validate194.errors = vErrors;
-  return errors === 0;
-}
-validate194.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const openaiProxy__body = validate196;
-const schema94 = { "type": "object", "additionalProperties": true, "description": "Any OpenAI-compatible request object; passed through unchanged.", "x-source": "observed", "x-source-note": "Body shape is defined by the worker's OpenAI-compatible server.", "example": { "model": "my-model", "messages": [{ "role": "user", "content": "Hello" }] }, "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxy__body" };
-function validate196(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate196.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-  } else {
-    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  validate196.errors = vErrors;
-  return errors === 0;
-}
-validate196.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const openaiProxy__r200 = validate197;
-const schema95 = { "type": "object", "additionalProperties": true, "description": "Any OpenAI-compatible response object.", "x-source": "observed", "x-source-note": "Body shape is defined by the worker's OpenAI-compatible server.", "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxy__r200" };
+validate195.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listRequests__r404 = validate197;
+const schema96 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/listRequests__r404" };
 function validate197(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -3010,6 +3126,69 @@ function validate197(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
+  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+    errors = vErrors.length;
+  }
+  validate197.errors = vErrors;
+  return errors === 0;
+}
+validate197.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listRequests__r429 = validate199;
+const schema97 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/listRequests__r429" };
+function validate199(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate199.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+    errors = vErrors.length;
+  }
+  validate199.errors = vErrors;
+  return errors === 0;
+}
+validate199.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listRequests__r500 = validate201;
+const schema98 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/listRequests__r500" };
+function validate201(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate201.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+    errors = vErrors.length;
+  }
+  validate201.errors = vErrors;
+  return errors === 0;
+}
+validate201.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const openaiProxy__body = validate203;
+const schema99 = { "type": "object", "additionalProperties": true, "description": "Any OpenAI-compatible request object; passed through unchanged.", "x-source": "observed", "x-source-note": "Body shape is defined by the worker's OpenAI-compatible server.", "example": { "model": "my-model", "messages": [{ "role": "user", "content": "Hello" }] }, "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxy__body" };
+function validate203(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate203.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
   } else {
     const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
@@ -3020,75 +3199,12 @@ function validate197(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate197.errors = vErrors;
+  validate203.errors = vErrors;
   return errors === 0;
 }
-validate197.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const openaiProxy__r400 = validate198;
-const schema96 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxy__r400" };
-function validate198(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate198.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-    errors = vErrors.length;
-  }
-  validate198.errors = vErrors;
-  return errors === 0;
-}
-validate198.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const openaiProxy__r401 = validate200;
-const schema97 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxy__r401" };
-function validate200(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate200.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-    errors = vErrors.length;
-  }
-  validate200.errors = vErrors;
-  return errors === 0;
-}
-validate200.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const openaiProxy__r404 = validate202;
-const schema98 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxy__r404" };
-function validate202(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate202.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-    errors = vErrors.length;
-  }
-  validate202.errors = vErrors;
-  return errors === 0;
-}
-validate202.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const openaiProxy__r429 = validate204;
-const schema99 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxy__r429" };
+validate203.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const openaiProxy__r200 = validate204;
+const schema100 = { "type": "object", "additionalProperties": true, "description": "Any OpenAI-compatible response object.", "x-source": "observed", "x-source-note": "Body shape is defined by the worker's OpenAI-compatible server.", "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxy__r200" };
 function validate204(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -3100,21 +3216,27 @@ function validate204(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-    errors = vErrors.length;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+  } else {
+    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
   }
   validate204.errors = vErrors;
   return errors === 0;
 }
-validate204.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const openaiProxy__r500 = validate206;
-const schema100 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxy__r500" };
-function validate206(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate204.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const openaiProxy__r400 = validate205;
+const schema101 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxy__r400" };
+function validate205(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate206.evaluated;
+  const evaluated0 = validate205.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -3125,17 +3247,101 @@ function validate206(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
     errors = vErrors.length;
   }
-  validate206.errors = vErrors;
+  validate205.errors = vErrors;
   return errors === 0;
 }
-validate206.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const webhook__jobCompleted = validate208;
-const schema101 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/WebhookPayload", "$id": "https://compute-contract.dev/schemas/queueV2.json/webhook__jobCompleted" };
-function validate208(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate205.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const openaiProxy__r401 = validate207;
+const schema102 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxy__r401" };
+function validate207(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate208.evaluated;
+  const evaluated0 = validate207.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+    errors = vErrors.length;
+  }
+  validate207.errors = vErrors;
+  return errors === 0;
+}
+validate207.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const openaiProxy__r404 = validate209;
+const schema103 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxy__r404" };
+function validate209(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate209.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+    errors = vErrors.length;
+  }
+  validate209.errors = vErrors;
+  return errors === 0;
+}
+validate209.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const openaiProxy__r429 = validate211;
+const schema104 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxy__r429" };
+function validate211(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate211.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+    errors = vErrors.length;
+  }
+  validate211.errors = vErrors;
+  return errors === 0;
+}
+validate211.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const openaiProxy__r500 = validate213;
+const schema105 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxy__r500" };
+function validate213(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate213.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+    errors = vErrors.length;
+  }
+  validate213.errors = vErrors;
+  return errors === 0;
+}
+validate213.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const webhook__jobCompleted = validate215;
+const schema106 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/WebhookPayload", "$id": "https://compute-contract.dev/schemas/queueV2.json/webhook__jobCompleted" };
+function validate215(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate215.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -3146,11 +3352,12 @@ function validate208(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
     errors = vErrors.length;
   }
-  validate208.errors = vErrors;
+  validate215.errors = vErrors;
   return errors === 0;
 }
-validate208.evaluated = { "props": { "status": true, "input": true, "webhook": true, "id": true, "delayTime": true, "executionTime": true, "output": true, "error": true, "retries": true, "workerId": true }, "dynamicProps": false, "dynamicItems": false };
+validate215.evaluated = { "props": { "status": true, "input": true, "webhook": true, "id": true, "delayTime": true, "executionTime": true, "output": true, "error": true, "retries": true, "workerId": true }, "dynamicProps": false, "dynamicItems": false };
 export {
+  cancelJob__body,
   cancelJob__r200,
   cancelJob__r400,
   cancelJob__r401,
@@ -3188,12 +3395,14 @@ export {
   openaiProxy__r404,
   openaiProxy__r429,
   openaiProxy__r500,
+  purgeQueue__body,
   purgeQueue__r200,
   purgeQueue__r400,
   purgeQueue__r401,
   purgeQueue__r404,
   purgeQueue__r429,
   purgeQueue__r500,
+  retryJob__body,
   retryJob__r200,
   retryJob__r400,
   retryJob__r401,
@@ -3207,6 +3416,7 @@ export {
   runJobSync__r404,
   runJobSync__r429,
   runJobSync__r500,
+  runJobSync__r503,
   runJob__body,
   runJob__r200,
   runJob__r400,
@@ -3214,6 +3424,7 @@ export {
   runJob__r404,
   runJob__r429,
   runJob__r500,
+  runJob__r503,
   schema__ErrorBody,
   schema__ErrorDetail,
   schema__HealthReport,

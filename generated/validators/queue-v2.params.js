@@ -1097,7 +1097,7 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate61.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
 const openaiProxy__params = validate62;
-const schema29 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "openaiPath": { "type": "string", "minLength": 1, "example": "v1/chat/completions" } }, "required": ["openaiPath"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxy__params" };
+const schema29 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "openaiPath": { "type": "string", "minLength": 1, "maxLength": 1024, "example": "v1/chat/completions" } }, "required": ["openaiPath"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxy__params" };
 function validate62(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -1168,8 +1168,8 @@ function validate62(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
           if (typeof data1 === "string") {
-            if (func1(data1) < 1) {
-              const err3 = { instancePath: instancePath + "/path/openaiPath", schemaPath: "#/properties/path/properties/openaiPath/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+            if (func1(data1) > 1024) {
+              const err3 = { instancePath: instancePath + "/path/openaiPath", schemaPath: "#/properties/path/properties/openaiPath/maxLength", keyword: "maxLength", params: { limit: 1024 }, message: "must NOT have more than 1024 characters" };
               if (vErrors === null) {
                 vErrors = [err3];
               } else {
@@ -1177,22 +1177,19 @@ function validate62(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
+            if (func1(data1) < 1) {
+              const err4 = { instancePath: instancePath + "/path/openaiPath", schemaPath: "#/properties/path/properties/openaiPath/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
           }
         }
       } else {
-        const err4 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.query !== void 0) {
-      let data2 = data.query;
-      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-        const err5 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err5 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -1201,12 +1198,24 @@ function validate62(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.query !== void 0) {
+      let data2 = data.query;
+      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
+        const err6 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err6];
+      vErrors = [err7];
     } else {
-      vErrors.push(err6);
+      vErrors.push(err7);
     }
     errors++;
   }

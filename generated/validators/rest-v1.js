@@ -1373,7 +1373,7 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate52.evaluated = { "props": { "adjustedCostPerHr": true, "aiApiId": true, "consumerUserId": true, "containerDiskInGb": true, "containerRegistryAuthId": true, "costPerHr": true, "cpuFlavorId": true, "desiredStatus": true, "dockerEntrypoint": true, "dockerStartCmd": true, "endpointId": true, "env": true, "gpu": true, "id": true, "image": true, "interruptible": true, "lastStartedAt": true, "lastStatusChange": true, "locked": true, "machine": true, "machineId": true, "memoryInGb": true, "name": true, "networkVolume": true, "portMappings": true, "ports": true, "publicIp": true, "savingsPlans": true, "slsVersion": true, "templateId": true, "vcpuCount": true, "volumeEncrypted": true, "volumeInGb": true, "volumeMountPath": true }, "dynamicProps": false, "dynamicItems": false };
 const schema__PodCreateInput = validate63;
-const schema25 = { "type": "object", "properties": { "allowedCudaVersions": { "type": "array", "description": "If the created Pod is a GPU Pod, a list of acceptable CUDA versions on the [Pod](#/components/schemas/Pod). If not set, any CUDA version is acceptable.", "items": { "type": "string", "pattern": "^\\d+\\.\\d+$" }, "example": ["12.4", "12.8"] }, "cloudType": { "type": "string", "default": "SECURE", "enum": ["SECURE", "COMMUNITY"], "description": "Set to SECURE to create the Pod in Secure Cloud. Set to COMMUNITY to create the Pod in Community Cloud. To determine which one suits your needs, see https://docs.runpod.io/pods/overview#pod-types." }, "computeType": { "type": "string", "default": "GPU", "enum": ["GPU", "CPU"], "description": "Set to GPU to create a GPU Pod. Set to CPU to create a CPU Pod. If set to CPU, the Pod will not have a GPU attached and properties related to GPUs such as gpuTypeIds will be ignored. If set to GPU, the Pod will have a GPU attached and properties related to CPUs such as cpuFlavorIds will be ignored." }, "containerDiskInGb": { "type": ["integer", "null"], "default": 50, "description": "The amount of disk space, in gigabytes (GB), to allocate on the container disk for the created Pod. The data on the container disk is wiped when the Pod restarts. To persist data across Pod restarts, set volumeInGb to configure the Pod network volume." }, "containerRegistryAuthId": { "type": "string", "description": "Registry credentials ID.", "example": "clzdaifot0001l90809257ynb" }, "countryCodes": { "type": "array", "items": { "type": "string" }, "description": "A list of country codes where the created Pod can be located. If not set, the Pod can be located in any country.", "example": ["US", "CA"] }, "cpuFlavorIds": { "type": "array", "items": { "type": "string", "enum": ["cpu3c", "cpu3g", "cpu3m", "cpu5c", "cpu5g", "cpu5m"] }, "description": "If the created Pod is a CPU Pod, a list of Runpod CPU flavors which can be attached to the Pod. The order of the list determines the order to rent CPU flavors. See cpuFlavorPriority for how the order of the list affects Pod creation.", "example": ["cpu3c"] }, "cpuFlavorPriority": { "type": "string", "default": "availability", "enum": ["availability", "custom"], "description": "If the created Pod is a CPU Pod, set to availability to respond to current CPU flavor availability. Set to custom to always try to rent CPU flavors in the order specified in cpuFlavorIds." }, "dataCenterIds": { "type": "array", "example": ["EU-RO-1", "CA-MTL-1"], "default": ["EU-RO-1", "CA-MTL-1", "EU-SE-1", "US-IL-1", "EUR-IS-1", "EU-CZ-1", "US-TX-3", "EUR-IS-2", "US-KS-2", "US-GA-2", "US-WA-1", "US-TX-1", "CA-MTL-3", "EU-NL-1", "US-TX-4", "US-CA-2", "US-NC-1", "OC-AU-1", "US-DE-1", "EUR-IS-3", "CA-MTL-2", "AP-JP-1", "EUR-NO-1", "EU-FR-1", "US-KS-3", "US-GA-1"], "items": { "type": "string", "minLength": 1 }, "description": "A list of Runpod data center IDs where the created Pod can be located. See `dataCenterPriority` for information on how the order of the list affects Pod creation." }, "dataCenterPriority": { "type": "string", "default": "availability", "enum": ["availability", "custom"], "description": "Set to availability to respond to current machine availability. Set to custom to always try to rent machines from data centers in the order specified in dataCenterIds." }, "dockerEntrypoint": { "type": "array", "items": { "type": "string" }, "default": [], "description": "If specified, overrides the ENTRYPOINT for the Docker image run on the created Pod. If [], uses the ENTRYPOINT defined in the image.", "example": [] }, "dockerStartCmd": { "type": "array", "items": { "type": "string" }, "default": [], "description": "If specified, overrides the start CMD for the Docker image run on the created Pod. If [], uses the start CMD defined in the image.", "example": [] }, "env": { "type": "object", "example": { "ENV_VAR": "value" }, "default": {}, "additionalProperties": { "type": "string" } }, "globalNetworking": { "type": "boolean", "default": false, "example": true, "description": "Set to true to enable global networking for the created Pod. Currently only available for On-Demand GPU Pods on some Secure Cloud data centers." }, "gpuCount": { "type": "integer", "default": 1, "description": "If the created Pod is a GPU Pod, the number of GPUs attached to the created Pod.", "minimum": 1 }, "gpuTypeIds": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "If the created Pod is a GPU Pod, a list of Runpod GPU types which can be attached to the created Pod. The order of the list determines the order to rent GPU types. See `gpuTypePriority` for information on how the order of the list affects Pod creation.", "example": ["NVIDIA GeForce RTX 4090", "NVIDIA A40"] }, "gpuTypePriority": { "type": "string", "default": "availability", "enum": ["availability", "custom"], "description": "If the created Pod is a GPU Pod, set to availability to respond to current GPU type availability. Set to custom to always try to rent GPU types in the order specified in gpuTypeIds." }, "imageName": { "type": "string", "example": "runpod/pytorch:2.1.0-py3.10-cuda11.8.0-devel-ubuntu22.04", "description": "The image tag for the container run on the created Pod." }, "interruptible": { "type": "boolean", "default": false, "description": "Set to true to create an interruptible or spot Pod. An interruptible Pod can be rented at a lower cost but can be stopped at any time to free up resources for another Pod. A reserved Pod is rented at a higher cost but runs until it exits or is manually stopped." }, "locked": { "type": "boolean", "default": false, "description": "Set to true to lock a Pod. Locking a Pod disables stopping or resetting the Pod." }, "minDiskBandwidthMBps": { "type": "number", "description": "The minimum disk bandwidth, in megabytes per second (MBps), for the created Pod.", "example": 123 }, "minDownloadMbps": { "type": "number", "description": "The minimum download speed, in megabits per second (Mbps), for the created Pod.", "example": 100 }, "minRAMPerGPU": { "type": "integer", "default": 8, "description": "If the created Pod is a GPU Pod, the minimum amount of RAM, in gigabytes (GB), allocated to the created Pod for each GPU attached to the Pod." }, "minUploadMbps": { "type": "number", "description": "The minimum upload speed, in megabits per second (Mbps), for the created Pod.", "example": 50 }, "minVCPUPerGPU": { "type": "integer", "default": 2, "description": "If the created Pod is a GPU Pod, the minimum number of virtual CPUs allocated to the created Pod for each GPU attached to the Pod." }, "name": { "type": "string", "default": "my pod", "description": "A user-defined name for the created Pod. The name does not need to be unique.", "maxLength": 191, "example": "my-name" }, "networkVolumeId": { "type": "string", "description": "The unique string identifying the network volume to attach to the created Pod. If attached, a network volume replaces the Pod network volume.", "example": "agv6w2qcg7" }, "ports": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/PortSpec" }, "example": ["8888/http", "22/tcp"], "default": ["8888/http", "22/tcp"], "description": "A list of ports exposed on the created Pod. Each port is formatted as [port number]/[protocol]. Protocol can be either http or tcp." }, "supportPublicIp": { "type": "boolean", "example": true, "description": "If the created Pod is on Community Cloud, set to true if you need the Pod to expose a public IP address. If null, the Pod might not have a public IP address. On Secure Cloud, the Pod will always have a public IP address." }, "templateId": { "type": ["string", "null"], "example": null, "description": "If the Pod is created with a template, the unique string identifying that template." }, "vcpuCount": { "type": "integer", "default": 2, "description": "If the created Pod is a CPU Pod, the number of vCPUs allocated to the Pod." }, "volumeInGb": { "type": ["integer", "null"], "default": 20, "description": "The amount of disk space, in gigabytes (GB), to allocate on the Pod volume for the created Pod. The data on the Pod volume is persisted across Pod restarts. To persist data so that future Pods can access it, create a network volume and set networkVolumeId to attach it to the Pod." }, "volumeMountPath": { "type": "string", "default": "/workspace", "description": "If either a Pod volume or a network volume is attached to a Pod, the absolute path where the network volume will be mounted in the filesystem." } }, "x-source": "observed", "x-source-note": "Shape from the public REST v1 spec (docs api-reference/openapi.json), cleaned of its defects.", "additionalProperties": false, "$id": "https://compute-contract.dev/schemas/restV1.json/defs/PodCreateInput" };
+const schema25 = { "type": "object", "properties": { "allowedCudaVersions": { "type": "array", "description": "If the created Pod is a GPU Pod, a list of acceptable CUDA versions on the [Pod](#/components/schemas/Pod). If not set, any CUDA version is acceptable.", "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "example": ["12.4", "12.8"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "cloudType": { "type": "string", "default": "SECURE", "enum": ["SECURE", "COMMUNITY"], "description": "Set to SECURE to create the Pod in Secure Cloud. Set to COMMUNITY to create the Pod in Community Cloud. To determine which one suits your needs, see https://docs.runpod.io/pods/overview#pod-types." }, "computeType": { "type": "string", "default": "GPU", "enum": ["GPU", "CPU"], "description": "Set to GPU to create a GPU Pod. Set to CPU to create a CPU Pod. If set to CPU, the Pod will not have a GPU attached and properties related to GPUs such as gpuTypeIds will be ignored. If set to GPU, the Pod will have a GPU attached and properties related to CPUs such as cpuFlavorIds will be ignored." }, "containerDiskInGb": { "type": ["integer", "null"], "default": 50, "description": "The amount of disk space, in gigabytes (GB), to allocate on the container disk for the created Pod. The data on the container disk is wiped when the Pod restarts. To persist data across Pod restarts, set volumeInGb to configure the Pod network volume.", "minimum": 1, "maximum": 4e3, "x-unit": "GB", "x-source": "assumed", "x-source-note": "Minimum 1 from the public v2 spec (container disk minimum 1 GB); maximum 4000 GB assumed like the network volume maximum." }, "containerRegistryAuthId": { "type": "string", "description": "Registry credentials ID.", "example": "clzdaifot0001l90809257ynb", "maxLength": 128, "x-source": "assumed", "x-source-note": "Length bound assumed: ids the service issues are short opaque strings; 128 matches the path-parameter bound." }, "countryCodes": { "type": "array", "items": { "type": "string", "maxLength": 8 }, "description": "A list of country codes where the created Pod can be located. If not set, the Pod can be located in any country.", "example": ["US", "CA"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "cpuFlavorIds": { "type": "array", "items": { "type": "string", "enum": ["cpu3c", "cpu3g", "cpu3m", "cpu5c", "cpu5g", "cpu5m"] }, "description": "If the created Pod is a CPU Pod, a list of Runpod CPU flavors which can be attached to the Pod. The order of the list determines the order to rent CPU flavors. See cpuFlavorPriority for how the order of the list affects Pod creation.", "example": ["cpu3c"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "cpuFlavorPriority": { "type": "string", "default": "availability", "enum": ["availability", "custom"], "description": "If the created Pod is a CPU Pod, set to availability to respond to current CPU flavor availability. Set to custom to always try to rent CPU flavors in the order specified in cpuFlavorIds." }, "dataCenterIds": { "type": "array", "example": ["EU-RO-1", "CA-MTL-1"], "default": ["EU-RO-1", "CA-MTL-1", "EU-SE-1", "US-IL-1", "EUR-IS-1", "EU-CZ-1", "US-TX-3", "EUR-IS-2", "US-KS-2", "US-GA-2", "US-WA-1", "US-TX-1", "CA-MTL-3", "EU-NL-1", "US-TX-4", "US-CA-2", "US-NC-1", "OC-AU-1", "US-DE-1", "EUR-IS-3", "CA-MTL-2", "AP-JP-1", "EUR-NO-1", "EU-FR-1", "US-KS-3", "US-GA-1"], "items": { "type": "string", "minLength": 1, "maxLength": 64 }, "description": "A list of Runpod data center IDs where the created Pod can be located. See `dataCenterPriority` for information on how the order of the list affects Pod creation.", "maxItems": 64, "x-source": "assumed", "x-source-note": "Length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "dataCenterPriority": { "type": "string", "default": "availability", "enum": ["availability", "custom"], "description": "Set to availability to respond to current machine availability. Set to custom to always try to rent machines from data centers in the order specified in dataCenterIds." }, "dockerEntrypoint": { "type": "array", "items": { "type": "string", "maxLength": 4096 }, "default": [], "description": "If specified, overrides the ENTRYPOINT for the Docker image run on the created Pod. If [], uses the ENTRYPOINT defined in the image.", "example": [], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bounds assumed (the public specs state none): at most 64 arguments of at most 4096 characters each." }, "dockerStartCmd": { "type": "array", "items": { "type": "string", "maxLength": 4096 }, "default": [], "description": "If specified, overrides the start CMD for the Docker image run on the created Pod. If [], uses the start CMD defined in the image.", "example": [], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bounds assumed (the public specs state none): at most 64 arguments of at most 4096 characters each." }, "env": { "type": "object", "example": { "ENV_VAR": "value" }, "default": {}, "additionalProperties": { "type": "string", "maxLength": 16384 }, "maxProperties": 256, "propertyNames": { "minLength": 1, "maxLength": 255 }, "x-source": "assumed", "x-source-note": "Bounds assumed (the public specs state none): at most 256 variables, names of 1\u2013255 characters, values of at most 16384 characters." }, "globalNetworking": { "type": "boolean", "default": false, "example": true, "description": "Set to true to enable global networking for the created Pod. Currently only available for On-Demand GPU Pods on some Secure Cloud data centers." }, "gpuCount": { "type": "integer", "default": 1, "description": "If the created Pod is a GPU Pod, the number of GPUs attached to the created Pod.", "minimum": 1, "maximum": 8, "x-source": "assumed", "x-source-note": "Minimum 1 from the public v1 spec; maximum 8 assumed (GPUs of one machine; the public v2 spec bounds it by the GPU type's maxCount without a figure)." }, "gpuTypeIds": { "type": "array", "items": { "type": "string", "minLength": 1, "maxLength": 128 }, "description": "If the created Pod is a GPU Pod, a list of Runpod GPU types which can be attached to the created Pod. The order of the list determines the order to rent GPU types. See `gpuTypePriority` for information on how the order of the list affects Pod creation.", "example": ["NVIDIA GeForce RTX 4090", "NVIDIA A40"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Priority order from the seed; length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "gpuTypePriority": { "type": "string", "default": "availability", "enum": ["availability", "custom"], "description": "If the created Pod is a GPU Pod, set to availability to respond to current GPU type availability. Set to custom to always try to rent GPU types in the order specified in gpuTypeIds." }, "imageName": { "type": "string", "example": "runpod/pytorch:2.1.0-py3.10-cuda11.8.0-devel-ubuntu22.04", "description": "The image tag for the container run on the created Pod. Required unless templateId is given (the template then supplies the image); with neither, createPod answers 400 (rule REST-POD-010).", "minLength": 1, "maxLength": 1024, "x-source": "assumed", "x-source-note": "Length bounds assumed: a non-empty image reference of at most 1024 characters." }, "interruptible": { "type": "boolean", "default": false, "description": "Set to true to create an interruptible or spot Pod. An interruptible Pod can be rented at a lower cost but can be stopped at any time to free up resources for another Pod. A reserved Pod is rented at a higher cost but runs until it exits or is manually stopped." }, "locked": { "type": "boolean", "default": false, "description": "Set to true to lock a Pod. Locking a Pod disables stopping or resetting the Pod." }, "minDiskBandwidthMBps": { "type": "number", "description": "The minimum disk bandwidth, in megabytes per second (MBps), for the created Pod.", "example": 123, "minimum": 0, "maximum": 1e5, "x-source": "assumed", "x-source-note": "Range assumed (the public specs state none): 0 to 100000 (100 Gbit/s)." }, "minDownloadMbps": { "type": "number", "description": "The minimum download speed, in megabits per second (Mbps), for the created Pod.", "example": 100, "minimum": 0, "maximum": 1e5, "x-source": "assumed", "x-source-note": "Range assumed (the public specs state none): 0 to 100000 (100 Gbit/s)." }, "minRAMPerGPU": { "type": "integer", "default": 8, "description": "If the created Pod is a GPU Pod, the minimum amount of RAM, in gigabytes (GB), allocated to the created Pod for each GPU attached to the Pod.", "minimum": 0, "maximum": 1024, "x-unit": "GB", "x-source": "assumed", "x-source-note": "Range assumed (the public specs state none)." }, "minUploadMbps": { "type": "number", "description": "The minimum upload speed, in megabits per second (Mbps), for the created Pod.", "example": 50, "minimum": 0, "maximum": 1e5, "x-source": "assumed", "x-source-note": "Range assumed (the public specs state none): 0 to 100000 (100 Gbit/s)." }, "minVCPUPerGPU": { "type": "integer", "default": 2, "description": "If the created Pod is a GPU Pod, the minimum number of virtual CPUs allocated to the created Pod for each GPU attached to the Pod.", "minimum": 0, "maximum": 128, "x-source": "assumed", "x-source-note": "Range assumed (the public specs state none)." }, "name": { "type": "string", "default": "my pod", "description": "A user-defined name for the created Pod. The name does not need to be unique.", "maxLength": 191, "example": "my-name" }, "networkVolumeId": { "type": "string", "description": "The unique string identifying the network volume to attach to the created Pod. If attached, a network volume replaces the Pod network volume.", "example": "agv6w2qcg7", "maxLength": 128, "x-source": "assumed", "x-source-note": "Length bound assumed: ids the service issues are short opaque strings; 128 matches the path-parameter bound." }, "ports": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/PortSpec" }, "example": ["8888/http", "22/tcp"], "default": ["8888/http", "22/tcp"], "description": "A list of ports exposed on the created Pod. Each port is formatted as [port number]/[protocol]. Protocol can be either http or tcp.", "maxItems": 64, "x-source": "assumed", "x-source-note": "maxItems assumed (the public specs state none); each entry is bounded by the PortSpec pattern." }, "supportPublicIp": { "type": "boolean", "example": true, "description": "If the created Pod is on Community Cloud, set to true if you need the Pod to expose a public IP address. If null, the Pod might not have a public IP address. On Secure Cloud, the Pod will always have a public IP address." }, "templateId": { "type": ["string", "null"], "example": null, "description": "If the Pod is created with a template, the unique string identifying that template.", "maxLength": 128, "x-source": "assumed", "x-source-note": "Length bound assumed: ids the service issues are short opaque strings; 128 matches the path-parameter bound." }, "vcpuCount": { "type": "integer", "default": 2, "description": "If the created Pod is a CPU Pod, the number of vCPUs allocated to the Pod.", "minimum": 2, "maximum": 128, "x-source": "assumed", "x-source-note": "Minimum 2 from the public v2 spec (vcpuCount minimum 2); maximum 128 assumed." }, "volumeInGb": { "type": ["integer", "null"], "default": 20, "description": "The amount of disk space, in gigabytes (GB), to allocate on the Pod volume for the created Pod. The data on the Pod volume is persisted across Pod restarts. To persist data so that future Pods can access it, create a network volume and set networkVolumeId to attach it to the Pod.", "minimum": 0, "maximum": 4e3, "x-unit": "GB", "x-source": "assumed", "x-source-note": "Minimum 0 (no volume; serverless templates use 0, seed); maximum 4000 GB assumed like the network volume maximum." }, "volumeMountPath": { "type": "string", "default": "/workspace", "description": "If either a Pod volume or a network volume is attached to a Pod, the absolute path where the network volume will be mounted in the filesystem.", "maxLength": 4096, "x-source": "assumed", "x-source-note": "Length bound assumed: Linux PATH_MAX (4096)." } }, "x-source": "observed", "x-source-note": "Shape from the public REST v1 spec (docs api-reference/openapi.json), cleaned of its defects.", "additionalProperties": false, "$id": "https://compute-contract.dev/schemas/restV1.json/defs/PodCreateInput" };
 const func2 = Object.prototype.hasOwnProperty;
 const pattern4 = new RegExp("^\\d+\\.\\d+$", "u");
 function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
@@ -1402,52 +1402,49 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.allowedCudaVersions !== void 0) {
       let data0 = data.allowedCudaVersions;
       if (Array.isArray(data0)) {
+        if (data0.length > 64) {
+          const err1 = { instancePath: instancePath + "/allowedCudaVersions", schemaPath: "#/properties/allowedCudaVersions/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
         const len0 = data0.length;
         for (let i0 = 0; i0 < len0; i0++) {
           let data1 = data0[i0];
           if (typeof data1 === "string") {
-            if (!pattern4.test(data1)) {
-              const err1 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/properties/allowedCudaVersions/items/pattern", keyword: "pattern", params: { pattern: "^\\d+\\.\\d+$" }, message: 'must match pattern "^\\d+\\.\\d+$"' };
+            if (func1(data1) > 16) {
+              const err2 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/properties/allowedCudaVersions/items/maxLength", keyword: "maxLength", params: { limit: 16 }, message: "must NOT have more than 16 characters" };
               if (vErrors === null) {
-                vErrors = [err1];
+                vErrors = [err2];
               } else {
-                vErrors.push(err1);
+                vErrors.push(err2);
+              }
+              errors++;
+            }
+            if (!pattern4.test(data1)) {
+              const err3 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/properties/allowedCudaVersions/items/pattern", keyword: "pattern", params: { pattern: "^\\d+\\.\\d+$" }, message: 'must match pattern "^\\d+\\.\\d+$"' };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
               }
               errors++;
             }
           } else {
-            const err2 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/properties/allowedCudaVersions/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err4 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/properties/allowedCudaVersions/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err2];
+              vErrors = [err4];
             } else {
-              vErrors.push(err2);
+              vErrors.push(err4);
             }
             errors++;
           }
         }
       } else {
-        const err3 = { instancePath: instancePath + "/allowedCudaVersions", schemaPath: "#/properties/allowedCudaVersions/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.cloudType !== void 0) {
-      let data2 = data.cloudType;
-      if (typeof data2 !== "string") {
-        const err4 = { instancePath: instancePath + "/cloudType", schemaPath: "#/properties/cloudType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-      if (!(data2 === "SECURE" || data2 === "COMMUNITY")) {
-        const err5 = { instancePath: instancePath + "/cloudType", schemaPath: "#/properties/cloudType/enum", keyword: "enum", params: { allowedValues: schema25.properties.cloudType.enum }, message: "must be equal to one of the allowed values" };
+        const err5 = { instancePath: instancePath + "/allowedCudaVersions", schemaPath: "#/properties/allowedCudaVersions/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -1456,10 +1453,10 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.computeType !== void 0) {
-      let data3 = data.computeType;
-      if (typeof data3 !== "string") {
-        const err6 = { instancePath: instancePath + "/computeType", schemaPath: "#/properties/computeType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.cloudType !== void 0) {
+      let data2 = data.cloudType;
+      if (typeof data2 !== "string") {
+        const err6 = { instancePath: instancePath + "/cloudType", schemaPath: "#/properties/cloudType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -1467,8 +1464,8 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (!(data3 === "GPU" || data3 === "CPU")) {
-        const err7 = { instancePath: instancePath + "/computeType", schemaPath: "#/properties/computeType/enum", keyword: "enum", params: { allowedValues: schema25.properties.computeType.enum }, message: "must be equal to one of the allowed values" };
+      if (!(data2 === "SECURE" || data2 === "COMMUNITY")) {
+        const err7 = { instancePath: instancePath + "/cloudType", schemaPath: "#/properties/cloudType/enum", keyword: "enum", params: { allowedValues: schema25.properties.cloudType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -1477,10 +1474,10 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.containerDiskInGb !== void 0) {
-      let data4 = data.containerDiskInGb;
-      if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4)) && data4 !== null) {
-        const err8 = { instancePath: instancePath + "/containerDiskInGb", schemaPath: "#/properties/containerDiskInGb/type", keyword: "type", params: { type: schema25.properties.containerDiskInGb.type }, message: "must be integer,null" };
+    if (data.computeType !== void 0) {
+      let data3 = data.computeType;
+      if (typeof data3 !== "string") {
+        const err8 = { instancePath: instancePath + "/computeType", schemaPath: "#/properties/computeType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -1488,10 +1485,8 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-    }
-    if (data.containerRegistryAuthId !== void 0) {
-      if (typeof data.containerRegistryAuthId !== "string") {
-        const err9 = { instancePath: instancePath + "/containerRegistryAuthId", schemaPath: "#/properties/containerRegistryAuthId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      if (!(data3 === "GPU" || data3 === "CPU")) {
+        const err9 = { instancePath: instancePath + "/computeType", schemaPath: "#/properties/computeType/enum", keyword: "enum", params: { allowedValues: schema25.properties.computeType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -1500,58 +1495,52 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.countryCodes !== void 0) {
-      let data6 = data.countryCodes;
-      if (Array.isArray(data6)) {
-        const len1 = data6.length;
-        for (let i1 = 0; i1 < len1; i1++) {
-          if (typeof data6[i1] !== "string") {
-            const err10 = { instancePath: instancePath + "/countryCodes/" + i1, schemaPath: "#/properties/countryCodes/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err10];
-            } else {
-              vErrors.push(err10);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err11 = { instancePath: instancePath + "/countryCodes", schemaPath: "#/properties/countryCodes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+    if (data.containerDiskInGb !== void 0) {
+      let data4 = data.containerDiskInGb;
+      if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4)) && data4 !== null) {
+        const err10 = { instancePath: instancePath + "/containerDiskInGb", schemaPath: "#/properties/containerDiskInGb/type", keyword: "type", params: { type: schema25.properties.containerDiskInGb.type }, message: "must be integer,null" };
         if (vErrors === null) {
-          vErrors = [err11];
+          vErrors = [err10];
         } else {
-          vErrors.push(err11);
+          vErrors.push(err10);
         }
         errors++;
       }
+      if (typeof data4 == "number" && isFinite(data4)) {
+        if (data4 > 4e3 || isNaN(data4)) {
+          const err11 = { instancePath: instancePath + "/containerDiskInGb", schemaPath: "#/properties/containerDiskInGb/maximum", keyword: "maximum", params: { comparison: "<=", limit: 4e3 }, message: "must be <= 4000" };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+        if (data4 < 1 || isNaN(data4)) {
+          const err12 = { instancePath: instancePath + "/containerDiskInGb", schemaPath: "#/properties/containerDiskInGb/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
+      }
     }
-    if (data.cpuFlavorIds !== void 0) {
-      let data8 = data.cpuFlavorIds;
-      if (Array.isArray(data8)) {
-        const len2 = data8.length;
-        for (let i2 = 0; i2 < len2; i2++) {
-          let data9 = data8[i2];
-          if (typeof data9 !== "string") {
-            const err12 = { instancePath: instancePath + "/cpuFlavorIds/" + i2, schemaPath: "#/properties/cpuFlavorIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err12];
-            } else {
-              vErrors.push(err12);
-            }
-            errors++;
+    if (data.containerRegistryAuthId !== void 0) {
+      let data5 = data.containerRegistryAuthId;
+      if (typeof data5 === "string") {
+        if (func1(data5) > 128) {
+          const err13 = { instancePath: instancePath + "/containerRegistryAuthId", schemaPath: "#/properties/containerRegistryAuthId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
           }
-          if (!(data9 === "cpu3c" || data9 === "cpu3g" || data9 === "cpu3m" || data9 === "cpu5c" || data9 === "cpu5g" || data9 === "cpu5m")) {
-            const err13 = { instancePath: instancePath + "/cpuFlavorIds/" + i2, schemaPath: "#/properties/cpuFlavorIds/items/enum", keyword: "enum", params: { allowedValues: schema25.properties.cpuFlavorIds.items.enum }, message: "must be equal to one of the allowed values" };
-            if (vErrors === null) {
-              vErrors = [err13];
-            } else {
-              vErrors.push(err13);
-            }
-            errors++;
-          }
+          errors++;
         }
       } else {
-        const err14 = { instancePath: instancePath + "/cpuFlavorIds", schemaPath: "#/properties/cpuFlavorIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err14 = { instancePath: instancePath + "/containerRegistryAuthId", schemaPath: "#/properties/containerRegistryAuthId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -1560,101 +1549,99 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.cpuFlavorPriority !== void 0) {
-      let data10 = data.cpuFlavorPriority;
-      if (typeof data10 !== "string") {
-        const err15 = { instancePath: instancePath + "/cpuFlavorPriority", schemaPath: "#/properties/cpuFlavorPriority/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err15];
-        } else {
-          vErrors.push(err15);
+    if (data.countryCodes !== void 0) {
+      let data6 = data.countryCodes;
+      if (Array.isArray(data6)) {
+        if (data6.length > 64) {
+          const err15 = { instancePath: instancePath + "/countryCodes", schemaPath: "#/properties/countryCodes/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          if (vErrors === null) {
+            vErrors = [err15];
+          } else {
+            vErrors.push(err15);
+          }
+          errors++;
         }
-        errors++;
-      }
-      if (!(data10 === "availability" || data10 === "custom")) {
-        const err16 = { instancePath: instancePath + "/cpuFlavorPriority", schemaPath: "#/properties/cpuFlavorPriority/enum", keyword: "enum", params: { allowedValues: schema25.properties.cpuFlavorPriority.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err16];
-        } else {
-          vErrors.push(err16);
-        }
-        errors++;
-      }
-    }
-    if (data.dataCenterIds !== void 0) {
-      let data11 = data.dataCenterIds;
-      if (Array.isArray(data11)) {
-        const len3 = data11.length;
-        for (let i3 = 0; i3 < len3; i3++) {
-          let data12 = data11[i3];
-          if (typeof data12 === "string") {
-            if (func1(data12) < 1) {
-              const err17 = { instancePath: instancePath + "/dataCenterIds/" + i3, schemaPath: "#/properties/dataCenterIds/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        const len1 = data6.length;
+        for (let i1 = 0; i1 < len1; i1++) {
+          let data7 = data6[i1];
+          if (typeof data7 === "string") {
+            if (func1(data7) > 8) {
+              const err16 = { instancePath: instancePath + "/countryCodes/" + i1, schemaPath: "#/properties/countryCodes/items/maxLength", keyword: "maxLength", params: { limit: 8 }, message: "must NOT have more than 8 characters" };
               if (vErrors === null) {
-                vErrors = [err17];
+                vErrors = [err16];
               } else {
-                vErrors.push(err17);
+                vErrors.push(err16);
               }
               errors++;
             }
           } else {
-            const err18 = { instancePath: instancePath + "/dataCenterIds/" + i3, schemaPath: "#/properties/dataCenterIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err17 = { instancePath: instancePath + "/countryCodes/" + i1, schemaPath: "#/properties/countryCodes/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err18];
+              vErrors = [err17];
             } else {
-              vErrors.push(err18);
+              vErrors.push(err17);
             }
             errors++;
           }
         }
       } else {
-        const err19 = { instancePath: instancePath + "/dataCenterIds", schemaPath: "#/properties/dataCenterIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err18 = { instancePath: instancePath + "/countryCodes", schemaPath: "#/properties/countryCodes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err19];
+          vErrors = [err18];
         } else {
-          vErrors.push(err19);
+          vErrors.push(err18);
         }
         errors++;
       }
     }
-    if (data.dataCenterPriority !== void 0) {
-      let data13 = data.dataCenterPriority;
-      if (typeof data13 !== "string") {
-        const err20 = { instancePath: instancePath + "/dataCenterPriority", schemaPath: "#/properties/dataCenterPriority/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err20];
-        } else {
-          vErrors.push(err20);
+    if (data.cpuFlavorIds !== void 0) {
+      let data8 = data.cpuFlavorIds;
+      if (Array.isArray(data8)) {
+        if (data8.length > 64) {
+          const err19 = { instancePath: instancePath + "/cpuFlavorIds", schemaPath: "#/properties/cpuFlavorIds/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          if (vErrors === null) {
+            vErrors = [err19];
+          } else {
+            vErrors.push(err19);
+          }
+          errors++;
         }
-        errors++;
-      }
-      if (!(data13 === "availability" || data13 === "custom")) {
-        const err21 = { instancePath: instancePath + "/dataCenterPriority", schemaPath: "#/properties/dataCenterPriority/enum", keyword: "enum", params: { allowedValues: schema25.properties.dataCenterPriority.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err21];
-        } else {
-          vErrors.push(err21);
-        }
-        errors++;
-      }
-    }
-    if (data.dockerEntrypoint !== void 0) {
-      let data14 = data.dockerEntrypoint;
-      if (Array.isArray(data14)) {
-        const len4 = data14.length;
-        for (let i4 = 0; i4 < len4; i4++) {
-          if (typeof data14[i4] !== "string") {
-            const err22 = { instancePath: instancePath + "/dockerEntrypoint/" + i4, schemaPath: "#/properties/dockerEntrypoint/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const len2 = data8.length;
+        for (let i2 = 0; i2 < len2; i2++) {
+          let data9 = data8[i2];
+          if (typeof data9 !== "string") {
+            const err20 = { instancePath: instancePath + "/cpuFlavorIds/" + i2, schemaPath: "#/properties/cpuFlavorIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err22];
+              vErrors = [err20];
             } else {
-              vErrors.push(err22);
+              vErrors.push(err20);
+            }
+            errors++;
+          }
+          if (!(data9 === "cpu3c" || data9 === "cpu3g" || data9 === "cpu3m" || data9 === "cpu5c" || data9 === "cpu5g" || data9 === "cpu5m")) {
+            const err21 = { instancePath: instancePath + "/cpuFlavorIds/" + i2, schemaPath: "#/properties/cpuFlavorIds/items/enum", keyword: "enum", params: { allowedValues: schema25.properties.cpuFlavorIds.items.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err21];
+            } else {
+              vErrors.push(err21);
             }
             errors++;
           }
         }
       } else {
-        const err23 = { instancePath: instancePath + "/dockerEntrypoint", schemaPath: "#/properties/dockerEntrypoint/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err22 = { instancePath: instancePath + "/cpuFlavorIds", schemaPath: "#/properties/cpuFlavorIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        if (vErrors === null) {
+          vErrors = [err22];
+        } else {
+          vErrors.push(err22);
+        }
+        errors++;
+      }
+    }
+    if (data.cpuFlavorPriority !== void 0) {
+      let data10 = data.cpuFlavorPriority;
+      if (typeof data10 !== "string") {
+        const err23 = { instancePath: instancePath + "/cpuFlavorPriority", schemaPath: "#/properties/cpuFlavorPriority/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err23];
         } else {
@@ -1662,71 +1649,62 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (!(data10 === "availability" || data10 === "custom")) {
+        const err24 = { instancePath: instancePath + "/cpuFlavorPriority", schemaPath: "#/properties/cpuFlavorPriority/enum", keyword: "enum", params: { allowedValues: schema25.properties.cpuFlavorPriority.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err24];
+        } else {
+          vErrors.push(err24);
+        }
+        errors++;
+      }
     }
-    if (data.dockerStartCmd !== void 0) {
-      let data16 = data.dockerStartCmd;
-      if (Array.isArray(data16)) {
-        const len5 = data16.length;
-        for (let i5 = 0; i5 < len5; i5++) {
-          if (typeof data16[i5] !== "string") {
-            const err24 = { instancePath: instancePath + "/dockerStartCmd/" + i5, schemaPath: "#/properties/dockerStartCmd/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.dataCenterIds !== void 0) {
+      let data11 = data.dataCenterIds;
+      if (Array.isArray(data11)) {
+        if (data11.length > 64) {
+          const err25 = { instancePath: instancePath + "/dataCenterIds", schemaPath: "#/properties/dataCenterIds/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          if (vErrors === null) {
+            vErrors = [err25];
+          } else {
+            vErrors.push(err25);
+          }
+          errors++;
+        }
+        const len3 = data11.length;
+        for (let i3 = 0; i3 < len3; i3++) {
+          let data12 = data11[i3];
+          if (typeof data12 === "string") {
+            if (func1(data12) > 64) {
+              const err26 = { instancePath: instancePath + "/dataCenterIds/" + i3, schemaPath: "#/properties/dataCenterIds/items/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
+              if (vErrors === null) {
+                vErrors = [err26];
+              } else {
+                vErrors.push(err26);
+              }
+              errors++;
+            }
+            if (func1(data12) < 1) {
+              const err27 = { instancePath: instancePath + "/dataCenterIds/" + i3, schemaPath: "#/properties/dataCenterIds/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err27];
+              } else {
+                vErrors.push(err27);
+              }
+              errors++;
+            }
+          } else {
+            const err28 = { instancePath: instancePath + "/dataCenterIds/" + i3, schemaPath: "#/properties/dataCenterIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err24];
+              vErrors = [err28];
             } else {
-              vErrors.push(err24);
+              vErrors.push(err28);
             }
             errors++;
           }
         }
       } else {
-        const err25 = { instancePath: instancePath + "/dockerStartCmd", schemaPath: "#/properties/dockerStartCmd/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err25];
-        } else {
-          vErrors.push(err25);
-        }
-        errors++;
-      }
-    }
-    if (data.env !== void 0) {
-      let data18 = data.env;
-      if (data18 && typeof data18 == "object" && !Array.isArray(data18)) {
-        for (const key1 in data18) {
-          if (typeof data18[key1] !== "string") {
-            const err26 = { instancePath: instancePath + "/env/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/env/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err26];
-            } else {
-              vErrors.push(err26);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err27 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err27];
-        } else {
-          vErrors.push(err27);
-        }
-        errors++;
-      }
-    }
-    if (data.globalNetworking !== void 0) {
-      if (typeof data.globalNetworking !== "boolean") {
-        const err28 = { instancePath: instancePath + "/globalNetworking", schemaPath: "#/properties/globalNetworking/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-        if (vErrors === null) {
-          vErrors = [err28];
-        } else {
-          vErrors.push(err28);
-        }
-        errors++;
-      }
-    }
-    if (data.gpuCount !== void 0) {
-      let data21 = data.gpuCount;
-      if (!(typeof data21 == "number" && (!(data21 % 1) && !isNaN(data21)) && isFinite(data21))) {
-        const err29 = { instancePath: instancePath + "/gpuCount", schemaPath: "#/properties/gpuCount/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        const err29 = { instancePath: instancePath + "/dataCenterIds", schemaPath: "#/properties/dataCenterIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
           vErrors = [err29];
         } else {
@@ -1734,67 +1712,65 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (typeof data21 == "number" && isFinite(data21)) {
-        if (data21 < 1 || isNaN(data21)) {
-          const err30 = { instancePath: instancePath + "/gpuCount", schemaPath: "#/properties/gpuCount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+    }
+    if (data.dataCenterPriority !== void 0) {
+      let data13 = data.dataCenterPriority;
+      if (typeof data13 !== "string") {
+        const err30 = { instancePath: instancePath + "/dataCenterPriority", schemaPath: "#/properties/dataCenterPriority/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err30];
+        } else {
+          vErrors.push(err30);
+        }
+        errors++;
+      }
+      if (!(data13 === "availability" || data13 === "custom")) {
+        const err31 = { instancePath: instancePath + "/dataCenterPriority", schemaPath: "#/properties/dataCenterPriority/enum", keyword: "enum", params: { allowedValues: schema25.properties.dataCenterPriority.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err31];
+        } else {
+          vErrors.push(err31);
+        }
+        errors++;
+      }
+    }
+    if (data.dockerEntrypoint !== void 0) {
+      let data14 = data.dockerEntrypoint;
+      if (Array.isArray(data14)) {
+        if (data14.length > 64) {
+          const err32 = { instancePath: instancePath + "/dockerEntrypoint", schemaPath: "#/properties/dockerEntrypoint/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
           if (vErrors === null) {
-            vErrors = [err30];
+            vErrors = [err32];
           } else {
-            vErrors.push(err30);
+            vErrors.push(err32);
           }
           errors++;
         }
-      }
-    }
-    if (data.gpuTypeIds !== void 0) {
-      let data22 = data.gpuTypeIds;
-      if (Array.isArray(data22)) {
-        const len6 = data22.length;
-        for (let i6 = 0; i6 < len6; i6++) {
-          let data23 = data22[i6];
-          if (typeof data23 === "string") {
-            if (func1(data23) < 1) {
-              const err31 = { instancePath: instancePath + "/gpuTypeIds/" + i6, schemaPath: "#/properties/gpuTypeIds/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        const len4 = data14.length;
+        for (let i4 = 0; i4 < len4; i4++) {
+          let data15 = data14[i4];
+          if (typeof data15 === "string") {
+            if (func1(data15) > 4096) {
+              const err33 = { instancePath: instancePath + "/dockerEntrypoint/" + i4, schemaPath: "#/properties/dockerEntrypoint/items/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
               if (vErrors === null) {
-                vErrors = [err31];
+                vErrors = [err33];
               } else {
-                vErrors.push(err31);
+                vErrors.push(err33);
               }
               errors++;
             }
           } else {
-            const err32 = { instancePath: instancePath + "/gpuTypeIds/" + i6, schemaPath: "#/properties/gpuTypeIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err34 = { instancePath: instancePath + "/dockerEntrypoint/" + i4, schemaPath: "#/properties/dockerEntrypoint/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err32];
+              vErrors = [err34];
             } else {
-              vErrors.push(err32);
+              vErrors.push(err34);
             }
             errors++;
           }
         }
       } else {
-        const err33 = { instancePath: instancePath + "/gpuTypeIds", schemaPath: "#/properties/gpuTypeIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err33];
-        } else {
-          vErrors.push(err33);
-        }
-        errors++;
-      }
-    }
-    if (data.gpuTypePriority !== void 0) {
-      let data24 = data.gpuTypePriority;
-      if (typeof data24 !== "string") {
-        const err34 = { instancePath: instancePath + "/gpuTypePriority", schemaPath: "#/properties/gpuTypePriority/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err34];
-        } else {
-          vErrors.push(err34);
-        }
-        errors++;
-      }
-      if (!(data24 === "availability" || data24 === "custom")) {
-        const err35 = { instancePath: instancePath + "/gpuTypePriority", schemaPath: "#/properties/gpuTypePriority/enum", keyword: "enum", params: { allowedValues: schema25.properties.gpuTypePriority.enum }, message: "must be equal to one of the allowed values" };
+        const err35 = { instancePath: instancePath + "/dockerEntrypoint", schemaPath: "#/properties/dockerEntrypoint/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
           vErrors = [err35];
         } else {
@@ -1803,43 +1779,43 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.imageName !== void 0) {
-      if (typeof data.imageName !== "string") {
-        const err36 = { instancePath: instancePath + "/imageName", schemaPath: "#/properties/imageName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err36];
-        } else {
-          vErrors.push(err36);
+    if (data.dockerStartCmd !== void 0) {
+      let data16 = data.dockerStartCmd;
+      if (Array.isArray(data16)) {
+        if (data16.length > 64) {
+          const err36 = { instancePath: instancePath + "/dockerStartCmd", schemaPath: "#/properties/dockerStartCmd/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          if (vErrors === null) {
+            vErrors = [err36];
+          } else {
+            vErrors.push(err36);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.interruptible !== void 0) {
-      if (typeof data.interruptible !== "boolean") {
-        const err37 = { instancePath: instancePath + "/interruptible", schemaPath: "#/properties/interruptible/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-        if (vErrors === null) {
-          vErrors = [err37];
-        } else {
-          vErrors.push(err37);
+        const len5 = data16.length;
+        for (let i5 = 0; i5 < len5; i5++) {
+          let data17 = data16[i5];
+          if (typeof data17 === "string") {
+            if (func1(data17) > 4096) {
+              const err37 = { instancePath: instancePath + "/dockerStartCmd/" + i5, schemaPath: "#/properties/dockerStartCmd/items/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
+              if (vErrors === null) {
+                vErrors = [err37];
+              } else {
+                vErrors.push(err37);
+              }
+              errors++;
+            }
+          } else {
+            const err38 = { instancePath: instancePath + "/dockerStartCmd/" + i5, schemaPath: "#/properties/dockerStartCmd/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err38];
+            } else {
+              vErrors.push(err38);
+            }
+            errors++;
+          }
         }
-        errors++;
-      }
-    }
-    if (data.locked !== void 0) {
-      if (typeof data.locked !== "boolean") {
-        const err38 = { instancePath: instancePath + "/locked", schemaPath: "#/properties/locked/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-        if (vErrors === null) {
-          vErrors = [err38];
-        } else {
-          vErrors.push(err38);
-        }
-        errors++;
-      }
-    }
-    if (data.minDiskBandwidthMBps !== void 0) {
-      let data28 = data.minDiskBandwidthMBps;
-      if (!(typeof data28 == "number" && isFinite(data28))) {
-        const err39 = { instancePath: instancePath + "/minDiskBandwidthMBps", schemaPath: "#/properties/minDiskBandwidthMBps/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+      } else {
+        const err39 = { instancePath: instancePath + "/dockerStartCmd", schemaPath: "#/properties/dockerStartCmd/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
           vErrors = [err39];
         } else {
@@ -1848,79 +1824,75 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.minDownloadMbps !== void 0) {
-      let data29 = data.minDownloadMbps;
-      if (!(typeof data29 == "number" && isFinite(data29))) {
-        const err40 = { instancePath: instancePath + "/minDownloadMbps", schemaPath: "#/properties/minDownloadMbps/type", keyword: "type", params: { type: "number" }, message: "must be number" };
-        if (vErrors === null) {
-          vErrors = [err40];
-        } else {
-          vErrors.push(err40);
-        }
-        errors++;
-      }
-    }
-    if (data.minRAMPerGPU !== void 0) {
-      let data30 = data.minRAMPerGPU;
-      if (!(typeof data30 == "number" && (!(data30 % 1) && !isNaN(data30)) && isFinite(data30))) {
-        const err41 = { instancePath: instancePath + "/minRAMPerGPU", schemaPath: "#/properties/minRAMPerGPU/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err41];
-        } else {
-          vErrors.push(err41);
-        }
-        errors++;
-      }
-    }
-    if (data.minUploadMbps !== void 0) {
-      let data31 = data.minUploadMbps;
-      if (!(typeof data31 == "number" && isFinite(data31))) {
-        const err42 = { instancePath: instancePath + "/minUploadMbps", schemaPath: "#/properties/minUploadMbps/type", keyword: "type", params: { type: "number" }, message: "must be number" };
-        if (vErrors === null) {
-          vErrors = [err42];
-        } else {
-          vErrors.push(err42);
-        }
-        errors++;
-      }
-    }
-    if (data.minVCPUPerGPU !== void 0) {
-      let data32 = data.minVCPUPerGPU;
-      if (!(typeof data32 == "number" && (!(data32 % 1) && !isNaN(data32)) && isFinite(data32))) {
-        const err43 = { instancePath: instancePath + "/minVCPUPerGPU", schemaPath: "#/properties/minVCPUPerGPU/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err43];
-        } else {
-          vErrors.push(err43);
-        }
-        errors++;
-      }
-    }
-    if (data.name !== void 0) {
-      let data33 = data.name;
-      if (typeof data33 === "string") {
-        if (func1(data33) > 191) {
-          const err44 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 191 }, message: "must NOT have more than 191 characters" };
+    if (data.env !== void 0) {
+      let data18 = data.env;
+      if (data18 && typeof data18 == "object" && !Array.isArray(data18)) {
+        if (Object.keys(data18).length > 256) {
+          const err40 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/maxProperties", keyword: "maxProperties", params: { limit: 256 }, message: "must NOT have more than 256 properties" };
           if (vErrors === null) {
-            vErrors = [err44];
+            vErrors = [err40];
           } else {
-            vErrors.push(err44);
+            vErrors.push(err40);
           }
           errors++;
         }
-      } else {
-        const err45 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err45];
-        } else {
-          vErrors.push(err45);
+        for (const key1 in data18) {
+          const _errs69 = errors;
+          if (typeof key1 === "string") {
+            if (func1(key1) > 255) {
+              const err41 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/propertyNames/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", propertyName: key1 };
+              if (vErrors === null) {
+                vErrors = [err41];
+              } else {
+                vErrors.push(err41);
+              }
+              errors++;
+            }
+            if (func1(key1) < 1) {
+              const err42 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/propertyNames/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", propertyName: key1 };
+              if (vErrors === null) {
+                vErrors = [err42];
+              } else {
+                vErrors.push(err42);
+              }
+              errors++;
+            }
+          }
+          var valid13 = _errs69 === errors;
+          if (!valid13) {
+            const err43 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/propertyNames", keyword: "propertyNames", params: { propertyName: key1 }, message: "property name must be valid" };
+            if (vErrors === null) {
+              vErrors = [err43];
+            } else {
+              vErrors.push(err43);
+            }
+            errors++;
+          }
         }
-        errors++;
-      }
-    }
-    if (data.networkVolumeId !== void 0) {
-      if (typeof data.networkVolumeId !== "string") {
-        const err46 = { instancePath: instancePath + "/networkVolumeId", schemaPath: "#/properties/networkVolumeId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        for (const key2 in data18) {
+          let data19 = data18[key2];
+          if (typeof data19 === "string") {
+            if (func1(data19) > 16384) {
+              const err44 = { instancePath: instancePath + "/env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/env/additionalProperties/maxLength", keyword: "maxLength", params: { limit: 16384 }, message: "must NOT have more than 16384 characters" };
+              if (vErrors === null) {
+                vErrors = [err44];
+              } else {
+                vErrors.push(err44);
+              }
+              errors++;
+            }
+          } else {
+            const err45 = { instancePath: instancePath + "/env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/env/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err45];
+            } else {
+              vErrors.push(err45);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err46 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
           vErrors = [err46];
         } else {
@@ -1929,18 +1901,9 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.ports !== void 0) {
-      let data35 = data.ports;
-      if (Array.isArray(data35)) {
-        const len7 = data35.length;
-        for (let i7 = 0; i7 < len7; i7++) {
-          if (!validate59(data35[i7], { instancePath: instancePath + "/ports/" + i7, parentData: data35, parentDataProperty: i7, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err47 = { instancePath: instancePath + "/ports", schemaPath: "#/properties/ports/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+    if (data.globalNetworking !== void 0) {
+      if (typeof data.globalNetworking !== "boolean") {
+        const err47 = { instancePath: instancePath + "/globalNetworking", schemaPath: "#/properties/globalNetworking/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
         if (vErrors === null) {
           vErrors = [err47];
         } else {
@@ -1949,9 +1912,10 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.supportPublicIp !== void 0) {
-      if (typeof data.supportPublicIp !== "boolean") {
-        const err48 = { instancePath: instancePath + "/supportPublicIp", schemaPath: "#/properties/supportPublicIp/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+    if (data.gpuCount !== void 0) {
+      let data21 = data.gpuCount;
+      if (!(typeof data21 == "number" && (!(data21 % 1) && !isNaN(data21)) && isFinite(data21))) {
+        const err48 = { instancePath: instancePath + "/gpuCount", schemaPath: "#/properties/gpuCount/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
         if (vErrors === null) {
           vErrors = [err48];
         } else {
@@ -1959,60 +1923,511 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (typeof data21 == "number" && isFinite(data21)) {
+        if (data21 > 8 || isNaN(data21)) {
+          const err49 = { instancePath: instancePath + "/gpuCount", schemaPath: "#/properties/gpuCount/maximum", keyword: "maximum", params: { comparison: "<=", limit: 8 }, message: "must be <= 8" };
+          if (vErrors === null) {
+            vErrors = [err49];
+          } else {
+            vErrors.push(err49);
+          }
+          errors++;
+        }
+        if (data21 < 1 || isNaN(data21)) {
+          const err50 = { instancePath: instancePath + "/gpuCount", schemaPath: "#/properties/gpuCount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          if (vErrors === null) {
+            vErrors = [err50];
+          } else {
+            vErrors.push(err50);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.gpuTypeIds !== void 0) {
+      let data22 = data.gpuTypeIds;
+      if (Array.isArray(data22)) {
+        if (data22.length > 64) {
+          const err51 = { instancePath: instancePath + "/gpuTypeIds", schemaPath: "#/properties/gpuTypeIds/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          if (vErrors === null) {
+            vErrors = [err51];
+          } else {
+            vErrors.push(err51);
+          }
+          errors++;
+        }
+        const len6 = data22.length;
+        for (let i6 = 0; i6 < len6; i6++) {
+          let data23 = data22[i6];
+          if (typeof data23 === "string") {
+            if (func1(data23) > 128) {
+              const err52 = { instancePath: instancePath + "/gpuTypeIds/" + i6, schemaPath: "#/properties/gpuTypeIds/items/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err52];
+              } else {
+                vErrors.push(err52);
+              }
+              errors++;
+            }
+            if (func1(data23) < 1) {
+              const err53 = { instancePath: instancePath + "/gpuTypeIds/" + i6, schemaPath: "#/properties/gpuTypeIds/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err53];
+              } else {
+                vErrors.push(err53);
+              }
+              errors++;
+            }
+          } else {
+            const err54 = { instancePath: instancePath + "/gpuTypeIds/" + i6, schemaPath: "#/properties/gpuTypeIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err54];
+            } else {
+              vErrors.push(err54);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err55 = { instancePath: instancePath + "/gpuTypeIds", schemaPath: "#/properties/gpuTypeIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        if (vErrors === null) {
+          vErrors = [err55];
+        } else {
+          vErrors.push(err55);
+        }
+        errors++;
+      }
+    }
+    if (data.gpuTypePriority !== void 0) {
+      let data24 = data.gpuTypePriority;
+      if (typeof data24 !== "string") {
+        const err56 = { instancePath: instancePath + "/gpuTypePriority", schemaPath: "#/properties/gpuTypePriority/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err56];
+        } else {
+          vErrors.push(err56);
+        }
+        errors++;
+      }
+      if (!(data24 === "availability" || data24 === "custom")) {
+        const err57 = { instancePath: instancePath + "/gpuTypePriority", schemaPath: "#/properties/gpuTypePriority/enum", keyword: "enum", params: { allowedValues: schema25.properties.gpuTypePriority.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err57];
+        } else {
+          vErrors.push(err57);
+        }
+        errors++;
+      }
+    }
+    if (data.imageName !== void 0) {
+      let data25 = data.imageName;
+      if (typeof data25 === "string") {
+        if (func1(data25) > 1024) {
+          const err58 = { instancePath: instancePath + "/imageName", schemaPath: "#/properties/imageName/maxLength", keyword: "maxLength", params: { limit: 1024 }, message: "must NOT have more than 1024 characters" };
+          if (vErrors === null) {
+            vErrors = [err58];
+          } else {
+            vErrors.push(err58);
+          }
+          errors++;
+        }
+        if (func1(data25) < 1) {
+          const err59 = { instancePath: instancePath + "/imageName", schemaPath: "#/properties/imageName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err59];
+          } else {
+            vErrors.push(err59);
+          }
+          errors++;
+        }
+      } else {
+        const err60 = { instancePath: instancePath + "/imageName", schemaPath: "#/properties/imageName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err60];
+        } else {
+          vErrors.push(err60);
+        }
+        errors++;
+      }
+    }
+    if (data.interruptible !== void 0) {
+      if (typeof data.interruptible !== "boolean") {
+        const err61 = { instancePath: instancePath + "/interruptible", schemaPath: "#/properties/interruptible/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        if (vErrors === null) {
+          vErrors = [err61];
+        } else {
+          vErrors.push(err61);
+        }
+        errors++;
+      }
+    }
+    if (data.locked !== void 0) {
+      if (typeof data.locked !== "boolean") {
+        const err62 = { instancePath: instancePath + "/locked", schemaPath: "#/properties/locked/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        if (vErrors === null) {
+          vErrors = [err62];
+        } else {
+          vErrors.push(err62);
+        }
+        errors++;
+      }
+    }
+    if (data.minDiskBandwidthMBps !== void 0) {
+      let data28 = data.minDiskBandwidthMBps;
+      if (typeof data28 == "number" && isFinite(data28)) {
+        if (data28 > 1e5 || isNaN(data28)) {
+          const err63 = { instancePath: instancePath + "/minDiskBandwidthMBps", schemaPath: "#/properties/minDiskBandwidthMBps/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e5 }, message: "must be <= 100000" };
+          if (vErrors === null) {
+            vErrors = [err63];
+          } else {
+            vErrors.push(err63);
+          }
+          errors++;
+        }
+        if (data28 < 0 || isNaN(data28)) {
+          const err64 = { instancePath: instancePath + "/minDiskBandwidthMBps", schemaPath: "#/properties/minDiskBandwidthMBps/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err64];
+          } else {
+            vErrors.push(err64);
+          }
+          errors++;
+        }
+      } else {
+        const err65 = { instancePath: instancePath + "/minDiskBandwidthMBps", schemaPath: "#/properties/minDiskBandwidthMBps/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+        if (vErrors === null) {
+          vErrors = [err65];
+        } else {
+          vErrors.push(err65);
+        }
+        errors++;
+      }
+    }
+    if (data.minDownloadMbps !== void 0) {
+      let data29 = data.minDownloadMbps;
+      if (typeof data29 == "number" && isFinite(data29)) {
+        if (data29 > 1e5 || isNaN(data29)) {
+          const err66 = { instancePath: instancePath + "/minDownloadMbps", schemaPath: "#/properties/minDownloadMbps/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e5 }, message: "must be <= 100000" };
+          if (vErrors === null) {
+            vErrors = [err66];
+          } else {
+            vErrors.push(err66);
+          }
+          errors++;
+        }
+        if (data29 < 0 || isNaN(data29)) {
+          const err67 = { instancePath: instancePath + "/minDownloadMbps", schemaPath: "#/properties/minDownloadMbps/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err67];
+          } else {
+            vErrors.push(err67);
+          }
+          errors++;
+        }
+      } else {
+        const err68 = { instancePath: instancePath + "/minDownloadMbps", schemaPath: "#/properties/minDownloadMbps/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+        if (vErrors === null) {
+          vErrors = [err68];
+        } else {
+          vErrors.push(err68);
+        }
+        errors++;
+      }
+    }
+    if (data.minRAMPerGPU !== void 0) {
+      let data30 = data.minRAMPerGPU;
+      if (!(typeof data30 == "number" && (!(data30 % 1) && !isNaN(data30)) && isFinite(data30))) {
+        const err69 = { instancePath: instancePath + "/minRAMPerGPU", schemaPath: "#/properties/minRAMPerGPU/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err69];
+        } else {
+          vErrors.push(err69);
+        }
+        errors++;
+      }
+      if (typeof data30 == "number" && isFinite(data30)) {
+        if (data30 > 1024 || isNaN(data30)) {
+          const err70 = { instancePath: instancePath + "/minRAMPerGPU", schemaPath: "#/properties/minRAMPerGPU/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1024 }, message: "must be <= 1024" };
+          if (vErrors === null) {
+            vErrors = [err70];
+          } else {
+            vErrors.push(err70);
+          }
+          errors++;
+        }
+        if (data30 < 0 || isNaN(data30)) {
+          const err71 = { instancePath: instancePath + "/minRAMPerGPU", schemaPath: "#/properties/minRAMPerGPU/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err71];
+          } else {
+            vErrors.push(err71);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.minUploadMbps !== void 0) {
+      let data31 = data.minUploadMbps;
+      if (typeof data31 == "number" && isFinite(data31)) {
+        if (data31 > 1e5 || isNaN(data31)) {
+          const err72 = { instancePath: instancePath + "/minUploadMbps", schemaPath: "#/properties/minUploadMbps/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e5 }, message: "must be <= 100000" };
+          if (vErrors === null) {
+            vErrors = [err72];
+          } else {
+            vErrors.push(err72);
+          }
+          errors++;
+        }
+        if (data31 < 0 || isNaN(data31)) {
+          const err73 = { instancePath: instancePath + "/minUploadMbps", schemaPath: "#/properties/minUploadMbps/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err73];
+          } else {
+            vErrors.push(err73);
+          }
+          errors++;
+        }
+      } else {
+        const err74 = { instancePath: instancePath + "/minUploadMbps", schemaPath: "#/properties/minUploadMbps/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+        if (vErrors === null) {
+          vErrors = [err74];
+        } else {
+          vErrors.push(err74);
+        }
+        errors++;
+      }
+    }
+    if (data.minVCPUPerGPU !== void 0) {
+      let data32 = data.minVCPUPerGPU;
+      if (!(typeof data32 == "number" && (!(data32 % 1) && !isNaN(data32)) && isFinite(data32))) {
+        const err75 = { instancePath: instancePath + "/minVCPUPerGPU", schemaPath: "#/properties/minVCPUPerGPU/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err75];
+        } else {
+          vErrors.push(err75);
+        }
+        errors++;
+      }
+      if (typeof data32 == "number" && isFinite(data32)) {
+        if (data32 > 128 || isNaN(data32)) {
+          const err76 = { instancePath: instancePath + "/minVCPUPerGPU", schemaPath: "#/properties/minVCPUPerGPU/maximum", keyword: "maximum", params: { comparison: "<=", limit: 128 }, message: "must be <= 128" };
+          if (vErrors === null) {
+            vErrors = [err76];
+          } else {
+            vErrors.push(err76);
+          }
+          errors++;
+        }
+        if (data32 < 0 || isNaN(data32)) {
+          const err77 = { instancePath: instancePath + "/minVCPUPerGPU", schemaPath: "#/properties/minVCPUPerGPU/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err77];
+          } else {
+            vErrors.push(err77);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.name !== void 0) {
+      let data33 = data.name;
+      if (typeof data33 === "string") {
+        if (func1(data33) > 191) {
+          const err78 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 191 }, message: "must NOT have more than 191 characters" };
+          if (vErrors === null) {
+            vErrors = [err78];
+          } else {
+            vErrors.push(err78);
+          }
+          errors++;
+        }
+      } else {
+        const err79 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err79];
+        } else {
+          vErrors.push(err79);
+        }
+        errors++;
+      }
+    }
+    if (data.networkVolumeId !== void 0) {
+      let data34 = data.networkVolumeId;
+      if (typeof data34 === "string") {
+        if (func1(data34) > 128) {
+          const err80 = { instancePath: instancePath + "/networkVolumeId", schemaPath: "#/properties/networkVolumeId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+          if (vErrors === null) {
+            vErrors = [err80];
+          } else {
+            vErrors.push(err80);
+          }
+          errors++;
+        }
+      } else {
+        const err81 = { instancePath: instancePath + "/networkVolumeId", schemaPath: "#/properties/networkVolumeId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err81];
+        } else {
+          vErrors.push(err81);
+        }
+        errors++;
+      }
+    }
+    if (data.ports !== void 0) {
+      let data35 = data.ports;
+      if (Array.isArray(data35)) {
+        if (data35.length > 64) {
+          const err82 = { instancePath: instancePath + "/ports", schemaPath: "#/properties/ports/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          if (vErrors === null) {
+            vErrors = [err82];
+          } else {
+            vErrors.push(err82);
+          }
+          errors++;
+        }
+        const len7 = data35.length;
+        for (let i7 = 0; i7 < len7; i7++) {
+          if (!validate59(data35[i7], { instancePath: instancePath + "/ports/" + i7, parentData: data35, parentDataProperty: i7, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err83 = { instancePath: instancePath + "/ports", schemaPath: "#/properties/ports/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        if (vErrors === null) {
+          vErrors = [err83];
+        } else {
+          vErrors.push(err83);
+        }
+        errors++;
+      }
+    }
+    if (data.supportPublicIp !== void 0) {
+      if (typeof data.supportPublicIp !== "boolean") {
+        const err84 = { instancePath: instancePath + "/supportPublicIp", schemaPath: "#/properties/supportPublicIp/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        if (vErrors === null) {
+          vErrors = [err84];
+        } else {
+          vErrors.push(err84);
+        }
+        errors++;
+      }
     }
     if (data.templateId !== void 0) {
       let data38 = data.templateId;
       if (typeof data38 !== "string" && data38 !== null) {
-        const err49 = { instancePath: instancePath + "/templateId", schemaPath: "#/properties/templateId/type", keyword: "type", params: { type: schema25.properties.templateId.type }, message: "must be string,null" };
+        const err85 = { instancePath: instancePath + "/templateId", schemaPath: "#/properties/templateId/type", keyword: "type", params: { type: schema25.properties.templateId.type }, message: "must be string,null" };
         if (vErrors === null) {
-          vErrors = [err49];
+          vErrors = [err85];
         } else {
-          vErrors.push(err49);
+          vErrors.push(err85);
         }
         errors++;
+      }
+      if (typeof data38 === "string") {
+        if (func1(data38) > 128) {
+          const err86 = { instancePath: instancePath + "/templateId", schemaPath: "#/properties/templateId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+          if (vErrors === null) {
+            vErrors = [err86];
+          } else {
+            vErrors.push(err86);
+          }
+          errors++;
+        }
       }
     }
     if (data.vcpuCount !== void 0) {
       let data39 = data.vcpuCount;
       if (!(typeof data39 == "number" && (!(data39 % 1) && !isNaN(data39)) && isFinite(data39))) {
-        const err50 = { instancePath: instancePath + "/vcpuCount", schemaPath: "#/properties/vcpuCount/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        const err87 = { instancePath: instancePath + "/vcpuCount", schemaPath: "#/properties/vcpuCount/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
         if (vErrors === null) {
-          vErrors = [err50];
+          vErrors = [err87];
         } else {
-          vErrors.push(err50);
+          vErrors.push(err87);
         }
         errors++;
+      }
+      if (typeof data39 == "number" && isFinite(data39)) {
+        if (data39 > 128 || isNaN(data39)) {
+          const err88 = { instancePath: instancePath + "/vcpuCount", schemaPath: "#/properties/vcpuCount/maximum", keyword: "maximum", params: { comparison: "<=", limit: 128 }, message: "must be <= 128" };
+          if (vErrors === null) {
+            vErrors = [err88];
+          } else {
+            vErrors.push(err88);
+          }
+          errors++;
+        }
+        if (data39 < 2 || isNaN(data39)) {
+          const err89 = { instancePath: instancePath + "/vcpuCount", schemaPath: "#/properties/vcpuCount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 2 }, message: "must be >= 2" };
+          if (vErrors === null) {
+            vErrors = [err89];
+          } else {
+            vErrors.push(err89);
+          }
+          errors++;
+        }
       }
     }
     if (data.volumeInGb !== void 0) {
       let data40 = data.volumeInGb;
       if (!(typeof data40 == "number" && (!(data40 % 1) && !isNaN(data40)) && isFinite(data40)) && data40 !== null) {
-        const err51 = { instancePath: instancePath + "/volumeInGb", schemaPath: "#/properties/volumeInGb/type", keyword: "type", params: { type: schema25.properties.volumeInGb.type }, message: "must be integer,null" };
+        const err90 = { instancePath: instancePath + "/volumeInGb", schemaPath: "#/properties/volumeInGb/type", keyword: "type", params: { type: schema25.properties.volumeInGb.type }, message: "must be integer,null" };
         if (vErrors === null) {
-          vErrors = [err51];
+          vErrors = [err90];
         } else {
-          vErrors.push(err51);
+          vErrors.push(err90);
         }
         errors++;
       }
+      if (typeof data40 == "number" && isFinite(data40)) {
+        if (data40 > 4e3 || isNaN(data40)) {
+          const err91 = { instancePath: instancePath + "/volumeInGb", schemaPath: "#/properties/volumeInGb/maximum", keyword: "maximum", params: { comparison: "<=", limit: 4e3 }, message: "must be <= 4000" };
+          if (vErrors === null) {
+            vErrors = [err91];
+          } else {
+            vErrors.push(err91);
+          }
+          errors++;
+        }
+        if (data40 < 0 || isNaN(data40)) {
+          const err92 = { instancePath: instancePath + "/volumeInGb", schemaPath: "#/properties/volumeInGb/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err92];
+          } else {
+            vErrors.push(err92);
+          }
+          errors++;
+        }
+      }
     }
     if (data.volumeMountPath !== void 0) {
-      if (typeof data.volumeMountPath !== "string") {
-        const err52 = { instancePath: instancePath + "/volumeMountPath", schemaPath: "#/properties/volumeMountPath/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      let data41 = data.volumeMountPath;
+      if (typeof data41 === "string") {
+        if (func1(data41) > 4096) {
+          const err93 = { instancePath: instancePath + "/volumeMountPath", schemaPath: "#/properties/volumeMountPath/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
+          if (vErrors === null) {
+            vErrors = [err93];
+          } else {
+            vErrors.push(err93);
+          }
+          errors++;
+        }
+      } else {
+        const err94 = { instancePath: instancePath + "/volumeMountPath", schemaPath: "#/properties/volumeMountPath/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err52];
+          vErrors = [err94];
         } else {
-          vErrors.push(err52);
+          vErrors.push(err94);
         }
         errors++;
       }
     }
   } else {
-    const err53 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err95 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err53];
+      vErrors = [err95];
     } else {
-      vErrors.push(err53);
+      vErrors.push(err95);
     }
     errors++;
   }
@@ -2021,7 +2436,7 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate63.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 const schema__PodUpdateInput = validate65;
-const schema26 = { "type": "object", "description": "Input for updating a Pod which will trigger a reset.", "properties": { "containerDiskInGb": { "type": ["integer", "null"], "default": 50, "description": "The amount of disk space, in gigabytes (GB), to allocate on the container disk for the created Pod. The data on the container disk is wiped when the Pod restarts. To persist data across Pod restarts, set volumeInGb to configure the Pod network volume." }, "containerRegistryAuthId": { "type": "string", "description": "Registry credentials ID.", "example": "clzdaifot0001l90809257ynb" }, "dockerEntrypoint": { "type": "array", "items": { "type": "string" }, "default": [], "description": "If specified, overrides the ENTRYPOINT for the Docker image run on the created Pod. If [], uses the ENTRYPOINT defined in the image.", "example": [] }, "dockerStartCmd": { "type": "array", "items": { "type": "string" }, "default": [], "description": "If specified, overrides the start CMD for the Docker image run on the created Pod. If [], uses the start CMD defined in the image.", "example": [] }, "env": { "type": "object", "example": { "ENV_VAR": "value" }, "default": {}, "additionalProperties": { "type": "string" } }, "globalNetworking": { "type": "boolean", "default": false, "example": true, "description": "Set to true to enable global networking for the created Pod. Currently only available for On-Demand GPU Pods on some Secure Cloud data centers." }, "imageName": { "type": "string", "example": "runpod/pytorch:2.1.0-py3.10-cuda11.8.0-devel-ubuntu22.04", "description": "The image tag for the container run on the created Pod." }, "locked": { "type": "boolean", "default": false, "description": "Set to true to lock a Pod. Locking a Pod disables stopping or resetting the Pod." }, "name": { "type": "string", "default": "my pod", "description": "A user-defined name for the created Pod. The name does not need to be unique.", "maxLength": 191, "example": "my-name" }, "ports": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/PortSpec" }, "example": ["8888/http", "22/tcp"], "default": ["8888/http", "22/tcp"], "description": "A list of ports exposed on the created Pod. Each port is formatted as [port number]/[protocol]. Protocol can be either http or tcp." }, "volumeInGb": { "type": ["integer", "null"], "default": 20, "description": "The amount of disk space, in gigabytes (GB), to allocate on the Pod volume for the created Pod. The data on the Pod volume is persisted across Pod restarts. To persist data so that future Pods can access it, create a network volume and set networkVolumeId to attach it to the Pod." }, "volumeMountPath": { "type": "string", "default": "/workspace", "description": "If either a Pod volume or a network volume is attached to a Pod, the absolute path where the network volume will be mounted in the filesystem." } }, "x-source": "observed", "x-source-note": "Shape from the public REST v1 spec (docs api-reference/openapi.json), cleaned of its defects.", "additionalProperties": false, "$id": "https://compute-contract.dev/schemas/restV1.json/defs/PodUpdateInput" };
+const schema26 = { "type": "object", "description": "Input for updating a Pod which will trigger a reset.", "properties": { "containerDiskInGb": { "type": ["integer", "null"], "default": 50, "description": "The amount of disk space, in gigabytes (GB), to allocate on the container disk for the created Pod. The data on the container disk is wiped when the Pod restarts. To persist data across Pod restarts, set volumeInGb to configure the Pod network volume.", "minimum": 1, "maximum": 4e3, "x-unit": "GB", "x-source": "assumed", "x-source-note": "Minimum 1 from the public v2 spec (container disk minimum 1 GB); maximum 4000 GB assumed like the network volume maximum." }, "containerRegistryAuthId": { "type": "string", "description": "Registry credentials ID.", "example": "clzdaifot0001l90809257ynb", "maxLength": 128, "x-source": "assumed", "x-source-note": "Length bound assumed: ids the service issues are short opaque strings; 128 matches the path-parameter bound." }, "dockerEntrypoint": { "type": "array", "items": { "type": "string", "maxLength": 4096 }, "default": [], "description": "If specified, overrides the ENTRYPOINT for the Docker image run on the created Pod. If [], uses the ENTRYPOINT defined in the image.", "example": [], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bounds assumed (the public specs state none): at most 64 arguments of at most 4096 characters each." }, "dockerStartCmd": { "type": "array", "items": { "type": "string", "maxLength": 4096 }, "default": [], "description": "If specified, overrides the start CMD for the Docker image run on the created Pod. If [], uses the start CMD defined in the image.", "example": [], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bounds assumed (the public specs state none): at most 64 arguments of at most 4096 characters each." }, "env": { "type": "object", "example": { "ENV_VAR": "value" }, "default": {}, "additionalProperties": { "type": "string", "maxLength": 16384 }, "maxProperties": 256, "propertyNames": { "minLength": 1, "maxLength": 255 }, "x-source": "assumed", "x-source-note": "Bounds assumed (the public specs state none): at most 256 variables, names of 1\u2013255 characters, values of at most 16384 characters." }, "globalNetworking": { "type": "boolean", "default": false, "example": true, "description": "Set to true to enable global networking for the created Pod. Currently only available for On-Demand GPU Pods on some Secure Cloud data centers." }, "imageName": { "type": "string", "example": "runpod/pytorch:2.1.0-py3.10-cuda11.8.0-devel-ubuntu22.04", "description": "The image tag for the container run on the created Pod.", "minLength": 1, "maxLength": 1024, "x-source": "assumed", "x-source-note": "Length bounds assumed: a non-empty image reference of at most 1024 characters." }, "locked": { "type": "boolean", "default": false, "description": "Set to true to lock a Pod. Locking a Pod disables stopping or resetting the Pod." }, "name": { "type": "string", "default": "my pod", "description": "A user-defined name for the created Pod. The name does not need to be unique.", "maxLength": 191, "example": "my-name" }, "ports": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/PortSpec" }, "example": ["8888/http", "22/tcp"], "default": ["8888/http", "22/tcp"], "description": "A list of ports exposed on the created Pod. Each port is formatted as [port number]/[protocol]. Protocol can be either http or tcp.", "maxItems": 64, "x-source": "assumed", "x-source-note": "maxItems assumed (the public specs state none); each entry is bounded by the PortSpec pattern." }, "volumeInGb": { "type": ["integer", "null"], "default": 20, "description": "The amount of disk space, in gigabytes (GB), to allocate on the Pod volume for the created Pod. The data on the Pod volume is persisted across Pod restarts. To persist data so that future Pods can access it, create a network volume and set networkVolumeId to attach it to the Pod.", "minimum": 0, "maximum": 4e3, "x-unit": "GB", "x-source": "assumed", "x-source-note": "Minimum 0 (no volume; serverless templates use 0, seed); maximum 4000 GB assumed like the network volume maximum." }, "volumeMountPath": { "type": "string", "default": "/workspace", "description": "If either a Pod volume or a network volume is attached to a Pod, the absolute path where the network volume will be mounted in the filesystem.", "maxLength": 4096, "x-source": "assumed", "x-source-note": "Length bound assumed: Linux PATH_MAX (4096)." } }, "x-source": "observed", "x-source-note": "Shape from the public REST v1 spec (docs api-reference/openapi.json), cleaned of its defects.", "additionalProperties": false, "$id": "https://compute-contract.dev/schemas/restV1.json/defs/PodUpdateInput" };
 function validate65(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2056,14 +2471,45 @@ function validate65(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (typeof data0 == "number" && isFinite(data0)) {
+        if (data0 > 4e3 || isNaN(data0)) {
+          const err2 = { instancePath: instancePath + "/containerDiskInGb", schemaPath: "#/properties/containerDiskInGb/maximum", keyword: "maximum", params: { comparison: "<=", limit: 4e3 }, message: "must be <= 4000" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+        if (data0 < 1 || isNaN(data0)) {
+          const err3 = { instancePath: instancePath + "/containerDiskInGb", schemaPath: "#/properties/containerDiskInGb/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      }
     }
     if (data.containerRegistryAuthId !== void 0) {
-      if (typeof data.containerRegistryAuthId !== "string") {
-        const err2 = { instancePath: instancePath + "/containerRegistryAuthId", schemaPath: "#/properties/containerRegistryAuthId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      let data1 = data.containerRegistryAuthId;
+      if (typeof data1 === "string") {
+        if (func1(data1) > 128) {
+          const err4 = { instancePath: instancePath + "/containerRegistryAuthId", schemaPath: "#/properties/containerRegistryAuthId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      } else {
+        const err5 = { instancePath: instancePath + "/containerRegistryAuthId", schemaPath: "#/properties/containerRegistryAuthId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err2];
+          vErrors = [err5];
         } else {
-          vErrors.push(err2);
+          vErrors.push(err5);
         }
         errors++;
       }
@@ -2071,80 +2517,40 @@ function validate65(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.dockerEntrypoint !== void 0) {
       let data2 = data.dockerEntrypoint;
       if (Array.isArray(data2)) {
+        if (data2.length > 64) {
+          const err6 = { instancePath: instancePath + "/dockerEntrypoint", schemaPath: "#/properties/dockerEntrypoint/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
         const len0 = data2.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (typeof data2[i0] !== "string") {
-            const err3 = { instancePath: instancePath + "/dockerEntrypoint/" + i0, schemaPath: "#/properties/dockerEntrypoint/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+          let data3 = data2[i0];
+          if (typeof data3 === "string") {
+            if (func1(data3) > 4096) {
+              const err7 = { instancePath: instancePath + "/dockerEntrypoint/" + i0, schemaPath: "#/properties/dockerEntrypoint/items/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
+              if (vErrors === null) {
+                vErrors = [err7];
+              } else {
+                vErrors.push(err7);
+              }
+              errors++;
+            }
+          } else {
+            const err8 = { instancePath: instancePath + "/dockerEntrypoint/" + i0, schemaPath: "#/properties/dockerEntrypoint/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err3];
+              vErrors = [err8];
             } else {
-              vErrors.push(err3);
+              vErrors.push(err8);
             }
             errors++;
           }
         }
       } else {
-        const err4 = { instancePath: instancePath + "/dockerEntrypoint", schemaPath: "#/properties/dockerEntrypoint/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.dockerStartCmd !== void 0) {
-      let data4 = data.dockerStartCmd;
-      if (Array.isArray(data4)) {
-        const len1 = data4.length;
-        for (let i1 = 0; i1 < len1; i1++) {
-          if (typeof data4[i1] !== "string") {
-            const err5 = { instancePath: instancePath + "/dockerStartCmd/" + i1, schemaPath: "#/properties/dockerStartCmd/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err5];
-            } else {
-              vErrors.push(err5);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err6 = { instancePath: instancePath + "/dockerStartCmd", schemaPath: "#/properties/dockerStartCmd/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.env !== void 0) {
-      let data6 = data.env;
-      if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
-        for (const key1 in data6) {
-          if (typeof data6[key1] !== "string") {
-            const err7 = { instancePath: instancePath + "/env/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/env/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err7];
-            } else {
-              vErrors.push(err7);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err8 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.globalNetworking !== void 0) {
-      if (typeof data.globalNetworking !== "boolean") {
-        const err9 = { instancePath: instancePath + "/globalNetworking", schemaPath: "#/properties/globalNetworking/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err9 = { instancePath: instancePath + "/dockerEntrypoint", schemaPath: "#/properties/dockerEntrypoint/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -2153,42 +2559,43 @@ function validate65(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.imageName !== void 0) {
-      if (typeof data.imageName !== "string") {
-        const err10 = { instancePath: instancePath + "/imageName", schemaPath: "#/properties/imageName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-    }
-    if (data.locked !== void 0) {
-      if (typeof data.locked !== "boolean") {
-        const err11 = { instancePath: instancePath + "/locked", schemaPath: "#/properties/locked/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-    if (data.name !== void 0) {
-      let data11 = data.name;
-      if (typeof data11 === "string") {
-        if (func1(data11) > 191) {
-          const err12 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 191 }, message: "must NOT have more than 191 characters" };
+    if (data.dockerStartCmd !== void 0) {
+      let data4 = data.dockerStartCmd;
+      if (Array.isArray(data4)) {
+        if (data4.length > 64) {
+          const err10 = { instancePath: instancePath + "/dockerStartCmd", schemaPath: "#/properties/dockerStartCmd/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
           if (vErrors === null) {
-            vErrors = [err12];
+            vErrors = [err10];
           } else {
-            vErrors.push(err12);
+            vErrors.push(err10);
           }
           errors++;
         }
+        const len1 = data4.length;
+        for (let i1 = 0; i1 < len1; i1++) {
+          let data5 = data4[i1];
+          if (typeof data5 === "string") {
+            if (func1(data5) > 4096) {
+              const err11 = { instancePath: instancePath + "/dockerStartCmd/" + i1, schemaPath: "#/properties/dockerStartCmd/items/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
+              if (vErrors === null) {
+                vErrors = [err11];
+              } else {
+                vErrors.push(err11);
+              }
+              errors++;
+            }
+          } else {
+            const err12 = { instancePath: instancePath + "/dockerStartCmd/" + i1, schemaPath: "#/properties/dockerStartCmd/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err12];
+            } else {
+              vErrors.push(err12);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err13 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err13 = { instancePath: instancePath + "/dockerStartCmd", schemaPath: "#/properties/dockerStartCmd/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -2197,9 +2604,170 @@ function validate65(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.env !== void 0) {
+      let data6 = data.env;
+      if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
+        if (Object.keys(data6).length > 256) {
+          const err14 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/maxProperties", keyword: "maxProperties", params: { limit: 256 }, message: "must NOT have more than 256 properties" };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
+          }
+          errors++;
+        }
+        for (const key1 in data6) {
+          const _errs33 = errors;
+          if (typeof key1 === "string") {
+            if (func1(key1) > 255) {
+              const err15 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/propertyNames/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", propertyName: key1 };
+              if (vErrors === null) {
+                vErrors = [err15];
+              } else {
+                vErrors.push(err15);
+              }
+              errors++;
+            }
+            if (func1(key1) < 1) {
+              const err16 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/propertyNames/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", propertyName: key1 };
+              if (vErrors === null) {
+                vErrors = [err16];
+              } else {
+                vErrors.push(err16);
+              }
+              errors++;
+            }
+          }
+          var valid5 = _errs33 === errors;
+          if (!valid5) {
+            const err17 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/propertyNames", keyword: "propertyNames", params: { propertyName: key1 }, message: "property name must be valid" };
+            if (vErrors === null) {
+              vErrors = [err17];
+            } else {
+              vErrors.push(err17);
+            }
+            errors++;
+          }
+        }
+        for (const key2 in data6) {
+          let data7 = data6[key2];
+          if (typeof data7 === "string") {
+            if (func1(data7) > 16384) {
+              const err18 = { instancePath: instancePath + "/env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/env/additionalProperties/maxLength", keyword: "maxLength", params: { limit: 16384 }, message: "must NOT have more than 16384 characters" };
+              if (vErrors === null) {
+                vErrors = [err18];
+              } else {
+                vErrors.push(err18);
+              }
+              errors++;
+            }
+          } else {
+            const err19 = { instancePath: instancePath + "/env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/env/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err19];
+            } else {
+              vErrors.push(err19);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err20 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err20];
+        } else {
+          vErrors.push(err20);
+        }
+        errors++;
+      }
+    }
+    if (data.globalNetworking !== void 0) {
+      if (typeof data.globalNetworking !== "boolean") {
+        const err21 = { instancePath: instancePath + "/globalNetworking", schemaPath: "#/properties/globalNetworking/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        if (vErrors === null) {
+          vErrors = [err21];
+        } else {
+          vErrors.push(err21);
+        }
+        errors++;
+      }
+    }
+    if (data.imageName !== void 0) {
+      let data9 = data.imageName;
+      if (typeof data9 === "string") {
+        if (func1(data9) > 1024) {
+          const err22 = { instancePath: instancePath + "/imageName", schemaPath: "#/properties/imageName/maxLength", keyword: "maxLength", params: { limit: 1024 }, message: "must NOT have more than 1024 characters" };
+          if (vErrors === null) {
+            vErrors = [err22];
+          } else {
+            vErrors.push(err22);
+          }
+          errors++;
+        }
+        if (func1(data9) < 1) {
+          const err23 = { instancePath: instancePath + "/imageName", schemaPath: "#/properties/imageName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err23];
+          } else {
+            vErrors.push(err23);
+          }
+          errors++;
+        }
+      } else {
+        const err24 = { instancePath: instancePath + "/imageName", schemaPath: "#/properties/imageName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err24];
+        } else {
+          vErrors.push(err24);
+        }
+        errors++;
+      }
+    }
+    if (data.locked !== void 0) {
+      if (typeof data.locked !== "boolean") {
+        const err25 = { instancePath: instancePath + "/locked", schemaPath: "#/properties/locked/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        if (vErrors === null) {
+          vErrors = [err25];
+        } else {
+          vErrors.push(err25);
+        }
+        errors++;
+      }
+    }
+    if (data.name !== void 0) {
+      let data11 = data.name;
+      if (typeof data11 === "string") {
+        if (func1(data11) > 191) {
+          const err26 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 191 }, message: "must NOT have more than 191 characters" };
+          if (vErrors === null) {
+            vErrors = [err26];
+          } else {
+            vErrors.push(err26);
+          }
+          errors++;
+        }
+      } else {
+        const err27 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err27];
+        } else {
+          vErrors.push(err27);
+        }
+        errors++;
+      }
+    }
     if (data.ports !== void 0) {
       let data12 = data.ports;
       if (Array.isArray(data12)) {
+        if (data12.length > 64) {
+          const err28 = { instancePath: instancePath + "/ports", schemaPath: "#/properties/ports/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          if (vErrors === null) {
+            vErrors = [err28];
+          } else {
+            vErrors.push(err28);
+          }
+          errors++;
+        }
         const len2 = data12.length;
         for (let i2 = 0; i2 < len2; i2++) {
           if (!validate59(data12[i2], { instancePath: instancePath + "/ports/" + i2, parentData: data12, parentDataProperty: i2, rootData, dynamicAnchors })) {
@@ -2208,11 +2776,11 @@ function validate65(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err14 = { instancePath: instancePath + "/ports", schemaPath: "#/properties/ports/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err29 = { instancePath: instancePath + "/ports", schemaPath: "#/properties/ports/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err14];
+          vErrors = [err29];
         } else {
-          vErrors.push(err14);
+          vErrors.push(err29);
         }
         errors++;
       }
@@ -2220,32 +2788,63 @@ function validate65(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.volumeInGb !== void 0) {
       let data14 = data.volumeInGb;
       if (!(typeof data14 == "number" && (!(data14 % 1) && !isNaN(data14)) && isFinite(data14)) && data14 !== null) {
-        const err15 = { instancePath: instancePath + "/volumeInGb", schemaPath: "#/properties/volumeInGb/type", keyword: "type", params: { type: schema26.properties.volumeInGb.type }, message: "must be integer,null" };
+        const err30 = { instancePath: instancePath + "/volumeInGb", schemaPath: "#/properties/volumeInGb/type", keyword: "type", params: { type: schema26.properties.volumeInGb.type }, message: "must be integer,null" };
         if (vErrors === null) {
-          vErrors = [err15];
+          vErrors = [err30];
         } else {
-          vErrors.push(err15);
+          vErrors.push(err30);
         }
         errors++;
       }
+      if (typeof data14 == "number" && isFinite(data14)) {
+        if (data14 > 4e3 || isNaN(data14)) {
+          const err31 = { instancePath: instancePath + "/volumeInGb", schemaPath: "#/properties/volumeInGb/maximum", keyword: "maximum", params: { comparison: "<=", limit: 4e3 }, message: "must be <= 4000" };
+          if (vErrors === null) {
+            vErrors = [err31];
+          } else {
+            vErrors.push(err31);
+          }
+          errors++;
+        }
+        if (data14 < 0 || isNaN(data14)) {
+          const err32 = { instancePath: instancePath + "/volumeInGb", schemaPath: "#/properties/volumeInGb/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err32];
+          } else {
+            vErrors.push(err32);
+          }
+          errors++;
+        }
+      }
     }
     if (data.volumeMountPath !== void 0) {
-      if (typeof data.volumeMountPath !== "string") {
-        const err16 = { instancePath: instancePath + "/volumeMountPath", schemaPath: "#/properties/volumeMountPath/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      let data15 = data.volumeMountPath;
+      if (typeof data15 === "string") {
+        if (func1(data15) > 4096) {
+          const err33 = { instancePath: instancePath + "/volumeMountPath", schemaPath: "#/properties/volumeMountPath/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
+          if (vErrors === null) {
+            vErrors = [err33];
+          } else {
+            vErrors.push(err33);
+          }
+          errors++;
+        }
+      } else {
+        const err34 = { instancePath: instancePath + "/volumeMountPath", schemaPath: "#/properties/volumeMountPath/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err16];
+          vErrors = [err34];
         } else {
-          vErrors.push(err16);
+          vErrors.push(err34);
         }
         errors++;
       }
     }
   } else {
-    const err17 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err35 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err17];
+      vErrors = [err35];
     } else {
-      vErrors.push(err17);
+      vErrors.push(err35);
     }
     errors++;
   }
@@ -3056,7 +3655,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate67.evaluated = { "props": { "allowedCudaVersions": true, "computeType": true, "createdAt": true, "dataCenterIds": true, "env": true, "executionTimeoutMs": true, "gpuCount": true, "gpuTypeIds": true, "id": true, "idleTimeout": true, "instanceIds": true, "minCudaVersion": true, "name": true, "networkVolumeId": true, "networkVolumeIds": true, "scalerType": true, "scalerValue": true, "template": true, "templateId": true, "userId": true, "version": true, "workers": true, "workersMax": true, "workersMin": true }, "dynamicProps": false, "dynamicItems": false };
 const schema__EndpointCreateInput = validate72;
-const schema29 = { "type": "object", "required": ["templateId"], "properties": { "allowedCudaVersions": { "type": "array", "description": "If the created Serverless endpoint is a GPU endpoint, a list of acceptable CUDA versions on the created workers. If not set, any CUDA version is acceptable.", "items": { "type": "string", "pattern": "^\\d+\\.\\d+$" }, "example": ["12.4", "12.8"] }, "computeType": { "type": "string", "default": "GPU", "enum": ["GPU", "CPU"], "description": "Set to GPU to create a Serverless endpoint with GPU workers. Set to CPU to create a Serverless endpoint with CPU workers. If set to CPU, properties related to GPUs such as gpuTypeIds will be ignored. If set to GPU, properties related to CPUs such as cpuFlavorIds will be ignored." }, "cpuFlavorIds": { "type": "array", "items": { "type": "string", "enum": ["cpu3c", "cpu3g", "cpu5c", "cpu5g"] }, "description": "If the created Serverless endpoint is a CPU endpoint, a list of Runpod CPU flavors which can be attached to the created workers. The order of the list determines the order to rent CPU flavors.", "example": ["cpu3c"] }, "dataCenterIds": { "type": "array", "example": ["EU-RO-1", "CA-MTL-1"], "default": ["EU-RO-1", "CA-MTL-1", "EU-SE-1", "US-IL-1", "EUR-IS-1", "EU-CZ-1", "US-TX-3", "EUR-IS-2", "US-KS-2", "US-GA-2", "US-WA-1", "US-TX-1", "CA-MTL-3", "EU-NL-1", "US-TX-4", "US-CA-2", "US-NC-1", "OC-AU-1", "US-DE-1", "EUR-IS-3", "CA-MTL-2", "AP-JP-1", "EUR-NO-1", "EU-FR-1", "US-KS-3", "US-GA-1"], "items": { "type": "string", "minLength": 1 }, "description": "A list of Runpod data center IDs where workers on the created Serverless endpoint can be located." }, "executionTimeoutMs": { "type": "integer", "example": 6e5, "description": "The maximum number of milliseconds an individual request can run on a Serverless endpoint before the worker is stopped and the request is marked as failed." }, "flashboot": { "type": "boolean", "example": true, "description": "Whether to use flash boot for the created Serverless endpoint." }, "gpuCount": { "type": "integer", "default": 1, "description": "If the created Serverless endpoint is a GPU endpoint, the number of GPUs attached to each worker on the endpoint.", "minimum": 1 }, "gpuTypeIds": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "GPU types in priority order: the first available one is allocated, otherwise the next.", "example": ["NVIDIA GeForce RTX 4090", "NVIDIA A40"], "x-source": "seed" }, "idleTimeout": { "type": "integer", "default": 5, "description": "The number of seconds a worker on the created Serverless endpoint can run without taking a job before the worker is scaled down.", "minimum": 1, "maximum": 3600, "x-source": "observed", "x-unit": "s", "x-source-note": "Seed: unit not stated. Public v1 spec: seconds, default 5, 1..3600." }, "minCudaVersion": { "type": "string", "description": "If the created Serverless endpoint is a GPU endpoint, the minimum acceptable CUDA version on the created workers.", "pattern": "^\\d+\\.\\d+$", "example": "12.4" }, "name": { "type": "string", "maxLength": 191, "description": "A user-defined name for the created Serverless endpoint. The name does not need to be unique.", "example": "my-name", "x-source": "seed" }, "networkVolumeId": { "type": "string", "description": "The unique string identifying the network volume to attach to the created Serverless endpoint.", "example": "agv6w2qcg7" }, "networkVolumeIds": { "type": "array", "items": { "type": "string" }, "description": "A list of network volume IDs to attach to the created Serverless endpoint. Allows multiple network volumes to be used with multi-region endpoints.", "example": ["agv6w2qcg7"] }, "scalerType": { "type": "string", "enum": ["QUEUE_DELAY", "REQUEST_COUNT"], "default": "QUEUE_DELAY", "description": "The method used to scale up workers on the created Serverless endpoint. If QUEUE_DELAY, workers are scaled based on a periodic check to see if any requests have been in queue for too long. If REQUEST_COUNT, the desired number of workers is periodically calculated based on the number of requests in the endpoint's queue. Use QUEUE_DELAY if you need to ensure requests take no longer than a maximum latency, and use REQUEST_COUNT if you need to scale based on the number of requests." }, "scalerValue": { "type": "integer", "default": 4, "description": "If the endpoint scalerType is QUEUE_DELAY, the number of seconds a request can remain in queue before a new worker is scaled up. If the endpoint scalerType is REQUEST_COUNT, the number of workers is increased as needed to meet the number of requests in the endpoint's queue divided by scalerValue.", "minimum": 1 }, "templateId": { "type": "string", "example": "30zmvf89kd", "description": "The unique string identifying the template used to create the Serverless endpoint.", "x-source": "seed" }, "vcpuCount": { "type": "integer", "default": 2, "description": "If the created Serverless endpoint is a CPU endpoint, the number of vCPUs allocated to each created worker." }, "workersMax": { "type": "integer", "example": 3, "description": "The maximum number of workers that can be running at the same time on a Serverless endpoint.", "minimum": 0, "x-source": "seed" }, "workersMin": { "type": "integer", "example": 0, "description": "The minimum number of workers that will run at the same time on a Serverless endpoint. This number of workers will always stay running for the endpoint, and will be charged even if no requests are being processed, but they are charged at a lower rate than running autoscaling workers.", "minimum": 0, "x-source": "seed" } }, "x-source": "seed", "additionalProperties": false, "x-source-note": "Seed lists name, templateId, gpuTypeIds, workersMin, workersMax, idleTimeout; which are required and the other fields come from the public v1 spec (templateId required).", "$id": "https://compute-contract.dev/schemas/restV1.json/defs/EndpointCreateInput" };
+const schema29 = { "type": "object", "required": ["templateId"], "properties": { "allowedCudaVersions": { "type": "array", "description": "If the created Serverless endpoint is a GPU endpoint, a list of acceptable CUDA versions on the created workers. If not set, any CUDA version is acceptable.", "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "example": ["12.4", "12.8"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "computeType": { "type": "string", "default": "GPU", "enum": ["GPU", "CPU"], "description": "Set to GPU to create a Serverless endpoint with GPU workers. Set to CPU to create a Serverless endpoint with CPU workers. If set to CPU, properties related to GPUs such as gpuTypeIds will be ignored. If set to GPU, properties related to CPUs such as cpuFlavorIds will be ignored." }, "cpuFlavorIds": { "type": "array", "items": { "type": "string", "enum": ["cpu3c", "cpu3g", "cpu5c", "cpu5g"] }, "description": "If the created Serverless endpoint is a CPU endpoint, a list of Runpod CPU flavors which can be attached to the created workers. The order of the list determines the order to rent CPU flavors.", "example": ["cpu3c"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "dataCenterIds": { "type": "array", "example": ["EU-RO-1", "CA-MTL-1"], "default": ["EU-RO-1", "CA-MTL-1", "EU-SE-1", "US-IL-1", "EUR-IS-1", "EU-CZ-1", "US-TX-3", "EUR-IS-2", "US-KS-2", "US-GA-2", "US-WA-1", "US-TX-1", "CA-MTL-3", "EU-NL-1", "US-TX-4", "US-CA-2", "US-NC-1", "OC-AU-1", "US-DE-1", "EUR-IS-3", "CA-MTL-2", "AP-JP-1", "EUR-NO-1", "EU-FR-1", "US-KS-3", "US-GA-1"], "items": { "type": "string", "minLength": 1, "maxLength": 64 }, "description": "A list of Runpod data center IDs where workers on the created Serverless endpoint can be located.", "maxItems": 64, "x-source": "assumed", "x-source-note": "Length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "executionTimeoutMs": { "type": "integer", "example": 6e5, "description": "The maximum number of milliseconds an individual request can run on a Serverless endpoint before the worker is stopped and the request is marked as failed.", "minimum": 5e3, "maximum": 6048e5, "x-unit": "ms", "x-source": "assumed", "x-source-note": "Range assumed: the seed's bounds of a job's policy.executionTimeout (5000 ms to 7 days), which this endpoint setting is the default of." }, "flashboot": { "type": "boolean", "example": true, "description": "Whether to use flash boot for the created Serverless endpoint." }, "gpuCount": { "type": "integer", "default": 1, "description": "If the created Serverless endpoint is a GPU endpoint, the number of GPUs attached to each worker on the endpoint.", "minimum": 1, "maximum": 8, "x-source": "assumed", "x-source-note": "Minimum 1 from the public v1 spec; maximum 8 assumed (GPUs of one machine; the public v2 spec bounds it by the GPU type's maxCount without a figure)." }, "gpuTypeIds": { "type": "array", "items": { "type": "string", "minLength": 1, "maxLength": 128 }, "description": "GPU types in priority order: the first available one is allocated, otherwise the next.", "example": ["NVIDIA GeForce RTX 4090", "NVIDIA A40"], "x-source": "assumed", "maxItems": 64, "x-source-note": "Priority order from the seed; length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "idleTimeout": { "type": "integer", "default": 5, "description": "The number of seconds a worker on the created Serverless endpoint can run without taking a job before the worker is scaled down.", "minimum": 1, "maximum": 3600, "x-source": "observed", "x-unit": "s", "x-source-note": "Seed: unit not stated. Public v1 spec: seconds, default 5, 1..3600." }, "minCudaVersion": { "type": "string", "description": "If the created Serverless endpoint is a GPU endpoint, the minimum acceptable CUDA version on the created workers.", "pattern": "^\\d+\\.\\d+$", "example": "12.4", "maxLength": 16, "x-source": "assumed", "x-source-note": "Length bound assumed: a CUDA version is short (12.4)." }, "name": { "type": "string", "maxLength": 191, "description": "A user-defined name for the created Serverless endpoint. The name does not need to be unique.", "example": "my-name", "x-source": "seed" }, "networkVolumeId": { "type": "string", "description": "The unique string identifying the network volume to attach to the created Serverless endpoint.", "example": "agv6w2qcg7", "maxLength": 128, "x-source": "assumed", "x-source-note": "Length bound assumed: ids the service issues are short opaque strings; 128 matches the path-parameter bound." }, "networkVolumeIds": { "type": "array", "items": { "type": "string", "maxLength": 128 }, "description": "A list of network volume IDs to attach to the created Serverless endpoint. Allows multiple network volumes to be used with multi-region endpoints.", "example": ["agv6w2qcg7"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "scalerType": { "type": "string", "enum": ["QUEUE_DELAY", "REQUEST_COUNT"], "default": "QUEUE_DELAY", "description": "The method used to scale up workers on the created Serverless endpoint. If QUEUE_DELAY, workers are scaled based on a periodic check to see if any requests have been in queue for too long. If REQUEST_COUNT, the desired number of workers is periodically calculated based on the number of requests in the endpoint's queue. Use QUEUE_DELAY if you need to ensure requests take no longer than a maximum latency, and use REQUEST_COUNT if you need to scale based on the number of requests." }, "scalerValue": { "type": "integer", "default": 4, "description": "If the endpoint scalerType is QUEUE_DELAY, the number of seconds a request can remain in queue before a new worker is scaled up. If the endpoint scalerType is REQUEST_COUNT, the number of workers is increased as needed to meet the number of requests in the endpoint's queue divided by scalerValue.", "minimum": 1, "maximum": 3600, "x-source": "assumed", "x-source-note": "Minimum 1 from the public v1 spec; maximum 3600 assumed (seconds of queue delay, or requests per worker)." }, "templateId": { "type": "string", "example": "30zmvf89kd", "description": "The unique string identifying the template used to create the Serverless endpoint.", "x-source": "assumed", "minLength": 1, "maxLength": 128, "x-source-note": "Field from the seed; length bound assumed: ids the service issues are short opaque strings; 128 matches the path-parameter bound." }, "vcpuCount": { "type": "integer", "default": 2, "description": "If the created Serverless endpoint is a CPU endpoint, the number of vCPUs allocated to each created worker.", "minimum": 2, "maximum": 128, "x-source": "assumed", "x-source-note": "Minimum 2 from the public v2 spec (vcpuCount minimum 2); maximum 128 assumed." }, "workersMax": { "type": "integer", "example": 3, "description": "The maximum number of workers that can be running at the same time on a Serverless endpoint. Defaults to 3; must not be less than workersMin (rule REST-ENDPOINT-009).", "minimum": 0, "x-source": "assumed", "maximum": 100, "default": 3, "x-source-note": 'Field from the seed; minimum 0 from the public v1 spec; default 3 from the public docs (serverless/workers/overview, "Max workers \u2026 Default: 3"); maximum 100 assumed like workersMin.' }, "workersMin": { "type": "integer", "example": 0, "description": "The minimum number of workers that will run at the same time on a Serverless endpoint. This number of workers will always stay running for the endpoint, and will be charged even if no requests are being processed, but they are charged at a lower rate than running autoscaling workers.", "minimum": 0, "x-source": "assumed", "maximum": 100, "x-source-note": "Field from the seed; minimum 0 from the public v1 spec; maximum 100 assumed (the public docs cap the sum of max workers by an account quota without a figure)." } }, "x-source": "seed", "additionalProperties": false, "x-source-note": "Seed lists name, templateId, gpuTypeIds, workersMin, workersMax, idleTimeout; which are required and the other fields come from the public v1 spec (templateId required).", "$id": "https://compute-contract.dev/schemas/restV1.json/defs/EndpointCreateInput" };
 function validate72(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -3092,52 +3691,49 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.allowedCudaVersions !== void 0) {
       let data0 = data.allowedCudaVersions;
       if (Array.isArray(data0)) {
+        if (data0.length > 64) {
+          const err2 = { instancePath: instancePath + "/allowedCudaVersions", schemaPath: "#/properties/allowedCudaVersions/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
         const len0 = data0.length;
         for (let i0 = 0; i0 < len0; i0++) {
           let data1 = data0[i0];
           if (typeof data1 === "string") {
-            if (!pattern4.test(data1)) {
-              const err2 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/properties/allowedCudaVersions/items/pattern", keyword: "pattern", params: { pattern: "^\\d+\\.\\d+$" }, message: 'must match pattern "^\\d+\\.\\d+$"' };
+            if (func1(data1) > 16) {
+              const err3 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/properties/allowedCudaVersions/items/maxLength", keyword: "maxLength", params: { limit: 16 }, message: "must NOT have more than 16 characters" };
               if (vErrors === null) {
-                vErrors = [err2];
+                vErrors = [err3];
               } else {
-                vErrors.push(err2);
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            if (!pattern4.test(data1)) {
+              const err4 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/properties/allowedCudaVersions/items/pattern", keyword: "pattern", params: { pattern: "^\\d+\\.\\d+$" }, message: 'must match pattern "^\\d+\\.\\d+$"' };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
               }
               errors++;
             }
           } else {
-            const err3 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/properties/allowedCudaVersions/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err5 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/properties/allowedCudaVersions/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err3];
+              vErrors = [err5];
             } else {
-              vErrors.push(err3);
+              vErrors.push(err5);
             }
             errors++;
           }
         }
       } else {
-        const err4 = { instancePath: instancePath + "/allowedCudaVersions", schemaPath: "#/properties/allowedCudaVersions/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.computeType !== void 0) {
-      let data2 = data.computeType;
-      if (typeof data2 !== "string") {
-        const err5 = { instancePath: instancePath + "/computeType", schemaPath: "#/properties/computeType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-      if (!(data2 === "GPU" || data2 === "CPU")) {
-        const err6 = { instancePath: instancePath + "/computeType", schemaPath: "#/properties/computeType/enum", keyword: "enum", params: { allowedValues: schema29.properties.computeType.enum }, message: "must be equal to one of the allowed values" };
+        const err6 = { instancePath: instancePath + "/allowedCudaVersions", schemaPath: "#/properties/allowedCudaVersions/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -3146,59 +3742,53 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.cpuFlavorIds !== void 0) {
-      let data3 = data.cpuFlavorIds;
-      if (Array.isArray(data3)) {
-        const len1 = data3.length;
-        for (let i1 = 0; i1 < len1; i1++) {
-          let data4 = data3[i1];
-          if (typeof data4 !== "string") {
-            const err7 = { instancePath: instancePath + "/cpuFlavorIds/" + i1, schemaPath: "#/properties/cpuFlavorIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err7];
-            } else {
-              vErrors.push(err7);
-            }
-            errors++;
-          }
-          if (!(data4 === "cpu3c" || data4 === "cpu3g" || data4 === "cpu5c" || data4 === "cpu5g")) {
-            const err8 = { instancePath: instancePath + "/cpuFlavorIds/" + i1, schemaPath: "#/properties/cpuFlavorIds/items/enum", keyword: "enum", params: { allowedValues: schema29.properties.cpuFlavorIds.items.enum }, message: "must be equal to one of the allowed values" };
-            if (vErrors === null) {
-              vErrors = [err8];
-            } else {
-              vErrors.push(err8);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err9 = { instancePath: instancePath + "/cpuFlavorIds", schemaPath: "#/properties/cpuFlavorIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+    if (data.computeType !== void 0) {
+      let data2 = data.computeType;
+      if (typeof data2 !== "string") {
+        const err7 = { instancePath: instancePath + "/computeType", schemaPath: "#/properties/computeType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err9];
+          vErrors = [err7];
         } else {
-          vErrors.push(err9);
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+      if (!(data2 === "GPU" || data2 === "CPU")) {
+        const err8 = { instancePath: instancePath + "/computeType", schemaPath: "#/properties/computeType/enum", keyword: "enum", params: { allowedValues: schema29.properties.computeType.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
         }
         errors++;
       }
     }
-    if (data.dataCenterIds !== void 0) {
-      let data5 = data.dataCenterIds;
-      if (Array.isArray(data5)) {
-        const len2 = data5.length;
-        for (let i2 = 0; i2 < len2; i2++) {
-          let data6 = data5[i2];
-          if (typeof data6 === "string") {
-            if (func1(data6) < 1) {
-              const err10 = { instancePath: instancePath + "/dataCenterIds/" + i2, schemaPath: "#/properties/dataCenterIds/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-              if (vErrors === null) {
-                vErrors = [err10];
-              } else {
-                vErrors.push(err10);
-              }
-              errors++;
-            }
+    if (data.cpuFlavorIds !== void 0) {
+      let data3 = data.cpuFlavorIds;
+      if (Array.isArray(data3)) {
+        if (data3.length > 64) {
+          const err9 = { instancePath: instancePath + "/cpuFlavorIds", schemaPath: "#/properties/cpuFlavorIds/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          if (vErrors === null) {
+            vErrors = [err9];
           } else {
-            const err11 = { instancePath: instancePath + "/dataCenterIds/" + i2, schemaPath: "#/properties/dataCenterIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+        const len1 = data3.length;
+        for (let i1 = 0; i1 < len1; i1++) {
+          let data4 = data3[i1];
+          if (typeof data4 !== "string") {
+            const err10 = { instancePath: instancePath + "/cpuFlavorIds/" + i1, schemaPath: "#/properties/cpuFlavorIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err10];
+            } else {
+              vErrors.push(err10);
+            }
+            errors++;
+          }
+          if (!(data4 === "cpu3c" || data4 === "cpu3g" || data4 === "cpu5c" || data4 === "cpu5g")) {
+            const err11 = { instancePath: instancePath + "/cpuFlavorIds/" + i1, schemaPath: "#/properties/cpuFlavorIds/items/enum", keyword: "enum", params: { allowedValues: schema29.properties.cpuFlavorIds.items.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err11];
             } else {
@@ -3208,7 +3798,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err12 = { instancePath: instancePath + "/dataCenterIds", schemaPath: "#/properties/dataCenterIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err12 = { instancePath: instancePath + "/cpuFlavorIds", schemaPath: "#/properties/cpuFlavorIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -3217,25 +3807,99 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.executionTimeoutMs !== void 0) {
-      let data7 = data.executionTimeoutMs;
-      if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7))) {
-        const err13 = { instancePath: instancePath + "/executionTimeoutMs", schemaPath: "#/properties/executionTimeoutMs/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+    if (data.dataCenterIds !== void 0) {
+      let data5 = data.dataCenterIds;
+      if (Array.isArray(data5)) {
+        if (data5.length > 64) {
+          const err13 = { instancePath: instancePath + "/dataCenterIds", schemaPath: "#/properties/dataCenterIds/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+        const len2 = data5.length;
+        for (let i2 = 0; i2 < len2; i2++) {
+          let data6 = data5[i2];
+          if (typeof data6 === "string") {
+            if (func1(data6) > 64) {
+              const err14 = { instancePath: instancePath + "/dataCenterIds/" + i2, schemaPath: "#/properties/dataCenterIds/items/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
+              if (vErrors === null) {
+                vErrors = [err14];
+              } else {
+                vErrors.push(err14);
+              }
+              errors++;
+            }
+            if (func1(data6) < 1) {
+              const err15 = { instancePath: instancePath + "/dataCenterIds/" + i2, schemaPath: "#/properties/dataCenterIds/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err15];
+              } else {
+                vErrors.push(err15);
+              }
+              errors++;
+            }
+          } else {
+            const err16 = { instancePath: instancePath + "/dataCenterIds/" + i2, schemaPath: "#/properties/dataCenterIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err16];
+            } else {
+              vErrors.push(err16);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err17 = { instancePath: instancePath + "/dataCenterIds", schemaPath: "#/properties/dataCenterIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err13];
+          vErrors = [err17];
         } else {
-          vErrors.push(err13);
+          vErrors.push(err17);
         }
         errors++;
       }
     }
+    if (data.executionTimeoutMs !== void 0) {
+      let data7 = data.executionTimeoutMs;
+      if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7))) {
+        const err18 = { instancePath: instancePath + "/executionTimeoutMs", schemaPath: "#/properties/executionTimeoutMs/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
+        }
+        errors++;
+      }
+      if (typeof data7 == "number" && isFinite(data7)) {
+        if (data7 > 6048e5 || isNaN(data7)) {
+          const err19 = { instancePath: instancePath + "/executionTimeoutMs", schemaPath: "#/properties/executionTimeoutMs/maximum", keyword: "maximum", params: { comparison: "<=", limit: 6048e5 }, message: "must be <= 604800000" };
+          if (vErrors === null) {
+            vErrors = [err19];
+          } else {
+            vErrors.push(err19);
+          }
+          errors++;
+        }
+        if (data7 < 5e3 || isNaN(data7)) {
+          const err20 = { instancePath: instancePath + "/executionTimeoutMs", schemaPath: "#/properties/executionTimeoutMs/minimum", keyword: "minimum", params: { comparison: ">=", limit: 5e3 }, message: "must be >= 5000" };
+          if (vErrors === null) {
+            vErrors = [err20];
+          } else {
+            vErrors.push(err20);
+          }
+          errors++;
+        }
+      }
+    }
     if (data.flashboot !== void 0) {
       if (typeof data.flashboot !== "boolean") {
-        const err14 = { instancePath: instancePath + "/flashboot", schemaPath: "#/properties/flashboot/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err21 = { instancePath: instancePath + "/flashboot", schemaPath: "#/properties/flashboot/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
         if (vErrors === null) {
-          vErrors = [err14];
+          vErrors = [err21];
         } else {
-          vErrors.push(err14);
+          vErrors.push(err21);
         }
         errors++;
       }
@@ -3243,21 +3907,30 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.gpuCount !== void 0) {
       let data9 = data.gpuCount;
       if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)) && isFinite(data9))) {
-        const err15 = { instancePath: instancePath + "/gpuCount", schemaPath: "#/properties/gpuCount/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        const err22 = { instancePath: instancePath + "/gpuCount", schemaPath: "#/properties/gpuCount/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
         if (vErrors === null) {
-          vErrors = [err15];
+          vErrors = [err22];
         } else {
-          vErrors.push(err15);
+          vErrors.push(err22);
         }
         errors++;
       }
       if (typeof data9 == "number" && isFinite(data9)) {
-        if (data9 < 1 || isNaN(data9)) {
-          const err16 = { instancePath: instancePath + "/gpuCount", schemaPath: "#/properties/gpuCount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        if (data9 > 8 || isNaN(data9)) {
+          const err23 = { instancePath: instancePath + "/gpuCount", schemaPath: "#/properties/gpuCount/maximum", keyword: "maximum", params: { comparison: "<=", limit: 8 }, message: "must be <= 8" };
           if (vErrors === null) {
-            vErrors = [err16];
+            vErrors = [err23];
           } else {
-            vErrors.push(err16);
+            vErrors.push(err23);
+          }
+          errors++;
+        }
+        if (data9 < 1 || isNaN(data9)) {
+          const err24 = { instancePath: instancePath + "/gpuCount", schemaPath: "#/properties/gpuCount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          if (vErrors === null) {
+            vErrors = [err24];
+          } else {
+            vErrors.push(err24);
           }
           errors++;
         }
@@ -3266,98 +3939,8 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.gpuTypeIds !== void 0) {
       let data10 = data.gpuTypeIds;
       if (Array.isArray(data10)) {
-        const len3 = data10.length;
-        for (let i3 = 0; i3 < len3; i3++) {
-          let data11 = data10[i3];
-          if (typeof data11 === "string") {
-            if (func1(data11) < 1) {
-              const err17 = { instancePath: instancePath + "/gpuTypeIds/" + i3, schemaPath: "#/properties/gpuTypeIds/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-              if (vErrors === null) {
-                vErrors = [err17];
-              } else {
-                vErrors.push(err17);
-              }
-              errors++;
-            }
-          } else {
-            const err18 = { instancePath: instancePath + "/gpuTypeIds/" + i3, schemaPath: "#/properties/gpuTypeIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err18];
-            } else {
-              vErrors.push(err18);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err19 = { instancePath: instancePath + "/gpuTypeIds", schemaPath: "#/properties/gpuTypeIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err19];
-        } else {
-          vErrors.push(err19);
-        }
-        errors++;
-      }
-    }
-    if (data.idleTimeout !== void 0) {
-      let data12 = data.idleTimeout;
-      if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)) && isFinite(data12))) {
-        const err20 = { instancePath: instancePath + "/idleTimeout", schemaPath: "#/properties/idleTimeout/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err20];
-        } else {
-          vErrors.push(err20);
-        }
-        errors++;
-      }
-      if (typeof data12 == "number" && isFinite(data12)) {
-        if (data12 > 3600 || isNaN(data12)) {
-          const err21 = { instancePath: instancePath + "/idleTimeout", schemaPath: "#/properties/idleTimeout/maximum", keyword: "maximum", params: { comparison: "<=", limit: 3600 }, message: "must be <= 3600" };
-          if (vErrors === null) {
-            vErrors = [err21];
-          } else {
-            vErrors.push(err21);
-          }
-          errors++;
-        }
-        if (data12 < 1 || isNaN(data12)) {
-          const err22 = { instancePath: instancePath + "/idleTimeout", schemaPath: "#/properties/idleTimeout/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
-          if (vErrors === null) {
-            vErrors = [err22];
-          } else {
-            vErrors.push(err22);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.minCudaVersion !== void 0) {
-      let data13 = data.minCudaVersion;
-      if (typeof data13 === "string") {
-        if (!pattern4.test(data13)) {
-          const err23 = { instancePath: instancePath + "/minCudaVersion", schemaPath: "#/properties/minCudaVersion/pattern", keyword: "pattern", params: { pattern: "^\\d+\\.\\d+$" }, message: 'must match pattern "^\\d+\\.\\d+$"' };
-          if (vErrors === null) {
-            vErrors = [err23];
-          } else {
-            vErrors.push(err23);
-          }
-          errors++;
-        }
-      } else {
-        const err24 = { instancePath: instancePath + "/minCudaVersion", schemaPath: "#/properties/minCudaVersion/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err24];
-        } else {
-          vErrors.push(err24);
-        }
-        errors++;
-      }
-    }
-    if (data.name !== void 0) {
-      let data14 = data.name;
-      if (typeof data14 === "string") {
-        if (func1(data14) > 191) {
-          const err25 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 191 }, message: "must NOT have more than 191 characters" };
+        if (data10.length > 64) {
+          const err25 = { instancePath: instancePath + "/gpuTypeIds", schemaPath: "#/properties/gpuTypeIds/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
           if (vErrors === null) {
             vErrors = [err25];
           } else {
@@ -3365,34 +3948,30 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-      } else {
-        const err26 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err26];
-        } else {
-          vErrors.push(err26);
-        }
-        errors++;
-      }
-    }
-    if (data.networkVolumeId !== void 0) {
-      if (typeof data.networkVolumeId !== "string") {
-        const err27 = { instancePath: instancePath + "/networkVolumeId", schemaPath: "#/properties/networkVolumeId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err27];
-        } else {
-          vErrors.push(err27);
-        }
-        errors++;
-      }
-    }
-    if (data.networkVolumeIds !== void 0) {
-      let data16 = data.networkVolumeIds;
-      if (Array.isArray(data16)) {
-        const len4 = data16.length;
-        for (let i4 = 0; i4 < len4; i4++) {
-          if (typeof data16[i4] !== "string") {
-            const err28 = { instancePath: instancePath + "/networkVolumeIds/" + i4, schemaPath: "#/properties/networkVolumeIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const len3 = data10.length;
+        for (let i3 = 0; i3 < len3; i3++) {
+          let data11 = data10[i3];
+          if (typeof data11 === "string") {
+            if (func1(data11) > 128) {
+              const err26 = { instancePath: instancePath + "/gpuTypeIds/" + i3, schemaPath: "#/properties/gpuTypeIds/items/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err26];
+              } else {
+                vErrors.push(err26);
+              }
+              errors++;
+            }
+            if (func1(data11) < 1) {
+              const err27 = { instancePath: instancePath + "/gpuTypeIds/" + i3, schemaPath: "#/properties/gpuTypeIds/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err27];
+              } else {
+                vErrors.push(err27);
+              }
+              errors++;
+            }
+          } else {
+            const err28 = { instancePath: instancePath + "/gpuTypeIds/" + i3, schemaPath: "#/properties/gpuTypeIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
               vErrors = [err28];
             } else {
@@ -3402,7 +3981,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err29 = { instancePath: instancePath + "/networkVolumeIds", schemaPath: "#/properties/networkVolumeIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err29 = { instancePath: instancePath + "/gpuTypeIds", schemaPath: "#/properties/gpuTypeIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
           vErrors = [err29];
         } else {
@@ -3411,10 +3990,10 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.scalerType !== void 0) {
-      let data18 = data.scalerType;
-      if (typeof data18 !== "string") {
-        const err30 = { instancePath: instancePath + "/scalerType", schemaPath: "#/properties/scalerType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.idleTimeout !== void 0) {
+      let data12 = data.idleTimeout;
+      if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)) && isFinite(data12))) {
+        const err30 = { instancePath: instancePath + "/idleTimeout", schemaPath: "#/properties/idleTimeout/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
         if (vErrors === null) {
           vErrors = [err30];
         } else {
@@ -3422,30 +4001,32 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (!(data18 === "QUEUE_DELAY" || data18 === "REQUEST_COUNT")) {
-        const err31 = { instancePath: instancePath + "/scalerType", schemaPath: "#/properties/scalerType/enum", keyword: "enum", params: { allowedValues: schema29.properties.scalerType.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err31];
-        } else {
-          vErrors.push(err31);
+      if (typeof data12 == "number" && isFinite(data12)) {
+        if (data12 > 3600 || isNaN(data12)) {
+          const err31 = { instancePath: instancePath + "/idleTimeout", schemaPath: "#/properties/idleTimeout/maximum", keyword: "maximum", params: { comparison: "<=", limit: 3600 }, message: "must be <= 3600" };
+          if (vErrors === null) {
+            vErrors = [err31];
+          } else {
+            vErrors.push(err31);
+          }
+          errors++;
         }
-        errors++;
+        if (data12 < 1 || isNaN(data12)) {
+          const err32 = { instancePath: instancePath + "/idleTimeout", schemaPath: "#/properties/idleTimeout/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          if (vErrors === null) {
+            vErrors = [err32];
+          } else {
+            vErrors.push(err32);
+          }
+          errors++;
+        }
       }
     }
-    if (data.scalerValue !== void 0) {
-      let data19 = data.scalerValue;
-      if (!(typeof data19 == "number" && (!(data19 % 1) && !isNaN(data19)) && isFinite(data19))) {
-        const err32 = { instancePath: instancePath + "/scalerValue", schemaPath: "#/properties/scalerValue/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err32];
-        } else {
-          vErrors.push(err32);
-        }
-        errors++;
-      }
-      if (typeof data19 == "number" && isFinite(data19)) {
-        if (data19 < 1 || isNaN(data19)) {
-          const err33 = { instancePath: instancePath + "/scalerValue", schemaPath: "#/properties/scalerValue/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+    if (data.minCudaVersion !== void 0) {
+      let data13 = data.minCudaVersion;
+      if (typeof data13 === "string") {
+        if (func1(data13) > 16) {
+          const err33 = { instancePath: instancePath + "/minCudaVersion", schemaPath: "#/properties/minCudaVersion/maxLength", keyword: "maxLength", params: { limit: 16 }, message: "must NOT have more than 16 characters" };
           if (vErrors === null) {
             vErrors = [err33];
           } else {
@@ -3453,23 +4034,17 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-      }
-    }
-    if (data.templateId !== void 0) {
-      if (typeof data.templateId !== "string") {
-        const err34 = { instancePath: instancePath + "/templateId", schemaPath: "#/properties/templateId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err34];
-        } else {
-          vErrors.push(err34);
+        if (!pattern4.test(data13)) {
+          const err34 = { instancePath: instancePath + "/minCudaVersion", schemaPath: "#/properties/minCudaVersion/pattern", keyword: "pattern", params: { pattern: "^\\d+\\.\\d+$" }, message: 'must match pattern "^\\d+\\.\\d+$"' };
+          if (vErrors === null) {
+            vErrors = [err34];
+          } else {
+            vErrors.push(err34);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.vcpuCount !== void 0) {
-      let data21 = data.vcpuCount;
-      if (!(typeof data21 == "number" && (!(data21 % 1) && !isNaN(data21)) && isFinite(data21))) {
-        const err35 = { instancePath: instancePath + "/vcpuCount", schemaPath: "#/properties/vcpuCount/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+      } else {
+        const err35 = { instancePath: instancePath + "/minCudaVersion", schemaPath: "#/properties/minCudaVersion/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err35];
         } else {
@@ -3478,24 +4053,238 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.name !== void 0) {
+      let data14 = data.name;
+      if (typeof data14 === "string") {
+        if (func1(data14) > 191) {
+          const err36 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 191 }, message: "must NOT have more than 191 characters" };
+          if (vErrors === null) {
+            vErrors = [err36];
+          } else {
+            vErrors.push(err36);
+          }
+          errors++;
+        }
+      } else {
+        const err37 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err37];
+        } else {
+          vErrors.push(err37);
+        }
+        errors++;
+      }
+    }
+    if (data.networkVolumeId !== void 0) {
+      let data15 = data.networkVolumeId;
+      if (typeof data15 === "string") {
+        if (func1(data15) > 128) {
+          const err38 = { instancePath: instancePath + "/networkVolumeId", schemaPath: "#/properties/networkVolumeId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+          if (vErrors === null) {
+            vErrors = [err38];
+          } else {
+            vErrors.push(err38);
+          }
+          errors++;
+        }
+      } else {
+        const err39 = { instancePath: instancePath + "/networkVolumeId", schemaPath: "#/properties/networkVolumeId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err39];
+        } else {
+          vErrors.push(err39);
+        }
+        errors++;
+      }
+    }
+    if (data.networkVolumeIds !== void 0) {
+      let data16 = data.networkVolumeIds;
+      if (Array.isArray(data16)) {
+        if (data16.length > 64) {
+          const err40 = { instancePath: instancePath + "/networkVolumeIds", schemaPath: "#/properties/networkVolumeIds/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          if (vErrors === null) {
+            vErrors = [err40];
+          } else {
+            vErrors.push(err40);
+          }
+          errors++;
+        }
+        const len4 = data16.length;
+        for (let i4 = 0; i4 < len4; i4++) {
+          let data17 = data16[i4];
+          if (typeof data17 === "string") {
+            if (func1(data17) > 128) {
+              const err41 = { instancePath: instancePath + "/networkVolumeIds/" + i4, schemaPath: "#/properties/networkVolumeIds/items/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err41];
+              } else {
+                vErrors.push(err41);
+              }
+              errors++;
+            }
+          } else {
+            const err42 = { instancePath: instancePath + "/networkVolumeIds/" + i4, schemaPath: "#/properties/networkVolumeIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err42];
+            } else {
+              vErrors.push(err42);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err43 = { instancePath: instancePath + "/networkVolumeIds", schemaPath: "#/properties/networkVolumeIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        if (vErrors === null) {
+          vErrors = [err43];
+        } else {
+          vErrors.push(err43);
+        }
+        errors++;
+      }
+    }
+    if (data.scalerType !== void 0) {
+      let data18 = data.scalerType;
+      if (typeof data18 !== "string") {
+        const err44 = { instancePath: instancePath + "/scalerType", schemaPath: "#/properties/scalerType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err44];
+        } else {
+          vErrors.push(err44);
+        }
+        errors++;
+      }
+      if (!(data18 === "QUEUE_DELAY" || data18 === "REQUEST_COUNT")) {
+        const err45 = { instancePath: instancePath + "/scalerType", schemaPath: "#/properties/scalerType/enum", keyword: "enum", params: { allowedValues: schema29.properties.scalerType.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err45];
+        } else {
+          vErrors.push(err45);
+        }
+        errors++;
+      }
+    }
+    if (data.scalerValue !== void 0) {
+      let data19 = data.scalerValue;
+      if (!(typeof data19 == "number" && (!(data19 % 1) && !isNaN(data19)) && isFinite(data19))) {
+        const err46 = { instancePath: instancePath + "/scalerValue", schemaPath: "#/properties/scalerValue/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err46];
+        } else {
+          vErrors.push(err46);
+        }
+        errors++;
+      }
+      if (typeof data19 == "number" && isFinite(data19)) {
+        if (data19 > 3600 || isNaN(data19)) {
+          const err47 = { instancePath: instancePath + "/scalerValue", schemaPath: "#/properties/scalerValue/maximum", keyword: "maximum", params: { comparison: "<=", limit: 3600 }, message: "must be <= 3600" };
+          if (vErrors === null) {
+            vErrors = [err47];
+          } else {
+            vErrors.push(err47);
+          }
+          errors++;
+        }
+        if (data19 < 1 || isNaN(data19)) {
+          const err48 = { instancePath: instancePath + "/scalerValue", schemaPath: "#/properties/scalerValue/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          if (vErrors === null) {
+            vErrors = [err48];
+          } else {
+            vErrors.push(err48);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.templateId !== void 0) {
+      let data20 = data.templateId;
+      if (typeof data20 === "string") {
+        if (func1(data20) > 128) {
+          const err49 = { instancePath: instancePath + "/templateId", schemaPath: "#/properties/templateId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+          if (vErrors === null) {
+            vErrors = [err49];
+          } else {
+            vErrors.push(err49);
+          }
+          errors++;
+        }
+        if (func1(data20) < 1) {
+          const err50 = { instancePath: instancePath + "/templateId", schemaPath: "#/properties/templateId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err50];
+          } else {
+            vErrors.push(err50);
+          }
+          errors++;
+        }
+      } else {
+        const err51 = { instancePath: instancePath + "/templateId", schemaPath: "#/properties/templateId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err51];
+        } else {
+          vErrors.push(err51);
+        }
+        errors++;
+      }
+    }
+    if (data.vcpuCount !== void 0) {
+      let data21 = data.vcpuCount;
+      if (!(typeof data21 == "number" && (!(data21 % 1) && !isNaN(data21)) && isFinite(data21))) {
+        const err52 = { instancePath: instancePath + "/vcpuCount", schemaPath: "#/properties/vcpuCount/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err52];
+        } else {
+          vErrors.push(err52);
+        }
+        errors++;
+      }
+      if (typeof data21 == "number" && isFinite(data21)) {
+        if (data21 > 128 || isNaN(data21)) {
+          const err53 = { instancePath: instancePath + "/vcpuCount", schemaPath: "#/properties/vcpuCount/maximum", keyword: "maximum", params: { comparison: "<=", limit: 128 }, message: "must be <= 128" };
+          if (vErrors === null) {
+            vErrors = [err53];
+          } else {
+            vErrors.push(err53);
+          }
+          errors++;
+        }
+        if (data21 < 2 || isNaN(data21)) {
+          const err54 = { instancePath: instancePath + "/vcpuCount", schemaPath: "#/properties/vcpuCount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 2 }, message: "must be >= 2" };
+          if (vErrors === null) {
+            vErrors = [err54];
+          } else {
+            vErrors.push(err54);
+          }
+          errors++;
+        }
+      }
+    }
     if (data.workersMax !== void 0) {
       let data22 = data.workersMax;
       if (!(typeof data22 == "number" && (!(data22 % 1) && !isNaN(data22)) && isFinite(data22))) {
-        const err36 = { instancePath: instancePath + "/workersMax", schemaPath: "#/properties/workersMax/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        const err55 = { instancePath: instancePath + "/workersMax", schemaPath: "#/properties/workersMax/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
         if (vErrors === null) {
-          vErrors = [err36];
+          vErrors = [err55];
         } else {
-          vErrors.push(err36);
+          vErrors.push(err55);
         }
         errors++;
       }
       if (typeof data22 == "number" && isFinite(data22)) {
-        if (data22 < 0 || isNaN(data22)) {
-          const err37 = { instancePath: instancePath + "/workersMax", schemaPath: "#/properties/workersMax/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+        if (data22 > 100 || isNaN(data22)) {
+          const err56 = { instancePath: instancePath + "/workersMax", schemaPath: "#/properties/workersMax/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
           if (vErrors === null) {
-            vErrors = [err37];
+            vErrors = [err56];
           } else {
-            vErrors.push(err37);
+            vErrors.push(err56);
+          }
+          errors++;
+        }
+        if (data22 < 0 || isNaN(data22)) {
+          const err57 = { instancePath: instancePath + "/workersMax", schemaPath: "#/properties/workersMax/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err57];
+          } else {
+            vErrors.push(err57);
           }
           errors++;
         }
@@ -3504,32 +4293,41 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.workersMin !== void 0) {
       let data23 = data.workersMin;
       if (!(typeof data23 == "number" && (!(data23 % 1) && !isNaN(data23)) && isFinite(data23))) {
-        const err38 = { instancePath: instancePath + "/workersMin", schemaPath: "#/properties/workersMin/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        const err58 = { instancePath: instancePath + "/workersMin", schemaPath: "#/properties/workersMin/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
         if (vErrors === null) {
-          vErrors = [err38];
+          vErrors = [err58];
         } else {
-          vErrors.push(err38);
+          vErrors.push(err58);
         }
         errors++;
       }
       if (typeof data23 == "number" && isFinite(data23)) {
-        if (data23 < 0 || isNaN(data23)) {
-          const err39 = { instancePath: instancePath + "/workersMin", schemaPath: "#/properties/workersMin/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+        if (data23 > 100 || isNaN(data23)) {
+          const err59 = { instancePath: instancePath + "/workersMin", schemaPath: "#/properties/workersMin/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
           if (vErrors === null) {
-            vErrors = [err39];
+            vErrors = [err59];
           } else {
-            vErrors.push(err39);
+            vErrors.push(err59);
+          }
+          errors++;
+        }
+        if (data23 < 0 || isNaN(data23)) {
+          const err60 = { instancePath: instancePath + "/workersMin", schemaPath: "#/properties/workersMin/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err60];
+          } else {
+            vErrors.push(err60);
           }
           errors++;
         }
       }
     }
   } else {
-    const err40 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err61 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err40];
+      vErrors = [err61];
     } else {
-      vErrors.push(err40);
+      vErrors.push(err61);
     }
     errors++;
   }
@@ -3538,7 +4336,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate72.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 const schema__EndpointUpdateInput = validate73;
-const schema30 = { "type": "object", "description": "Input for updating an endpoint which will trigger a rolling release on the endpoint.", "properties": { "allowedCudaVersions": { "type": "array", "description": "If the created Serverless endpoint is a GPU endpoint, a list of acceptable CUDA versions on the created workers. If not set, any CUDA version is acceptable.", "items": { "type": "string", "pattern": "^\\d+\\.\\d+$" }, "example": ["12.4", "12.8"] }, "cpuFlavorIds": { "type": "array", "items": { "type": "string", "enum": ["cpu3c", "cpu3g", "cpu5c", "cpu5g"] }, "description": "If the created Serverless endpoint is a CPU endpoint, a list of Runpod CPU flavors which can be attached to the created workers. The order of the list determines the order to rent CPU flavors.", "example": ["cpu3c"] }, "dataCenterIds": { "type": "array", "example": ["EU-RO-1", "CA-MTL-1"], "default": ["EU-RO-1", "CA-MTL-1", "EU-SE-1", "US-IL-1", "EUR-IS-1", "EU-CZ-1", "US-TX-3", "EUR-IS-2", "US-KS-2", "US-GA-2", "US-WA-1", "US-TX-1", "CA-MTL-3", "EU-NL-1", "US-TX-4", "US-CA-2", "US-NC-1", "OC-AU-1", "US-DE-1", "EUR-IS-3", "CA-MTL-2", "AP-JP-1", "EUR-NO-1", "EU-FR-1", "US-KS-3", "US-GA-1"], "items": { "type": "string", "minLength": 1 }, "description": "A list of Runpod data center IDs where workers on the created Serverless endpoint can be located." }, "executionTimeoutMs": { "type": "integer", "example": 6e5, "description": "The maximum number of milliseconds an individual request can run on a Serverless endpoint before the worker is stopped and the request is marked as failed." }, "flashboot": { "type": "boolean", "example": true, "description": "Whether to use flash boot for the created Serverless endpoint." }, "gpuCount": { "type": "integer", "default": 1, "description": "If the created Serverless endpoint is a GPU endpoint, the number of GPUs attached to each worker on the endpoint.", "minimum": 1 }, "gpuTypeIds": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "If the created Serverless endpoint is a GPU endpoint, a list of Runpod GPU types which can be attached to the created workers. The order of the list determines the order to rent GPU types.", "example": ["NVIDIA GeForce RTX 4090", "NVIDIA A40"] }, "idleTimeout": { "type": "integer", "default": 5, "description": "The number of seconds a worker on the created Serverless endpoint can run without taking a job before the worker is scaled down.", "minimum": 1, "maximum": 3600 }, "minCudaVersion": { "type": "string", "description": "If the created Serverless endpoint is a GPU endpoint, the minimum acceptable CUDA version on the created workers.", "pattern": "^\\d+\\.\\d+$", "example": "12.4" }, "name": { "type": "string", "maxLength": 191, "description": "A user-defined name for the created Serverless endpoint. The name does not need to be unique.", "example": "my-name" }, "networkVolumeId": { "type": "string", "description": "The unique string identifying the network volume to attach to the created Serverless endpoint.", "example": "agv6w2qcg7" }, "networkVolumeIds": { "type": "array", "items": { "type": "string" }, "description": "A list of network volume IDs to attach to the created Serverless endpoint. Allows multiple network volumes to be used with multi-region endpoints.", "example": ["agv6w2qcg7"] }, "scalerType": { "type": "string", "enum": ["QUEUE_DELAY", "REQUEST_COUNT"], "default": "QUEUE_DELAY", "description": "The method used to scale up workers on the created Serverless endpoint. If QUEUE_DELAY, workers are scaled based on a periodic check to see if any requests have been in queue for too long. If REQUEST_COUNT, the desired number of workers is periodically calculated based on the number of requests in the endpoint's queue. Use QUEUE_DELAY if you need to ensure requests take no longer than a maximum latency, and use REQUEST_COUNT if you need to scale based on the number of requests." }, "scalerValue": { "type": "integer", "default": 4, "description": "If the endpoint scalerType is QUEUE_DELAY, the number of seconds a request can remain in queue before a new worker is scaled up. If the endpoint scalerType is REQUEST_COUNT, the number of workers is increased as needed to meet the number of requests in the endpoint's queue divided by scalerValue.", "minimum": 1 }, "templateId": { "type": "string", "example": "30zmvf89kd", "description": "The unique string identifying the template used to create the Serverless endpoint." }, "vcpuCount": { "type": "integer", "default": 2, "description": "If the created Serverless endpoint is a CPU endpoint, the number of vCPUs allocated to each created worker." }, "workersMax": { "type": "integer", "example": 3, "description": "The maximum number of workers that can be running at the same time on a Serverless endpoint.", "minimum": 0 }, "workersMin": { "type": "integer", "example": 0, "description": "The minimum number of workers that will run at the same time on a Serverless endpoint. This number of workers will always stay running for the endpoint, and will be charged even if no requests are being processed, but they are charged at a lower rate than running autoscaling workers.", "minimum": 0 } }, "x-source": "observed", "x-source-note": "Shape from the public REST v1 spec (docs api-reference/openapi.json), cleaned of its defects.", "additionalProperties": false, "$id": "https://compute-contract.dev/schemas/restV1.json/defs/EndpointUpdateInput" };
+const schema30 = { "type": "object", "description": "Input for updating an endpoint which will trigger a rolling release on the endpoint.", "properties": { "allowedCudaVersions": { "type": "array", "description": "If the created Serverless endpoint is a GPU endpoint, a list of acceptable CUDA versions on the created workers. If not set, any CUDA version is acceptable.", "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "example": ["12.4", "12.8"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "cpuFlavorIds": { "type": "array", "items": { "type": "string", "enum": ["cpu3c", "cpu3g", "cpu5c", "cpu5g"] }, "description": "If the created Serverless endpoint is a CPU endpoint, a list of Runpod CPU flavors which can be attached to the created workers. The order of the list determines the order to rent CPU flavors.", "example": ["cpu3c"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "dataCenterIds": { "type": "array", "example": ["EU-RO-1", "CA-MTL-1"], "default": ["EU-RO-1", "CA-MTL-1", "EU-SE-1", "US-IL-1", "EUR-IS-1", "EU-CZ-1", "US-TX-3", "EUR-IS-2", "US-KS-2", "US-GA-2", "US-WA-1", "US-TX-1", "CA-MTL-3", "EU-NL-1", "US-TX-4", "US-CA-2", "US-NC-1", "OC-AU-1", "US-DE-1", "EUR-IS-3", "CA-MTL-2", "AP-JP-1", "EUR-NO-1", "EU-FR-1", "US-KS-3", "US-GA-1"], "items": { "type": "string", "minLength": 1, "maxLength": 64 }, "description": "A list of Runpod data center IDs where workers on the created Serverless endpoint can be located.", "maxItems": 64, "x-source": "assumed", "x-source-note": "Length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "executionTimeoutMs": { "type": "integer", "example": 6e5, "description": "The maximum number of milliseconds an individual request can run on a Serverless endpoint before the worker is stopped and the request is marked as failed.", "minimum": 5e3, "maximum": 6048e5, "x-unit": "ms", "x-source": "assumed", "x-source-note": "Range assumed: the seed's bounds of a job's policy.executionTimeout (5000 ms to 7 days), which this endpoint setting is the default of." }, "flashboot": { "type": "boolean", "example": true, "description": "Whether to use flash boot for the created Serverless endpoint." }, "gpuCount": { "type": "integer", "default": 1, "description": "If the created Serverless endpoint is a GPU endpoint, the number of GPUs attached to each worker on the endpoint.", "minimum": 1, "maximum": 8, "x-source": "assumed", "x-source-note": "Minimum 1 from the public v1 spec; maximum 8 assumed (GPUs of one machine; the public v2 spec bounds it by the GPU type's maxCount without a figure)." }, "gpuTypeIds": { "type": "array", "items": { "type": "string", "minLength": 1, "maxLength": 128 }, "description": "If the created Serverless endpoint is a GPU endpoint, a list of Runpod GPU types which can be attached to the created workers. The order of the list determines the order to rent GPU types.", "example": ["NVIDIA GeForce RTX 4090", "NVIDIA A40"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Priority order from the seed; length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "idleTimeout": { "type": "integer", "default": 5, "description": "The number of seconds a worker on the created Serverless endpoint can run without taking a job before the worker is scaled down.", "minimum": 1, "maximum": 3600 }, "minCudaVersion": { "type": "string", "description": "If the created Serverless endpoint is a GPU endpoint, the minimum acceptable CUDA version on the created workers.", "pattern": "^\\d+\\.\\d+$", "example": "12.4", "maxLength": 16, "x-source": "assumed", "x-source-note": "Length bound assumed: a CUDA version is short (12.4)." }, "name": { "type": "string", "maxLength": 191, "description": "A user-defined name for the created Serverless endpoint. The name does not need to be unique.", "example": "my-name" }, "networkVolumeId": { "type": "string", "description": "The unique string identifying the network volume to attach to the created Serverless endpoint.", "example": "agv6w2qcg7", "maxLength": 128, "x-source": "assumed", "x-source-note": "Length bound assumed: ids the service issues are short opaque strings; 128 matches the path-parameter bound." }, "networkVolumeIds": { "type": "array", "items": { "type": "string", "maxLength": 128 }, "description": "A list of network volume IDs to attach to the created Serverless endpoint. Allows multiple network volumes to be used with multi-region endpoints.", "example": ["agv6w2qcg7"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "scalerType": { "type": "string", "enum": ["QUEUE_DELAY", "REQUEST_COUNT"], "default": "QUEUE_DELAY", "description": "The method used to scale up workers on the created Serverless endpoint. If QUEUE_DELAY, workers are scaled based on a periodic check to see if any requests have been in queue for too long. If REQUEST_COUNT, the desired number of workers is periodically calculated based on the number of requests in the endpoint's queue. Use QUEUE_DELAY if you need to ensure requests take no longer than a maximum latency, and use REQUEST_COUNT if you need to scale based on the number of requests." }, "scalerValue": { "type": "integer", "default": 4, "description": "If the endpoint scalerType is QUEUE_DELAY, the number of seconds a request can remain in queue before a new worker is scaled up. If the endpoint scalerType is REQUEST_COUNT, the number of workers is increased as needed to meet the number of requests in the endpoint's queue divided by scalerValue.", "minimum": 1, "maximum": 3600, "x-source": "assumed", "x-source-note": "Minimum 1 from the public v1 spec; maximum 3600 assumed (seconds of queue delay, or requests per worker)." }, "templateId": { "type": "string", "example": "30zmvf89kd", "description": "The unique string identifying the template used to create the Serverless endpoint.", "minLength": 1, "maxLength": 128, "x-source": "assumed", "x-source-note": "Length bound assumed: ids the service issues are short opaque strings; 128 matches the path-parameter bound." }, "vcpuCount": { "type": "integer", "default": 2, "description": "If the created Serverless endpoint is a CPU endpoint, the number of vCPUs allocated to each created worker.", "minimum": 2, "maximum": 128, "x-source": "assumed", "x-source-note": "Minimum 2 from the public v2 spec (vcpuCount minimum 2); maximum 128 assumed." }, "workersMax": { "type": "integer", "example": 3, "description": "The maximum number of workers that can be running at the same time on a Serverless endpoint. After the update it must not be less than workersMin (rule REST-ENDPOINT-009).", "minimum": 0, "maximum": 100, "x-source": "assumed", "x-source-note": 'Field from the seed; minimum 0 from the public v1 spec; default 3 from the public docs (serverless/workers/overview, "Max workers \u2026 Default: 3"); maximum 100 assumed like workersMin.' }, "workersMin": { "type": "integer", "example": 0, "description": "The minimum number of workers that will run at the same time on a Serverless endpoint. This number of workers will always stay running for the endpoint, and will be charged even if no requests are being processed, but they are charged at a lower rate than running autoscaling workers.", "minimum": 0, "maximum": 100, "x-source": "assumed", "x-source-note": "Field from the seed; minimum 0 from the public v1 spec; maximum 100 assumed (the public docs cap the sum of max workers by an account quota without a figure)." } }, "x-source": "observed", "x-source-note": "Shape from the public REST v1 spec (docs api-reference/openapi.json), cleaned of its defects.", "additionalProperties": false, "$id": "https://compute-contract.dev/schemas/restV1.json/defs/EndpointUpdateInput" };
 function validate73(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -3565,47 +4363,39 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.allowedCudaVersions !== void 0) {
       let data0 = data.allowedCudaVersions;
       if (Array.isArray(data0)) {
+        if (data0.length > 64) {
+          const err1 = { instancePath: instancePath + "/allowedCudaVersions", schemaPath: "#/properties/allowedCudaVersions/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
         const len0 = data0.length;
         for (let i0 = 0; i0 < len0; i0++) {
           let data1 = data0[i0];
           if (typeof data1 === "string") {
-            if (!pattern4.test(data1)) {
-              const err1 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/properties/allowedCudaVersions/items/pattern", keyword: "pattern", params: { pattern: "^\\d+\\.\\d+$" }, message: 'must match pattern "^\\d+\\.\\d+$"' };
+            if (func1(data1) > 16) {
+              const err2 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/properties/allowedCudaVersions/items/maxLength", keyword: "maxLength", params: { limit: 16 }, message: "must NOT have more than 16 characters" };
               if (vErrors === null) {
-                vErrors = [err1];
+                vErrors = [err2];
               } else {
-                vErrors.push(err1);
+                vErrors.push(err2);
+              }
+              errors++;
+            }
+            if (!pattern4.test(data1)) {
+              const err3 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/properties/allowedCudaVersions/items/pattern", keyword: "pattern", params: { pattern: "^\\d+\\.\\d+$" }, message: 'must match pattern "^\\d+\\.\\d+$"' };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
               }
               errors++;
             }
           } else {
-            const err2 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/properties/allowedCudaVersions/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err2];
-            } else {
-              vErrors.push(err2);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err3 = { instancePath: instancePath + "/allowedCudaVersions", schemaPath: "#/properties/allowedCudaVersions/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.cpuFlavorIds !== void 0) {
-      let data2 = data.cpuFlavorIds;
-      if (Array.isArray(data2)) {
-        const len1 = data2.length;
-        for (let i1 = 0; i1 < len1; i1++) {
-          let data3 = data2[i1];
-          if (typeof data3 !== "string") {
-            const err4 = { instancePath: instancePath + "/cpuFlavorIds/" + i1, schemaPath: "#/properties/cpuFlavorIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err4 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/properties/allowedCudaVersions/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
               vErrors = [err4];
             } else {
@@ -3613,44 +4403,43 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (!(data3 === "cpu3c" || data3 === "cpu3g" || data3 === "cpu5c" || data3 === "cpu5g")) {
-            const err5 = { instancePath: instancePath + "/cpuFlavorIds/" + i1, schemaPath: "#/properties/cpuFlavorIds/items/enum", keyword: "enum", params: { allowedValues: schema30.properties.cpuFlavorIds.items.enum }, message: "must be equal to one of the allowed values" };
-            if (vErrors === null) {
-              vErrors = [err5];
-            } else {
-              vErrors.push(err5);
-            }
-            errors++;
-          }
         }
       } else {
-        const err6 = { instancePath: instancePath + "/cpuFlavorIds", schemaPath: "#/properties/cpuFlavorIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err5 = { instancePath: instancePath + "/allowedCudaVersions", schemaPath: "#/properties/allowedCudaVersions/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err6];
+          vErrors = [err5];
         } else {
-          vErrors.push(err6);
+          vErrors.push(err5);
         }
         errors++;
       }
     }
-    if (data.dataCenterIds !== void 0) {
-      let data4 = data.dataCenterIds;
-      if (Array.isArray(data4)) {
-        const len2 = data4.length;
-        for (let i2 = 0; i2 < len2; i2++) {
-          let data5 = data4[i2];
-          if (typeof data5 === "string") {
-            if (func1(data5) < 1) {
-              const err7 = { instancePath: instancePath + "/dataCenterIds/" + i2, schemaPath: "#/properties/dataCenterIds/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-              if (vErrors === null) {
-                vErrors = [err7];
-              } else {
-                vErrors.push(err7);
-              }
-              errors++;
-            }
+    if (data.cpuFlavorIds !== void 0) {
+      let data2 = data.cpuFlavorIds;
+      if (Array.isArray(data2)) {
+        if (data2.length > 64) {
+          const err6 = { instancePath: instancePath + "/cpuFlavorIds", schemaPath: "#/properties/cpuFlavorIds/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          if (vErrors === null) {
+            vErrors = [err6];
           } else {
-            const err8 = { instancePath: instancePath + "/dataCenterIds/" + i2, schemaPath: "#/properties/dataCenterIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+        const len1 = data2.length;
+        for (let i1 = 0; i1 < len1; i1++) {
+          let data3 = data2[i1];
+          if (typeof data3 !== "string") {
+            const err7 = { instancePath: instancePath + "/cpuFlavorIds/" + i1, schemaPath: "#/properties/cpuFlavorIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err7];
+            } else {
+              vErrors.push(err7);
+            }
+            errors++;
+          }
+          if (!(data3 === "cpu3c" || data3 === "cpu3g" || data3 === "cpu5c" || data3 === "cpu5g")) {
+            const err8 = { instancePath: instancePath + "/cpuFlavorIds/" + i1, schemaPath: "#/properties/cpuFlavorIds/items/enum", keyword: "enum", params: { allowedValues: schema30.properties.cpuFlavorIds.items.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err8];
             } else {
@@ -3660,7 +4449,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err9 = { instancePath: instancePath + "/dataCenterIds", schemaPath: "#/properties/dataCenterIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err9 = { instancePath: instancePath + "/cpuFlavorIds", schemaPath: "#/properties/cpuFlavorIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -3669,25 +4458,99 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.executionTimeoutMs !== void 0) {
-      let data6 = data.executionTimeoutMs;
-      if (!(typeof data6 == "number" && (!(data6 % 1) && !isNaN(data6)) && isFinite(data6))) {
-        const err10 = { instancePath: instancePath + "/executionTimeoutMs", schemaPath: "#/properties/executionTimeoutMs/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+    if (data.dataCenterIds !== void 0) {
+      let data4 = data.dataCenterIds;
+      if (Array.isArray(data4)) {
+        if (data4.length > 64) {
+          const err10 = { instancePath: instancePath + "/dataCenterIds", schemaPath: "#/properties/dataCenterIds/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+        const len2 = data4.length;
+        for (let i2 = 0; i2 < len2; i2++) {
+          let data5 = data4[i2];
+          if (typeof data5 === "string") {
+            if (func1(data5) > 64) {
+              const err11 = { instancePath: instancePath + "/dataCenterIds/" + i2, schemaPath: "#/properties/dataCenterIds/items/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
+              if (vErrors === null) {
+                vErrors = [err11];
+              } else {
+                vErrors.push(err11);
+              }
+              errors++;
+            }
+            if (func1(data5) < 1) {
+              const err12 = { instancePath: instancePath + "/dataCenterIds/" + i2, schemaPath: "#/properties/dataCenterIds/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err12];
+              } else {
+                vErrors.push(err12);
+              }
+              errors++;
+            }
+          } else {
+            const err13 = { instancePath: instancePath + "/dataCenterIds/" + i2, schemaPath: "#/properties/dataCenterIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err13];
+            } else {
+              vErrors.push(err13);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err14 = { instancePath: instancePath + "/dataCenterIds", schemaPath: "#/properties/dataCenterIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err10];
+          vErrors = [err14];
         } else {
-          vErrors.push(err10);
+          vErrors.push(err14);
         }
         errors++;
       }
     }
+    if (data.executionTimeoutMs !== void 0) {
+      let data6 = data.executionTimeoutMs;
+      if (!(typeof data6 == "number" && (!(data6 % 1) && !isNaN(data6)) && isFinite(data6))) {
+        const err15 = { instancePath: instancePath + "/executionTimeoutMs", schemaPath: "#/properties/executionTimeoutMs/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      }
+      if (typeof data6 == "number" && isFinite(data6)) {
+        if (data6 > 6048e5 || isNaN(data6)) {
+          const err16 = { instancePath: instancePath + "/executionTimeoutMs", schemaPath: "#/properties/executionTimeoutMs/maximum", keyword: "maximum", params: { comparison: "<=", limit: 6048e5 }, message: "must be <= 604800000" };
+          if (vErrors === null) {
+            vErrors = [err16];
+          } else {
+            vErrors.push(err16);
+          }
+          errors++;
+        }
+        if (data6 < 5e3 || isNaN(data6)) {
+          const err17 = { instancePath: instancePath + "/executionTimeoutMs", schemaPath: "#/properties/executionTimeoutMs/minimum", keyword: "minimum", params: { comparison: ">=", limit: 5e3 }, message: "must be >= 5000" };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
+          }
+          errors++;
+        }
+      }
+    }
     if (data.flashboot !== void 0) {
       if (typeof data.flashboot !== "boolean") {
-        const err11 = { instancePath: instancePath + "/flashboot", schemaPath: "#/properties/flashboot/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err18 = { instancePath: instancePath + "/flashboot", schemaPath: "#/properties/flashboot/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
         if (vErrors === null) {
-          vErrors = [err11];
+          vErrors = [err18];
         } else {
-          vErrors.push(err11);
+          vErrors.push(err18);
         }
         errors++;
       }
@@ -3695,21 +4558,30 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.gpuCount !== void 0) {
       let data8 = data.gpuCount;
       if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)) && isFinite(data8))) {
-        const err12 = { instancePath: instancePath + "/gpuCount", schemaPath: "#/properties/gpuCount/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        const err19 = { instancePath: instancePath + "/gpuCount", schemaPath: "#/properties/gpuCount/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
         if (vErrors === null) {
-          vErrors = [err12];
+          vErrors = [err19];
         } else {
-          vErrors.push(err12);
+          vErrors.push(err19);
         }
         errors++;
       }
       if (typeof data8 == "number" && isFinite(data8)) {
-        if (data8 < 1 || isNaN(data8)) {
-          const err13 = { instancePath: instancePath + "/gpuCount", schemaPath: "#/properties/gpuCount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        if (data8 > 8 || isNaN(data8)) {
+          const err20 = { instancePath: instancePath + "/gpuCount", schemaPath: "#/properties/gpuCount/maximum", keyword: "maximum", params: { comparison: "<=", limit: 8 }, message: "must be <= 8" };
           if (vErrors === null) {
-            vErrors = [err13];
+            vErrors = [err20];
           } else {
-            vErrors.push(err13);
+            vErrors.push(err20);
+          }
+          errors++;
+        }
+        if (data8 < 1 || isNaN(data8)) {
+          const err21 = { instancePath: instancePath + "/gpuCount", schemaPath: "#/properties/gpuCount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          if (vErrors === null) {
+            vErrors = [err21];
+          } else {
+            vErrors.push(err21);
           }
           errors++;
         }
@@ -3718,98 +4590,8 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.gpuTypeIds !== void 0) {
       let data9 = data.gpuTypeIds;
       if (Array.isArray(data9)) {
-        const len3 = data9.length;
-        for (let i3 = 0; i3 < len3; i3++) {
-          let data10 = data9[i3];
-          if (typeof data10 === "string") {
-            if (func1(data10) < 1) {
-              const err14 = { instancePath: instancePath + "/gpuTypeIds/" + i3, schemaPath: "#/properties/gpuTypeIds/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-              if (vErrors === null) {
-                vErrors = [err14];
-              } else {
-                vErrors.push(err14);
-              }
-              errors++;
-            }
-          } else {
-            const err15 = { instancePath: instancePath + "/gpuTypeIds/" + i3, schemaPath: "#/properties/gpuTypeIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err15];
-            } else {
-              vErrors.push(err15);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err16 = { instancePath: instancePath + "/gpuTypeIds", schemaPath: "#/properties/gpuTypeIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err16];
-        } else {
-          vErrors.push(err16);
-        }
-        errors++;
-      }
-    }
-    if (data.idleTimeout !== void 0) {
-      let data11 = data.idleTimeout;
-      if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)) && isFinite(data11))) {
-        const err17 = { instancePath: instancePath + "/idleTimeout", schemaPath: "#/properties/idleTimeout/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err17];
-        } else {
-          vErrors.push(err17);
-        }
-        errors++;
-      }
-      if (typeof data11 == "number" && isFinite(data11)) {
-        if (data11 > 3600 || isNaN(data11)) {
-          const err18 = { instancePath: instancePath + "/idleTimeout", schemaPath: "#/properties/idleTimeout/maximum", keyword: "maximum", params: { comparison: "<=", limit: 3600 }, message: "must be <= 3600" };
-          if (vErrors === null) {
-            vErrors = [err18];
-          } else {
-            vErrors.push(err18);
-          }
-          errors++;
-        }
-        if (data11 < 1 || isNaN(data11)) {
-          const err19 = { instancePath: instancePath + "/idleTimeout", schemaPath: "#/properties/idleTimeout/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
-          if (vErrors === null) {
-            vErrors = [err19];
-          } else {
-            vErrors.push(err19);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.minCudaVersion !== void 0) {
-      let data12 = data.minCudaVersion;
-      if (typeof data12 === "string") {
-        if (!pattern4.test(data12)) {
-          const err20 = { instancePath: instancePath + "/minCudaVersion", schemaPath: "#/properties/minCudaVersion/pattern", keyword: "pattern", params: { pattern: "^\\d+\\.\\d+$" }, message: 'must match pattern "^\\d+\\.\\d+$"' };
-          if (vErrors === null) {
-            vErrors = [err20];
-          } else {
-            vErrors.push(err20);
-          }
-          errors++;
-        }
-      } else {
-        const err21 = { instancePath: instancePath + "/minCudaVersion", schemaPath: "#/properties/minCudaVersion/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err21];
-        } else {
-          vErrors.push(err21);
-        }
-        errors++;
-      }
-    }
-    if (data.name !== void 0) {
-      let data13 = data.name;
-      if (typeof data13 === "string") {
-        if (func1(data13) > 191) {
-          const err22 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 191 }, message: "must NOT have more than 191 characters" };
+        if (data9.length > 64) {
+          const err22 = { instancePath: instancePath + "/gpuTypeIds", schemaPath: "#/properties/gpuTypeIds/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
           if (vErrors === null) {
             vErrors = [err22];
           } else {
@@ -3817,34 +4599,30 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-      } else {
-        const err23 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err23];
-        } else {
-          vErrors.push(err23);
-        }
-        errors++;
-      }
-    }
-    if (data.networkVolumeId !== void 0) {
-      if (typeof data.networkVolumeId !== "string") {
-        const err24 = { instancePath: instancePath + "/networkVolumeId", schemaPath: "#/properties/networkVolumeId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err24];
-        } else {
-          vErrors.push(err24);
-        }
-        errors++;
-      }
-    }
-    if (data.networkVolumeIds !== void 0) {
-      let data15 = data.networkVolumeIds;
-      if (Array.isArray(data15)) {
-        const len4 = data15.length;
-        for (let i4 = 0; i4 < len4; i4++) {
-          if (typeof data15[i4] !== "string") {
-            const err25 = { instancePath: instancePath + "/networkVolumeIds/" + i4, schemaPath: "#/properties/networkVolumeIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const len3 = data9.length;
+        for (let i3 = 0; i3 < len3; i3++) {
+          let data10 = data9[i3];
+          if (typeof data10 === "string") {
+            if (func1(data10) > 128) {
+              const err23 = { instancePath: instancePath + "/gpuTypeIds/" + i3, schemaPath: "#/properties/gpuTypeIds/items/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err23];
+              } else {
+                vErrors.push(err23);
+              }
+              errors++;
+            }
+            if (func1(data10) < 1) {
+              const err24 = { instancePath: instancePath + "/gpuTypeIds/" + i3, schemaPath: "#/properties/gpuTypeIds/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err24];
+              } else {
+                vErrors.push(err24);
+              }
+              errors++;
+            }
+          } else {
+            const err25 = { instancePath: instancePath + "/gpuTypeIds/" + i3, schemaPath: "#/properties/gpuTypeIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
               vErrors = [err25];
             } else {
@@ -3854,7 +4632,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err26 = { instancePath: instancePath + "/networkVolumeIds", schemaPath: "#/properties/networkVolumeIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err26 = { instancePath: instancePath + "/gpuTypeIds", schemaPath: "#/properties/gpuTypeIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
           vErrors = [err26];
         } else {
@@ -3863,10 +4641,10 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.scalerType !== void 0) {
-      let data17 = data.scalerType;
-      if (typeof data17 !== "string") {
-        const err27 = { instancePath: instancePath + "/scalerType", schemaPath: "#/properties/scalerType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.idleTimeout !== void 0) {
+      let data11 = data.idleTimeout;
+      if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)) && isFinite(data11))) {
+        const err27 = { instancePath: instancePath + "/idleTimeout", schemaPath: "#/properties/idleTimeout/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
         if (vErrors === null) {
           vErrors = [err27];
         } else {
@@ -3874,30 +4652,32 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (!(data17 === "QUEUE_DELAY" || data17 === "REQUEST_COUNT")) {
-        const err28 = { instancePath: instancePath + "/scalerType", schemaPath: "#/properties/scalerType/enum", keyword: "enum", params: { allowedValues: schema30.properties.scalerType.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err28];
-        } else {
-          vErrors.push(err28);
+      if (typeof data11 == "number" && isFinite(data11)) {
+        if (data11 > 3600 || isNaN(data11)) {
+          const err28 = { instancePath: instancePath + "/idleTimeout", schemaPath: "#/properties/idleTimeout/maximum", keyword: "maximum", params: { comparison: "<=", limit: 3600 }, message: "must be <= 3600" };
+          if (vErrors === null) {
+            vErrors = [err28];
+          } else {
+            vErrors.push(err28);
+          }
+          errors++;
         }
-        errors++;
+        if (data11 < 1 || isNaN(data11)) {
+          const err29 = { instancePath: instancePath + "/idleTimeout", schemaPath: "#/properties/idleTimeout/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          if (vErrors === null) {
+            vErrors = [err29];
+          } else {
+            vErrors.push(err29);
+          }
+          errors++;
+        }
       }
     }
-    if (data.scalerValue !== void 0) {
-      let data18 = data.scalerValue;
-      if (!(typeof data18 == "number" && (!(data18 % 1) && !isNaN(data18)) && isFinite(data18))) {
-        const err29 = { instancePath: instancePath + "/scalerValue", schemaPath: "#/properties/scalerValue/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err29];
-        } else {
-          vErrors.push(err29);
-        }
-        errors++;
-      }
-      if (typeof data18 == "number" && isFinite(data18)) {
-        if (data18 < 1 || isNaN(data18)) {
-          const err30 = { instancePath: instancePath + "/scalerValue", schemaPath: "#/properties/scalerValue/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+    if (data.minCudaVersion !== void 0) {
+      let data12 = data.minCudaVersion;
+      if (typeof data12 === "string") {
+        if (func1(data12) > 16) {
+          const err30 = { instancePath: instancePath + "/minCudaVersion", schemaPath: "#/properties/minCudaVersion/maxLength", keyword: "maxLength", params: { limit: 16 }, message: "must NOT have more than 16 characters" };
           if (vErrors === null) {
             vErrors = [err30];
           } else {
@@ -3905,23 +4685,17 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-      }
-    }
-    if (data.templateId !== void 0) {
-      if (typeof data.templateId !== "string") {
-        const err31 = { instancePath: instancePath + "/templateId", schemaPath: "#/properties/templateId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err31];
-        } else {
-          vErrors.push(err31);
+        if (!pattern4.test(data12)) {
+          const err31 = { instancePath: instancePath + "/minCudaVersion", schemaPath: "#/properties/minCudaVersion/pattern", keyword: "pattern", params: { pattern: "^\\d+\\.\\d+$" }, message: 'must match pattern "^\\d+\\.\\d+$"' };
+          if (vErrors === null) {
+            vErrors = [err31];
+          } else {
+            vErrors.push(err31);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.vcpuCount !== void 0) {
-      let data20 = data.vcpuCount;
-      if (!(typeof data20 == "number" && (!(data20 % 1) && !isNaN(data20)) && isFinite(data20))) {
-        const err32 = { instancePath: instancePath + "/vcpuCount", schemaPath: "#/properties/vcpuCount/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+      } else {
+        const err32 = { instancePath: instancePath + "/minCudaVersion", schemaPath: "#/properties/minCudaVersion/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err32];
         } else {
@@ -3930,24 +4704,238 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.name !== void 0) {
+      let data13 = data.name;
+      if (typeof data13 === "string") {
+        if (func1(data13) > 191) {
+          const err33 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 191 }, message: "must NOT have more than 191 characters" };
+          if (vErrors === null) {
+            vErrors = [err33];
+          } else {
+            vErrors.push(err33);
+          }
+          errors++;
+        }
+      } else {
+        const err34 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err34];
+        } else {
+          vErrors.push(err34);
+        }
+        errors++;
+      }
+    }
+    if (data.networkVolumeId !== void 0) {
+      let data14 = data.networkVolumeId;
+      if (typeof data14 === "string") {
+        if (func1(data14) > 128) {
+          const err35 = { instancePath: instancePath + "/networkVolumeId", schemaPath: "#/properties/networkVolumeId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+          if (vErrors === null) {
+            vErrors = [err35];
+          } else {
+            vErrors.push(err35);
+          }
+          errors++;
+        }
+      } else {
+        const err36 = { instancePath: instancePath + "/networkVolumeId", schemaPath: "#/properties/networkVolumeId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err36];
+        } else {
+          vErrors.push(err36);
+        }
+        errors++;
+      }
+    }
+    if (data.networkVolumeIds !== void 0) {
+      let data15 = data.networkVolumeIds;
+      if (Array.isArray(data15)) {
+        if (data15.length > 64) {
+          const err37 = { instancePath: instancePath + "/networkVolumeIds", schemaPath: "#/properties/networkVolumeIds/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          if (vErrors === null) {
+            vErrors = [err37];
+          } else {
+            vErrors.push(err37);
+          }
+          errors++;
+        }
+        const len4 = data15.length;
+        for (let i4 = 0; i4 < len4; i4++) {
+          let data16 = data15[i4];
+          if (typeof data16 === "string") {
+            if (func1(data16) > 128) {
+              const err38 = { instancePath: instancePath + "/networkVolumeIds/" + i4, schemaPath: "#/properties/networkVolumeIds/items/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err38];
+              } else {
+                vErrors.push(err38);
+              }
+              errors++;
+            }
+          } else {
+            const err39 = { instancePath: instancePath + "/networkVolumeIds/" + i4, schemaPath: "#/properties/networkVolumeIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err39];
+            } else {
+              vErrors.push(err39);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err40 = { instancePath: instancePath + "/networkVolumeIds", schemaPath: "#/properties/networkVolumeIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        if (vErrors === null) {
+          vErrors = [err40];
+        } else {
+          vErrors.push(err40);
+        }
+        errors++;
+      }
+    }
+    if (data.scalerType !== void 0) {
+      let data17 = data.scalerType;
+      if (typeof data17 !== "string") {
+        const err41 = { instancePath: instancePath + "/scalerType", schemaPath: "#/properties/scalerType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err41];
+        } else {
+          vErrors.push(err41);
+        }
+        errors++;
+      }
+      if (!(data17 === "QUEUE_DELAY" || data17 === "REQUEST_COUNT")) {
+        const err42 = { instancePath: instancePath + "/scalerType", schemaPath: "#/properties/scalerType/enum", keyword: "enum", params: { allowedValues: schema30.properties.scalerType.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err42];
+        } else {
+          vErrors.push(err42);
+        }
+        errors++;
+      }
+    }
+    if (data.scalerValue !== void 0) {
+      let data18 = data.scalerValue;
+      if (!(typeof data18 == "number" && (!(data18 % 1) && !isNaN(data18)) && isFinite(data18))) {
+        const err43 = { instancePath: instancePath + "/scalerValue", schemaPath: "#/properties/scalerValue/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err43];
+        } else {
+          vErrors.push(err43);
+        }
+        errors++;
+      }
+      if (typeof data18 == "number" && isFinite(data18)) {
+        if (data18 > 3600 || isNaN(data18)) {
+          const err44 = { instancePath: instancePath + "/scalerValue", schemaPath: "#/properties/scalerValue/maximum", keyword: "maximum", params: { comparison: "<=", limit: 3600 }, message: "must be <= 3600" };
+          if (vErrors === null) {
+            vErrors = [err44];
+          } else {
+            vErrors.push(err44);
+          }
+          errors++;
+        }
+        if (data18 < 1 || isNaN(data18)) {
+          const err45 = { instancePath: instancePath + "/scalerValue", schemaPath: "#/properties/scalerValue/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          if (vErrors === null) {
+            vErrors = [err45];
+          } else {
+            vErrors.push(err45);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.templateId !== void 0) {
+      let data19 = data.templateId;
+      if (typeof data19 === "string") {
+        if (func1(data19) > 128) {
+          const err46 = { instancePath: instancePath + "/templateId", schemaPath: "#/properties/templateId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+          if (vErrors === null) {
+            vErrors = [err46];
+          } else {
+            vErrors.push(err46);
+          }
+          errors++;
+        }
+        if (func1(data19) < 1) {
+          const err47 = { instancePath: instancePath + "/templateId", schemaPath: "#/properties/templateId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err47];
+          } else {
+            vErrors.push(err47);
+          }
+          errors++;
+        }
+      } else {
+        const err48 = { instancePath: instancePath + "/templateId", schemaPath: "#/properties/templateId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err48];
+        } else {
+          vErrors.push(err48);
+        }
+        errors++;
+      }
+    }
+    if (data.vcpuCount !== void 0) {
+      let data20 = data.vcpuCount;
+      if (!(typeof data20 == "number" && (!(data20 % 1) && !isNaN(data20)) && isFinite(data20))) {
+        const err49 = { instancePath: instancePath + "/vcpuCount", schemaPath: "#/properties/vcpuCount/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err49];
+        } else {
+          vErrors.push(err49);
+        }
+        errors++;
+      }
+      if (typeof data20 == "number" && isFinite(data20)) {
+        if (data20 > 128 || isNaN(data20)) {
+          const err50 = { instancePath: instancePath + "/vcpuCount", schemaPath: "#/properties/vcpuCount/maximum", keyword: "maximum", params: { comparison: "<=", limit: 128 }, message: "must be <= 128" };
+          if (vErrors === null) {
+            vErrors = [err50];
+          } else {
+            vErrors.push(err50);
+          }
+          errors++;
+        }
+        if (data20 < 2 || isNaN(data20)) {
+          const err51 = { instancePath: instancePath + "/vcpuCount", schemaPath: "#/properties/vcpuCount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 2 }, message: "must be >= 2" };
+          if (vErrors === null) {
+            vErrors = [err51];
+          } else {
+            vErrors.push(err51);
+          }
+          errors++;
+        }
+      }
+    }
     if (data.workersMax !== void 0) {
       let data21 = data.workersMax;
       if (!(typeof data21 == "number" && (!(data21 % 1) && !isNaN(data21)) && isFinite(data21))) {
-        const err33 = { instancePath: instancePath + "/workersMax", schemaPath: "#/properties/workersMax/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        const err52 = { instancePath: instancePath + "/workersMax", schemaPath: "#/properties/workersMax/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
         if (vErrors === null) {
-          vErrors = [err33];
+          vErrors = [err52];
         } else {
-          vErrors.push(err33);
+          vErrors.push(err52);
         }
         errors++;
       }
       if (typeof data21 == "number" && isFinite(data21)) {
-        if (data21 < 0 || isNaN(data21)) {
-          const err34 = { instancePath: instancePath + "/workersMax", schemaPath: "#/properties/workersMax/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+        if (data21 > 100 || isNaN(data21)) {
+          const err53 = { instancePath: instancePath + "/workersMax", schemaPath: "#/properties/workersMax/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
           if (vErrors === null) {
-            vErrors = [err34];
+            vErrors = [err53];
           } else {
-            vErrors.push(err34);
+            vErrors.push(err53);
+          }
+          errors++;
+        }
+        if (data21 < 0 || isNaN(data21)) {
+          const err54 = { instancePath: instancePath + "/workersMax", schemaPath: "#/properties/workersMax/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err54];
+          } else {
+            vErrors.push(err54);
           }
           errors++;
         }
@@ -3956,32 +4944,41 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.workersMin !== void 0) {
       let data22 = data.workersMin;
       if (!(typeof data22 == "number" && (!(data22 % 1) && !isNaN(data22)) && isFinite(data22))) {
-        const err35 = { instancePath: instancePath + "/workersMin", schemaPath: "#/properties/workersMin/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        const err55 = { instancePath: instancePath + "/workersMin", schemaPath: "#/properties/workersMin/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
         if (vErrors === null) {
-          vErrors = [err35];
+          vErrors = [err55];
         } else {
-          vErrors.push(err35);
+          vErrors.push(err55);
         }
         errors++;
       }
       if (typeof data22 == "number" && isFinite(data22)) {
-        if (data22 < 0 || isNaN(data22)) {
-          const err36 = { instancePath: instancePath + "/workersMin", schemaPath: "#/properties/workersMin/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+        if (data22 > 100 || isNaN(data22)) {
+          const err56 = { instancePath: instancePath + "/workersMin", schemaPath: "#/properties/workersMin/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
           if (vErrors === null) {
-            vErrors = [err36];
+            vErrors = [err56];
           } else {
-            vErrors.push(err36);
+            vErrors.push(err56);
+          }
+          errors++;
+        }
+        if (data22 < 0 || isNaN(data22)) {
+          const err57 = { instancePath: instancePath + "/workersMin", schemaPath: "#/properties/workersMin/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err57];
+          } else {
+            vErrors.push(err57);
           }
           errors++;
         }
       }
     }
   } else {
-    const err37 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err58 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err37];
+      vErrors = [err58];
     } else {
-      vErrors.push(err37);
+      vErrors.push(err58);
     }
     errors++;
   }
@@ -3991,7 +4988,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
 validate73.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 const schema__Template = validate68;
 const schema__TemplateCreateInput = validate74;
-const schema31 = { "type": "object", "required": ["name", "imageName"], "properties": { "category": { "type": "string", "default": "NVIDIA", "description": "The compute category of the resource defined by this template.", "minLength": 1 }, "containerDiskInGb": { "type": "integer", "default": 50, "description": "The amount of disk space in GB to allocate for the container." }, "containerRegistryAuthId": { "type": "string", "description": "The unique string representing the container auth object needed for a private image.", "example": "clzdaifot0001l90809257ynb" }, "dockerEntrypoint": { "type": "array", "items": { "type": "string" }, "default": [], "description": "If specified, overrides the ENTRYPOINT for the Docker image run on the Pods using this template. If [], uses the ENTRYPOINT defined in the DockerFile.", "example": [] }, "dockerStartCmd": { "type": "array", "items": { "type": "string" }, "default": [], "description": "If specified, overrides the start CMD for the Docker image run on the Pods using this template. If [], uses the start CMD defined in the DockerFile.", "example": [] }, "env": { "type": "object", "example": { "ENV_VAR": "value" }, "default": {}, "additionalProperties": { "type": "string" } }, "imageName": { "type": "string", "description": "Docker image name.", "example": "runpod/pytorch:2.1.0-py3.10-cuda11.8.0-devel-ubuntu22.04" }, "isPublic": { "type": "boolean", "default": false, "description": "If this is a Pod template, specifies whether the template is visible to other Runpod users." }, "isServerless": { "type": "boolean", "default": false, "description": "Whether the template specifies a Serverless worker or a Pod." }, "name": { "type": "string", "description": "Template name.", "example": "my-name", "x-unique": "account" }, "ports": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/PortSpec" }, "example": ["8888/http", "22/tcp"], "default": ["8888/http", "22/tcp"], "description": "A list of ports exposed on the created Pod. Each port is formatted as [port number]/[protocol]. Protocol can be either http or tcp." }, "readme": { "type": "string", "default": "", "description": "README content in markdown format.", "example": "# My template" }, "volumeInGb": { "type": "integer", "default": 20, "description": "The amount of disk space, in gigabytes (GB), to allocate on the Pods deployed with this template." }, "volumeMountPath": { "type": "string", "default": "/workspace", "description": "If a volume is attached to a Pod deployed with this template, the absolute path where the volume will be mounted in the filesystem." } }, "x-source": "observed", "x-source-note": "Shape from the public REST v1 spec (docs api-reference/openapi.json), cleaned of its defects.", "additionalProperties": false, "$id": "https://compute-contract.dev/schemas/restV1.json/defs/TemplateCreateInput" };
+const schema31 = { "type": "object", "required": ["name", "imageName"], "properties": { "category": { "type": "string", "default": "NVIDIA", "description": "The compute category of the resource defined by this template.", "minLength": 1, "maxLength": 64, "x-source": "assumed", "x-source-note": "Length bound assumed (categories are short words: NVIDIA, AMD, CPU)." }, "containerDiskInGb": { "type": "integer", "default": 50, "description": "The amount of disk space in GB to allocate for the container.", "minimum": 1, "maximum": 4e3, "x-unit": "GB", "x-source": "assumed", "x-source-note": "Minimum 1 from the public v2 spec (container disk minimum 1 GB); maximum 4000 GB assumed like the network volume maximum." }, "containerRegistryAuthId": { "type": "string", "description": "The unique string representing the container auth object needed for a private image.", "example": "clzdaifot0001l90809257ynb", "maxLength": 128, "x-source": "assumed", "x-source-note": "Length bound assumed: ids the service issues are short opaque strings; 128 matches the path-parameter bound." }, "dockerEntrypoint": { "type": "array", "items": { "type": "string", "maxLength": 4096 }, "default": [], "description": "If specified, overrides the ENTRYPOINT for the Docker image run on the Pods using this template. If [], uses the ENTRYPOINT defined in the DockerFile.", "example": [], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bounds assumed (the public specs state none): at most 64 arguments of at most 4096 characters each." }, "dockerStartCmd": { "type": "array", "items": { "type": "string", "maxLength": 4096 }, "default": [], "description": "If specified, overrides the start CMD for the Docker image run on the Pods using this template. If [], uses the start CMD defined in the DockerFile.", "example": [], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bounds assumed (the public specs state none): at most 64 arguments of at most 4096 characters each." }, "env": { "type": "object", "example": { "ENV_VAR": "value" }, "default": {}, "additionalProperties": { "type": "string", "maxLength": 16384 }, "maxProperties": 256, "propertyNames": { "minLength": 1, "maxLength": 255 }, "x-source": "assumed", "x-source-note": "Bounds assumed (the public specs state none): at most 256 variables, names of 1\u2013255 characters, values of at most 16384 characters." }, "imageName": { "type": "string", "description": "Docker image name.", "example": "runpod/pytorch:2.1.0-py3.10-cuda11.8.0-devel-ubuntu22.04", "minLength": 1, "maxLength": 1024, "x-source": "assumed", "x-source-note": "Length bounds assumed: a non-empty image reference of at most 1024 characters." }, "isPublic": { "type": "boolean", "default": false, "description": "If this is a Pod template, specifies whether the template is visible to other Runpod users." }, "isServerless": { "type": "boolean", "default": false, "description": "Whether the template specifies a Serverless worker or a Pod." }, "name": { "type": "string", "description": "Template name.", "example": "my-name", "x-unique": "account", "minLength": 1, "maxLength": 191, "x-source": "assumed", "x-source-note": "Length bounds assumed like pod and endpoint names (public v1 spec: maxLength 191)." }, "ports": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/PortSpec" }, "example": ["8888/http", "22/tcp"], "default": ["8888/http", "22/tcp"], "description": "A list of ports exposed on the created Pod. Each port is formatted as [port number]/[protocol]. Protocol can be either http or tcp.", "maxItems": 64, "x-source": "assumed", "x-source-note": "maxItems assumed (the public specs state none); each entry is bounded by the PortSpec pattern." }, "readme": { "type": "string", "default": "", "description": "README content in markdown format.", "example": "# My template", "maxLength": 65536, "x-source": "assumed", "x-source-note": "Length bound assumed: 64 KiB of markdown." }, "volumeInGb": { "type": "integer", "default": 20, "description": "The amount of disk space, in gigabytes (GB), to allocate on the Pods deployed with this template.", "minimum": 0, "maximum": 4e3, "x-unit": "GB", "x-source": "assumed", "x-source-note": "Minimum 0 (no volume; serverless templates use 0, seed); maximum 4000 GB assumed like the network volume maximum." }, "volumeMountPath": { "type": "string", "default": "/workspace", "description": "If a volume is attached to a Pod deployed with this template, the absolute path where the volume will be mounted in the filesystem.", "maxLength": 4096, "x-source": "assumed", "x-source-note": "Length bound assumed: Linux PATH_MAX (4096)." } }, "x-source": "observed", "x-source-note": "Shape from the public REST v1 spec (docs api-reference/openapi.json), cleaned of its defects.", "additionalProperties": false, "$id": "https://compute-contract.dev/schemas/restV1.json/defs/TemplateCreateInput" };
 function validate74(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -4036,8 +5033,8 @@ function validate74(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.category !== void 0) {
       let data0 = data.category;
       if (typeof data0 === "string") {
-        if (func1(data0) < 1) {
-          const err3 = { instancePath: instancePath + "/category", schemaPath: "#/properties/category/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func1(data0) > 64) {
+          const err3 = { instancePath: instancePath + "/category", schemaPath: "#/properties/category/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -4045,20 +5042,17 @@ function validate74(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-      } else {
-        const err4 = { instancePath: instancePath + "/category", schemaPath: "#/properties/category/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
+        if (func1(data0) < 1) {
+          const err4 = { instancePath: instancePath + "/category", schemaPath: "#/properties/category/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.containerDiskInGb !== void 0) {
-      let data1 = data.containerDiskInGb;
-      if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
-        const err5 = { instancePath: instancePath + "/containerDiskInGb", schemaPath: "#/properties/containerDiskInGb/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+      } else {
+        const err5 = { instancePath: instancePath + "/category", schemaPath: "#/properties/category/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -4067,9 +5061,10 @@ function validate74(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.containerRegistryAuthId !== void 0) {
-      if (typeof data.containerRegistryAuthId !== "string") {
-        const err6 = { instancePath: instancePath + "/containerRegistryAuthId", schemaPath: "#/properties/containerRegistryAuthId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.containerDiskInGb !== void 0) {
+      let data1 = data.containerDiskInGb;
+      if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
+        const err6 = { instancePath: instancePath + "/containerDiskInGb", schemaPath: "#/properties/containerDiskInGb/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -4077,49 +5072,41 @@ function validate74(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-    }
-    if (data.dockerEntrypoint !== void 0) {
-      let data3 = data.dockerEntrypoint;
-      if (Array.isArray(data3)) {
-        const len0 = data3.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (typeof data3[i0] !== "string") {
-            const err7 = { instancePath: instancePath + "/dockerEntrypoint/" + i0, schemaPath: "#/properties/dockerEntrypoint/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err7];
-            } else {
-              vErrors.push(err7);
-            }
-            errors++;
+      if (typeof data1 == "number" && isFinite(data1)) {
+        if (data1 > 4e3 || isNaN(data1)) {
+          const err7 = { instancePath: instancePath + "/containerDiskInGb", schemaPath: "#/properties/containerDiskInGb/maximum", keyword: "maximum", params: { comparison: "<=", limit: 4e3 }, message: "must be <= 4000" };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
           }
+          errors++;
         }
-      } else {
-        const err8 = { instancePath: instancePath + "/dockerEntrypoint", schemaPath: "#/properties/dockerEntrypoint/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
+        if (data1 < 1 || isNaN(data1)) {
+          const err8 = { instancePath: instancePath + "/containerDiskInGb", schemaPath: "#/properties/containerDiskInGb/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
         }
-        errors++;
       }
     }
-    if (data.dockerStartCmd !== void 0) {
-      let data5 = data.dockerStartCmd;
-      if (Array.isArray(data5)) {
-        const len1 = data5.length;
-        for (let i1 = 0; i1 < len1; i1++) {
-          if (typeof data5[i1] !== "string") {
-            const err9 = { instancePath: instancePath + "/dockerStartCmd/" + i1, schemaPath: "#/properties/dockerStartCmd/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err9];
-            } else {
-              vErrors.push(err9);
-            }
-            errors++;
+    if (data.containerRegistryAuthId !== void 0) {
+      let data2 = data.containerRegistryAuthId;
+      if (typeof data2 === "string") {
+        if (func1(data2) > 128) {
+          const err9 = { instancePath: instancePath + "/containerRegistryAuthId", schemaPath: "#/properties/containerRegistryAuthId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
           }
+          errors++;
         }
       } else {
-        const err10 = { instancePath: instancePath + "/dockerStartCmd", schemaPath: "#/properties/dockerStartCmd/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err10 = { instancePath: instancePath + "/containerRegistryAuthId", schemaPath: "#/properties/containerRegistryAuthId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -4128,44 +5115,43 @@ function validate74(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.env !== void 0) {
-      let data7 = data.env;
-      if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
-        for (const key1 in data7) {
-          if (typeof data7[key1] !== "string") {
-            const err11 = { instancePath: instancePath + "/env/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/env/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.dockerEntrypoint !== void 0) {
+      let data3 = data.dockerEntrypoint;
+      if (Array.isArray(data3)) {
+        if (data3.length > 64) {
+          const err11 = { instancePath: instancePath + "/dockerEntrypoint", schemaPath: "#/properties/dockerEntrypoint/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+        const len0 = data3.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data4 = data3[i0];
+          if (typeof data4 === "string") {
+            if (func1(data4) > 4096) {
+              const err12 = { instancePath: instancePath + "/dockerEntrypoint/" + i0, schemaPath: "#/properties/dockerEntrypoint/items/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
+              if (vErrors === null) {
+                vErrors = [err12];
+              } else {
+                vErrors.push(err12);
+              }
+              errors++;
+            }
+          } else {
+            const err13 = { instancePath: instancePath + "/dockerEntrypoint/" + i0, schemaPath: "#/properties/dockerEntrypoint/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err11];
+              vErrors = [err13];
             } else {
-              vErrors.push(err11);
+              vErrors.push(err13);
             }
             errors++;
           }
         }
       } else {
-        const err12 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-    }
-    if (data.imageName !== void 0) {
-      if (typeof data.imageName !== "string") {
-        const err13 = { instancePath: instancePath + "/imageName", schemaPath: "#/properties/imageName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
-        }
-        errors++;
-      }
-    }
-    if (data.isPublic !== void 0) {
-      if (typeof data.isPublic !== "boolean") {
-        const err14 = { instancePath: instancePath + "/isPublic", schemaPath: "#/properties/isPublic/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err14 = { instancePath: instancePath + "/dockerEntrypoint", schemaPath: "#/properties/dockerEntrypoint/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -4174,51 +5160,43 @@ function validate74(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.isServerless !== void 0) {
-      if (typeof data.isServerless !== "boolean") {
-        const err15 = { instancePath: instancePath + "/isServerless", schemaPath: "#/properties/isServerless/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-        if (vErrors === null) {
-          vErrors = [err15];
-        } else {
-          vErrors.push(err15);
+    if (data.dockerStartCmd !== void 0) {
+      let data5 = data.dockerStartCmd;
+      if (Array.isArray(data5)) {
+        if (data5.length > 64) {
+          const err15 = { instancePath: instancePath + "/dockerStartCmd", schemaPath: "#/properties/dockerStartCmd/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          if (vErrors === null) {
+            vErrors = [err15];
+          } else {
+            vErrors.push(err15);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.name !== void 0) {
-      if (typeof data.name !== "string") {
-        const err16 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err16];
-        } else {
-          vErrors.push(err16);
-        }
-        errors++;
-      }
-    }
-    if (data.ports !== void 0) {
-      let data13 = data.ports;
-      if (Array.isArray(data13)) {
-        const len2 = data13.length;
-        for (let i2 = 0; i2 < len2; i2++) {
-          if (!validate59(data13[i2], { instancePath: instancePath + "/ports/" + i2, parentData: data13, parentDataProperty: i2, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
-            errors = vErrors.length;
+        const len1 = data5.length;
+        for (let i1 = 0; i1 < len1; i1++) {
+          let data6 = data5[i1];
+          if (typeof data6 === "string") {
+            if (func1(data6) > 4096) {
+              const err16 = { instancePath: instancePath + "/dockerStartCmd/" + i1, schemaPath: "#/properties/dockerStartCmd/items/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
+              if (vErrors === null) {
+                vErrors = [err16];
+              } else {
+                vErrors.push(err16);
+              }
+              errors++;
+            }
+          } else {
+            const err17 = { instancePath: instancePath + "/dockerStartCmd/" + i1, schemaPath: "#/properties/dockerStartCmd/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err17];
+            } else {
+              vErrors.push(err17);
+            }
+            errors++;
           }
         }
       } else {
-        const err17 = { instancePath: instancePath + "/ports", schemaPath: "#/properties/ports/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err17];
-        } else {
-          vErrors.push(err17);
-        }
-        errors++;
-      }
-    }
-    if (data.readme !== void 0) {
-      if (typeof data.readme !== "string") {
-        const err18 = { instancePath: instancePath + "/readme", schemaPath: "#/properties/readme/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err18 = { instancePath: instancePath + "/dockerStartCmd", schemaPath: "#/properties/dockerStartCmd/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -4227,35 +5205,278 @@ function validate74(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.volumeInGb !== void 0) {
-      let data16 = data.volumeInGb;
-      if (!(typeof data16 == "number" && (!(data16 % 1) && !isNaN(data16)) && isFinite(data16))) {
-        const err19 = { instancePath: instancePath + "/volumeInGb", schemaPath: "#/properties/volumeInGb/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+    if (data.env !== void 0) {
+      let data7 = data.env;
+      if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
+        if (Object.keys(data7).length > 256) {
+          const err19 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/maxProperties", keyword: "maxProperties", params: { limit: 256 }, message: "must NOT have more than 256 properties" };
+          if (vErrors === null) {
+            vErrors = [err19];
+          } else {
+            vErrors.push(err19);
+          }
+          errors++;
+        }
+        for (const key1 in data7) {
+          const _errs37 = errors;
+          if (typeof key1 === "string") {
+            if (func1(key1) > 255) {
+              const err20 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/propertyNames/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", propertyName: key1 };
+              if (vErrors === null) {
+                vErrors = [err20];
+              } else {
+                vErrors.push(err20);
+              }
+              errors++;
+            }
+            if (func1(key1) < 1) {
+              const err21 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/propertyNames/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", propertyName: key1 };
+              if (vErrors === null) {
+                vErrors = [err21];
+              } else {
+                vErrors.push(err21);
+              }
+              errors++;
+            }
+          }
+          var valid5 = _errs37 === errors;
+          if (!valid5) {
+            const err22 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/propertyNames", keyword: "propertyNames", params: { propertyName: key1 }, message: "property name must be valid" };
+            if (vErrors === null) {
+              vErrors = [err22];
+            } else {
+              vErrors.push(err22);
+            }
+            errors++;
+          }
+        }
+        for (const key2 in data7) {
+          let data8 = data7[key2];
+          if (typeof data8 === "string") {
+            if (func1(data8) > 16384) {
+              const err23 = { instancePath: instancePath + "/env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/env/additionalProperties/maxLength", keyword: "maxLength", params: { limit: 16384 }, message: "must NOT have more than 16384 characters" };
+              if (vErrors === null) {
+                vErrors = [err23];
+              } else {
+                vErrors.push(err23);
+              }
+              errors++;
+            }
+          } else {
+            const err24 = { instancePath: instancePath + "/env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/env/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err24];
+            } else {
+              vErrors.push(err24);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err25 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err19];
+          vErrors = [err25];
         } else {
-          vErrors.push(err19);
+          vErrors.push(err25);
         }
         errors++;
       }
     }
-    if (data.volumeMountPath !== void 0) {
-      if (typeof data.volumeMountPath !== "string") {
-        const err20 = { instancePath: instancePath + "/volumeMountPath", schemaPath: "#/properties/volumeMountPath/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.imageName !== void 0) {
+      let data9 = data.imageName;
+      if (typeof data9 === "string") {
+        if (func1(data9) > 1024) {
+          const err26 = { instancePath: instancePath + "/imageName", schemaPath: "#/properties/imageName/maxLength", keyword: "maxLength", params: { limit: 1024 }, message: "must NOT have more than 1024 characters" };
+          if (vErrors === null) {
+            vErrors = [err26];
+          } else {
+            vErrors.push(err26);
+          }
+          errors++;
+        }
+        if (func1(data9) < 1) {
+          const err27 = { instancePath: instancePath + "/imageName", schemaPath: "#/properties/imageName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err27];
+          } else {
+            vErrors.push(err27);
+          }
+          errors++;
+        }
+      } else {
+        const err28 = { instancePath: instancePath + "/imageName", schemaPath: "#/properties/imageName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err20];
+          vErrors = [err28];
         } else {
-          vErrors.push(err20);
+          vErrors.push(err28);
+        }
+        errors++;
+      }
+    }
+    if (data.isPublic !== void 0) {
+      if (typeof data.isPublic !== "boolean") {
+        const err29 = { instancePath: instancePath + "/isPublic", schemaPath: "#/properties/isPublic/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        if (vErrors === null) {
+          vErrors = [err29];
+        } else {
+          vErrors.push(err29);
+        }
+        errors++;
+      }
+    }
+    if (data.isServerless !== void 0) {
+      if (typeof data.isServerless !== "boolean") {
+        const err30 = { instancePath: instancePath + "/isServerless", schemaPath: "#/properties/isServerless/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        if (vErrors === null) {
+          vErrors = [err30];
+        } else {
+          vErrors.push(err30);
+        }
+        errors++;
+      }
+    }
+    if (data.name !== void 0) {
+      let data12 = data.name;
+      if (typeof data12 === "string") {
+        if (func1(data12) > 191) {
+          const err31 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 191 }, message: "must NOT have more than 191 characters" };
+          if (vErrors === null) {
+            vErrors = [err31];
+          } else {
+            vErrors.push(err31);
+          }
+          errors++;
+        }
+        if (func1(data12) < 1) {
+          const err32 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err32];
+          } else {
+            vErrors.push(err32);
+          }
+          errors++;
+        }
+      } else {
+        const err33 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err33];
+        } else {
+          vErrors.push(err33);
+        }
+        errors++;
+      }
+    }
+    if (data.ports !== void 0) {
+      let data13 = data.ports;
+      if (Array.isArray(data13)) {
+        if (data13.length > 64) {
+          const err34 = { instancePath: instancePath + "/ports", schemaPath: "#/properties/ports/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          if (vErrors === null) {
+            vErrors = [err34];
+          } else {
+            vErrors.push(err34);
+          }
+          errors++;
+        }
+        const len2 = data13.length;
+        for (let i2 = 0; i2 < len2; i2++) {
+          if (!validate59(data13[i2], { instancePath: instancePath + "/ports/" + i2, parentData: data13, parentDataProperty: i2, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err35 = { instancePath: instancePath + "/ports", schemaPath: "#/properties/ports/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        if (vErrors === null) {
+          vErrors = [err35];
+        } else {
+          vErrors.push(err35);
+        }
+        errors++;
+      }
+    }
+    if (data.readme !== void 0) {
+      let data15 = data.readme;
+      if (typeof data15 === "string") {
+        if (func1(data15) > 65536) {
+          const err36 = { instancePath: instancePath + "/readme", schemaPath: "#/properties/readme/maxLength", keyword: "maxLength", params: { limit: 65536 }, message: "must NOT have more than 65536 characters" };
+          if (vErrors === null) {
+            vErrors = [err36];
+          } else {
+            vErrors.push(err36);
+          }
+          errors++;
+        }
+      } else {
+        const err37 = { instancePath: instancePath + "/readme", schemaPath: "#/properties/readme/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err37];
+        } else {
+          vErrors.push(err37);
+        }
+        errors++;
+      }
+    }
+    if (data.volumeInGb !== void 0) {
+      let data16 = data.volumeInGb;
+      if (!(typeof data16 == "number" && (!(data16 % 1) && !isNaN(data16)) && isFinite(data16))) {
+        const err38 = { instancePath: instancePath + "/volumeInGb", schemaPath: "#/properties/volumeInGb/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err38];
+        } else {
+          vErrors.push(err38);
+        }
+        errors++;
+      }
+      if (typeof data16 == "number" && isFinite(data16)) {
+        if (data16 > 4e3 || isNaN(data16)) {
+          const err39 = { instancePath: instancePath + "/volumeInGb", schemaPath: "#/properties/volumeInGb/maximum", keyword: "maximum", params: { comparison: "<=", limit: 4e3 }, message: "must be <= 4000" };
+          if (vErrors === null) {
+            vErrors = [err39];
+          } else {
+            vErrors.push(err39);
+          }
+          errors++;
+        }
+        if (data16 < 0 || isNaN(data16)) {
+          const err40 = { instancePath: instancePath + "/volumeInGb", schemaPath: "#/properties/volumeInGb/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err40];
+          } else {
+            vErrors.push(err40);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.volumeMountPath !== void 0) {
+      let data17 = data.volumeMountPath;
+      if (typeof data17 === "string") {
+        if (func1(data17) > 4096) {
+          const err41 = { instancePath: instancePath + "/volumeMountPath", schemaPath: "#/properties/volumeMountPath/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
+          if (vErrors === null) {
+            vErrors = [err41];
+          } else {
+            vErrors.push(err41);
+          }
+          errors++;
+        }
+      } else {
+        const err42 = { instancePath: instancePath + "/volumeMountPath", schemaPath: "#/properties/volumeMountPath/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err42];
+        } else {
+          vErrors.push(err42);
         }
         errors++;
       }
     }
   } else {
-    const err21 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err43 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err21];
+      vErrors = [err43];
     } else {
-      vErrors.push(err21);
+      vErrors.push(err43);
     }
     errors++;
   }
@@ -4264,7 +5485,7 @@ function validate74(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate74.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 const schema__TemplateUpdateInput = validate76;
-const schema32 = { "type": "object", "description": "Input for updating a Template which will trigger a rolling release for any associated endpoints.", "properties": { "containerDiskInGb": { "type": "integer", "default": 50, "description": "The amount of disk space in GB to allocate for the container." }, "containerRegistryAuthId": { "type": "string", "description": "The unique string representing the container auth object needed for a private image.", "example": "clzdaifot0001l90809257ynb" }, "dockerEntrypoint": { "type": "array", "items": { "type": "string" }, "default": [], "description": "If specified, overrides the ENTRYPOINT for the Docker image run on the Pods using this template. If [], uses the ENTRYPOINT defined in the DockerFile.", "example": [] }, "dockerStartCmd": { "type": "array", "items": { "type": "string" }, "default": [], "description": "If specified, overrides the start CMD for the Docker image run on the Pods using this template. If [], uses the start CMD defined in the DockerFile.", "example": [] }, "env": { "type": "object", "example": { "ENV_VAR": "value" }, "default": {}, "additionalProperties": { "type": "string" } }, "imageName": { "type": "string", "description": "Docker image name.", "example": "runpod/pytorch:2.1.0-py3.10-cuda11.8.0-devel-ubuntu22.04" }, "isPublic": { "type": "boolean", "default": false, "description": "If this is a Pod template, specifies whether the template is visible to other Runpod users." }, "name": { "type": "string", "description": "Template name.", "example": "my-name" }, "ports": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/PortSpec" }, "example": ["8888/http", "22/tcp"], "default": ["8888/http", "22/tcp"], "description": "A list of ports exposed on the created Pod. Each port is formatted as [port number]/[protocol]. Protocol can be either http or tcp." }, "readme": { "type": "string", "default": "", "description": "README content in markdown format.", "example": "# My template" }, "volumeInGb": { "type": "integer", "default": 20, "description": "The amount of disk space, in gigabytes (GB), to allocate on the Pods deployed with this template." }, "volumeMountPath": { "type": "string", "default": "/workspace", "description": "If a volume is attached to a Pod deployed with this template, the absolute path where the volume will be mounted in the filesystem." } }, "x-source": "observed", "x-source-note": "Shape from the public REST v1 spec (docs api-reference/openapi.json), cleaned of its defects.", "additionalProperties": false, "$id": "https://compute-contract.dev/schemas/restV1.json/defs/TemplateUpdateInput" };
+const schema32 = { "type": "object", "description": "Input for updating a Template which will trigger a rolling release for any associated endpoints.", "properties": { "containerDiskInGb": { "type": "integer", "default": 50, "description": "The amount of disk space in GB to allocate for the container.", "minimum": 1, "maximum": 4e3, "x-unit": "GB", "x-source": "assumed", "x-source-note": "Minimum 1 from the public v2 spec (container disk minimum 1 GB); maximum 4000 GB assumed like the network volume maximum." }, "containerRegistryAuthId": { "type": "string", "description": "The unique string representing the container auth object needed for a private image.", "example": "clzdaifot0001l90809257ynb", "maxLength": 128, "x-source": "assumed", "x-source-note": "Length bound assumed: ids the service issues are short opaque strings; 128 matches the path-parameter bound." }, "dockerEntrypoint": { "type": "array", "items": { "type": "string", "maxLength": 4096 }, "default": [], "description": "If specified, overrides the ENTRYPOINT for the Docker image run on the Pods using this template. If [], uses the ENTRYPOINT defined in the DockerFile.", "example": [], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bounds assumed (the public specs state none): at most 64 arguments of at most 4096 characters each." }, "dockerStartCmd": { "type": "array", "items": { "type": "string", "maxLength": 4096 }, "default": [], "description": "If specified, overrides the start CMD for the Docker image run on the Pods using this template. If [], uses the start CMD defined in the DockerFile.", "example": [], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bounds assumed (the public specs state none): at most 64 arguments of at most 4096 characters each." }, "env": { "type": "object", "example": { "ENV_VAR": "value" }, "default": {}, "additionalProperties": { "type": "string", "maxLength": 16384 }, "maxProperties": 256, "propertyNames": { "minLength": 1, "maxLength": 255 }, "x-source": "assumed", "x-source-note": "Bounds assumed (the public specs state none): at most 256 variables, names of 1\u2013255 characters, values of at most 16384 characters." }, "imageName": { "type": "string", "description": "Docker image name.", "example": "runpod/pytorch:2.1.0-py3.10-cuda11.8.0-devel-ubuntu22.04", "minLength": 1, "maxLength": 1024, "x-source": "assumed", "x-source-note": "Length bounds assumed: a non-empty image reference of at most 1024 characters." }, "isPublic": { "type": "boolean", "default": false, "description": "If this is a Pod template, specifies whether the template is visible to other Runpod users." }, "name": { "type": "string", "description": "Template name.", "example": "my-name", "minLength": 1, "maxLength": 191, "x-source": "assumed", "x-source-note": "Length bounds assumed like pod and endpoint names (public v1 spec: maxLength 191)." }, "ports": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/PortSpec" }, "example": ["8888/http", "22/tcp"], "default": ["8888/http", "22/tcp"], "description": "A list of ports exposed on the created Pod. Each port is formatted as [port number]/[protocol]. Protocol can be either http or tcp.", "maxItems": 64, "x-source": "assumed", "x-source-note": "maxItems assumed (the public specs state none); each entry is bounded by the PortSpec pattern." }, "readme": { "type": "string", "default": "", "description": "README content in markdown format.", "example": "# My template", "maxLength": 65536, "x-source": "assumed", "x-source-note": "Length bound assumed: 64 KiB of markdown." }, "volumeInGb": { "type": "integer", "default": 20, "description": "The amount of disk space, in gigabytes (GB), to allocate on the Pods deployed with this template.", "minimum": 0, "maximum": 4e3, "x-unit": "GB", "x-source": "assumed", "x-source-note": "Minimum 0 (no volume; serverless templates use 0, seed); maximum 4000 GB assumed like the network volume maximum." }, "volumeMountPath": { "type": "string", "default": "/workspace", "description": "If a volume is attached to a Pod deployed with this template, the absolute path where the volume will be mounted in the filesystem.", "maxLength": 4096, "x-source": "assumed", "x-source-note": "Length bound assumed: Linux PATH_MAX (4096)." } }, "x-source": "observed", "x-source-note": "Shape from the public REST v1 spec (docs api-reference/openapi.json), cleaned of its defects.", "additionalProperties": false, "$id": "https://compute-contract.dev/schemas/restV1.json/defs/TemplateUpdateInput" };
 function validate76(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -4299,14 +5520,45 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (typeof data0 == "number" && isFinite(data0)) {
+        if (data0 > 4e3 || isNaN(data0)) {
+          const err2 = { instancePath: instancePath + "/containerDiskInGb", schemaPath: "#/properties/containerDiskInGb/maximum", keyword: "maximum", params: { comparison: "<=", limit: 4e3 }, message: "must be <= 4000" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+        if (data0 < 1 || isNaN(data0)) {
+          const err3 = { instancePath: instancePath + "/containerDiskInGb", schemaPath: "#/properties/containerDiskInGb/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      }
     }
     if (data.containerRegistryAuthId !== void 0) {
-      if (typeof data.containerRegistryAuthId !== "string") {
-        const err2 = { instancePath: instancePath + "/containerRegistryAuthId", schemaPath: "#/properties/containerRegistryAuthId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      let data1 = data.containerRegistryAuthId;
+      if (typeof data1 === "string") {
+        if (func1(data1) > 128) {
+          const err4 = { instancePath: instancePath + "/containerRegistryAuthId", schemaPath: "#/properties/containerRegistryAuthId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      } else {
+        const err5 = { instancePath: instancePath + "/containerRegistryAuthId", schemaPath: "#/properties/containerRegistryAuthId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err2];
+          vErrors = [err5];
         } else {
-          vErrors.push(err2);
+          vErrors.push(err5);
         }
         errors++;
       }
@@ -4314,80 +5566,40 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.dockerEntrypoint !== void 0) {
       let data2 = data.dockerEntrypoint;
       if (Array.isArray(data2)) {
+        if (data2.length > 64) {
+          const err6 = { instancePath: instancePath + "/dockerEntrypoint", schemaPath: "#/properties/dockerEntrypoint/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
         const len0 = data2.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (typeof data2[i0] !== "string") {
-            const err3 = { instancePath: instancePath + "/dockerEntrypoint/" + i0, schemaPath: "#/properties/dockerEntrypoint/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+          let data3 = data2[i0];
+          if (typeof data3 === "string") {
+            if (func1(data3) > 4096) {
+              const err7 = { instancePath: instancePath + "/dockerEntrypoint/" + i0, schemaPath: "#/properties/dockerEntrypoint/items/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
+              if (vErrors === null) {
+                vErrors = [err7];
+              } else {
+                vErrors.push(err7);
+              }
+              errors++;
+            }
+          } else {
+            const err8 = { instancePath: instancePath + "/dockerEntrypoint/" + i0, schemaPath: "#/properties/dockerEntrypoint/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err3];
+              vErrors = [err8];
             } else {
-              vErrors.push(err3);
+              vErrors.push(err8);
             }
             errors++;
           }
         }
       } else {
-        const err4 = { instancePath: instancePath + "/dockerEntrypoint", schemaPath: "#/properties/dockerEntrypoint/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.dockerStartCmd !== void 0) {
-      let data4 = data.dockerStartCmd;
-      if (Array.isArray(data4)) {
-        const len1 = data4.length;
-        for (let i1 = 0; i1 < len1; i1++) {
-          if (typeof data4[i1] !== "string") {
-            const err5 = { instancePath: instancePath + "/dockerStartCmd/" + i1, schemaPath: "#/properties/dockerStartCmd/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err5];
-            } else {
-              vErrors.push(err5);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err6 = { instancePath: instancePath + "/dockerStartCmd", schemaPath: "#/properties/dockerStartCmd/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.env !== void 0) {
-      let data6 = data.env;
-      if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
-        for (const key1 in data6) {
-          if (typeof data6[key1] !== "string") {
-            const err7 = { instancePath: instancePath + "/env/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/env/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err7];
-            } else {
-              vErrors.push(err7);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err8 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.imageName !== void 0) {
-      if (typeof data.imageName !== "string") {
-        const err9 = { instancePath: instancePath + "/imageName", schemaPath: "#/properties/imageName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err9 = { instancePath: instancePath + "/dockerEntrypoint", schemaPath: "#/properties/dockerEntrypoint/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -4396,51 +5608,43 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.isPublic !== void 0) {
-      if (typeof data.isPublic !== "boolean") {
-        const err10 = { instancePath: instancePath + "/isPublic", schemaPath: "#/properties/isPublic/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
+    if (data.dockerStartCmd !== void 0) {
+      let data4 = data.dockerStartCmd;
+      if (Array.isArray(data4)) {
+        if (data4.length > 64) {
+          const err10 = { instancePath: instancePath + "/dockerStartCmd", schemaPath: "#/properties/dockerStartCmd/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.name !== void 0) {
-      if (typeof data.name !== "string") {
-        const err11 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-    if (data.ports !== void 0) {
-      let data11 = data.ports;
-      if (Array.isArray(data11)) {
-        const len2 = data11.length;
-        for (let i2 = 0; i2 < len2; i2++) {
-          if (!validate59(data11[i2], { instancePath: instancePath + "/ports/" + i2, parentData: data11, parentDataProperty: i2, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
-            errors = vErrors.length;
+        const len1 = data4.length;
+        for (let i1 = 0; i1 < len1; i1++) {
+          let data5 = data4[i1];
+          if (typeof data5 === "string") {
+            if (func1(data5) > 4096) {
+              const err11 = { instancePath: instancePath + "/dockerStartCmd/" + i1, schemaPath: "#/properties/dockerStartCmd/items/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
+              if (vErrors === null) {
+                vErrors = [err11];
+              } else {
+                vErrors.push(err11);
+              }
+              errors++;
+            }
+          } else {
+            const err12 = { instancePath: instancePath + "/dockerStartCmd/" + i1, schemaPath: "#/properties/dockerStartCmd/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err12];
+            } else {
+              vErrors.push(err12);
+            }
+            errors++;
           }
         }
       } else {
-        const err12 = { instancePath: instancePath + "/ports", schemaPath: "#/properties/ports/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-    }
-    if (data.readme !== void 0) {
-      if (typeof data.readme !== "string") {
-        const err13 = { instancePath: instancePath + "/readme", schemaPath: "#/properties/readme/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err13 = { instancePath: instancePath + "/dockerStartCmd", schemaPath: "#/properties/dockerStartCmd/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -4449,35 +5653,267 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.volumeInGb !== void 0) {
-      let data14 = data.volumeInGb;
-      if (!(typeof data14 == "number" && (!(data14 % 1) && !isNaN(data14)) && isFinite(data14))) {
-        const err14 = { instancePath: instancePath + "/volumeInGb", schemaPath: "#/properties/volumeInGb/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+    if (data.env !== void 0) {
+      let data6 = data.env;
+      if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
+        if (Object.keys(data6).length > 256) {
+          const err14 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/maxProperties", keyword: "maxProperties", params: { limit: 256 }, message: "must NOT have more than 256 properties" };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
+          }
+          errors++;
+        }
+        for (const key1 in data6) {
+          const _errs33 = errors;
+          if (typeof key1 === "string") {
+            if (func1(key1) > 255) {
+              const err15 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/propertyNames/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", propertyName: key1 };
+              if (vErrors === null) {
+                vErrors = [err15];
+              } else {
+                vErrors.push(err15);
+              }
+              errors++;
+            }
+            if (func1(key1) < 1) {
+              const err16 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/propertyNames/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", propertyName: key1 };
+              if (vErrors === null) {
+                vErrors = [err16];
+              } else {
+                vErrors.push(err16);
+              }
+              errors++;
+            }
+          }
+          var valid5 = _errs33 === errors;
+          if (!valid5) {
+            const err17 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/propertyNames", keyword: "propertyNames", params: { propertyName: key1 }, message: "property name must be valid" };
+            if (vErrors === null) {
+              vErrors = [err17];
+            } else {
+              vErrors.push(err17);
+            }
+            errors++;
+          }
+        }
+        for (const key2 in data6) {
+          let data7 = data6[key2];
+          if (typeof data7 === "string") {
+            if (func1(data7) > 16384) {
+              const err18 = { instancePath: instancePath + "/env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/env/additionalProperties/maxLength", keyword: "maxLength", params: { limit: 16384 }, message: "must NOT have more than 16384 characters" };
+              if (vErrors === null) {
+                vErrors = [err18];
+              } else {
+                vErrors.push(err18);
+              }
+              errors++;
+            }
+          } else {
+            const err19 = { instancePath: instancePath + "/env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/env/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err19];
+            } else {
+              vErrors.push(err19);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err20 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err14];
+          vErrors = [err20];
         } else {
-          vErrors.push(err14);
+          vErrors.push(err20);
         }
         errors++;
       }
     }
-    if (data.volumeMountPath !== void 0) {
-      if (typeof data.volumeMountPath !== "string") {
-        const err15 = { instancePath: instancePath + "/volumeMountPath", schemaPath: "#/properties/volumeMountPath/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.imageName !== void 0) {
+      let data8 = data.imageName;
+      if (typeof data8 === "string") {
+        if (func1(data8) > 1024) {
+          const err21 = { instancePath: instancePath + "/imageName", schemaPath: "#/properties/imageName/maxLength", keyword: "maxLength", params: { limit: 1024 }, message: "must NOT have more than 1024 characters" };
+          if (vErrors === null) {
+            vErrors = [err21];
+          } else {
+            vErrors.push(err21);
+          }
+          errors++;
+        }
+        if (func1(data8) < 1) {
+          const err22 = { instancePath: instancePath + "/imageName", schemaPath: "#/properties/imageName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err22];
+          } else {
+            vErrors.push(err22);
+          }
+          errors++;
+        }
+      } else {
+        const err23 = { instancePath: instancePath + "/imageName", schemaPath: "#/properties/imageName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err15];
+          vErrors = [err23];
         } else {
-          vErrors.push(err15);
+          vErrors.push(err23);
+        }
+        errors++;
+      }
+    }
+    if (data.isPublic !== void 0) {
+      if (typeof data.isPublic !== "boolean") {
+        const err24 = { instancePath: instancePath + "/isPublic", schemaPath: "#/properties/isPublic/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        if (vErrors === null) {
+          vErrors = [err24];
+        } else {
+          vErrors.push(err24);
+        }
+        errors++;
+      }
+    }
+    if (data.name !== void 0) {
+      let data10 = data.name;
+      if (typeof data10 === "string") {
+        if (func1(data10) > 191) {
+          const err25 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 191 }, message: "must NOT have more than 191 characters" };
+          if (vErrors === null) {
+            vErrors = [err25];
+          } else {
+            vErrors.push(err25);
+          }
+          errors++;
+        }
+        if (func1(data10) < 1) {
+          const err26 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err26];
+          } else {
+            vErrors.push(err26);
+          }
+          errors++;
+        }
+      } else {
+        const err27 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err27];
+        } else {
+          vErrors.push(err27);
+        }
+        errors++;
+      }
+    }
+    if (data.ports !== void 0) {
+      let data11 = data.ports;
+      if (Array.isArray(data11)) {
+        if (data11.length > 64) {
+          const err28 = { instancePath: instancePath + "/ports", schemaPath: "#/properties/ports/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          if (vErrors === null) {
+            vErrors = [err28];
+          } else {
+            vErrors.push(err28);
+          }
+          errors++;
+        }
+        const len2 = data11.length;
+        for (let i2 = 0; i2 < len2; i2++) {
+          if (!validate59(data11[i2], { instancePath: instancePath + "/ports/" + i2, parentData: data11, parentDataProperty: i2, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err29 = { instancePath: instancePath + "/ports", schemaPath: "#/properties/ports/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        if (vErrors === null) {
+          vErrors = [err29];
+        } else {
+          vErrors.push(err29);
+        }
+        errors++;
+      }
+    }
+    if (data.readme !== void 0) {
+      let data13 = data.readme;
+      if (typeof data13 === "string") {
+        if (func1(data13) > 65536) {
+          const err30 = { instancePath: instancePath + "/readme", schemaPath: "#/properties/readme/maxLength", keyword: "maxLength", params: { limit: 65536 }, message: "must NOT have more than 65536 characters" };
+          if (vErrors === null) {
+            vErrors = [err30];
+          } else {
+            vErrors.push(err30);
+          }
+          errors++;
+        }
+      } else {
+        const err31 = { instancePath: instancePath + "/readme", schemaPath: "#/properties/readme/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err31];
+        } else {
+          vErrors.push(err31);
+        }
+        errors++;
+      }
+    }
+    if (data.volumeInGb !== void 0) {
+      let data14 = data.volumeInGb;
+      if (!(typeof data14 == "number" && (!(data14 % 1) && !isNaN(data14)) && isFinite(data14))) {
+        const err32 = { instancePath: instancePath + "/volumeInGb", schemaPath: "#/properties/volumeInGb/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err32];
+        } else {
+          vErrors.push(err32);
+        }
+        errors++;
+      }
+      if (typeof data14 == "number" && isFinite(data14)) {
+        if (data14 > 4e3 || isNaN(data14)) {
+          const err33 = { instancePath: instancePath + "/volumeInGb", schemaPath: "#/properties/volumeInGb/maximum", keyword: "maximum", params: { comparison: "<=", limit: 4e3 }, message: "must be <= 4000" };
+          if (vErrors === null) {
+            vErrors = [err33];
+          } else {
+            vErrors.push(err33);
+          }
+          errors++;
+        }
+        if (data14 < 0 || isNaN(data14)) {
+          const err34 = { instancePath: instancePath + "/volumeInGb", schemaPath: "#/properties/volumeInGb/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err34];
+          } else {
+            vErrors.push(err34);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.volumeMountPath !== void 0) {
+      let data15 = data.volumeMountPath;
+      if (typeof data15 === "string") {
+        if (func1(data15) > 4096) {
+          const err35 = { instancePath: instancePath + "/volumeMountPath", schemaPath: "#/properties/volumeMountPath/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
+          if (vErrors === null) {
+            vErrors = [err35];
+          } else {
+            vErrors.push(err35);
+          }
+          errors++;
+        }
+      } else {
+        const err36 = { instancePath: instancePath + "/volumeMountPath", schemaPath: "#/properties/volumeMountPath/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err36];
+        } else {
+          vErrors.push(err36);
         }
         errors++;
       }
     }
   } else {
-    const err16 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err37 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err16];
+      vErrors = [err37];
     } else {
-      vErrors.push(err16);
+      vErrors.push(err37);
     }
     errors++;
   }
@@ -4487,7 +5923,7 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
 validate76.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 const schema__NetworkVolume = validate57;
 const schema__NetworkVolumeCreateInput = validate78;
-const schema33 = { "type": "object", "required": ["name", "size", "dataCenterId"], "properties": { "dataCenterId": { "type": "string", "example": "EU-RO-1", "description": "The Runpod data center ID where the created network volume is located." }, "name": { "type": "string", "example": "my network volume", "description": "A user-defined name for the created network volume. The name does not need to be unique." }, "size": { "type": "integer", "example": 50, "description": "The amount of disk space, in gigabytes (GB), allocated to the created network volume.", "minimum": 0, "maximum": 4e3 } }, "x-source": "observed", "x-source-note": "Shape from the public REST v1 spec (docs api-reference/openapi.json), cleaned of its defects.", "additionalProperties": false, "$id": "https://compute-contract.dev/schemas/restV1.json/defs/NetworkVolumeCreateInput" };
+const schema33 = { "type": "object", "required": ["name", "size", "dataCenterId"], "properties": { "dataCenterId": { "type": "string", "example": "EU-RO-1", "description": "The Runpod data center ID where the created network volume is located.", "minLength": 1, "maxLength": 64, "x-source": "assumed", "x-source-note": "Length bounds assumed: data center ids are short (EU-RO-1)." }, "name": { "type": "string", "example": "my network volume", "description": "A user-defined name for the created network volume. The name does not need to be unique.", "minLength": 1, "maxLength": 191, "x-source": "assumed", "x-source-note": "minLength 1 from the public v2 spec; maxLength 191 assumed like pod and endpoint names." }, "size": { "type": "integer", "example": 50, "description": "The amount of disk space, in gigabytes (GB), allocated to the created network volume.", "minimum": 0, "maximum": 4e3 } }, "x-source": "observed", "x-source-note": "Shape from the public REST v1 spec (docs api-reference/openapi.json), cleaned of its defects.", "additionalProperties": false, "$id": "https://compute-contract.dev/schemas/restV1.json/defs/NetworkVolumeCreateInput" };
 function validate78(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -4539,31 +5975,28 @@ function validate78(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.dataCenterId !== void 0) {
-      if (typeof data.dataCenterId !== "string") {
-        const err4 = { instancePath: instancePath + "/dataCenterId", schemaPath: "#/properties/dataCenterId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
+      let data0 = data.dataCenterId;
+      if (typeof data0 === "string") {
+        if (func1(data0) > 64) {
+          const err4 = { instancePath: instancePath + "/dataCenterId", schemaPath: "#/properties/dataCenterId/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.name !== void 0) {
-      if (typeof data.name !== "string") {
-        const err5 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
+        if (func1(data0) < 1) {
+          const err5 = { instancePath: instancePath + "/dataCenterId", schemaPath: "#/properties/dataCenterId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.size !== void 0) {
-      let data2 = data.size;
-      if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
-        const err6 = { instancePath: instancePath + "/size", schemaPath: "#/properties/size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+      } else {
+        const err6 = { instancePath: instancePath + "/dataCenterId", schemaPath: "#/properties/dataCenterId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -4571,9 +6004,12 @@ function validate78(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (typeof data2 == "number" && isFinite(data2)) {
-        if (data2 > 4e3 || isNaN(data2)) {
-          const err7 = { instancePath: instancePath + "/size", schemaPath: "#/properties/size/maximum", keyword: "maximum", params: { comparison: "<=", limit: 4e3 }, message: "must be <= 4000" };
+    }
+    if (data.name !== void 0) {
+      let data1 = data.name;
+      if (typeof data1 === "string") {
+        if (func1(data1) > 191) {
+          const err7 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 191 }, message: "must NOT have more than 191 characters" };
           if (vErrors === null) {
             vErrors = [err7];
           } else {
@@ -4581,8 +6017,8 @@ function validate78(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (data2 < 0 || isNaN(data2)) {
-          const err8 = { instancePath: instancePath + "/size", schemaPath: "#/properties/size/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+        if (func1(data1) < 1) {
+          const err8 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err8];
           } else {
@@ -4590,14 +6026,54 @@ function validate78(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
+      } else {
+        const err9 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+    if (data.size !== void 0) {
+      let data2 = data.size;
+      if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
+        const err10 = { instancePath: instancePath + "/size", schemaPath: "#/properties/size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+      if (typeof data2 == "number" && isFinite(data2)) {
+        if (data2 > 4e3 || isNaN(data2)) {
+          const err11 = { instancePath: instancePath + "/size", schemaPath: "#/properties/size/maximum", keyword: "maximum", params: { comparison: "<=", limit: 4e3 }, message: "must be <= 4000" };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+        if (data2 < 0 || isNaN(data2)) {
+          const err12 = { instancePath: instancePath + "/size", schemaPath: "#/properties/size/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
       }
     }
   } else {
-    const err9 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err9];
+      vErrors = [err13];
     } else {
-      vErrors.push(err9);
+      vErrors.push(err13);
     }
     errors++;
   }
@@ -4606,7 +6082,7 @@ function validate78(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate78.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 const schema__NetworkVolumeUpdateInput = validate79;
-const schema34 = { "type": "object", "properties": { "name": { "type": "string", "example": "my network volume", "description": "A user-defined name for the network volume. The name does not need to be unique." }, "size": { "type": "integer", "example": 50, "description": "The amount of disk space, in gigabytes (GB), which will be allocated to the network volume after the update. Must be greater than the current size of the network volume.", "minimum": 0, "maximum": 4e3 } }, "x-source": "observed", "x-source-note": "Shape from the public REST v1 spec (docs api-reference/openapi.json), cleaned of its defects.", "additionalProperties": false, "$id": "https://compute-contract.dev/schemas/restV1.json/defs/NetworkVolumeUpdateInput" };
+const schema34 = { "type": "object", "properties": { "name": { "type": "string", "example": "my network volume", "description": "A user-defined name for the network volume. The name does not need to be unique.", "minLength": 1, "maxLength": 191, "x-source": "assumed", "x-source-note": "minLength 1 from the public v2 spec; maxLength 191 assumed like pod and endpoint names." }, "size": { "type": "integer", "example": 50, "description": "The amount of disk space, in gigabytes (GB), which will be allocated to the network volume after the update. Must not be smaller than the current size (the same size is accepted); a smaller size is answered 400 (rule REST-VOLUME-007).", "minimum": 0, "maximum": 4e3, "x-source": "observed", "x-source-note": 'Range from the public v1 spec; "must not shrink" from the public v2 spec ("Must be greater than or equal to the current size \u2014 network volume storage cannot be reduced"); the v1 text "must be greater than" is contradicted by it.' } }, "x-source": "observed", "x-source-note": "Shape from the public REST v1 spec (docs api-reference/openapi.json), cleaned of its defects.", "additionalProperties": false, "$id": "https://compute-contract.dev/schemas/restV1.json/defs/NetworkVolumeUpdateInput" };
 function validate79(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -4631,12 +6107,32 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.name !== void 0) {
-      if (typeof data.name !== "string") {
-        const err1 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      let data0 = data.name;
+      if (typeof data0 === "string") {
+        if (func1(data0) > 191) {
+          const err1 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 191 }, message: "must NOT have more than 191 characters" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        if (func1(data0) < 1) {
+          const err2 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      } else {
+        const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err1];
+          vErrors = [err3];
         } else {
-          vErrors.push(err1);
+          vErrors.push(err3);
         }
         errors++;
       }
@@ -4644,41 +6140,41 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.size !== void 0) {
       let data1 = data.size;
       if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
-        const err2 = { instancePath: instancePath + "/size", schemaPath: "#/properties/size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        const err4 = { instancePath: instancePath + "/size", schemaPath: "#/properties/size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
         if (vErrors === null) {
-          vErrors = [err2];
+          vErrors = [err4];
         } else {
-          vErrors.push(err2);
+          vErrors.push(err4);
         }
         errors++;
       }
       if (typeof data1 == "number" && isFinite(data1)) {
         if (data1 > 4e3 || isNaN(data1)) {
-          const err3 = { instancePath: instancePath + "/size", schemaPath: "#/properties/size/maximum", keyword: "maximum", params: { comparison: "<=", limit: 4e3 }, message: "must be <= 4000" };
+          const err5 = { instancePath: instancePath + "/size", schemaPath: "#/properties/size/maximum", keyword: "maximum", params: { comparison: "<=", limit: 4e3 }, message: "must be <= 4000" };
           if (vErrors === null) {
-            vErrors = [err3];
+            vErrors = [err5];
           } else {
-            vErrors.push(err3);
+            vErrors.push(err5);
           }
           errors++;
         }
         if (data1 < 0 || isNaN(data1)) {
-          const err4 = { instancePath: instancePath + "/size", schemaPath: "#/properties/size/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          const err6 = { instancePath: instancePath + "/size", schemaPath: "#/properties/size/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
           if (vErrors === null) {
-            vErrors = [err4];
+            vErrors = [err6];
           } else {
-            vErrors.push(err4);
+            vErrors.push(err6);
           }
           errors++;
         }
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err5];
+      vErrors = [err7];
     } else {
-      vErrors.push(err5);
+      vErrors.push(err7);
     }
     errors++;
   }
@@ -4787,7 +6283,7 @@ function validate80(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate80.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 const schema__ContainerRegistryAuthCreateInput = validate81;
-const schema36 = { "type": "object", "x-source": "seed", "required": ["name", "username", "password"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 191, "description": "User-defined name; must be unique in the account.", "x-unique": "account", "example": "my creds", "x-source-note": "Length bounds not shown in the seed; assumed like endpoint names (191)." }, "username": { "type": "string", "minLength": 1, "description": "Registry username.", "example": "my-registry-user" }, "password": { "type": "string", "minLength": 1, "writeOnly": true, "x-secret": true, "description": "Registry password. Write-only: never part of any response.", "example": "example-password" } }, "$id": "https://compute-contract.dev/schemas/restV1.json/defs/ContainerRegistryAuthCreateInput" };
+const schema36 = { "type": "object", "x-source": "seed", "required": ["name", "username", "password"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 191, "description": "User-defined name; must be unique in the account.", "x-unique": "account", "example": "my creds", "x-source-note": "Length bounds not shown in the seed; assumed like endpoint names (191)." }, "username": { "type": "string", "minLength": 1, "description": "Registry username.", "example": "my-registry-user", "maxLength": 255, "x-source": "assumed", "x-source-note": "Length bound assumed (the seed shows none)." }, "password": { "type": "string", "minLength": 1, "writeOnly": true, "x-secret": true, "description": "Registry password. Write-only: never part of any response.", "example": "example-password", "maxLength": 8192, "x-source": "assumed", "x-source-note": "Length bound assumed (the seed shows none): registry tokens and key files fit in 8 KiB." } }, "$id": "https://compute-contract.dev/schemas/restV1.json/defs/ContainerRegistryAuthCreateInput" };
 function validate81(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -4872,8 +6368,8 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.username !== void 0) {
       let data1 = data.username;
       if (typeof data1 === "string") {
-        if (func1(data1) < 1) {
-          const err7 = { instancePath: instancePath + "/username", schemaPath: "#/properties/username/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func1(data1) > 255) {
+          const err7 = { instancePath: instancePath + "/username", schemaPath: "#/properties/username/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
           if (vErrors === null) {
             vErrors = [err7];
           } else {
@@ -4881,12 +6377,21 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
+        if (func1(data1) < 1) {
+          const err8 = { instancePath: instancePath + "/username", schemaPath: "#/properties/username/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
       } else {
-        const err8 = { instancePath: instancePath + "/username", schemaPath: "#/properties/username/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err9 = { instancePath: instancePath + "/username", schemaPath: "#/properties/username/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err8];
+          vErrors = [err9];
         } else {
-          vErrors.push(err8);
+          vErrors.push(err9);
         }
         errors++;
       }
@@ -4894,31 +6399,40 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.password !== void 0) {
       let data2 = data.password;
       if (typeof data2 === "string") {
-        if (func1(data2) < 1) {
-          const err9 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func1(data2) > 8192) {
+          const err10 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/maxLength", keyword: "maxLength", params: { limit: 8192 }, message: "must NOT have more than 8192 characters" };
           if (vErrors === null) {
-            vErrors = [err9];
+            vErrors = [err10];
           } else {
-            vErrors.push(err9);
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+        if (func1(data2) < 1) {
+          const err11 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
           }
           errors++;
         }
       } else {
-        const err10 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err12 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err10];
+          vErrors = [err12];
         } else {
-          vErrors.push(err10);
+          vErrors.push(err12);
         }
         errors++;
       }
     }
   } else {
-    const err11 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err11];
+      vErrors = [err13];
     } else {
-      vErrors.push(err11);
+      vErrors.push(err13);
     }
     errors++;
   }
@@ -5532,8 +7046,8 @@ function validate107(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate107.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r200 = validate109;
-const schema52 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV1.json/getPod__r200" };
+const createPod__r503 = validate109;
+const schema52 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createPod__r503" };
 function validate109(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -5545,16 +7059,16 @@ function validate109(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate52(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
   validate109.errors = vErrors;
   return errors === 0;
 }
-validate109.evaluated = { "props": { "adjustedCostPerHr": true, "aiApiId": true, "consumerUserId": true, "containerDiskInGb": true, "containerRegistryAuthId": true, "costPerHr": true, "cpuFlavorId": true, "desiredStatus": true, "dockerEntrypoint": true, "dockerStartCmd": true, "endpointId": true, "env": true, "gpu": true, "id": true, "image": true, "interruptible": true, "lastStartedAt": true, "lastStatusChange": true, "locked": true, "machine": true, "machineId": true, "memoryInGb": true, "name": true, "networkVolume": true, "portMappings": true, "ports": true, "publicIp": true, "savingsPlans": true, "slsVersion": true, "templateId": true, "vcpuCount": true, "volumeEncrypted": true, "volumeInGb": true, "volumeMountPath": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r400 = validate111;
-const schema53 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getPod__r400" };
+validate109.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getPod__r200 = validate111;
+const schema53 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV1.json/getPod__r200" };
 function validate111(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -5566,16 +7080,16 @@ function validate111(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+  if (!validate52(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
     errors = vErrors.length;
   }
   validate111.errors = vErrors;
   return errors === 0;
 }
-validate111.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r401 = validate113;
-const schema54 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getPod__r401" };
+validate111.evaluated = { "props": { "adjustedCostPerHr": true, "aiApiId": true, "consumerUserId": true, "containerDiskInGb": true, "containerRegistryAuthId": true, "costPerHr": true, "cpuFlavorId": true, "desiredStatus": true, "dockerEntrypoint": true, "dockerStartCmd": true, "endpointId": true, "env": true, "gpu": true, "id": true, "image": true, "interruptible": true, "lastStartedAt": true, "lastStatusChange": true, "locked": true, "machine": true, "machineId": true, "memoryInGb": true, "name": true, "networkVolume": true, "portMappings": true, "ports": true, "publicIp": true, "savingsPlans": true, "slsVersion": true, "templateId": true, "vcpuCount": true, "volumeEncrypted": true, "volumeInGb": true, "volumeMountPath": true }, "dynamicProps": false, "dynamicItems": false };
+const getPod__r400 = validate113;
+const schema54 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getPod__r400" };
 function validate113(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -5595,8 +7109,8 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate113.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r404 = validate115;
-const schema55 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getPod__r404" };
+const getPod__r401 = validate115;
+const schema55 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getPod__r401" };
 function validate115(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -5616,8 +7130,8 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate115.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r429 = validate117;
-const schema56 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getPod__r429" };
+const getPod__r404 = validate117;
+const schema56 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getPod__r404" };
 function validate117(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -5637,8 +7151,8 @@ function validate117(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate117.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r500 = validate119;
-const schema57 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getPod__r500" };
+const getPod__r429 = validate119;
+const schema57 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getPod__r429" };
 function validate119(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -5658,8 +7172,8 @@ function validate119(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate119.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r400 = validate121;
-const schema58 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deletePod__r400" };
+const getPod__r500 = validate121;
+const schema58 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getPod__r500" };
 function validate121(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -5679,8 +7193,8 @@ function validate121(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate121.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r401 = validate123;
-const schema59 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deletePod__r401" };
+const deletePod__r400 = validate123;
+const schema59 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deletePod__r400" };
 function validate123(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -5700,8 +7214,8 @@ function validate123(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate123.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r404 = validate125;
-const schema60 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deletePod__r404" };
+const deletePod__r401 = validate125;
+const schema60 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deletePod__r401" };
 function validate125(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -5721,8 +7235,8 @@ function validate125(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate125.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r429 = validate127;
-const schema61 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deletePod__r429" };
+const deletePod__r404 = validate127;
+const schema61 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deletePod__r404" };
 function validate127(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -5742,8 +7256,8 @@ function validate127(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate127.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r500 = validate129;
-const schema62 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deletePod__r500" };
+const deletePod__r429 = validate129;
+const schema62 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deletePod__r429" };
 function validate129(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -5763,8 +7277,8 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate129.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__body = validate131;
-const schema63 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/PodUpdateInput", "$id": "https://compute-contract.dev/schemas/restV1.json/updatePod__body" };
+const deletePod__r500 = validate131;
+const schema63 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deletePod__r500" };
 function validate131(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -5776,16 +7290,16 @@ function validate131(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate65(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
   validate131.errors = vErrors;
   return errors === 0;
 }
-validate131.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r200 = validate133;
-const schema64 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV1.json/updatePod__r200" };
+validate131.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updatePod__body = validate133;
+const schema64 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/PodUpdateInput", "$id": "https://compute-contract.dev/schemas/restV1.json/updatePod__body" };
 function validate133(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -5797,16 +7311,16 @@ function validate133(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate52(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+  if (!validate65(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
     errors = vErrors.length;
   }
   validate133.errors = vErrors;
   return errors === 0;
 }
-validate133.evaluated = { "props": { "adjustedCostPerHr": true, "aiApiId": true, "consumerUserId": true, "containerDiskInGb": true, "containerRegistryAuthId": true, "costPerHr": true, "cpuFlavorId": true, "desiredStatus": true, "dockerEntrypoint": true, "dockerStartCmd": true, "endpointId": true, "env": true, "gpu": true, "id": true, "image": true, "interruptible": true, "lastStartedAt": true, "lastStatusChange": true, "locked": true, "machine": true, "machineId": true, "memoryInGb": true, "name": true, "networkVolume": true, "portMappings": true, "ports": true, "publicIp": true, "savingsPlans": true, "slsVersion": true, "templateId": true, "vcpuCount": true, "volumeEncrypted": true, "volumeInGb": true, "volumeMountPath": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r400 = validate135;
-const schema65 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updatePod__r400" };
+validate133.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updatePod__r200 = validate135;
+const schema65 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV1.json/updatePod__r200" };
 function validate135(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -5818,16 +7332,16 @@ function validate135(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+  if (!validate52(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
     errors = vErrors.length;
   }
   validate135.errors = vErrors;
   return errors === 0;
 }
-validate135.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r401 = validate137;
-const schema66 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updatePod__r401" };
+validate135.evaluated = { "props": { "adjustedCostPerHr": true, "aiApiId": true, "consumerUserId": true, "containerDiskInGb": true, "containerRegistryAuthId": true, "costPerHr": true, "cpuFlavorId": true, "desiredStatus": true, "dockerEntrypoint": true, "dockerStartCmd": true, "endpointId": true, "env": true, "gpu": true, "id": true, "image": true, "interruptible": true, "lastStartedAt": true, "lastStatusChange": true, "locked": true, "machine": true, "machineId": true, "memoryInGb": true, "name": true, "networkVolume": true, "portMappings": true, "ports": true, "publicIp": true, "savingsPlans": true, "slsVersion": true, "templateId": true, "vcpuCount": true, "volumeEncrypted": true, "volumeInGb": true, "volumeMountPath": true }, "dynamicProps": false, "dynamicItems": false };
+const updatePod__r400 = validate137;
+const schema66 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updatePod__r400" };
 function validate137(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -5847,8 +7361,8 @@ function validate137(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate137.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r404 = validate139;
-const schema67 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updatePod__r404" };
+const updatePod__r401 = validate139;
+const schema67 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updatePod__r401" };
 function validate139(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -5868,8 +7382,8 @@ function validate139(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate139.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r429 = validate141;
-const schema68 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updatePod__r429" };
+const updatePod__r404 = validate141;
+const schema68 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updatePod__r404" };
 function validate141(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -5889,8 +7403,8 @@ function validate141(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate141.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r500 = validate143;
-const schema69 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updatePod__r500" };
+const updatePod__r429 = validate143;
+const schema69 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updatePod__r429" };
 function validate143(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -5910,8 +7424,8 @@ function validate143(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate143.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePodViaPost__body = validate145;
-const schema70 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/PodUpdateInput", "$id": "https://compute-contract.dev/schemas/restV1.json/updatePodViaPost__body" };
+const updatePod__r500 = validate145;
+const schema70 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updatePod__r500" };
 function validate145(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -5923,16 +7437,16 @@ function validate145(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate65(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
   validate145.errors = vErrors;
   return errors === 0;
 }
-validate145.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updatePodViaPost__r200 = validate147;
-const schema71 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV1.json/updatePodViaPost__r200" };
+validate145.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updatePodViaPost__body = validate147;
+const schema71 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/PodUpdateInput", "$id": "https://compute-contract.dev/schemas/restV1.json/updatePodViaPost__body" };
 function validate147(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -5944,16 +7458,16 @@ function validate147(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate52(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+  if (!validate65(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
     errors = vErrors.length;
   }
   validate147.errors = vErrors;
   return errors === 0;
 }
-validate147.evaluated = { "props": { "adjustedCostPerHr": true, "aiApiId": true, "consumerUserId": true, "containerDiskInGb": true, "containerRegistryAuthId": true, "costPerHr": true, "cpuFlavorId": true, "desiredStatus": true, "dockerEntrypoint": true, "dockerStartCmd": true, "endpointId": true, "env": true, "gpu": true, "id": true, "image": true, "interruptible": true, "lastStartedAt": true, "lastStatusChange": true, "locked": true, "machine": true, "machineId": true, "memoryInGb": true, "name": true, "networkVolume": true, "portMappings": true, "ports": true, "publicIp": true, "savingsPlans": true, "slsVersion": true, "templateId": true, "vcpuCount": true, "volumeEncrypted": true, "volumeInGb": true, "volumeMountPath": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePodViaPost__r400 = validate149;
-const schema72 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updatePodViaPost__r400" };
+validate147.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updatePodViaPost__r200 = validate149;
+const schema72 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV1.json/updatePodViaPost__r200" };
 function validate149(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -5965,16 +7479,16 @@ function validate149(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+  if (!validate52(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
     errors = vErrors.length;
   }
   validate149.errors = vErrors;
   return errors === 0;
 }
-validate149.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePodViaPost__r401 = validate151;
-const schema73 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updatePodViaPost__r401" };
+validate149.evaluated = { "props": { "adjustedCostPerHr": true, "aiApiId": true, "consumerUserId": true, "containerDiskInGb": true, "containerRegistryAuthId": true, "costPerHr": true, "cpuFlavorId": true, "desiredStatus": true, "dockerEntrypoint": true, "dockerStartCmd": true, "endpointId": true, "env": true, "gpu": true, "id": true, "image": true, "interruptible": true, "lastStartedAt": true, "lastStatusChange": true, "locked": true, "machine": true, "machineId": true, "memoryInGb": true, "name": true, "networkVolume": true, "portMappings": true, "ports": true, "publicIp": true, "savingsPlans": true, "slsVersion": true, "templateId": true, "vcpuCount": true, "volumeEncrypted": true, "volumeInGb": true, "volumeMountPath": true }, "dynamicProps": false, "dynamicItems": false };
+const updatePodViaPost__r400 = validate151;
+const schema73 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updatePodViaPost__r400" };
 function validate151(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -5994,8 +7508,8 @@ function validate151(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate151.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePodViaPost__r404 = validate153;
-const schema74 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updatePodViaPost__r404" };
+const updatePodViaPost__r401 = validate153;
+const schema74 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updatePodViaPost__r401" };
 function validate153(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6015,8 +7529,8 @@ function validate153(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate153.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePodViaPost__r429 = validate155;
-const schema75 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updatePodViaPost__r429" };
+const updatePodViaPost__r404 = validate155;
+const schema75 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updatePodViaPost__r404" };
 function validate155(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6036,8 +7550,8 @@ function validate155(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate155.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePodViaPost__r500 = validate157;
-const schema76 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updatePodViaPost__r500" };
+const updatePodViaPost__r429 = validate157;
+const schema76 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updatePodViaPost__r429" };
 function validate157(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6057,13 +7571,34 @@ function validate157(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate157.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r200 = validate159;
-const schema77 = { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/Endpoint" }, "$id": "https://compute-contract.dev/schemas/restV1.json/listEndpoints__r200" };
+const updatePodViaPost__r500 = validate159;
+const schema77 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updatePodViaPost__r500" };
 function validate159(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
   const evaluated0 = validate159.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+    errors = vErrors.length;
+  }
+  validate159.errors = vErrors;
+  return errors === 0;
+}
+validate159.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpoints__r200 = validate161;
+const schema78 = { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/Endpoint" }, "$id": "https://compute-contract.dev/schemas/restV1.json/listEndpoints__r200" };
+function validate161(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate161.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -6087,33 +7622,12 @@ function validate159(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate159.errors = vErrors;
-  return errors === 0;
-}
-validate159.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r400 = validate161;
-const schema78 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/listEndpoints__r400" };
-function validate161(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate161.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
-    errors = vErrors.length;
-  }
   validate161.errors = vErrors;
   return errors === 0;
 }
-validate161.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r401 = validate163;
-const schema79 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/listEndpoints__r401" };
+validate161.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+const listEndpoints__r400 = validate163;
+const schema79 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/listEndpoints__r400" };
 function validate163(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6133,8 +7647,8 @@ function validate163(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate163.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r429 = validate165;
-const schema80 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/listEndpoints__r429" };
+const listEndpoints__r401 = validate165;
+const schema80 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/listEndpoints__r401" };
 function validate165(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6154,8 +7668,8 @@ function validate165(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate165.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r500 = validate167;
-const schema81 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/listEndpoints__r500" };
+const listEndpoints__r429 = validate167;
+const schema81 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/listEndpoints__r429" };
 function validate167(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6175,8 +7689,8 @@ function validate167(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate167.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__body = validate169;
-const schema82 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/EndpointCreateInput", "$id": "https://compute-contract.dev/schemas/restV1.json/createEndpoint__body" };
+const listEndpoints__r500 = validate169;
+const schema82 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/listEndpoints__r500" };
 function validate169(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6188,16 +7702,16 @@ function validate169(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate72(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
   validate169.errors = vErrors;
   return errors === 0;
 }
-validate169.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r200 = validate171;
-const schema83 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV1.json/createEndpoint__r200" };
+validate169.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createEndpoint__body = validate171;
+const schema83 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/EndpointCreateInput", "$id": "https://compute-contract.dev/schemas/restV1.json/createEndpoint__body" };
 function validate171(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6209,16 +7723,16 @@ function validate171(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate67(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
+  if (!validate72(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
     errors = vErrors.length;
   }
   validate171.errors = vErrors;
   return errors === 0;
 }
-validate171.evaluated = { "props": { "allowedCudaVersions": true, "computeType": true, "createdAt": true, "dataCenterIds": true, "env": true, "executionTimeoutMs": true, "gpuCount": true, "gpuTypeIds": true, "id": true, "idleTimeout": true, "instanceIds": true, "minCudaVersion": true, "name": true, "networkVolumeId": true, "networkVolumeIds": true, "scalerType": true, "scalerValue": true, "template": true, "templateId": true, "userId": true, "version": true, "workers": true, "workersMax": true, "workersMin": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r400 = validate173;
-const schema84 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createEndpoint__r400" };
+validate171.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createEndpoint__r200 = validate173;
+const schema84 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV1.json/createEndpoint__r200" };
 function validate173(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6230,16 +7744,16 @@ function validate173(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+  if (!validate67(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
     errors = vErrors.length;
   }
   validate173.errors = vErrors;
   return errors === 0;
 }
-validate173.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r401 = validate175;
-const schema85 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createEndpoint__r401" };
+validate173.evaluated = { "props": { "allowedCudaVersions": true, "computeType": true, "createdAt": true, "dataCenterIds": true, "env": true, "executionTimeoutMs": true, "gpuCount": true, "gpuTypeIds": true, "id": true, "idleTimeout": true, "instanceIds": true, "minCudaVersion": true, "name": true, "networkVolumeId": true, "networkVolumeIds": true, "scalerType": true, "scalerValue": true, "template": true, "templateId": true, "userId": true, "version": true, "workers": true, "workersMax": true, "workersMin": true }, "dynamicProps": false, "dynamicItems": false };
+const createEndpoint__r400 = validate175;
+const schema85 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createEndpoint__r400" };
 function validate175(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6259,8 +7773,8 @@ function validate175(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate175.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r429 = validate177;
-const schema86 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createEndpoint__r429" };
+const createEndpoint__r401 = validate177;
+const schema86 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createEndpoint__r401" };
 function validate177(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6280,8 +7794,8 @@ function validate177(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate177.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r500 = validate179;
-const schema87 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createEndpoint__r500" };
+const createEndpoint__r429 = validate179;
+const schema87 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createEndpoint__r429" };
 function validate179(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6301,8 +7815,8 @@ function validate179(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate179.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r200 = validate181;
-const schema88 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV1.json/getEndpoint__r200" };
+const createEndpoint__r500 = validate181;
+const schema88 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createEndpoint__r500" };
 function validate181(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6314,16 +7828,16 @@ function validate181(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate67(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
   validate181.errors = vErrors;
   return errors === 0;
 }
-validate181.evaluated = { "props": { "allowedCudaVersions": true, "computeType": true, "createdAt": true, "dataCenterIds": true, "env": true, "executionTimeoutMs": true, "gpuCount": true, "gpuTypeIds": true, "id": true, "idleTimeout": true, "instanceIds": true, "minCudaVersion": true, "name": true, "networkVolumeId": true, "networkVolumeIds": true, "scalerType": true, "scalerValue": true, "template": true, "templateId": true, "userId": true, "version": true, "workers": true, "workersMax": true, "workersMin": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r400 = validate183;
-const schema89 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getEndpoint__r400" };
+validate181.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createEndpoint__r503 = validate183;
+const schema89 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createEndpoint__r503" };
 function validate183(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6343,8 +7857,8 @@ function validate183(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate183.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r401 = validate185;
-const schema90 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getEndpoint__r401" };
+const getEndpoint__r200 = validate185;
+const schema90 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV1.json/getEndpoint__r200" };
 function validate185(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6356,16 +7870,16 @@ function validate185(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+  if (!validate67(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
     errors = vErrors.length;
   }
   validate185.errors = vErrors;
   return errors === 0;
 }
-validate185.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r404 = validate187;
-const schema91 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getEndpoint__r404" };
+validate185.evaluated = { "props": { "allowedCudaVersions": true, "computeType": true, "createdAt": true, "dataCenterIds": true, "env": true, "executionTimeoutMs": true, "gpuCount": true, "gpuTypeIds": true, "id": true, "idleTimeout": true, "instanceIds": true, "minCudaVersion": true, "name": true, "networkVolumeId": true, "networkVolumeIds": true, "scalerType": true, "scalerValue": true, "template": true, "templateId": true, "userId": true, "version": true, "workers": true, "workersMax": true, "workersMin": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpoint__r400 = validate187;
+const schema91 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getEndpoint__r400" };
 function validate187(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6385,8 +7899,8 @@ function validate187(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate187.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r429 = validate189;
-const schema92 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getEndpoint__r429" };
+const getEndpoint__r401 = validate189;
+const schema92 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getEndpoint__r401" };
 function validate189(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6406,8 +7920,8 @@ function validate189(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate189.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r500 = validate191;
-const schema93 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getEndpoint__r500" };
+const getEndpoint__r404 = validate191;
+const schema93 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getEndpoint__r404" };
 function validate191(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6427,8 +7941,8 @@ function validate191(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate191.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r400 = validate193;
-const schema94 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteEndpoint__r400" };
+const getEndpoint__r429 = validate193;
+const schema94 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getEndpoint__r429" };
 function validate193(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6448,8 +7962,8 @@ function validate193(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate193.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r401 = validate195;
-const schema95 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteEndpoint__r401" };
+const getEndpoint__r500 = validate195;
+const schema95 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getEndpoint__r500" };
 function validate195(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6469,8 +7983,8 @@ function validate195(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate195.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r404 = validate197;
-const schema96 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteEndpoint__r404" };
+const deleteEndpoint__r400 = validate197;
+const schema96 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteEndpoint__r400" };
 function validate197(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6490,8 +8004,8 @@ function validate197(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate197.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r429 = validate199;
-const schema97 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteEndpoint__r429" };
+const deleteEndpoint__r401 = validate199;
+const schema97 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteEndpoint__r401" };
 function validate199(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6511,8 +8025,8 @@ function validate199(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate199.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r500 = validate201;
-const schema98 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteEndpoint__r500" };
+const deleteEndpoint__r404 = validate201;
+const schema98 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteEndpoint__r404" };
 function validate201(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6532,8 +8046,8 @@ function validate201(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate201.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__body = validate203;
-const schema99 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/EndpointUpdateInput", "$id": "https://compute-contract.dev/schemas/restV1.json/updateEndpoint__body" };
+const deleteEndpoint__r429 = validate203;
+const schema99 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteEndpoint__r429" };
 function validate203(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6545,16 +8059,16 @@ function validate203(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate73(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
   validate203.errors = vErrors;
   return errors === 0;
 }
-validate203.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r200 = validate205;
-const schema100 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV1.json/updateEndpoint__r200" };
+validate203.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteEndpoint__r500 = validate205;
+const schema100 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteEndpoint__r500" };
 function validate205(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6566,16 +8080,16 @@ function validate205(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate67(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
   validate205.errors = vErrors;
   return errors === 0;
 }
-validate205.evaluated = { "props": { "allowedCudaVersions": true, "computeType": true, "createdAt": true, "dataCenterIds": true, "env": true, "executionTimeoutMs": true, "gpuCount": true, "gpuTypeIds": true, "id": true, "idleTimeout": true, "instanceIds": true, "minCudaVersion": true, "name": true, "networkVolumeId": true, "networkVolumeIds": true, "scalerType": true, "scalerValue": true, "template": true, "templateId": true, "userId": true, "version": true, "workers": true, "workersMax": true, "workersMin": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r400 = validate207;
-const schema101 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateEndpoint__r400" };
+validate205.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__body = validate207;
+const schema101 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/EndpointUpdateInput", "$id": "https://compute-contract.dev/schemas/restV1.json/updateEndpoint__body" };
 function validate207(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6587,16 +8101,16 @@ function validate207(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+  if (!validate73(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
     errors = vErrors.length;
   }
   validate207.errors = vErrors;
   return errors === 0;
 }
-validate207.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r401 = validate209;
-const schema102 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateEndpoint__r401" };
+validate207.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__r200 = validate209;
+const schema102 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV1.json/updateEndpoint__r200" };
 function validate209(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6608,16 +8122,16 @@ function validate209(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+  if (!validate67(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
     errors = vErrors.length;
   }
   validate209.errors = vErrors;
   return errors === 0;
 }
-validate209.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r404 = validate211;
-const schema103 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateEndpoint__r404" };
+validate209.evaluated = { "props": { "allowedCudaVersions": true, "computeType": true, "createdAt": true, "dataCenterIds": true, "env": true, "executionTimeoutMs": true, "gpuCount": true, "gpuTypeIds": true, "id": true, "idleTimeout": true, "instanceIds": true, "minCudaVersion": true, "name": true, "networkVolumeId": true, "networkVolumeIds": true, "scalerType": true, "scalerValue": true, "template": true, "templateId": true, "userId": true, "version": true, "workers": true, "workersMax": true, "workersMin": true }, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__r400 = validate211;
+const schema103 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateEndpoint__r400" };
 function validate211(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6637,8 +8151,8 @@ function validate211(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate211.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r429 = validate213;
-const schema104 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateEndpoint__r429" };
+const updateEndpoint__r401 = validate213;
+const schema104 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateEndpoint__r401" };
 function validate213(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6658,8 +8172,8 @@ function validate213(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate213.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r500 = validate215;
-const schema105 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateEndpoint__r500" };
+const updateEndpoint__r404 = validate215;
+const schema105 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateEndpoint__r404" };
 function validate215(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6679,8 +8193,8 @@ function validate215(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate215.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpointViaPost__body = validate217;
-const schema106 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/EndpointUpdateInput", "$id": "https://compute-contract.dev/schemas/restV1.json/updateEndpointViaPost__body" };
+const updateEndpoint__r429 = validate217;
+const schema106 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateEndpoint__r429" };
 function validate217(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6692,16 +8206,16 @@ function validate217(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate73(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
   validate217.errors = vErrors;
   return errors === 0;
 }
-validate217.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updateEndpointViaPost__r200 = validate219;
-const schema107 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV1.json/updateEndpointViaPost__r200" };
+validate217.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__r500 = validate219;
+const schema107 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateEndpoint__r500" };
 function validate219(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6713,16 +8227,16 @@ function validate219(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate67(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
   validate219.errors = vErrors;
   return errors === 0;
 }
-validate219.evaluated = { "props": { "allowedCudaVersions": true, "computeType": true, "createdAt": true, "dataCenterIds": true, "env": true, "executionTimeoutMs": true, "gpuCount": true, "gpuTypeIds": true, "id": true, "idleTimeout": true, "instanceIds": true, "minCudaVersion": true, "name": true, "networkVolumeId": true, "networkVolumeIds": true, "scalerType": true, "scalerValue": true, "template": true, "templateId": true, "userId": true, "version": true, "workers": true, "workersMax": true, "workersMin": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpointViaPost__r400 = validate221;
-const schema108 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateEndpointViaPost__r400" };
+validate219.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateEndpointViaPost__body = validate221;
+const schema108 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/EndpointUpdateInput", "$id": "https://compute-contract.dev/schemas/restV1.json/updateEndpointViaPost__body" };
 function validate221(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6734,16 +8248,16 @@ function validate221(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+  if (!validate73(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
     errors = vErrors.length;
   }
   validate221.errors = vErrors;
   return errors === 0;
 }
-validate221.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpointViaPost__r401 = validate223;
-const schema109 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateEndpointViaPost__r401" };
+validate221.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updateEndpointViaPost__r200 = validate223;
+const schema109 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV1.json/updateEndpointViaPost__r200" };
 function validate223(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6755,16 +8269,16 @@ function validate223(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+  if (!validate67(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
     errors = vErrors.length;
   }
   validate223.errors = vErrors;
   return errors === 0;
 }
-validate223.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpointViaPost__r404 = validate225;
-const schema110 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateEndpointViaPost__r404" };
+validate223.evaluated = { "props": { "allowedCudaVersions": true, "computeType": true, "createdAt": true, "dataCenterIds": true, "env": true, "executionTimeoutMs": true, "gpuCount": true, "gpuTypeIds": true, "id": true, "idleTimeout": true, "instanceIds": true, "minCudaVersion": true, "name": true, "networkVolumeId": true, "networkVolumeIds": true, "scalerType": true, "scalerValue": true, "template": true, "templateId": true, "userId": true, "version": true, "workers": true, "workersMax": true, "workersMin": true }, "dynamicProps": false, "dynamicItems": false };
+const updateEndpointViaPost__r400 = validate225;
+const schema110 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateEndpointViaPost__r400" };
 function validate225(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6784,8 +8298,8 @@ function validate225(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate225.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpointViaPost__r429 = validate227;
-const schema111 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateEndpointViaPost__r429" };
+const updateEndpointViaPost__r401 = validate227;
+const schema111 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateEndpointViaPost__r401" };
 function validate227(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6805,8 +8319,8 @@ function validate227(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate227.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpointViaPost__r500 = validate229;
-const schema112 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateEndpointViaPost__r500" };
+const updateEndpointViaPost__r404 = validate229;
+const schema112 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateEndpointViaPost__r404" };
 function validate229(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6826,13 +8340,55 @@ function validate229(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate229.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r200 = validate231;
-const schema113 = { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/Template" }, "$id": "https://compute-contract.dev/schemas/restV1.json/listTemplates__r200" };
+const updateEndpointViaPost__r429 = validate231;
+const schema113 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateEndpointViaPost__r429" };
 function validate231(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
   const evaluated0 = validate231.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+    errors = vErrors.length;
+  }
+  validate231.errors = vErrors;
+  return errors === 0;
+}
+validate231.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateEndpointViaPost__r500 = validate233;
+const schema114 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateEndpointViaPost__r500" };
+function validate233(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate233.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+    errors = vErrors.length;
+  }
+  validate233.errors = vErrors;
+  return errors === 0;
+}
+validate233.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listTemplates__r200 = validate235;
+const schema115 = { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/Template" }, "$id": "https://compute-contract.dev/schemas/restV1.json/listTemplates__r200" };
+function validate235(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate235.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -6856,54 +8412,12 @@ function validate231(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate231.errors = vErrors;
-  return errors === 0;
-}
-validate231.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r400 = validate233;
-const schema114 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/listTemplates__r400" };
-function validate233(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate233.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
-    errors = vErrors.length;
-  }
-  validate233.errors = vErrors;
-  return errors === 0;
-}
-validate233.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r401 = validate235;
-const schema115 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/listTemplates__r401" };
-function validate235(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate235.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
-    errors = vErrors.length;
-  }
   validate235.errors = vErrors;
   return errors === 0;
 }
-validate235.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r429 = validate237;
-const schema116 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/listTemplates__r429" };
+validate235.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+const listTemplates__r400 = validate237;
+const schema116 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/listTemplates__r400" };
 function validate237(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6923,8 +8437,8 @@ function validate237(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate237.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r500 = validate239;
-const schema117 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/listTemplates__r500" };
+const listTemplates__r401 = validate239;
+const schema117 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/listTemplates__r401" };
 function validate239(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6944,8 +8458,8 @@ function validate239(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate239.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__body = validate241;
-const schema118 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/TemplateCreateInput", "$id": "https://compute-contract.dev/schemas/restV1.json/createTemplate__body" };
+const listTemplates__r429 = validate241;
+const schema118 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/listTemplates__r429" };
 function validate241(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6957,16 +8471,16 @@ function validate241(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate74(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
   validate241.errors = vErrors;
   return errors === 0;
 }
-validate241.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r200 = validate243;
-const schema119 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV1.json/createTemplate__r200" };
+validate241.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listTemplates__r500 = validate243;
+const schema119 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/listTemplates__r500" };
 function validate243(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6978,16 +8492,16 @@ function validate243(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate68(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
   validate243.errors = vErrors;
   return errors === 0;
 }
-validate243.evaluated = { "props": { "category": true, "containerDiskInGb": true, "containerRegistryAuthId": true, "dockerEntrypoint": true, "dockerStartCmd": true, "earned": true, "env": true, "id": true, "imageName": true, "isPublic": true, "isRunpod": true, "isServerless": true, "name": true, "ports": true, "readme": true, "runtimeInMin": true, "volumeInGb": true, "volumeMountPath": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r400 = validate245;
-const schema120 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createTemplate__r400" };
+validate243.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createTemplate__body = validate245;
+const schema120 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/TemplateCreateInput", "$id": "https://compute-contract.dev/schemas/restV1.json/createTemplate__body" };
 function validate245(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6999,16 +8513,16 @@ function validate245(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+  if (!validate74(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
     errors = vErrors.length;
   }
   validate245.errors = vErrors;
   return errors === 0;
 }
-validate245.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r401 = validate247;
-const schema121 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createTemplate__r401" };
+validate245.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createTemplate__r200 = validate247;
+const schema121 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV1.json/createTemplate__r200" };
 function validate247(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7020,16 +8534,16 @@ function validate247(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+  if (!validate68(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
     errors = vErrors.length;
   }
   validate247.errors = vErrors;
   return errors === 0;
 }
-validate247.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r429 = validate249;
-const schema122 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createTemplate__r429" };
+validate247.evaluated = { "props": { "category": true, "containerDiskInGb": true, "containerRegistryAuthId": true, "dockerEntrypoint": true, "dockerStartCmd": true, "earned": true, "env": true, "id": true, "imageName": true, "isPublic": true, "isRunpod": true, "isServerless": true, "name": true, "ports": true, "readme": true, "runtimeInMin": true, "volumeInGb": true, "volumeMountPath": true }, "dynamicProps": false, "dynamicItems": false };
+const createTemplate__r400 = validate249;
+const schema122 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createTemplate__r400" };
 function validate249(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7049,8 +8563,8 @@ function validate249(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate249.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r500 = validate251;
-const schema123 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createTemplate__r500" };
+const createTemplate__r401 = validate251;
+const schema123 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createTemplate__r401" };
 function validate251(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7070,8 +8584,8 @@ function validate251(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate251.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r200 = validate253;
-const schema124 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV1.json/getTemplate__r200" };
+const createTemplate__r429 = validate253;
+const schema124 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createTemplate__r429" };
 function validate253(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7083,16 +8597,16 @@ function validate253(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate68(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
   validate253.errors = vErrors;
   return errors === 0;
 }
-validate253.evaluated = { "props": { "category": true, "containerDiskInGb": true, "containerRegistryAuthId": true, "dockerEntrypoint": true, "dockerStartCmd": true, "earned": true, "env": true, "id": true, "imageName": true, "isPublic": true, "isRunpod": true, "isServerless": true, "name": true, "ports": true, "readme": true, "runtimeInMin": true, "volumeInGb": true, "volumeMountPath": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r400 = validate255;
-const schema125 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getTemplate__r400" };
+validate253.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createTemplate__r500 = validate255;
+const schema125 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createTemplate__r500" };
 function validate255(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7112,8 +8626,8 @@ function validate255(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate255.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r401 = validate257;
-const schema126 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getTemplate__r401" };
+const createTemplate__r503 = validate257;
+const schema126 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createTemplate__r503" };
 function validate257(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7133,8 +8647,8 @@ function validate257(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate257.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r404 = validate259;
-const schema127 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getTemplate__r404" };
+const getTemplate__r200 = validate259;
+const schema127 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV1.json/getTemplate__r200" };
 function validate259(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7146,16 +8660,16 @@ function validate259(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+  if (!validate68(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
     errors = vErrors.length;
   }
   validate259.errors = vErrors;
   return errors === 0;
 }
-validate259.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r429 = validate261;
-const schema128 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getTemplate__r429" };
+validate259.evaluated = { "props": { "category": true, "containerDiskInGb": true, "containerRegistryAuthId": true, "dockerEntrypoint": true, "dockerStartCmd": true, "earned": true, "env": true, "id": true, "imageName": true, "isPublic": true, "isRunpod": true, "isServerless": true, "name": true, "ports": true, "readme": true, "runtimeInMin": true, "volumeInGb": true, "volumeMountPath": true }, "dynamicProps": false, "dynamicItems": false };
+const getTemplate__r400 = validate261;
+const schema128 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getTemplate__r400" };
 function validate261(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7175,8 +8689,8 @@ function validate261(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate261.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r500 = validate263;
-const schema129 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getTemplate__r500" };
+const getTemplate__r401 = validate263;
+const schema129 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getTemplate__r401" };
 function validate263(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7196,8 +8710,8 @@ function validate263(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate263.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r400 = validate265;
-const schema130 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteTemplate__r400" };
+const getTemplate__r404 = validate265;
+const schema130 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getTemplate__r404" };
 function validate265(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7217,8 +8731,8 @@ function validate265(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate265.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r401 = validate267;
-const schema131 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteTemplate__r401" };
+const getTemplate__r429 = validate267;
+const schema131 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getTemplate__r429" };
 function validate267(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7238,8 +8752,8 @@ function validate267(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate267.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r404 = validate269;
-const schema132 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteTemplate__r404" };
+const getTemplate__r500 = validate269;
+const schema132 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getTemplate__r500" };
 function validate269(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7259,8 +8773,8 @@ function validate269(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate269.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r429 = validate271;
-const schema133 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteTemplate__r429" };
+const deleteTemplate__r400 = validate271;
+const schema133 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteTemplate__r400" };
 function validate271(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7280,8 +8794,8 @@ function validate271(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate271.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r500 = validate273;
-const schema134 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteTemplate__r500" };
+const deleteTemplate__r401 = validate273;
+const schema134 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteTemplate__r401" };
 function validate273(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7301,8 +8815,8 @@ function validate273(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate273.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__body = validate275;
-const schema135 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/TemplateUpdateInput", "$id": "https://compute-contract.dev/schemas/restV1.json/updateTemplate__body" };
+const deleteTemplate__r404 = validate275;
+const schema135 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteTemplate__r404" };
 function validate275(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7314,16 +8828,16 @@ function validate275(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate76(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
   validate275.errors = vErrors;
   return errors === 0;
 }
-validate275.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r200 = validate277;
-const schema136 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV1.json/updateTemplate__r200" };
+validate275.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteTemplate__r429 = validate277;
+const schema136 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteTemplate__r429" };
 function validate277(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7335,16 +8849,16 @@ function validate277(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate68(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
   validate277.errors = vErrors;
   return errors === 0;
 }
-validate277.evaluated = { "props": { "category": true, "containerDiskInGb": true, "containerRegistryAuthId": true, "dockerEntrypoint": true, "dockerStartCmd": true, "earned": true, "env": true, "id": true, "imageName": true, "isPublic": true, "isRunpod": true, "isServerless": true, "name": true, "ports": true, "readme": true, "runtimeInMin": true, "volumeInGb": true, "volumeMountPath": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r400 = validate279;
-const schema137 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateTemplate__r400" };
+validate277.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteTemplate__r500 = validate279;
+const schema137 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteTemplate__r500" };
 function validate279(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7364,8 +8878,8 @@ function validate279(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate279.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r401 = validate281;
-const schema138 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateTemplate__r401" };
+const updateTemplate__body = validate281;
+const schema138 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/TemplateUpdateInput", "$id": "https://compute-contract.dev/schemas/restV1.json/updateTemplate__body" };
 function validate281(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7377,16 +8891,16 @@ function validate281(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+  if (!validate76(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
     errors = vErrors.length;
   }
   validate281.errors = vErrors;
   return errors === 0;
 }
-validate281.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r404 = validate283;
-const schema139 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateTemplate__r404" };
+validate281.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updateTemplate__r200 = validate283;
+const schema139 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV1.json/updateTemplate__r200" };
 function validate283(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7398,16 +8912,16 @@ function validate283(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+  if (!validate68(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
     errors = vErrors.length;
   }
   validate283.errors = vErrors;
   return errors === 0;
 }
-validate283.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r429 = validate285;
-const schema140 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateTemplate__r429" };
+validate283.evaluated = { "props": { "category": true, "containerDiskInGb": true, "containerRegistryAuthId": true, "dockerEntrypoint": true, "dockerStartCmd": true, "earned": true, "env": true, "id": true, "imageName": true, "isPublic": true, "isRunpod": true, "isServerless": true, "name": true, "ports": true, "readme": true, "runtimeInMin": true, "volumeInGb": true, "volumeMountPath": true }, "dynamicProps": false, "dynamicItems": false };
+const updateTemplate__r400 = validate285;
+const schema140 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateTemplate__r400" };
 function validate285(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7427,8 +8941,8 @@ function validate285(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate285.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r500 = validate287;
-const schema141 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateTemplate__r500" };
+const updateTemplate__r401 = validate287;
+const schema141 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateTemplate__r401" };
 function validate287(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7448,8 +8962,8 @@ function validate287(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate287.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplateViaPost__body = validate289;
-const schema142 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/TemplateUpdateInput", "$id": "https://compute-contract.dev/schemas/restV1.json/updateTemplateViaPost__body" };
+const updateTemplate__r404 = validate289;
+const schema142 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateTemplate__r404" };
 function validate289(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7461,16 +8975,16 @@ function validate289(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate76(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
   validate289.errors = vErrors;
   return errors === 0;
 }
-validate289.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updateTemplateViaPost__r200 = validate291;
-const schema143 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV1.json/updateTemplateViaPost__r200" };
+validate289.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateTemplate__r429 = validate291;
+const schema143 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateTemplate__r429" };
 function validate291(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7482,16 +8996,16 @@ function validate291(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate68(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
   validate291.errors = vErrors;
   return errors === 0;
 }
-validate291.evaluated = { "props": { "category": true, "containerDiskInGb": true, "containerRegistryAuthId": true, "dockerEntrypoint": true, "dockerStartCmd": true, "earned": true, "env": true, "id": true, "imageName": true, "isPublic": true, "isRunpod": true, "isServerless": true, "name": true, "ports": true, "readme": true, "runtimeInMin": true, "volumeInGb": true, "volumeMountPath": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplateViaPost__r400 = validate293;
-const schema144 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateTemplateViaPost__r400" };
+validate291.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateTemplate__r500 = validate293;
+const schema144 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateTemplate__r500" };
 function validate293(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7511,8 +9025,8 @@ function validate293(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate293.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplateViaPost__r401 = validate295;
-const schema145 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateTemplateViaPost__r401" };
+const updateTemplateViaPost__body = validate295;
+const schema145 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/TemplateUpdateInput", "$id": "https://compute-contract.dev/schemas/restV1.json/updateTemplateViaPost__body" };
 function validate295(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7524,16 +9038,16 @@ function validate295(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+  if (!validate76(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
     errors = vErrors.length;
   }
   validate295.errors = vErrors;
   return errors === 0;
 }
-validate295.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplateViaPost__r404 = validate297;
-const schema146 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateTemplateViaPost__r404" };
+validate295.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updateTemplateViaPost__r200 = validate297;
+const schema146 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV1.json/updateTemplateViaPost__r200" };
 function validate297(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7545,16 +9059,16 @@ function validate297(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+  if (!validate68(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
     errors = vErrors.length;
   }
   validate297.errors = vErrors;
   return errors === 0;
 }
-validate297.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplateViaPost__r429 = validate299;
-const schema147 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateTemplateViaPost__r429" };
+validate297.evaluated = { "props": { "category": true, "containerDiskInGb": true, "containerRegistryAuthId": true, "dockerEntrypoint": true, "dockerStartCmd": true, "earned": true, "env": true, "id": true, "imageName": true, "isPublic": true, "isRunpod": true, "isServerless": true, "name": true, "ports": true, "readme": true, "runtimeInMin": true, "volumeInGb": true, "volumeMountPath": true }, "dynamicProps": false, "dynamicItems": false };
+const updateTemplateViaPost__r400 = validate299;
+const schema147 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateTemplateViaPost__r400" };
 function validate299(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7574,8 +9088,8 @@ function validate299(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate299.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplateViaPost__r500 = validate301;
-const schema148 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateTemplateViaPost__r500" };
+const updateTemplateViaPost__r401 = validate301;
+const schema148 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateTemplateViaPost__r401" };
 function validate301(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7595,13 +9109,76 @@ function validate301(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate301.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r200 = validate303;
-const schema149 = { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/NetworkVolume" }, "$id": "https://compute-contract.dev/schemas/restV1.json/listNetworkVolumes__r200" };
+const updateTemplateViaPost__r404 = validate303;
+const schema149 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateTemplateViaPost__r404" };
 function validate303(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
   const evaluated0 = validate303.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+    errors = vErrors.length;
+  }
+  validate303.errors = vErrors;
+  return errors === 0;
+}
+validate303.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateTemplateViaPost__r429 = validate305;
+const schema150 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateTemplateViaPost__r429" };
+function validate305(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate305.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+    errors = vErrors.length;
+  }
+  validate305.errors = vErrors;
+  return errors === 0;
+}
+validate305.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateTemplateViaPost__r500 = validate307;
+const schema151 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateTemplateViaPost__r500" };
+function validate307(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate307.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+    errors = vErrors.length;
+  }
+  validate307.errors = vErrors;
+  return errors === 0;
+}
+validate307.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumes__r200 = validate309;
+const schema152 = { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/NetworkVolume" }, "$id": "https://compute-contract.dev/schemas/restV1.json/listNetworkVolumes__r200" };
+function validate309(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate309.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -7625,75 +9202,12 @@ function validate303(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate303.errors = vErrors;
-  return errors === 0;
-}
-validate303.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r400 = validate305;
-const schema150 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/listNetworkVolumes__r400" };
-function validate305(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate305.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
-    errors = vErrors.length;
-  }
-  validate305.errors = vErrors;
-  return errors === 0;
-}
-validate305.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r401 = validate307;
-const schema151 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/listNetworkVolumes__r401" };
-function validate307(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate307.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
-    errors = vErrors.length;
-  }
-  validate307.errors = vErrors;
-  return errors === 0;
-}
-validate307.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r429 = validate309;
-const schema152 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/listNetworkVolumes__r429" };
-function validate309(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate309.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
-    errors = vErrors.length;
-  }
   validate309.errors = vErrors;
   return errors === 0;
 }
-validate309.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r500 = validate311;
-const schema153 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/listNetworkVolumes__r500" };
+validate309.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumes__r400 = validate311;
+const schema153 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/listNetworkVolumes__r400" };
 function validate311(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7713,8 +9227,8 @@ function validate311(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate311.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__body = validate313;
-const schema154 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/NetworkVolumeCreateInput", "$id": "https://compute-contract.dev/schemas/restV1.json/createNetworkVolume__body" };
+const listNetworkVolumes__r401 = validate313;
+const schema154 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/listNetworkVolumes__r401" };
 function validate313(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7726,16 +9240,16 @@ function validate313(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate78(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
   validate313.errors = vErrors;
   return errors === 0;
 }
-validate313.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r200 = validate315;
-const schema155 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV1.json/createNetworkVolume__r200" };
+validate313.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumes__r429 = validate315;
+const schema155 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/listNetworkVolumes__r429" };
 function validate315(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7747,16 +9261,16 @@ function validate315(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate57(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
   validate315.errors = vErrors;
   return errors === 0;
 }
-validate315.evaluated = { "props": { "dataCenterId": true, "id": true, "name": true, "size": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r400 = validate317;
-const schema156 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createNetworkVolume__r400" };
+validate315.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumes__r500 = validate317;
+const schema156 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/listNetworkVolumes__r500" };
 function validate317(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7776,8 +9290,8 @@ function validate317(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate317.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r401 = validate319;
-const schema157 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createNetworkVolume__r401" };
+const createNetworkVolume__body = validate319;
+const schema157 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/NetworkVolumeCreateInput", "$id": "https://compute-contract.dev/schemas/restV1.json/createNetworkVolume__body" };
 function validate319(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7789,16 +9303,16 @@ function validate319(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+  if (!validate78(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
     errors = vErrors.length;
   }
   validate319.errors = vErrors;
   return errors === 0;
 }
-validate319.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r429 = validate321;
-const schema158 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createNetworkVolume__r429" };
+validate319.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createNetworkVolume__r200 = validate321;
+const schema158 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV1.json/createNetworkVolume__r200" };
 function validate321(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7810,16 +9324,16 @@ function validate321(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+  if (!validate57(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
     errors = vErrors.length;
   }
   validate321.errors = vErrors;
   return errors === 0;
 }
-validate321.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r500 = validate323;
-const schema159 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createNetworkVolume__r500" };
+validate321.evaluated = { "props": { "dataCenterId": true, "id": true, "name": true, "size": true }, "dynamicProps": false, "dynamicItems": false };
+const createNetworkVolume__r400 = validate323;
+const schema159 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createNetworkVolume__r400" };
 function validate323(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7839,8 +9353,8 @@ function validate323(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate323.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r200 = validate325;
-const schema160 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV1.json/getNetworkVolume__r200" };
+const createNetworkVolume__r401 = validate325;
+const schema160 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createNetworkVolume__r401" };
 function validate325(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7852,16 +9366,16 @@ function validate325(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate57(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
   validate325.errors = vErrors;
   return errors === 0;
 }
-validate325.evaluated = { "props": { "dataCenterId": true, "id": true, "name": true, "size": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r400 = validate327;
-const schema161 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getNetworkVolume__r400" };
+validate325.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createNetworkVolume__r429 = validate327;
+const schema161 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createNetworkVolume__r429" };
 function validate327(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7881,8 +9395,8 @@ function validate327(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate327.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r401 = validate329;
-const schema162 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getNetworkVolume__r401" };
+const createNetworkVolume__r500 = validate329;
+const schema162 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createNetworkVolume__r500" };
 function validate329(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7902,8 +9416,8 @@ function validate329(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate329.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r404 = validate331;
-const schema163 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getNetworkVolume__r404" };
+const createNetworkVolume__r503 = validate331;
+const schema163 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createNetworkVolume__r503" };
 function validate331(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7923,8 +9437,8 @@ function validate331(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate331.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r429 = validate333;
-const schema164 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getNetworkVolume__r429" };
+const getNetworkVolume__r200 = validate333;
+const schema164 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV1.json/getNetworkVolume__r200" };
 function validate333(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7936,16 +9450,16 @@ function validate333(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+  if (!validate57(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
     errors = vErrors.length;
   }
   validate333.errors = vErrors;
   return errors === 0;
 }
-validate333.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r500 = validate335;
-const schema165 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getNetworkVolume__r500" };
+validate333.evaluated = { "props": { "dataCenterId": true, "id": true, "name": true, "size": true }, "dynamicProps": false, "dynamicItems": false };
+const getNetworkVolume__r400 = validate335;
+const schema165 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getNetworkVolume__r400" };
 function validate335(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7965,8 +9479,8 @@ function validate335(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate335.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r400 = validate337;
-const schema166 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteNetworkVolume__r400" };
+const getNetworkVolume__r401 = validate337;
+const schema166 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getNetworkVolume__r401" };
 function validate337(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7986,8 +9500,8 @@ function validate337(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate337.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r401 = validate339;
-const schema167 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteNetworkVolume__r401" };
+const getNetworkVolume__r404 = validate339;
+const schema167 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getNetworkVolume__r404" };
 function validate339(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8007,8 +9521,8 @@ function validate339(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate339.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r404 = validate341;
-const schema168 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteNetworkVolume__r404" };
+const getNetworkVolume__r429 = validate341;
+const schema168 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getNetworkVolume__r429" };
 function validate341(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8028,8 +9542,8 @@ function validate341(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate341.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r429 = validate343;
-const schema169 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteNetworkVolume__r429" };
+const getNetworkVolume__r500 = validate343;
+const schema169 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getNetworkVolume__r500" };
 function validate343(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8049,8 +9563,8 @@ function validate343(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate343.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r500 = validate345;
-const schema170 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteNetworkVolume__r500" };
+const deleteNetworkVolume__r400 = validate345;
+const schema170 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteNetworkVolume__r400" };
 function validate345(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8070,8 +9584,8 @@ function validate345(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate345.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__body = validate347;
-const schema171 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/NetworkVolumeUpdateInput", "$id": "https://compute-contract.dev/schemas/restV1.json/updateNetworkVolume__body" };
+const deleteNetworkVolume__r401 = validate347;
+const schema171 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteNetworkVolume__r401" };
 function validate347(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8083,16 +9597,16 @@ function validate347(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate79(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
   validate347.errors = vErrors;
   return errors === 0;
 }
-validate347.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r200 = validate349;
-const schema172 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV1.json/updateNetworkVolume__r200" };
+validate347.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteNetworkVolume__r404 = validate349;
+const schema172 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteNetworkVolume__r404" };
 function validate349(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8104,16 +9618,16 @@ function validate349(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate57(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
   validate349.errors = vErrors;
   return errors === 0;
 }
-validate349.evaluated = { "props": { "dataCenterId": true, "id": true, "name": true, "size": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r400 = validate351;
-const schema173 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateNetworkVolume__r400" };
+validate349.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteNetworkVolume__r429 = validate351;
+const schema173 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteNetworkVolume__r429" };
 function validate351(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8133,8 +9647,8 @@ function validate351(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate351.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r401 = validate353;
-const schema174 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateNetworkVolume__r401" };
+const deleteNetworkVolume__r500 = validate353;
+const schema174 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteNetworkVolume__r500" };
 function validate353(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8154,8 +9668,8 @@ function validate353(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate353.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r404 = validate355;
-const schema175 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateNetworkVolume__r404" };
+const updateNetworkVolume__body = validate355;
+const schema175 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/NetworkVolumeUpdateInput", "$id": "https://compute-contract.dev/schemas/restV1.json/updateNetworkVolume__body" };
 function validate355(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8167,16 +9681,16 @@ function validate355(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+  if (!validate79(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
     errors = vErrors.length;
   }
   validate355.errors = vErrors;
   return errors === 0;
 }
-validate355.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r429 = validate357;
-const schema176 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateNetworkVolume__r429" };
+validate355.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updateNetworkVolume__r200 = validate357;
+const schema176 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV1.json/updateNetworkVolume__r200" };
 function validate357(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8188,16 +9702,16 @@ function validate357(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+  if (!validate57(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
     errors = vErrors.length;
   }
   validate357.errors = vErrors;
   return errors === 0;
 }
-validate357.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r500 = validate359;
-const schema177 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateNetworkVolume__r500" };
+validate357.evaluated = { "props": { "dataCenterId": true, "id": true, "name": true, "size": true }, "dynamicProps": false, "dynamicItems": false };
+const updateNetworkVolume__r400 = validate359;
+const schema177 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateNetworkVolume__r400" };
 function validate359(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8217,8 +9731,8 @@ function validate359(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate359.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolumeViaPost__body = validate361;
-const schema178 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/NetworkVolumeUpdateInput", "$id": "https://compute-contract.dev/schemas/restV1.json/updateNetworkVolumeViaPost__body" };
+const updateNetworkVolume__r401 = validate361;
+const schema178 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateNetworkVolume__r401" };
 function validate361(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8230,16 +9744,16 @@ function validate361(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate79(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
   validate361.errors = vErrors;
   return errors === 0;
 }
-validate361.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolumeViaPost__r200 = validate363;
-const schema179 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV1.json/updateNetworkVolumeViaPost__r200" };
+validate361.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateNetworkVolume__r404 = validate363;
+const schema179 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateNetworkVolume__r404" };
 function validate363(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8251,16 +9765,16 @@ function validate363(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate57(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
   validate363.errors = vErrors;
   return errors === 0;
 }
-validate363.evaluated = { "props": { "dataCenterId": true, "id": true, "name": true, "size": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolumeViaPost__r400 = validate365;
-const schema180 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateNetworkVolumeViaPost__r400" };
+validate363.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateNetworkVolume__r429 = validate365;
+const schema180 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateNetworkVolume__r429" };
 function validate365(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8280,8 +9794,8 @@ function validate365(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate365.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolumeViaPost__r401 = validate367;
-const schema181 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateNetworkVolumeViaPost__r401" };
+const updateNetworkVolume__r500 = validate367;
+const schema181 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateNetworkVolume__r500" };
 function validate367(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8301,8 +9815,8 @@ function validate367(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate367.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolumeViaPost__r404 = validate369;
-const schema182 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateNetworkVolumeViaPost__r404" };
+const updateNetworkVolumeViaPost__body = validate369;
+const schema182 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/NetworkVolumeUpdateInput", "$id": "https://compute-contract.dev/schemas/restV1.json/updateNetworkVolumeViaPost__body" };
 function validate369(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8314,16 +9828,16 @@ function validate369(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+  if (!validate79(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
     errors = vErrors.length;
   }
   validate369.errors = vErrors;
   return errors === 0;
 }
-validate369.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolumeViaPost__r429 = validate371;
-const schema183 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateNetworkVolumeViaPost__r429" };
+validate369.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updateNetworkVolumeViaPost__r200 = validate371;
+const schema183 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV1.json/updateNetworkVolumeViaPost__r200" };
 function validate371(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8335,16 +9849,16 @@ function validate371(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+  if (!validate57(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
     errors = vErrors.length;
   }
   validate371.errors = vErrors;
   return errors === 0;
 }
-validate371.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolumeViaPost__r500 = validate373;
-const schema184 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateNetworkVolumeViaPost__r500" };
+validate371.evaluated = { "props": { "dataCenterId": true, "id": true, "name": true, "size": true }, "dynamicProps": false, "dynamicItems": false };
+const updateNetworkVolumeViaPost__r400 = validate373;
+const schema184 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateNetworkVolumeViaPost__r400" };
 function validate373(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8364,8 +9878,8 @@ function validate373(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate373.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const resetPod__r400 = validate375;
-const schema185 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/resetPod__r400" };
+const updateNetworkVolumeViaPost__r401 = validate375;
+const schema185 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateNetworkVolumeViaPost__r401" };
 function validate375(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8385,8 +9899,8 @@ function validate375(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate375.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const resetPod__r401 = validate377;
-const schema186 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/resetPod__r401" };
+const updateNetworkVolumeViaPost__r404 = validate377;
+const schema186 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateNetworkVolumeViaPost__r404" };
 function validate377(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8406,8 +9920,8 @@ function validate377(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate377.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const resetPod__r404 = validate379;
-const schema187 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/resetPod__r404" };
+const updateNetworkVolumeViaPost__r429 = validate379;
+const schema187 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateNetworkVolumeViaPost__r429" };
 function validate379(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8427,8 +9941,8 @@ function validate379(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate379.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const resetPod__r429 = validate381;
-const schema188 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/resetPod__r429" };
+const updateNetworkVolumeViaPost__r500 = validate381;
+const schema188 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/updateNetworkVolumeViaPost__r500" };
 function validate381(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8448,8 +9962,8 @@ function validate381(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate381.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const resetPod__r500 = validate383;
-const schema189 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/resetPod__r500" };
+const resetPod__body = validate383;
+const schema189 = { "type": "object", "description": "The empty object `{}`; no property is defined.", "additionalProperties": false, "example": {}, "$id": "https://compute-contract.dev/schemas/restV1.json/resetPod__body" };
 function validate383(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8461,21 +9975,36 @@ function validate383(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
-    errors = vErrors.length;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    for (const key0 in data) {
+      const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+  } else {
+    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
   }
   validate383.errors = vErrors;
   return errors === 0;
 }
-validate383.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const restartPod__r400 = validate385;
-const schema190 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/restartPod__r400" };
-function validate385(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate383.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const resetPod__r400 = validate384;
+const schema190 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/resetPod__r400" };
+function validate384(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate385.evaluated;
+  const evaluated0 = validate384.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -8486,17 +10015,17 @@ function validate385(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
-  validate385.errors = vErrors;
+  validate384.errors = vErrors;
   return errors === 0;
 }
-validate385.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const restartPod__r401 = validate387;
-const schema191 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/restartPod__r401" };
-function validate387(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate384.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const resetPod__r401 = validate386;
+const schema191 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/resetPod__r401" };
+function validate386(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate387.evaluated;
+  const evaluated0 = validate386.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -8507,17 +10036,17 @@ function validate387(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
-  validate387.errors = vErrors;
+  validate386.errors = vErrors;
   return errors === 0;
 }
-validate387.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const restartPod__r404 = validate389;
-const schema192 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/restartPod__r404" };
-function validate389(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate386.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const resetPod__r404 = validate388;
+const schema192 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/resetPod__r404" };
+function validate388(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate389.evaluated;
+  const evaluated0 = validate388.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -8528,17 +10057,17 @@ function validate389(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
-  validate389.errors = vErrors;
+  validate388.errors = vErrors;
   return errors === 0;
 }
-validate389.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const restartPod__r429 = validate391;
-const schema193 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/restartPod__r429" };
-function validate391(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate388.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const resetPod__r429 = validate390;
+const schema193 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/resetPod__r429" };
+function validate390(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate391.evaluated;
+  const evaluated0 = validate390.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -8549,17 +10078,17 @@ function validate391(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
-  validate391.errors = vErrors;
+  validate390.errors = vErrors;
   return errors === 0;
 }
-validate391.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const restartPod__r500 = validate393;
-const schema194 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/restartPod__r500" };
-function validate393(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate390.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const resetPod__r500 = validate392;
+const schema194 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/resetPod__r500" };
+function validate392(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate393.evaluated;
+  const evaluated0 = validate392.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -8570,12 +10099,48 @@ function validate393(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
-  validate393.errors = vErrors;
+  validate392.errors = vErrors;
   return errors === 0;
 }
-validate393.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const startPod__r400 = validate395;
-const schema195 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/startPod__r400" };
+validate392.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const restartPod__body = validate394;
+const schema195 = { "type": "object", "description": "The empty object `{}`; no property is defined.", "additionalProperties": false, "example": {}, "$id": "https://compute-contract.dev/schemas/restV1.json/restartPod__body" };
+function validate394(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate394.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    for (const key0 in data) {
+      const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+  } else {
+    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
+  validate394.errors = vErrors;
+  return errors === 0;
+}
+validate394.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const restartPod__r400 = validate395;
+const schema196 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/restartPod__r400" };
 function validate395(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8595,8 +10160,8 @@ function validate395(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate395.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const startPod__r401 = validate397;
-const schema196 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/startPod__r401" };
+const restartPod__r401 = validate397;
+const schema197 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/restartPod__r401" };
 function validate397(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8616,8 +10181,8 @@ function validate397(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate397.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const startPod__r404 = validate399;
-const schema197 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/startPod__r404" };
+const restartPod__r404 = validate399;
+const schema198 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/restartPod__r404" };
 function validate399(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8637,8 +10202,8 @@ function validate399(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate399.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const startPod__r429 = validate401;
-const schema198 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/startPod__r429" };
+const restartPod__r429 = validate401;
+const schema199 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/restartPod__r429" };
 function validate401(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8658,8 +10223,8 @@ function validate401(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate401.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const startPod__r500 = validate403;
-const schema199 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/startPod__r500" };
+const restartPod__r500 = validate403;
+const schema200 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/restartPod__r500" };
 function validate403(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8679,8 +10244,8 @@ function validate403(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate403.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const stopPod__r400 = validate405;
-const schema200 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/stopPod__r400" };
+const startPod__body = validate405;
+const schema201 = { "type": "object", "description": "The empty object `{}`; no property is defined.", "additionalProperties": false, "example": {}, "$id": "https://compute-contract.dev/schemas/restV1.json/startPod__body" };
 function validate405(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8692,21 +10257,36 @@ function validate405(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
-    errors = vErrors.length;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    for (const key0 in data) {
+      const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+  } else {
+    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
   }
   validate405.errors = vErrors;
   return errors === 0;
 }
-validate405.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const stopPod__r401 = validate407;
-const schema201 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/stopPod__r401" };
-function validate407(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate405.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const startPod__r400 = validate406;
+const schema202 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/startPod__r400" };
+function validate406(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate407.evaluated;
+  const evaluated0 = validate406.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -8717,17 +10297,17 @@ function validate407(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
-  validate407.errors = vErrors;
+  validate406.errors = vErrors;
   return errors === 0;
 }
-validate407.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const stopPod__r404 = validate409;
-const schema202 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/stopPod__r404" };
-function validate409(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate406.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const startPod__r401 = validate408;
+const schema203 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/startPod__r401" };
+function validate408(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate409.evaluated;
+  const evaluated0 = validate408.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -8738,17 +10318,17 @@ function validate409(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
-  validate409.errors = vErrors;
+  validate408.errors = vErrors;
   return errors === 0;
 }
-validate409.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const stopPod__r429 = validate411;
-const schema203 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/stopPod__r429" };
-function validate411(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate408.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const startPod__r404 = validate410;
+const schema204 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/startPod__r404" };
+function validate410(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate411.evaluated;
+  const evaluated0 = validate410.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -8759,17 +10339,17 @@ function validate411(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
-  validate411.errors = vErrors;
+  validate410.errors = vErrors;
   return errors === 0;
 }
-validate411.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const stopPod__r500 = validate413;
-const schema204 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/stopPod__r500" };
-function validate413(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate410.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const startPod__r429 = validate412;
+const schema205 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/startPod__r429" };
+function validate412(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate413.evaluated;
+  const evaluated0 = validate412.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -8780,17 +10360,179 @@ function validate413(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
-  validate413.errors = vErrors;
+  validate412.errors = vErrors;
   return errors === 0;
 }
-validate413.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listContainerRegistryAuths__r200 = validate415;
-const schema205 = { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ContainerRegistryAuth" }, "$id": "https://compute-contract.dev/schemas/restV1.json/listContainerRegistryAuths__r200" };
-function validate415(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate412.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const startPod__r500 = validate414;
+const schema206 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/startPod__r500" };
+function validate414(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate415.evaluated;
+  const evaluated0 = validate414.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+    errors = vErrors.length;
+  }
+  validate414.errors = vErrors;
+  return errors === 0;
+}
+validate414.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const stopPod__body = validate416;
+const schema207 = { "type": "object", "description": "The empty object `{}`; no property is defined.", "additionalProperties": false, "example": {}, "$id": "https://compute-contract.dev/schemas/restV1.json/stopPod__body" };
+function validate416(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate416.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    for (const key0 in data) {
+      const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+  } else {
+    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
+  validate416.errors = vErrors;
+  return errors === 0;
+}
+validate416.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const stopPod__r400 = validate417;
+const schema208 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/stopPod__r400" };
+function validate417(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate417.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+    errors = vErrors.length;
+  }
+  validate417.errors = vErrors;
+  return errors === 0;
+}
+validate417.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const stopPod__r401 = validate419;
+const schema209 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/stopPod__r401" };
+function validate419(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate419.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+    errors = vErrors.length;
+  }
+  validate419.errors = vErrors;
+  return errors === 0;
+}
+validate419.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const stopPod__r404 = validate421;
+const schema210 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/stopPod__r404" };
+function validate421(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate421.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+    errors = vErrors.length;
+  }
+  validate421.errors = vErrors;
+  return errors === 0;
+}
+validate421.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const stopPod__r429 = validate423;
+const schema211 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/stopPod__r429" };
+function validate423(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate423.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+    errors = vErrors.length;
+  }
+  validate423.errors = vErrors;
+  return errors === 0;
+}
+validate423.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const stopPod__r500 = validate425;
+const schema212 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/stopPod__r500" };
+function validate425(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate425.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+    errors = vErrors.length;
+  }
+  validate425.errors = vErrors;
+  return errors === 0;
+}
+validate425.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listContainerRegistryAuths__r200 = validate427;
+const schema213 = { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ContainerRegistryAuth" }, "$id": "https://compute-contract.dev/schemas/restV1.json/listContainerRegistryAuths__r200" };
+function validate427(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate427.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -8814,138 +10556,12 @@ function validate415(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate415.errors = vErrors;
-  return errors === 0;
-}
-validate415.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
-const listContainerRegistryAuths__r400 = validate417;
-const schema206 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/listContainerRegistryAuths__r400" };
-function validate417(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate417.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
-    errors = vErrors.length;
-  }
-  validate417.errors = vErrors;
-  return errors === 0;
-}
-validate417.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listContainerRegistryAuths__r401 = validate419;
-const schema207 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/listContainerRegistryAuths__r401" };
-function validate419(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate419.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
-    errors = vErrors.length;
-  }
-  validate419.errors = vErrors;
-  return errors === 0;
-}
-validate419.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listContainerRegistryAuths__r429 = validate421;
-const schema208 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/listContainerRegistryAuths__r429" };
-function validate421(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate421.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
-    errors = vErrors.length;
-  }
-  validate421.errors = vErrors;
-  return errors === 0;
-}
-validate421.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listContainerRegistryAuths__r500 = validate423;
-const schema209 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/listContainerRegistryAuths__r500" };
-function validate423(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate423.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
-    errors = vErrors.length;
-  }
-  validate423.errors = vErrors;
-  return errors === 0;
-}
-validate423.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createContainerRegistryAuth__body = validate425;
-const schema210 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ContainerRegistryAuthCreateInput", "$id": "https://compute-contract.dev/schemas/restV1.json/createContainerRegistryAuth__body" };
-function validate425(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate425.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate81(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
-    errors = vErrors.length;
-  }
-  validate425.errors = vErrors;
-  return errors === 0;
-}
-validate425.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createContainerRegistryAuth__r200 = validate427;
-const schema211 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ContainerRegistryAuth", "$id": "https://compute-contract.dev/schemas/restV1.json/createContainerRegistryAuth__r200" };
-function validate427(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate427.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate80(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate80.errors : vErrors.concat(validate80.errors);
-    errors = vErrors.length;
-  }
   validate427.errors = vErrors;
   return errors === 0;
 }
-validate427.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createContainerRegistryAuth__r400 = validate429;
-const schema212 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createContainerRegistryAuth__r400" };
+validate427.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+const listContainerRegistryAuths__r400 = validate429;
+const schema214 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/listContainerRegistryAuths__r400" };
 function validate429(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8965,8 +10581,8 @@ function validate429(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate429.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createContainerRegistryAuth__r401 = validate431;
-const schema213 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createContainerRegistryAuth__r401" };
+const listContainerRegistryAuths__r401 = validate431;
+const schema215 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/listContainerRegistryAuths__r401" };
 function validate431(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8986,8 +10602,8 @@ function validate431(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate431.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createContainerRegistryAuth__r429 = validate433;
-const schema214 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createContainerRegistryAuth__r429" };
+const listContainerRegistryAuths__r429 = validate433;
+const schema216 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/listContainerRegistryAuths__r429" };
 function validate433(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -9007,8 +10623,8 @@ function validate433(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate433.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createContainerRegistryAuth__r500 = validate435;
-const schema215 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createContainerRegistryAuth__r500" };
+const listContainerRegistryAuths__r500 = validate435;
+const schema217 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/listContainerRegistryAuths__r500" };
 function validate435(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -9028,8 +10644,8 @@ function validate435(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate435.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getContainerRegistryAuth__r200 = validate437;
-const schema216 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ContainerRegistryAuth", "$id": "https://compute-contract.dev/schemas/restV1.json/getContainerRegistryAuth__r200" };
+const createContainerRegistryAuth__body = validate437;
+const schema218 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ContainerRegistryAuthCreateInput", "$id": "https://compute-contract.dev/schemas/restV1.json/createContainerRegistryAuth__body" };
 function validate437(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -9041,16 +10657,16 @@ function validate437(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate80(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate80.errors : vErrors.concat(validate80.errors);
+  if (!validate81(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
     errors = vErrors.length;
   }
   validate437.errors = vErrors;
   return errors === 0;
 }
 validate437.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const getContainerRegistryAuth__r400 = validate439;
-const schema217 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getContainerRegistryAuth__r400" };
+const createContainerRegistryAuth__r200 = validate439;
+const schema219 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ContainerRegistryAuth", "$id": "https://compute-contract.dev/schemas/restV1.json/createContainerRegistryAuth__r200" };
 function validate439(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -9062,16 +10678,16 @@ function validate439(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+  if (!validate80(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate80.errors : vErrors.concat(validate80.errors);
     errors = vErrors.length;
   }
   validate439.errors = vErrors;
   return errors === 0;
 }
-validate439.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getContainerRegistryAuth__r401 = validate441;
-const schema218 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getContainerRegistryAuth__r401" };
+validate439.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createContainerRegistryAuth__r400 = validate441;
+const schema220 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createContainerRegistryAuth__r400" };
 function validate441(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -9091,8 +10707,8 @@ function validate441(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate441.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getContainerRegistryAuth__r404 = validate443;
-const schema219 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getContainerRegistryAuth__r404" };
+const createContainerRegistryAuth__r401 = validate443;
+const schema221 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createContainerRegistryAuth__r401" };
 function validate443(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -9112,8 +10728,8 @@ function validate443(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate443.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getContainerRegistryAuth__r429 = validate445;
-const schema220 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getContainerRegistryAuth__r429" };
+const createContainerRegistryAuth__r429 = validate445;
+const schema222 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createContainerRegistryAuth__r429" };
 function validate445(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -9133,8 +10749,8 @@ function validate445(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate445.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getContainerRegistryAuth__r500 = validate447;
-const schema221 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getContainerRegistryAuth__r500" };
+const createContainerRegistryAuth__r500 = validate447;
+const schema223 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createContainerRegistryAuth__r500" };
 function validate447(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -9154,8 +10770,8 @@ function validate447(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate447.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteContainerRegistryAuth__r400 = validate449;
-const schema222 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteContainerRegistryAuth__r400" };
+const createContainerRegistryAuth__r503 = validate449;
+const schema224 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/createContainerRegistryAuth__r503" };
 function validate449(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -9175,8 +10791,8 @@ function validate449(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate449.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteContainerRegistryAuth__r401 = validate451;
-const schema223 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteContainerRegistryAuth__r401" };
+const getContainerRegistryAuth__r200 = validate451;
+const schema225 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ContainerRegistryAuth", "$id": "https://compute-contract.dev/schemas/restV1.json/getContainerRegistryAuth__r200" };
 function validate451(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -9188,16 +10804,16 @@ function validate451(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+  if (!validate80(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate80.errors : vErrors.concat(validate80.errors);
     errors = vErrors.length;
   }
   validate451.errors = vErrors;
   return errors === 0;
 }
-validate451.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteContainerRegistryAuth__r429 = validate453;
-const schema224 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteContainerRegistryAuth__r429" };
+validate451.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const getContainerRegistryAuth__r400 = validate453;
+const schema226 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getContainerRegistryAuth__r400" };
 function validate453(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -9217,8 +10833,8 @@ function validate453(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate453.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteContainerRegistryAuth__r500 = validate455;
-const schema225 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteContainerRegistryAuth__r500" };
+const getContainerRegistryAuth__r401 = validate455;
+const schema227 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getContainerRegistryAuth__r401" };
 function validate455(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -9238,8 +10854,8 @@ function validate455(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate455.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodBilling__r200 = validate457;
-const schema226 = { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/BillingRecord" }, "$id": "https://compute-contract.dev/schemas/restV1.json/getPodBilling__r200" };
+const getContainerRegistryAuth__r404 = validate457;
+const schema228 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getContainerRegistryAuth__r404" };
 function validate457(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -9251,29 +10867,16 @@ function validate457(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (Array.isArray(data)) {
-    const len0 = data.length;
-    for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate82(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+    errors = vErrors.length;
   }
   validate457.errors = vErrors;
   return errors === 0;
 }
-validate457.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
-const getPodBilling__r400 = validate459;
-const schema227 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getPodBilling__r400" };
+validate457.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getContainerRegistryAuth__r429 = validate459;
+const schema229 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getContainerRegistryAuth__r429" };
 function validate459(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -9293,8 +10896,8 @@ function validate459(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate459.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodBilling__r401 = validate461;
-const schema228 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getPodBilling__r401" };
+const getContainerRegistryAuth__r500 = validate461;
+const schema230 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getContainerRegistryAuth__r500" };
 function validate461(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -9314,8 +10917,8 @@ function validate461(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate461.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodBilling__r429 = validate463;
-const schema229 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getPodBilling__r429" };
+const deleteContainerRegistryAuth__r400 = validate463;
+const schema231 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteContainerRegistryAuth__r400" };
 function validate463(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -9335,8 +10938,8 @@ function validate463(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate463.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodBilling__r500 = validate465;
-const schema230 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getPodBilling__r500" };
+const deleteContainerRegistryAuth__r401 = validate465;
+const schema232 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteContainerRegistryAuth__r401" };
 function validate465(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -9356,13 +10959,55 @@ function validate465(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate465.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBilling__r200 = validate467;
-const schema231 = { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/BillingRecord" }, "$id": "https://compute-contract.dev/schemas/restV1.json/getEndpointBilling__r200" };
+const deleteContainerRegistryAuth__r429 = validate467;
+const schema233 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteContainerRegistryAuth__r429" };
 function validate467(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
   const evaluated0 = validate467.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+    errors = vErrors.length;
+  }
+  validate467.errors = vErrors;
+  return errors === 0;
+}
+validate467.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteContainerRegistryAuth__r500 = validate469;
+const schema234 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/deleteContainerRegistryAuth__r500" };
+function validate469(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate469.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+    errors = vErrors.length;
+  }
+  validate469.errors = vErrors;
+  return errors === 0;
+}
+validate469.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getPodBilling__r200 = validate471;
+const schema235 = { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/BillingRecord" }, "$id": "https://compute-contract.dev/schemas/restV1.json/getPodBilling__r200" };
+function validate471(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate471.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -9386,54 +11031,12 @@ function validate467(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate467.errors = vErrors;
-  return errors === 0;
-}
-validate467.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBilling__r400 = validate469;
-const schema232 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getEndpointBilling__r400" };
-function validate469(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate469.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
-    errors = vErrors.length;
-  }
-  validate469.errors = vErrors;
-  return errors === 0;
-}
-validate469.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBilling__r401 = validate471;
-const schema233 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getEndpointBilling__r401" };
-function validate471(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate471.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
-    errors = vErrors.length;
-  }
   validate471.errors = vErrors;
   return errors === 0;
 }
-validate471.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBilling__r429 = validate473;
-const schema234 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getEndpointBilling__r429" };
+validate471.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+const getPodBilling__r400 = validate473;
+const schema236 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getPodBilling__r400" };
 function validate473(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -9453,8 +11056,8 @@ function validate473(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate473.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBilling__r500 = validate475;
-const schema235 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getEndpointBilling__r500" };
+const getPodBilling__r401 = validate475;
+const schema237 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getPodBilling__r401" };
 function validate475(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -9474,13 +11077,173 @@ function validate475(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate475.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolumeBilling__r200 = validate477;
-const schema236 = { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/NetworkVolumeBillingRecord" }, "$id": "https://compute-contract.dev/schemas/restV1.json/getNetworkVolumeBilling__r200" };
+const getPodBilling__r429 = validate477;
+const schema238 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getPodBilling__r429" };
 function validate477(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
   const evaluated0 = validate477.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+    errors = vErrors.length;
+  }
+  validate477.errors = vErrors;
+  return errors === 0;
+}
+validate477.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getPodBilling__r500 = validate479;
+const schema239 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getPodBilling__r500" };
+function validate479(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate479.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+    errors = vErrors.length;
+  }
+  validate479.errors = vErrors;
+  return errors === 0;
+}
+validate479.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpointBilling__r200 = validate481;
+const schema240 = { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/BillingRecord" }, "$id": "https://compute-contract.dev/schemas/restV1.json/getEndpointBilling__r200" };
+function validate481(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate481.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (Array.isArray(data)) {
+    const len0 = data.length;
+    for (let i0 = 0; i0 < len0; i0++) {
+      if (!validate82(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  validate481.errors = vErrors;
+  return errors === 0;
+}
+validate481.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+const getEndpointBilling__r400 = validate483;
+const schema241 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getEndpointBilling__r400" };
+function validate483(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate483.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+    errors = vErrors.length;
+  }
+  validate483.errors = vErrors;
+  return errors === 0;
+}
+validate483.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpointBilling__r401 = validate485;
+const schema242 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getEndpointBilling__r401" };
+function validate485(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate485.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+    errors = vErrors.length;
+  }
+  validate485.errors = vErrors;
+  return errors === 0;
+}
+validate485.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpointBilling__r429 = validate487;
+const schema243 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getEndpointBilling__r429" };
+function validate487(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate487.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+    errors = vErrors.length;
+  }
+  validate487.errors = vErrors;
+  return errors === 0;
+}
+validate487.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpointBilling__r500 = validate489;
+const schema244 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getEndpointBilling__r500" };
+function validate489(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate489.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+    errors = vErrors.length;
+  }
+  validate489.errors = vErrors;
+  return errors === 0;
+}
+validate489.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getNetworkVolumeBilling__r200 = validate491;
+const schema245 = { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/NetworkVolumeBillingRecord" }, "$id": "https://compute-contract.dev/schemas/restV1.json/getNetworkVolumeBilling__r200" };
+function validate491(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate491.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -9504,17 +11267,17 @@ function validate477(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate477.errors = vErrors;
+  validate491.errors = vErrors;
   return errors === 0;
 }
-validate477.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolumeBilling__r400 = validate479;
-const schema237 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getNetworkVolumeBilling__r400" };
-function validate479(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate491.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+const getNetworkVolumeBilling__r400 = validate493;
+const schema246 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getNetworkVolumeBilling__r400" };
+function validate493(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate479.evaluated;
+  const evaluated0 = validate493.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -9525,17 +11288,17 @@ function validate479(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
-  validate479.errors = vErrors;
+  validate493.errors = vErrors;
   return errors === 0;
 }
-validate479.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolumeBilling__r401 = validate481;
-const schema238 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getNetworkVolumeBilling__r401" };
-function validate481(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate493.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getNetworkVolumeBilling__r401 = validate495;
+const schema247 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getNetworkVolumeBilling__r401" };
+function validate495(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate481.evaluated;
+  const evaluated0 = validate495.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -9546,17 +11309,17 @@ function validate481(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
-  validate481.errors = vErrors;
+  validate495.errors = vErrors;
   return errors === 0;
 }
-validate481.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolumeBilling__r429 = validate483;
-const schema239 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getNetworkVolumeBilling__r429" };
-function validate483(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate495.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getNetworkVolumeBilling__r429 = validate497;
+const schema248 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getNetworkVolumeBilling__r429" };
+function validate497(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate483.evaluated;
+  const evaluated0 = validate497.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -9567,17 +11330,17 @@ function validate483(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
-  validate483.errors = vErrors;
+  validate497.errors = vErrors;
   return errors === 0;
 }
-validate483.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolumeBilling__r500 = validate485;
-const schema240 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getNetworkVolumeBilling__r500" };
-function validate485(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate497.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getNetworkVolumeBilling__r500 = validate499;
+const schema249 = { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/restV1.json/getNetworkVolumeBilling__r500" };
+function validate499(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate485.evaluated;
+  const evaluated0 = validate499.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -9588,10 +11351,10 @@ function validate485(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
     errors = vErrors.length;
   }
-  validate485.errors = vErrors;
+  validate499.errors = vErrors;
   return errors === 0;
 }
-validate485.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+validate499.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
 export {
   createContainerRegistryAuth__body,
   createContainerRegistryAuth__r200,
@@ -9599,30 +11362,35 @@ export {
   createContainerRegistryAuth__r401,
   createContainerRegistryAuth__r429,
   createContainerRegistryAuth__r500,
+  createContainerRegistryAuth__r503,
   createEndpoint__body,
   createEndpoint__r200,
   createEndpoint__r400,
   createEndpoint__r401,
   createEndpoint__r429,
   createEndpoint__r500,
+  createEndpoint__r503,
   createNetworkVolume__body,
   createNetworkVolume__r200,
   createNetworkVolume__r400,
   createNetworkVolume__r401,
   createNetworkVolume__r429,
   createNetworkVolume__r500,
+  createNetworkVolume__r503,
   createPod__body,
   createPod__r201,
   createPod__r400,
   createPod__r401,
   createPod__r429,
   createPod__r500,
+  createPod__r503,
   createTemplate__body,
   createTemplate__r200,
   createTemplate__r400,
   createTemplate__r401,
   createTemplate__r429,
   createTemplate__r500,
+  createTemplate__r503,
   deleteContainerRegistryAuth__r400,
   deleteContainerRegistryAuth__r401,
   deleteContainerRegistryAuth__r429,
@@ -9717,11 +11485,13 @@ export {
   listTemplates__r401,
   listTemplates__r429,
   listTemplates__r500,
+  resetPod__body,
   resetPod__r400,
   resetPod__r401,
   resetPod__r404,
   resetPod__r429,
   resetPod__r500,
+  restartPod__body,
   restartPod__r400,
   restartPod__r401,
   restartPod__r404,
@@ -9749,11 +11519,13 @@ export {
   schema__Template,
   schema__TemplateCreateInput,
   schema__TemplateUpdateInput,
+  startPod__body,
   startPod__r400,
   startPod__r401,
   startPod__r404,
   startPod__r429,
   startPod__r500,
+  stopPod__body,
   stopPod__r400,
   stopPod__r401,
   stopPod__r404,

@@ -2,7 +2,7 @@
 import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const listPods__params = validate52;
-const schema19 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "computeType": { "type": "string", "enum": ["GPU", "CPU"], "example": "CPU" }, "cpuFlavorId": { "type": "array", "items": { "type": "string" }, "example": ["cpu3c", "cpu5g"] }, "dataCenterId": { "type": "array", "items": { "type": "string" }, "example": ["EU-RO-1"] }, "desiredStatus": { "type": "string", "example": "RUNNING", "enum": ["RUNNING", "EXITED", "TERMINATED"] }, "endpointId": { "type": "string", "maxLength": 191, "example": "abc123" }, "gpuTypeId": { "type": "array", "items": { "type": "string" }, "example": ["NVIDIA GeForce RTX 4090", "NVIDIA RTX A5000"] }, "id": { "type": "string", "example": "xedezhzb9la3ye" }, "imageName": { "type": "string", "example": "runpod/pytorch:2.1.0-py3.10-cuda11.8.0-devel-ubuntu22.04" }, "includeMachine": { "type": "boolean", "default": false, "example": true }, "includeNetworkVolume": { "type": "boolean", "default": false, "example": true }, "includeSavingsPlans": { "type": "boolean", "default": false, "example": true }, "includeTemplate": { "type": "boolean", "default": false, "example": true }, "includeWorkers": { "type": "boolean", "default": false, "example": true }, "name": { "type": "string", "maxLength": 191, "example": "abc123" }, "networkVolumeId": { "type": "string", "example": "agv6w2qcg7" }, "templateId": { "type": "string", "example": "30zmvf89kd" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV1.json/listPods__params" };
+const schema19 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "computeType": { "type": "string", "enum": ["GPU", "CPU"], "example": "CPU" }, "cpuFlavorId": { "type": "array", "items": { "type": "string", "maxLength": 64 }, "example": ["cpu3c", "cpu5g"], "maxItems": 64 }, "dataCenterId": { "type": "array", "items": { "type": "string", "maxLength": 64 }, "example": ["EU-RO-1"], "maxItems": 64 }, "desiredStatus": { "type": "string", "example": "RUNNING", "enum": ["RUNNING", "EXITED", "TERMINATED"] }, "endpointId": { "type": "string", "maxLength": 191, "example": "abc123" }, "gpuTypeId": { "type": "array", "items": { "type": "string", "maxLength": 128 }, "example": ["NVIDIA GeForce RTX 4090", "NVIDIA RTX A5000"], "maxItems": 64 }, "id": { "type": "string", "example": "xedezhzb9la3ye", "maxLength": 128 }, "imageName": { "type": "string", "example": "runpod/pytorch:2.1.0-py3.10-cuda11.8.0-devel-ubuntu22.04", "maxLength": 1024 }, "includeMachine": { "type": "boolean", "default": false, "example": true }, "includeNetworkVolume": { "type": "boolean", "default": false, "example": true }, "includeSavingsPlans": { "type": "boolean", "default": false, "example": true }, "includeTemplate": { "type": "boolean", "default": false, "example": true }, "includeWorkers": { "type": "boolean", "default": false, "example": true }, "name": { "type": "string", "maxLength": 191, "example": "abc123" }, "networkVolumeId": { "type": "string", "example": "agv6w2qcg7", "maxLength": 128 }, "templateId": { "type": "string", "example": "30zmvf89kd", "maxLength": 128 } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV1.json/listPods__params" };
 const func1 = require("ajv/dist/runtime/ucs2length").default;
 function validate52(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
@@ -118,6 +118,15 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
           if (Array.isArray(data3)) {
+            if (data3.length > 64) {
+              const err5 = { instancePath: instancePath + "/query/cpuFlavorId", schemaPath: "#/properties/query/properties/cpuFlavorId/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+              if (vErrors === null) {
+                vErrors = [err5];
+              } else {
+                vErrors.push(err5);
+              }
+              errors++;
+            }
             const len0 = data3.length;
             for (let i0 = 0; i0 < len0; i0++) {
               let data4 = data3[i0];
@@ -137,11 +146,11 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
                   } else if (data4 === null) {
                     coerced2 = "";
                   } else {
-                    const err5 = { instancePath: instancePath + "/query/cpuFlavorId/" + i0, schemaPath: "#/properties/query/properties/cpuFlavorId/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err6 = { instancePath: instancePath + "/query/cpuFlavorId/" + i0, schemaPath: "#/properties/query/properties/cpuFlavorId/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err5];
+                      vErrors = [err6];
                     } else {
-                      vErrors.push(err5);
+                      vErrors.push(err6);
                     }
                     errors++;
                   }
@@ -151,6 +160,17 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
                   if (data3 !== void 0) {
                     data3[i0] = coerced2;
                   }
+                }
+              }
+              if (typeof data4 === "string") {
+                if (func1(data4) > 64) {
+                  const err7 = { instancePath: instancePath + "/query/cpuFlavorId/" + i0, schemaPath: "#/properties/query/properties/cpuFlavorId/items/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err7];
+                  } else {
+                    vErrors.push(err7);
+                  }
+                  errors++;
                 }
               }
             }
@@ -172,11 +192,11 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
               if (dataType3 === "string" || dataType3 === "number" || dataType3 === "boolean" || data5 === null) {
                 coerced3 = [data5];
               } else {
-                const err6 = { instancePath: instancePath + "/query/dataCenterId", schemaPath: "#/properties/query/properties/dataCenterId/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err8 = { instancePath: instancePath + "/query/dataCenterId", schemaPath: "#/properties/query/properties/dataCenterId/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err6];
+                  vErrors = [err8];
                 } else {
-                  vErrors.push(err6);
+                  vErrors.push(err8);
                 }
                 errors++;
               }
@@ -189,6 +209,15 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
           if (Array.isArray(data5)) {
+            if (data5.length > 64) {
+              const err9 = { instancePath: instancePath + "/query/dataCenterId", schemaPath: "#/properties/query/properties/dataCenterId/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+              if (vErrors === null) {
+                vErrors = [err9];
+              } else {
+                vErrors.push(err9);
+              }
+              errors++;
+            }
             const len1 = data5.length;
             for (let i1 = 0; i1 < len1; i1++) {
               let data6 = data5[i1];
@@ -208,11 +237,11 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
                   } else if (data6 === null) {
                     coerced4 = "";
                   } else {
-                    const err7 = { instancePath: instancePath + "/query/dataCenterId/" + i1, schemaPath: "#/properties/query/properties/dataCenterId/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err10 = { instancePath: instancePath + "/query/dataCenterId/" + i1, schemaPath: "#/properties/query/properties/dataCenterId/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err7];
+                      vErrors = [err10];
                     } else {
-                      vErrors.push(err7);
+                      vErrors.push(err10);
                     }
                     errors++;
                   }
@@ -222,6 +251,17 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
                   if (data5 !== void 0) {
                     data5[i1] = coerced4;
                   }
+                }
+              }
+              if (typeof data6 === "string") {
+                if (func1(data6) > 64) {
+                  const err11 = { instancePath: instancePath + "/query/dataCenterId/" + i1, schemaPath: "#/properties/query/properties/dataCenterId/items/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err11];
+                  } else {
+                    vErrors.push(err11);
+                  }
+                  errors++;
                 }
               }
             }
@@ -245,11 +285,11 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
               } else if (data7 === null) {
                 coerced5 = "";
               } else {
-                const err8 = { instancePath: instancePath + "/query/desiredStatus", schemaPath: "#/properties/query/properties/desiredStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err12 = { instancePath: instancePath + "/query/desiredStatus", schemaPath: "#/properties/query/properties/desiredStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err8];
+                  vErrors = [err12];
                 } else {
-                  vErrors.push(err8);
+                  vErrors.push(err12);
                 }
                 errors++;
               }
@@ -262,11 +302,11 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
           if (!(data7 === "RUNNING" || data7 === "EXITED" || data7 === "TERMINATED")) {
-            const err9 = { instancePath: instancePath + "/query/desiredStatus", schemaPath: "#/properties/query/properties/desiredStatus/enum", keyword: "enum", params: { allowedValues: schema19.properties.query.properties.desiredStatus.enum }, message: "must be equal to one of the allowed values" };
+            const err13 = { instancePath: instancePath + "/query/desiredStatus", schemaPath: "#/properties/query/properties/desiredStatus/enum", keyword: "enum", params: { allowedValues: schema19.properties.query.properties.desiredStatus.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
-              vErrors = [err9];
+              vErrors = [err13];
             } else {
-              vErrors.push(err9);
+              vErrors.push(err13);
             }
             errors++;
           }
@@ -289,11 +329,11 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
               } else if (data8 === null) {
                 coerced6 = "";
               } else {
-                const err10 = { instancePath: instancePath + "/query/endpointId", schemaPath: "#/properties/query/properties/endpointId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err14 = { instancePath: instancePath + "/query/endpointId", schemaPath: "#/properties/query/properties/endpointId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err10];
+                  vErrors = [err14];
                 } else {
-                  vErrors.push(err10);
+                  vErrors.push(err14);
                 }
                 errors++;
               }
@@ -307,11 +347,11 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (typeof data8 === "string") {
             if (func1(data8) > 191) {
-              const err11 = { instancePath: instancePath + "/query/endpointId", schemaPath: "#/properties/query/properties/endpointId/maxLength", keyword: "maxLength", params: { limit: 191 }, message: "must NOT have more than 191 characters" };
+              const err15 = { instancePath: instancePath + "/query/endpointId", schemaPath: "#/properties/query/properties/endpointId/maxLength", keyword: "maxLength", params: { limit: 191 }, message: "must NOT have more than 191 characters" };
               if (vErrors === null) {
-                vErrors = [err11];
+                vErrors = [err15];
               } else {
-                vErrors.push(err11);
+                vErrors.push(err15);
               }
               errors++;
             }
@@ -333,11 +373,11 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
               if (dataType7 === "string" || dataType7 === "number" || dataType7 === "boolean" || data9 === null) {
                 coerced7 = [data9];
               } else {
-                const err12 = { instancePath: instancePath + "/query/gpuTypeId", schemaPath: "#/properties/query/properties/gpuTypeId/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err16 = { instancePath: instancePath + "/query/gpuTypeId", schemaPath: "#/properties/query/properties/gpuTypeId/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err12];
+                  vErrors = [err16];
                 } else {
-                  vErrors.push(err12);
+                  vErrors.push(err16);
                 }
                 errors++;
               }
@@ -350,6 +390,15 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
           if (Array.isArray(data9)) {
+            if (data9.length > 64) {
+              const err17 = { instancePath: instancePath + "/query/gpuTypeId", schemaPath: "#/properties/query/properties/gpuTypeId/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+              if (vErrors === null) {
+                vErrors = [err17];
+              } else {
+                vErrors.push(err17);
+              }
+              errors++;
+            }
             const len2 = data9.length;
             for (let i2 = 0; i2 < len2; i2++) {
               let data10 = data9[i2];
@@ -369,11 +418,11 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
                   } else if (data10 === null) {
                     coerced8 = "";
                   } else {
-                    const err13 = { instancePath: instancePath + "/query/gpuTypeId/" + i2, schemaPath: "#/properties/query/properties/gpuTypeId/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err18 = { instancePath: instancePath + "/query/gpuTypeId/" + i2, schemaPath: "#/properties/query/properties/gpuTypeId/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err13];
+                      vErrors = [err18];
                     } else {
-                      vErrors.push(err13);
+                      vErrors.push(err18);
                     }
                     errors++;
                   }
@@ -383,6 +432,17 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
                   if (data9 !== void 0) {
                     data9[i2] = coerced8;
                   }
+                }
+              }
+              if (typeof data10 === "string") {
+                if (func1(data10) > 128) {
+                  const err19 = { instancePath: instancePath + "/query/gpuTypeId/" + i2, schemaPath: "#/properties/query/properties/gpuTypeId/items/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err19];
+                  } else {
+                    vErrors.push(err19);
+                  }
+                  errors++;
                 }
               }
             }
@@ -406,11 +466,11 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
               } else if (data11 === null) {
                 coerced9 = "";
               } else {
-                const err14 = { instancePath: instancePath + "/query/id", schemaPath: "#/properties/query/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err20 = { instancePath: instancePath + "/query/id", schemaPath: "#/properties/query/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err14];
+                  vErrors = [err20];
                 } else {
-                  vErrors.push(err14);
+                  vErrors.push(err20);
                 }
                 errors++;
               }
@@ -420,6 +480,17 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
               if (data1 !== void 0) {
                 data1["id"] = coerced9;
               }
+            }
+          }
+          if (typeof data11 === "string") {
+            if (func1(data11) > 128) {
+              const err21 = { instancePath: instancePath + "/query/id", schemaPath: "#/properties/query/properties/id/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err21];
+              } else {
+                vErrors.push(err21);
+              }
+              errors++;
             }
           }
         }
@@ -441,11 +512,11 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
               } else if (data12 === null) {
                 coerced10 = "";
               } else {
-                const err15 = { instancePath: instancePath + "/query/imageName", schemaPath: "#/properties/query/properties/imageName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err22 = { instancePath: instancePath + "/query/imageName", schemaPath: "#/properties/query/properties/imageName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err15];
+                  vErrors = [err22];
                 } else {
-                  vErrors.push(err15);
+                  vErrors.push(err22);
                 }
                 errors++;
               }
@@ -455,6 +526,17 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
               if (data1 !== void 0) {
                 data1["imageName"] = coerced10;
               }
+            }
+          }
+          if (typeof data12 === "string") {
+            if (func1(data12) > 1024) {
+              const err23 = { instancePath: instancePath + "/query/imageName", schemaPath: "#/properties/query/properties/imageName/maxLength", keyword: "maxLength", params: { limit: 1024 }, message: "must NOT have more than 1024 characters" };
+              if (vErrors === null) {
+                vErrors = [err23];
+              } else {
+                vErrors.push(err23);
+              }
+              errors++;
             }
           }
         }
@@ -476,11 +558,11 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
               } else if (data13 === "true" || data13 === 1) {
                 coerced11 = true;
               } else {
-                const err16 = { instancePath: instancePath + "/query/includeMachine", schemaPath: "#/properties/query/properties/includeMachine/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                const err24 = { instancePath: instancePath + "/query/includeMachine", schemaPath: "#/properties/query/properties/includeMachine/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
                 if (vErrors === null) {
-                  vErrors = [err16];
+                  vErrors = [err24];
                 } else {
-                  vErrors.push(err16);
+                  vErrors.push(err24);
                 }
                 errors++;
               }
@@ -511,11 +593,11 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
               } else if (data14 === "true" || data14 === 1) {
                 coerced12 = true;
               } else {
-                const err17 = { instancePath: instancePath + "/query/includeNetworkVolume", schemaPath: "#/properties/query/properties/includeNetworkVolume/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                const err25 = { instancePath: instancePath + "/query/includeNetworkVolume", schemaPath: "#/properties/query/properties/includeNetworkVolume/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
                 if (vErrors === null) {
-                  vErrors = [err17];
+                  vErrors = [err25];
                 } else {
-                  vErrors.push(err17);
+                  vErrors.push(err25);
                 }
                 errors++;
               }
@@ -546,11 +628,11 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
               } else if (data15 === "true" || data15 === 1) {
                 coerced13 = true;
               } else {
-                const err18 = { instancePath: instancePath + "/query/includeSavingsPlans", schemaPath: "#/properties/query/properties/includeSavingsPlans/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                const err26 = { instancePath: instancePath + "/query/includeSavingsPlans", schemaPath: "#/properties/query/properties/includeSavingsPlans/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
                 if (vErrors === null) {
-                  vErrors = [err18];
+                  vErrors = [err26];
                 } else {
-                  vErrors.push(err18);
+                  vErrors.push(err26);
                 }
                 errors++;
               }
@@ -581,11 +663,11 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
               } else if (data16 === "true" || data16 === 1) {
                 coerced14 = true;
               } else {
-                const err19 = { instancePath: instancePath + "/query/includeTemplate", schemaPath: "#/properties/query/properties/includeTemplate/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                const err27 = { instancePath: instancePath + "/query/includeTemplate", schemaPath: "#/properties/query/properties/includeTemplate/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
                 if (vErrors === null) {
-                  vErrors = [err19];
+                  vErrors = [err27];
                 } else {
-                  vErrors.push(err19);
+                  vErrors.push(err27);
                 }
                 errors++;
               }
@@ -616,11 +698,11 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
               } else if (data17 === "true" || data17 === 1) {
                 coerced15 = true;
               } else {
-                const err20 = { instancePath: instancePath + "/query/includeWorkers", schemaPath: "#/properties/query/properties/includeWorkers/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                const err28 = { instancePath: instancePath + "/query/includeWorkers", schemaPath: "#/properties/query/properties/includeWorkers/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
                 if (vErrors === null) {
-                  vErrors = [err20];
+                  vErrors = [err28];
                 } else {
-                  vErrors.push(err20);
+                  vErrors.push(err28);
                 }
                 errors++;
               }
@@ -651,11 +733,11 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
               } else if (data18 === null) {
                 coerced16 = "";
               } else {
-                const err21 = { instancePath: instancePath + "/query/name", schemaPath: "#/properties/query/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err29 = { instancePath: instancePath + "/query/name", schemaPath: "#/properties/query/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err21];
+                  vErrors = [err29];
                 } else {
-                  vErrors.push(err21);
+                  vErrors.push(err29);
                 }
                 errors++;
               }
@@ -669,11 +751,11 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (typeof data18 === "string") {
             if (func1(data18) > 191) {
-              const err22 = { instancePath: instancePath + "/query/name", schemaPath: "#/properties/query/properties/name/maxLength", keyword: "maxLength", params: { limit: 191 }, message: "must NOT have more than 191 characters" };
+              const err30 = { instancePath: instancePath + "/query/name", schemaPath: "#/properties/query/properties/name/maxLength", keyword: "maxLength", params: { limit: 191 }, message: "must NOT have more than 191 characters" };
               if (vErrors === null) {
-                vErrors = [err22];
+                vErrors = [err30];
               } else {
-                vErrors.push(err22);
+                vErrors.push(err30);
               }
               errors++;
             }
@@ -697,11 +779,11 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
               } else if (data19 === null) {
                 coerced17 = "";
               } else {
-                const err23 = { instancePath: instancePath + "/query/networkVolumeId", schemaPath: "#/properties/query/properties/networkVolumeId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err31 = { instancePath: instancePath + "/query/networkVolumeId", schemaPath: "#/properties/query/properties/networkVolumeId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err23];
+                  vErrors = [err31];
                 } else {
-                  vErrors.push(err23);
+                  vErrors.push(err31);
                 }
                 errors++;
               }
@@ -711,6 +793,17 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
               if (data1 !== void 0) {
                 data1["networkVolumeId"] = coerced17;
               }
+            }
+          }
+          if (typeof data19 === "string") {
+            if (func1(data19) > 128) {
+              const err32 = { instancePath: instancePath + "/query/networkVolumeId", schemaPath: "#/properties/query/properties/networkVolumeId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err32];
+              } else {
+                vErrors.push(err32);
+              }
+              errors++;
             }
           }
         }
@@ -732,11 +825,11 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
               } else if (data20 === null) {
                 coerced18 = "";
               } else {
-                const err24 = { instancePath: instancePath + "/query/templateId", schemaPath: "#/properties/query/properties/templateId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err33 = { instancePath: instancePath + "/query/templateId", schemaPath: "#/properties/query/properties/templateId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err24];
+                  vErrors = [err33];
                 } else {
-                  vErrors.push(err24);
+                  vErrors.push(err33);
                 }
                 errors++;
               }
@@ -748,23 +841,34 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
               }
             }
           }
+          if (typeof data20 === "string") {
+            if (func1(data20) > 128) {
+              const err34 = { instancePath: instancePath + "/query/templateId", schemaPath: "#/properties/query/properties/templateId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err34];
+              } else {
+                vErrors.push(err34);
+              }
+              errors++;
+            }
+          }
         }
       } else {
-        const err25 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err35 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err25];
+          vErrors = [err35];
         } else {
-          vErrors.push(err25);
+          vErrors.push(err35);
         }
         errors++;
       }
     }
   } else {
-    const err26 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err36 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err26];
+      vErrors = [err36];
     } else {
-      vErrors.push(err26);
+      vErrors.push(err36);
     }
     errors++;
   }
@@ -4646,7 +4750,7 @@ function validate83(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate83.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
 const getPodBilling__params = validate84;
-const schema51 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "bucketSize": { "type": "string", "enum": ["hour", "day", "week", "month", "year"], "default": "day" }, "endTime": { "type": "string", "format": "date-time", "example": "2023-01-31T23:59:59Z" }, "gpuTypeId": { "type": "string", "example": "NVIDIA GeForce RTX 4090", "minLength": 1 }, "grouping": { "type": "string", "enum": ["podId", "gpuTypeId"], "default": "gpuTypeId" }, "podId": { "type": "string", "example": "xedezhzb9la3ye" }, "startTime": { "type": "string", "format": "date-time", "example": "2023-01-01T00:00:00Z" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV1.json/getPodBilling__params" };
+const schema51 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "bucketSize": { "type": "string", "enum": ["hour", "day", "week", "month", "year"], "default": "day" }, "endTime": { "type": "string", "format": "date-time", "example": "2023-01-31T23:59:59Z" }, "gpuTypeId": { "type": "string", "example": "NVIDIA GeForce RTX 4090", "minLength": 1, "maxLength": 128 }, "grouping": { "type": "string", "enum": ["podId", "gpuTypeId"], "default": "gpuTypeId" }, "podId": { "type": "string", "example": "xedezhzb9la3ye", "maxLength": 128 }, "startTime": { "type": "string", "format": "date-time", "example": "2023-01-01T00:00:00Z" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV1.json/getPodBilling__params" };
 const formats0 = require("ajv-formats/dist/formats").fullFormats["date-time"];
 function validate84(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
@@ -4810,12 +4914,21 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
           if (typeof data4 === "string") {
-            if (func1(data4) < 1) {
-              const err7 = { instancePath: instancePath + "/query/gpuTypeId", schemaPath: "#/properties/query/properties/gpuTypeId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+            if (func1(data4) > 128) {
+              const err7 = { instancePath: instancePath + "/query/gpuTypeId", schemaPath: "#/properties/query/properties/gpuTypeId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
               if (vErrors === null) {
                 vErrors = [err7];
               } else {
                 vErrors.push(err7);
+              }
+              errors++;
+            }
+            if (func1(data4) < 1) {
+              const err8 = { instancePath: instancePath + "/query/gpuTypeId", schemaPath: "#/properties/query/properties/gpuTypeId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err8];
+              } else {
+                vErrors.push(err8);
               }
               errors++;
             }
@@ -4839,11 +4952,11 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
               } else if (data5 === null) {
                 coerced3 = "";
               } else {
-                const err8 = { instancePath: instancePath + "/query/grouping", schemaPath: "#/properties/query/properties/grouping/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err9 = { instancePath: instancePath + "/query/grouping", schemaPath: "#/properties/query/properties/grouping/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err8];
+                  vErrors = [err9];
                 } else {
-                  vErrors.push(err8);
+                  vErrors.push(err9);
                 }
                 errors++;
               }
@@ -4856,11 +4969,11 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
           if (!(data5 === "podId" || data5 === "gpuTypeId")) {
-            const err9 = { instancePath: instancePath + "/query/grouping", schemaPath: "#/properties/query/properties/grouping/enum", keyword: "enum", params: { allowedValues: schema51.properties.query.properties.grouping.enum }, message: "must be equal to one of the allowed values" };
+            const err10 = { instancePath: instancePath + "/query/grouping", schemaPath: "#/properties/query/properties/grouping/enum", keyword: "enum", params: { allowedValues: schema51.properties.query.properties.grouping.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
-              vErrors = [err9];
+              vErrors = [err10];
             } else {
-              vErrors.push(err9);
+              vErrors.push(err10);
             }
             errors++;
           }
@@ -4883,11 +4996,11 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
               } else if (data6 === null) {
                 coerced4 = "";
               } else {
-                const err10 = { instancePath: instancePath + "/query/podId", schemaPath: "#/properties/query/properties/podId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err11 = { instancePath: instancePath + "/query/podId", schemaPath: "#/properties/query/properties/podId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err10];
+                  vErrors = [err11];
                 } else {
-                  vErrors.push(err10);
+                  vErrors.push(err11);
                 }
                 errors++;
               }
@@ -4897,6 +5010,17 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
               if (data1 !== void 0) {
                 data1["podId"] = coerced4;
               }
+            }
+          }
+          if (typeof data6 === "string") {
+            if (func1(data6) > 128) {
+              const err12 = { instancePath: instancePath + "/query/podId", schemaPath: "#/properties/query/properties/podId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err12];
+              } else {
+                vErrors.push(err12);
+              }
+              errors++;
             }
           }
         }
@@ -4918,11 +5042,11 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
               } else if (data7 === null) {
                 coerced5 = "";
               } else {
-                const err11 = { instancePath: instancePath + "/query/startTime", schemaPath: "#/properties/query/properties/startTime/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err13 = { instancePath: instancePath + "/query/startTime", schemaPath: "#/properties/query/properties/startTime/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err11];
+                  vErrors = [err13];
                 } else {
-                  vErrors.push(err11);
+                  vErrors.push(err13);
                 }
                 errors++;
               }
@@ -4936,32 +5060,32 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (typeof data7 === "string") {
             if (!formats0.validate(data7)) {
-              const err12 = { instancePath: instancePath + "/query/startTime", schemaPath: "#/properties/query/properties/startTime/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+              const err14 = { instancePath: instancePath + "/query/startTime", schemaPath: "#/properties/query/properties/startTime/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
               if (vErrors === null) {
-                vErrors = [err12];
+                vErrors = [err14];
               } else {
-                vErrors.push(err12);
+                vErrors.push(err14);
               }
               errors++;
             }
           }
         }
       } else {
-        const err13 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err15 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err13];
+          vErrors = [err15];
         } else {
-          vErrors.push(err13);
+          vErrors.push(err15);
         }
         errors++;
       }
     }
   } else {
-    const err14 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err16 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err14];
+      vErrors = [err16];
     } else {
-      vErrors.push(err14);
+      vErrors.push(err16);
     }
     errors++;
   }
@@ -4970,7 +5094,7 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate84.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
 const getEndpointBilling__params = validate85;
-const schema52 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "bucketSize": { "type": "string", "enum": ["hour", "day", "week", "month", "year"], "default": "day" }, "dataCenterId": { "type": "array", "example": ["EU-RO-1", "CA-MTL-1"], "default": ["EU-RO-1", "CA-MTL-1", "EU-SE-1", "US-IL-1", "EUR-IS-1", "EU-CZ-1", "US-TX-3", "EUR-IS-2", "US-KS-2", "US-GA-2", "US-WA-1", "US-TX-1", "CA-MTL-3", "EU-NL-1", "US-TX-4", "US-CA-2", "US-NC-1", "OC-AU-1", "US-DE-1", "EUR-IS-3", "CA-MTL-2", "AP-JP-1", "EUR-NO-1", "EU-FR-1", "US-KS-3", "US-GA-1"], "items": { "type": "string", "minLength": 1 } }, "endpointId": { "type": "string", "example": "jpnw0v75y3qoql" }, "endTime": { "type": "string", "format": "date-time", "example": "2023-01-31T23:59:59Z" }, "gpuTypeId": { "type": "array", "items": { "type": "string", "minLength": 1 }, "example": ["NVIDIA GeForce RTX 4090"] }, "grouping": { "type": "string", "enum": ["endpointId", "podId", "gpuTypeId"], "default": "endpointId" }, "imageName": { "type": "string", "example": "runpod/pytorch:2.1.0-py3.10-cuda11.8.0-devel-ubuntu22.04" }, "startTime": { "type": "string", "format": "date-time", "example": "2023-01-01T00:00:00Z" }, "templateId": { "type": "string", "example": "30zmvf89kd" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV1.json/getEndpointBilling__params" };
+const schema52 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "bucketSize": { "type": "string", "enum": ["hour", "day", "week", "month", "year"], "default": "day" }, "dataCenterId": { "type": "array", "example": ["EU-RO-1", "CA-MTL-1"], "default": ["EU-RO-1", "CA-MTL-1", "EU-SE-1", "US-IL-1", "EUR-IS-1", "EU-CZ-1", "US-TX-3", "EUR-IS-2", "US-KS-2", "US-GA-2", "US-WA-1", "US-TX-1", "CA-MTL-3", "EU-NL-1", "US-TX-4", "US-CA-2", "US-NC-1", "OC-AU-1", "US-DE-1", "EUR-IS-3", "CA-MTL-2", "AP-JP-1", "EUR-NO-1", "EU-FR-1", "US-KS-3", "US-GA-1"], "items": { "type": "string", "minLength": 1, "maxLength": 64 }, "maxItems": 64 }, "endpointId": { "type": "string", "example": "jpnw0v75y3qoql", "maxLength": 128 }, "endTime": { "type": "string", "format": "date-time", "example": "2023-01-31T23:59:59Z" }, "gpuTypeId": { "type": "array", "items": { "type": "string", "minLength": 1, "maxLength": 128 }, "example": ["NVIDIA GeForce RTX 4090"], "maxItems": 64 }, "grouping": { "type": "string", "enum": ["endpointId", "podId", "gpuTypeId"], "default": "endpointId" }, "imageName": { "type": "string", "example": "runpod/pytorch:2.1.0-py3.10-cuda11.8.0-devel-ubuntu22.04", "maxLength": 1024 }, "startTime": { "type": "string", "format": "date-time", "example": "2023-01-01T00:00:00Z" }, "templateId": { "type": "string", "example": "30zmvf89kd", "maxLength": 128 } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV1.json/getEndpointBilling__params" };
 function validate85(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -5085,6 +5209,15 @@ function validate85(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
           if (Array.isArray(data3)) {
+            if (data3.length > 64) {
+              const err5 = { instancePath: instancePath + "/query/dataCenterId", schemaPath: "#/properties/query/properties/dataCenterId/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+              if (vErrors === null) {
+                vErrors = [err5];
+              } else {
+                vErrors.push(err5);
+              }
+              errors++;
+            }
             const len0 = data3.length;
             for (let i0 = 0; i0 < len0; i0++) {
               let data4 = data3[i0];
@@ -5104,11 +5237,11 @@ function validate85(data, { instancePath = "", parentData, parentDataProperty, r
                   } else if (data4 === null) {
                     coerced2 = "";
                   } else {
-                    const err5 = { instancePath: instancePath + "/query/dataCenterId/" + i0, schemaPath: "#/properties/query/properties/dataCenterId/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err6 = { instancePath: instancePath + "/query/dataCenterId/" + i0, schemaPath: "#/properties/query/properties/dataCenterId/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err5];
+                      vErrors = [err6];
                     } else {
-                      vErrors.push(err5);
+                      vErrors.push(err6);
                     }
                     errors++;
                   }
@@ -5121,12 +5254,21 @@ function validate85(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
               if (typeof data4 === "string") {
-                if (func1(data4) < 1) {
-                  const err6 = { instancePath: instancePath + "/query/dataCenterId/" + i0, schemaPath: "#/properties/query/properties/dataCenterId/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                if (func1(data4) > 64) {
+                  const err7 = { instancePath: instancePath + "/query/dataCenterId/" + i0, schemaPath: "#/properties/query/properties/dataCenterId/items/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
                   if (vErrors === null) {
-                    vErrors = [err6];
+                    vErrors = [err7];
                   } else {
-                    vErrors.push(err6);
+                    vErrors.push(err7);
+                  }
+                  errors++;
+                }
+                if (func1(data4) < 1) {
+                  const err8 = { instancePath: instancePath + "/query/dataCenterId/" + i0, schemaPath: "#/properties/query/properties/dataCenterId/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err8];
+                  } else {
+                    vErrors.push(err8);
                   }
                   errors++;
                 }
@@ -5152,11 +5294,11 @@ function validate85(data, { instancePath = "", parentData, parentDataProperty, r
               } else if (data5 === null) {
                 coerced3 = "";
               } else {
-                const err7 = { instancePath: instancePath + "/query/endpointId", schemaPath: "#/properties/query/properties/endpointId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err9 = { instancePath: instancePath + "/query/endpointId", schemaPath: "#/properties/query/properties/endpointId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err7];
+                  vErrors = [err9];
                 } else {
-                  vErrors.push(err7);
+                  vErrors.push(err9);
                 }
                 errors++;
               }
@@ -5166,6 +5308,17 @@ function validate85(data, { instancePath = "", parentData, parentDataProperty, r
               if (data1 !== void 0) {
                 data1["endpointId"] = coerced3;
               }
+            }
+          }
+          if (typeof data5 === "string") {
+            if (func1(data5) > 128) {
+              const err10 = { instancePath: instancePath + "/query/endpointId", schemaPath: "#/properties/query/properties/endpointId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err10];
+              } else {
+                vErrors.push(err10);
+              }
+              errors++;
             }
           }
         }
@@ -5187,11 +5340,11 @@ function validate85(data, { instancePath = "", parentData, parentDataProperty, r
               } else if (data6 === null) {
                 coerced4 = "";
               } else {
-                const err8 = { instancePath: instancePath + "/query/endTime", schemaPath: "#/properties/query/properties/endTime/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err11 = { instancePath: instancePath + "/query/endTime", schemaPath: "#/properties/query/properties/endTime/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err8];
+                  vErrors = [err11];
                 } else {
-                  vErrors.push(err8);
+                  vErrors.push(err11);
                 }
                 errors++;
               }
@@ -5205,11 +5358,11 @@ function validate85(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (typeof data6 === "string") {
             if (!formats0.validate(data6)) {
-              const err9 = { instancePath: instancePath + "/query/endTime", schemaPath: "#/properties/query/properties/endTime/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+              const err12 = { instancePath: instancePath + "/query/endTime", schemaPath: "#/properties/query/properties/endTime/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
               if (vErrors === null) {
-                vErrors = [err9];
+                vErrors = [err12];
               } else {
-                vErrors.push(err9);
+                vErrors.push(err12);
               }
               errors++;
             }
@@ -5231,11 +5384,11 @@ function validate85(data, { instancePath = "", parentData, parentDataProperty, r
               if (dataType5 === "string" || dataType5 === "number" || dataType5 === "boolean" || data7 === null) {
                 coerced5 = [data7];
               } else {
-                const err10 = { instancePath: instancePath + "/query/gpuTypeId", schemaPath: "#/properties/query/properties/gpuTypeId/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err13 = { instancePath: instancePath + "/query/gpuTypeId", schemaPath: "#/properties/query/properties/gpuTypeId/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err10];
+                  vErrors = [err13];
                 } else {
-                  vErrors.push(err10);
+                  vErrors.push(err13);
                 }
                 errors++;
               }
@@ -5248,6 +5401,15 @@ function validate85(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
           if (Array.isArray(data7)) {
+            if (data7.length > 64) {
+              const err14 = { instancePath: instancePath + "/query/gpuTypeId", schemaPath: "#/properties/query/properties/gpuTypeId/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+              if (vErrors === null) {
+                vErrors = [err14];
+              } else {
+                vErrors.push(err14);
+              }
+              errors++;
+            }
             const len1 = data7.length;
             for (let i1 = 0; i1 < len1; i1++) {
               let data8 = data7[i1];
@@ -5267,11 +5429,11 @@ function validate85(data, { instancePath = "", parentData, parentDataProperty, r
                   } else if (data8 === null) {
                     coerced6 = "";
                   } else {
-                    const err11 = { instancePath: instancePath + "/query/gpuTypeId/" + i1, schemaPath: "#/properties/query/properties/gpuTypeId/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err15 = { instancePath: instancePath + "/query/gpuTypeId/" + i1, schemaPath: "#/properties/query/properties/gpuTypeId/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err11];
+                      vErrors = [err15];
                     } else {
-                      vErrors.push(err11);
+                      vErrors.push(err15);
                     }
                     errors++;
                   }
@@ -5284,12 +5446,21 @@ function validate85(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
               if (typeof data8 === "string") {
-                if (func1(data8) < 1) {
-                  const err12 = { instancePath: instancePath + "/query/gpuTypeId/" + i1, schemaPath: "#/properties/query/properties/gpuTypeId/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                if (func1(data8) > 128) {
+                  const err16 = { instancePath: instancePath + "/query/gpuTypeId/" + i1, schemaPath: "#/properties/query/properties/gpuTypeId/items/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
                   if (vErrors === null) {
-                    vErrors = [err12];
+                    vErrors = [err16];
                   } else {
-                    vErrors.push(err12);
+                    vErrors.push(err16);
+                  }
+                  errors++;
+                }
+                if (func1(data8) < 1) {
+                  const err17 = { instancePath: instancePath + "/query/gpuTypeId/" + i1, schemaPath: "#/properties/query/properties/gpuTypeId/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err17];
+                  } else {
+                    vErrors.push(err17);
                   }
                   errors++;
                 }
@@ -5315,11 +5486,11 @@ function validate85(data, { instancePath = "", parentData, parentDataProperty, r
               } else if (data9 === null) {
                 coerced7 = "";
               } else {
-                const err13 = { instancePath: instancePath + "/query/grouping", schemaPath: "#/properties/query/properties/grouping/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err18 = { instancePath: instancePath + "/query/grouping", schemaPath: "#/properties/query/properties/grouping/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err13];
+                  vErrors = [err18];
                 } else {
-                  vErrors.push(err13);
+                  vErrors.push(err18);
                 }
                 errors++;
               }
@@ -5332,11 +5503,11 @@ function validate85(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
           if (!(data9 === "endpointId" || data9 === "podId" || data9 === "gpuTypeId")) {
-            const err14 = { instancePath: instancePath + "/query/grouping", schemaPath: "#/properties/query/properties/grouping/enum", keyword: "enum", params: { allowedValues: schema52.properties.query.properties.grouping.enum }, message: "must be equal to one of the allowed values" };
+            const err19 = { instancePath: instancePath + "/query/grouping", schemaPath: "#/properties/query/properties/grouping/enum", keyword: "enum", params: { allowedValues: schema52.properties.query.properties.grouping.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
-              vErrors = [err14];
+              vErrors = [err19];
             } else {
-              vErrors.push(err14);
+              vErrors.push(err19);
             }
             errors++;
           }
@@ -5359,11 +5530,11 @@ function validate85(data, { instancePath = "", parentData, parentDataProperty, r
               } else if (data10 === null) {
                 coerced8 = "";
               } else {
-                const err15 = { instancePath: instancePath + "/query/imageName", schemaPath: "#/properties/query/properties/imageName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err20 = { instancePath: instancePath + "/query/imageName", schemaPath: "#/properties/query/properties/imageName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err15];
+                  vErrors = [err20];
                 } else {
-                  vErrors.push(err15);
+                  vErrors.push(err20);
                 }
                 errors++;
               }
@@ -5373,6 +5544,17 @@ function validate85(data, { instancePath = "", parentData, parentDataProperty, r
               if (data1 !== void 0) {
                 data1["imageName"] = coerced8;
               }
+            }
+          }
+          if (typeof data10 === "string") {
+            if (func1(data10) > 1024) {
+              const err21 = { instancePath: instancePath + "/query/imageName", schemaPath: "#/properties/query/properties/imageName/maxLength", keyword: "maxLength", params: { limit: 1024 }, message: "must NOT have more than 1024 characters" };
+              if (vErrors === null) {
+                vErrors = [err21];
+              } else {
+                vErrors.push(err21);
+              }
+              errors++;
             }
           }
         }
@@ -5394,11 +5576,11 @@ function validate85(data, { instancePath = "", parentData, parentDataProperty, r
               } else if (data11 === null) {
                 coerced9 = "";
               } else {
-                const err16 = { instancePath: instancePath + "/query/startTime", schemaPath: "#/properties/query/properties/startTime/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err22 = { instancePath: instancePath + "/query/startTime", schemaPath: "#/properties/query/properties/startTime/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err16];
+                  vErrors = [err22];
                 } else {
-                  vErrors.push(err16);
+                  vErrors.push(err22);
                 }
                 errors++;
               }
@@ -5412,11 +5594,11 @@ function validate85(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (typeof data11 === "string") {
             if (!formats0.validate(data11)) {
-              const err17 = { instancePath: instancePath + "/query/startTime", schemaPath: "#/properties/query/properties/startTime/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+              const err23 = { instancePath: instancePath + "/query/startTime", schemaPath: "#/properties/query/properties/startTime/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
               if (vErrors === null) {
-                vErrors = [err17];
+                vErrors = [err23];
               } else {
-                vErrors.push(err17);
+                vErrors.push(err23);
               }
               errors++;
             }
@@ -5440,11 +5622,11 @@ function validate85(data, { instancePath = "", parentData, parentDataProperty, r
               } else if (data12 === null) {
                 coerced10 = "";
               } else {
-                const err18 = { instancePath: instancePath + "/query/templateId", schemaPath: "#/properties/query/properties/templateId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err24 = { instancePath: instancePath + "/query/templateId", schemaPath: "#/properties/query/properties/templateId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err18];
+                  vErrors = [err24];
                 } else {
-                  vErrors.push(err18);
+                  vErrors.push(err24);
                 }
                 errors++;
               }
@@ -5456,23 +5638,34 @@ function validate85(data, { instancePath = "", parentData, parentDataProperty, r
               }
             }
           }
+          if (typeof data12 === "string") {
+            if (func1(data12) > 128) {
+              const err25 = { instancePath: instancePath + "/query/templateId", schemaPath: "#/properties/query/properties/templateId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err25];
+              } else {
+                vErrors.push(err25);
+              }
+              errors++;
+            }
+          }
         }
       } else {
-        const err19 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err26 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err19];
+          vErrors = [err26];
         } else {
-          vErrors.push(err19);
+          vErrors.push(err26);
         }
         errors++;
       }
     }
   } else {
-    const err20 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err27 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err20];
+      vErrors = [err27];
     } else {
-      vErrors.push(err20);
+      vErrors.push(err27);
     }
     errors++;
   }

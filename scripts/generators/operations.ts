@@ -1,5 +1,5 @@
 // The operations table (method, path, scope, limits …) read from x- extensions, so no code re-types them.
-import { listOperations, type OpenApiDocument, type SurfaceName } from './specs.js';
+import { listOperations, resolveLocal, type OpenApiDocument, type SurfaceName } from './specs.js';
 
 export type OperationInfo = {
   surface: SurfaceName;
@@ -12,6 +12,8 @@ export type OperationInfo = {
   successStatus: number;
   source: string;
   hasBody: boolean;
+  /** False when the request body is optional (`requestBody.required` not true, e.g. NoInput). */
+  bodyRequired: boolean;
   rateLimit?: { requestsPer10s: number; concurrent: number | null };
   maxBodyBytes?: number;
   resultRetentionMs?: number;
@@ -21,6 +23,7 @@ export type OperationInfo = {
 
 export function operationsTable(surface: SurfaceName, doc: OpenApiDocument): OperationInfo[] {
   return listOperations(doc).map(({ path, method, op }) => {
+    const body = op.requestBody === undefined ? undefined : resolveLocal<{ required?: boolean }>(doc, op.requestBody);
     const success = Object.keys(op.responses as object).map(Number).filter((s) => s >= 200 && s < 300);
     const rate = op['x-rate-limit'] as { requestsPer10s: number; concurrent: number | null } | undefined;
     const info: OperationInfo = {
@@ -33,7 +36,8 @@ export function operationsTable(surface: SurfaceName, doc: OpenApiDocument): Ope
       requiredScope: String(op['x-required-scope'] ?? ''),
       successStatus: Math.min(...success),
       source: String(op['x-source'] ?? ''),
-      hasBody: op.requestBody !== undefined,
+      hasBody: body !== undefined,
+      bodyRequired: body?.required === true,
     };
     if (rate) info.rateLimit = { requestsPer10s: rate.requestsPer10s, concurrent: rate.concurrent ?? null };
     if (typeof op['x-max-body-bytes'] === 'number') info.maxBodyBytes = op['x-max-body-bytes'];
@@ -55,7 +59,7 @@ export function operationsModule(all: OperationInfo[], queueRoot: OpenApiDocumen
     `export type OperationInfo = {`,
     `  surface: Surface; operationId: string; method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';`,
     `  path: string; tag: string; summary: string; requiredScope: string; successStatus: number;`,
-    `  source: string; hasBody: boolean;`,
+    `  source: string; hasBody: boolean; bodyRequired: boolean;`,
     `  rateLimit?: { requestsPer10s: number; concurrent: number | null };`,
     `  maxBodyBytes?: number; resultRetentionMs?: number; deleteDelayMs?: number; synonymOf?: string;`,
     `};`,

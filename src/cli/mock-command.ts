@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parseKeySpec } from '../mock/auth.js';
+import { parseCorsOrigin } from '../mock/cors.js';
 import { FAULT_NAMES, startMock, type ApiKey, type FaultName, type MockOptions } from '../mock/index.js';
 
 const HELP = `Usage: compute-contract mock [options]
@@ -26,6 +27,8 @@ Options:
                               ${FAULT_NAMES.join(', ')}
   --state FILE                persist all state to FILE (atomic) and restore it on start
   --log                       one line per request on stderr (never query strings or keys)
+  --cors ORIGIN|*             answer CORS for browser pages of ORIGIN (or any origin with *);
+                              default off (no Access-Control-* headers)
   -h, --help                  show this help
 `;
 
@@ -48,6 +51,7 @@ export function parseMockArgs(argv: string[]): MockOptions | 'help' {
       fault: { type: 'string', multiple: true },
       state: { type: 'string' },
       log: { type: 'boolean' },
+      cors: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -87,6 +91,7 @@ export function parseMockArgs(argv: string[]): MockOptions | 'help' {
   }
   if (values.state !== undefined) options.stateFile = values.state;
   if (values.log) options.log = true;
+  if (values.cors !== undefined) options.cors = parseCorsOrigin(values.cors);
   return options;
 }
 
@@ -118,6 +123,7 @@ export async function runMockCommand(argv: string[]): Promise<number> {
   if (options.control) lines.push(`control:  ${mock.controlUrl}`);
   if (!options.apiKeys) lines.push('auth:     default API key (README, "Reference mock")');
   if (options.faults?.length) lines.push(`faults:   ${options.faults.join(', ')}`);
+  if (options.cors) lines.push(`cors:     ${options.cors}`);
   process.stdout.write(`${lines.join('\n')}\n`);
   return new Promise((resolve) => {
     const stop = (signal: NodeJS.Signals) => {

@@ -7,7 +7,7 @@
 
 export const REDACTED = '[REDACTED]';
 
-/** Object keys whose values are always hidden in surfaced bodies. `value` covers secretCreate and env. */
+/** Object keys whose values are always hidden in surfaced bodies. `value` covers secretCreate's input. */
 const SECRET_KEY = /^(password|accesssecret|apikey|api_key|authorization|secret|secretvalue|value|token|accesstoken|x-api-key|cookie|set-cookie)$/i;
 const BEARER = /(bearer\s+)[^\s"',;]+/gi;
 const API_KEY_PARAM = /((?:api_key|apikey|access_token)=)[^&\s"'#]+/gi;
@@ -16,6 +16,14 @@ const MIN_SECRET_LENGTH = 4;
 
 export function isSecretKey(key: string): boolean {
   return SECRET_KEY.test(key);
+}
+
+/**
+ * A secret-named key of this object. `value` beside `key` is an environment variable ({key, value}),
+ * configuration like REST v1's env map, not a secret: hiding it would also hide every name equal to it.
+ */
+function holdsSecret(key: string, owner: Record<string, unknown>): boolean {
+  return isSecretKey(key) && !(key.toLowerCase() === 'value' && typeof owner['key'] === 'string');
 }
 
 export class SecretRedactor {
@@ -35,7 +43,7 @@ export class SecretRedactor {
   addFromBody(body: unknown, depth = 0): this {
     if (depth > 8 || body === null || typeof body !== 'object') return this;
     for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
-      if (typeof value === 'string' && isSecretKey(key)) this.add(value);
+      if (typeof value === 'string' && holdsSecret(key, body as Record<string, unknown>)) this.add(value);
       else this.addFromBody(value, depth + 1);
     }
     return this;
@@ -65,7 +73,7 @@ export class SecretRedactor {
     if (Array.isArray(input)) return input.map((item) => this.value(item, depth + 1)) as T;
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(input as Record<string, unknown>)) {
-      out[key] = isSecretKey(key) && item !== null && item !== undefined ? REDACTED : this.value(item, depth + 1);
+      out[key] = holdsSecret(key, input as Record<string, unknown>) && item !== null && item !== undefined ? REDACTED : this.value(item, depth + 1);
     }
     return out as T;
   }

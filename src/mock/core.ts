@@ -25,6 +25,8 @@ export interface RequestContext {
   params: Record<string, string>;
   query: Record<string, unknown>;
   body: unknown;
+  /** A HEAD request: answer exactly as GET, but change nothing (e.g. /stream hands out no chunk). */
+  head: boolean;
 }
 
 export interface Reply {

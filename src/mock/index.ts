@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { KeyRing } from './auth.js';
 import { createClock, type Clock } from './clock.js';
 import { createControlHandler } from './control.js';
+import { Cors } from './cors.js';
 import type { MockCore } from './core.js';
 import { JobEngine, type EndpointConfig } from './jobs/engine.js';
 import { resolveSecrets } from './jobs/simulate.js';
@@ -14,6 +15,7 @@ import { RateLimiter } from './rate-limit.js';
 import { Router } from './router.js';
 import { createRequestHandler } from './server.js';
 import { mockOperations, mockRateLimitPolicy, operation, webhookPolicy } from './spec-facts.js';
+import { heapCeilingFailure } from './state/capacity.js';
 import { ResourceStore } from './state/store.js';
 
 export { FAULT_NAMES, DEFAULT_API_KEY, type MockOptions, type FaultName, type ApiKey } from './options.js';
@@ -38,7 +40,7 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
   const resumeAt = options.stateFile && options.clock === 'virtual' && input.clockStart === undefined ? savedClockNow(options.stateFile) : undefined;
   const clock = createClock(options.clock, resumeAt ?? options.clockStart);
   const deleteDelay = options.templateDeleteDelayMs ?? operation('restV1', 'deleteTemplate').deleteDelayMs ?? 0;
-  const store = new ResourceStore(clock, () => deleteDelay, options.faults.has('template-delete-in-use'));
+  const store = new ResourceStore(clock, () => deleteDelay, options.faults.has('template-delete-in-use'), () => heapCeilingFailure(options.limits));
   const webhooks = new WebhookDispatcher(clock, webhookPolicy, options.faults);
   let writer: StateWriter | undefined;
   const unavailableGpuTypes = new Set<string>();
@@ -87,6 +89,7 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
     router: new Router(mockOperations),
     keys: new KeyRing(options.apiKeys, options.faults.has('no-401-on-bad-key')),
     control: options.control ? createControlHandler(core, reset) : undefined,
+    cors: options.cors === undefined ? undefined : new Cors(options.cors),
   });
   const server = createServer({ keepAliveTimeout: 5_000 }, handler);
   await new Promise<void>((resolve, reject) => {

@@ -1,5 +1,7 @@
 // Options of startMock and the CLI, with their defaults.
 import type { ClockMode } from './clock.js';
+import { parseCorsOrigin } from './cors.js';
+import { defaultCapacityLimits, type CapacityLimits } from './state/capacity.js';
 import { ALL_SCOPES, type Scope } from './types.js';
 
 export const FAULT_NAMES = [
@@ -44,6 +46,10 @@ export interface MockOptions {
   stateFile?: string;
   /** Log one line per request to stderr. */
   log?: boolean;
+  /** Global ceilings (stored jobs per endpoint and in total, heap bytes); defaults from the spec and V8's heap limit. */
+  limits?: Partial<CapacityLimits>;
+  /** CORS for browser pages: an origin (`https://docs.example.com`) or `*`. Default: off, no CORS header. */
+  cors?: string;
 }
 
 export interface ResolvedOptions {
@@ -60,6 +66,9 @@ export interface ResolvedOptions {
   faults: ReadonlySet<FaultName>;
   stateFile?: string;
   log: boolean;
+  /** Mutable, so an embedding tool (or a conformance check) can lower a ceiling for a while. */
+  limits: CapacityLimits;
+  cors?: string;
 }
 
 export const DEFAULT_API_KEY = 'mock-key';
@@ -83,5 +92,17 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     faults: new Set(options.faults ?? []),
     stateFile: options.stateFile,
     log: options.log ?? false,
+    limits: { ...defaultCapacityLimits(), ...definedOnly(options.limits ?? {}) },
+    cors: options.cors === undefined ? undefined : parseCorsOrigin(options.cors),
   };
+}
+
+function definedOnly(limits: Partial<CapacityLimits>): Partial<CapacityLimits> {
+  const out: Partial<CapacityLimits> = {};
+  for (const [key, value] of Object.entries(limits) as [keyof CapacityLimits, number | undefined][]) {
+    if (value === undefined) continue;
+    if (!Number.isFinite(value) || value < 0) throw new Error(`limits.${key} must be a number >= 0`);
+    out[key] = value;
+  }
+  return out;
 }

@@ -13,6 +13,9 @@ export interface RouteMatch {
   params: Record<string, string>;
 }
 
+/** Methods operations are routed by; HEAD and OPTIONS are answered by the server for every path. */
+const ROUTED_METHODS = ['GET', 'POST', 'PATCH', 'DELETE'] as const;
+
 /** Path parameters that may contain `/` (x-multi-segment). */
 const MULTI_SEGMENT_PARAMS = new Set(['openaiPath']);
 
@@ -38,15 +41,30 @@ export class Router {
     }
   }
 
-  /** `path` is relative to the surface base, e.g. `/status/abc`. `'method'` = path exists with another method. */
+  /**
+   * `path` is relative to the surface base, e.g. `/status/abc`. `'method'` = path exists with another
+   * method. HEAD is routed to the GET operation (the server sends no body).
+   */
   match(surface: Surface, method: string, path: string): RouteMatch | 'method' | undefined {
     const parts = path.split('/').filter(Boolean);
-    const found = this.matchMethod(surface, method, parts);
+    const found = this.matchMethod(surface, method === 'HEAD' ? 'GET' : method, parts);
     if (found) return found;
-    for (const other of ['GET', 'POST', 'PATCH', 'DELETE']) {
+    for (const other of ROUTED_METHODS) {
       if (other !== method && this.matchMethod(surface, other, parts)) return 'method';
     }
     return undefined;
+  }
+
+  /** The `Allow` value of a path (RFC 9110 §10.2.1), e.g. `GET, HEAD, OPTIONS`; undefined for an unknown path. */
+  allow(surface: Surface, path: string): string | undefined {
+    const parts = path.split('/').filter(Boolean);
+    const methods: string[] = [];
+    for (const method of ROUTED_METHODS) {
+      if (!this.matchMethod(surface, method, parts)) continue;
+      methods.push(method);
+      if (method === 'GET') methods.push('HEAD');
+    }
+    return methods.length === 0 ? undefined : [...methods, 'OPTIONS'].join(', ');
   }
 
   private matchMethod(surface: Surface, method: string, parts: string[]): RouteMatch | undefined {

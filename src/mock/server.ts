@@ -1,10 +1,13 @@
 // The HTTP front: one node:http handler routing /v1 (REST), /v2/{endpointId} (queue), /graphql and
-// /__control. Order per request: auth → route → scope → endpoint → rate limit → body → validation → handler.
+// /__control. Order per request: OPTIONS (no auth: preflights carry no credentials) → auth → route
+// (405 with Allow) → scope → endpoint → rate limit → body → validation → handler. HEAD runs the GET
+// operation; node:http sends no body for it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { validateRequest } from '../validation/index.js';
 import { bearerKey, type KeyRing } from './auth.js';
 import type { MockCore, Reply } from './core.js';
-import { handleGraphql } from './graphql/handler.js';
+import { answerOptions, type Cors } from './cors.js';
+import { GRAPHQL_ALLOW, handleGraphql } from './graphql/handler.js';
 import { parseJsonBody, parseQuery, readBody, sendError, sendJson, sendNoContent } from './http.js';
 import { queueHandlers } from './queue/handlers.js';
 import { restHandlers } from './rest/handlers.js';
@@ -21,6 +24,8 @@ export interface ServerParts {
   router: Router;
   keys: KeyRing;
   control?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<void>;
+  /** CORS headers for the public surfaces; undefined = CORS off (no Access-Control-* header at all). */
+  cors?: Cors;
 }
 
 export function createRequestHandler(parts: ServerParts) {
@@ -56,6 +61,8 @@ function handle(parts: ServerParts, req: IncomingMessage, res: ServerResponse): 
   const path = q === -1 ? url : url.slice(0, q);
   const search = q === -1 ? '' : url.slice(q + 1);
   if (parts.core.options.log) logRequest(req, res, path);
+  // Never on the control API: it has no auth, so no foreign page may drive it.
+  if (parts.cors !== undefined && !path.startsWith('/__control')) parts.cors.decorate(res);
 
   if (path === '/v1' || path.startsWith('/v1/')) return api(parts, req, res, 'restV1', path.slice(3), search, undefined);
   if (path.startsWith('/v2/')) {
@@ -63,7 +70,10 @@ function handle(parts: ServerParts, req: IncomingMessage, res: ServerResponse): 
     const endpointId = decodeOrRaw(slash === -1 ? path.slice(4) : path.slice(4, slash));
     return api(parts, req, res, 'queueV2', slash === -1 ? '/' : path.slice(slash), search, endpointId);
   }
-  if (path === '/graphql' || path === '/graphql/') return handleGraphql(parts.core, parts.keys, req, res, search);
+  if (path === '/graphql' || path === '/graphql/') {
+    if (req.method === 'OPTIONS') return answerOptions(req, res, GRAPHQL_ALLOW, parts.cors);
+    return handleGraphql(parts.core, parts.keys, req, res, search);
+  }
   if (parts.control && (path === '/__control' || path.startsWith('/__control/'))) return parts.control(req, res, path);
   req.resume();
   sendError(res, 404, `no route for ${req.method} ${path}`);
@@ -74,6 +84,10 @@ function api(
   surface: Surface, relPath: string, search: string, endpointId: string | undefined,
 ): void | Promise<void> {
   const { core, router, keys } = parts;
+  if (req.method === 'OPTIONS') {
+    const allow = router.allow(surface, relPath);
+    if (allow !== undefined) return answerOptions(req, res, allow, parts.cors);
+  }
   const key = bearerKey(req);
   // Authentication comes first so unauthenticated callers learn nothing (no 404/400 leaks).
   const auth = keys.check(key, undefined);
@@ -81,7 +95,9 @@ function api(
   const scopes = auth.scopes;
   const match = router.match(surface, req.method ?? 'GET', relPath);
   if (match === undefined) return reject(req, res, 404, `no ${surface === 'restV1' ? 'REST v1' : 'queue v2'} operation at ${req.method} ${relPath}`);
-  if (match === 'method') return reject(req, res, 405, `method ${req.method} not allowed at ${relPath}`);
+  if (match === 'method') {
+    return reject(req, res, 405, `method ${req.method} not allowed at ${relPath}`, { allow: router.allow(surface, relPath)! });
+  }
   const { op, params } = match;
   if (!scopes.has(op.requiredScope)) return reject(req, res, 401, `Unauthorized: API key lacks the '${op.requiredScope}' scope`);
 
@@ -94,10 +110,10 @@ function api(
     }
     release = admission.release;
   }
-  if (req.method === 'GET' || req.method === 'DELETE') {
+  if (op.method === 'GET' || op.method === 'DELETE') {
     // No body: answer synchronously (no microtask hop) on the hot path (GET /status).
     if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) req.resume();
-    return dispatch(core, res, surface, op, params, search, endpointId, undefined, release);
+    return dispatch(core, res, surface, op, params, search, endpointId, undefined, release, req.method === 'HEAD');
   }
   return readAndDispatch(core, req, res, surface, op, params, search, endpointId, release);
 }
@@ -125,13 +141,13 @@ async function readAndDispatch(
     release();
     throw err;
   }
-  return dispatch(core, res, surface, op, params, search, endpointId, body, release);
+  return dispatch(core, res, surface, op, params, search, endpointId, body, release, false);
 }
 
 /** Validates and runs the handler; sync when the handler is, so `release` runs exactly once either way. */
 function dispatch(
   core: MockCore, res: ServerResponse, surface: Surface, op: OperationInfo, params: Record<string, string>,
-  search: string, endpointId: string | undefined, body: unknown, release: () => void,
+  search: string, endpointId: string | undefined, body: unknown, release: () => void, head: boolean,
 ): void | Promise<void> {
   let reply: Reply | Promise<Reply>;
   try {
@@ -147,7 +163,7 @@ function dispatch(
       release();
       return sendError(res, 500, `operation ${op.operationId} is not implemented by the mock`);
     }
-    reply = handler(core, { params, query, body });
+    reply = handler(core, { params, query, body, head });
   } catch (err) {
     release();
     throw err;

@@ -38,8 +38,10 @@ export function validateRequest(surface: Surface, operationId: string, parts: Re
   const params = { path: { ...(parts.path ?? {}) }, query: { ...(parts.query ?? {}) } };
   if (!v.params(params)) issues.push(...toIssues(v.params.errors, ''));
   if (v.body) {
-    if (parts.body === undefined) issues.push({ path: '/body', message: 'is required' });
-    else if (!v.body(parts.body)) issues.push(...toIssues(v.body.errors, '/body'));
+    // An optional body (requestBody.required false, e.g. NoInput) may be absent; present, it must be valid.
+    if (parts.body === undefined) {
+      if (getOperation(surface, operationId).bodyRequired) issues.push({ path: '/body', message: 'is required' });
+    } else if (!v.body(parts.body)) issues.push(...toIssues(v.body.errors, '/body'));
   } else if (parts.body !== undefined && parts.body !== null && parts.body !== '') {
     issues.push({ path: '/body', message: 'this operation takes no body' });
   }

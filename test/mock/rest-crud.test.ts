@@ -105,7 +105,8 @@ describe('pods', () => {
     const id = created.body.id;
     expect((await h.rest('POST', `/pods/${id}/stop`)).status).toBe(200);
     expect((await h.rest('GET', `/pods/${id}`)).body.desiredStatus).toBe('EXITED');
-    expect((await h.rest('POST', `/pods/${id}/restart`)).status).toBe(400);
+    expect((await h.rest('POST', `/pods/${id}/restart`)).status).toBe(200); // an EXITED pod is started
+    expect((await h.rest('GET', `/pods/${id}`)).body.desiredStatus).toBe('RUNNING');
     expect((await h.rest('POST', `/pods/${id}/start`)).status).toBe(200);
     expect((await h.rest('POST', `/pods/${id}/reset`)).status).toBe(200);
     expect((await h.rest('POST', `/pods/${id}/restart`)).status).toBe(200);

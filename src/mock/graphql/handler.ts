@@ -5,37 +5,20 @@ import { bearerKey, type KeyRing } from '../auth.js';
 import type { MockCore } from '../core.js';
 import { parseJsonBody, readBody, sendJson } from '../http.js';
 import { buildExecutableSchema } from './schema.js';
+import { redactSecrets, secretStrings } from './secret-values.js';
 
 const schema = buildExecutableSchema();
 const MAX_BODY_BYTES = 1024 * 1024;
+/** The `Allow` value of /graphql (RFC 9110): POST, and OPTIONS answered by the server. */
+export const GRAPHQL_ALLOW = 'POST, OPTIONS';
 
 function errors(res: ServerResponse, status: number, messages: readonly { message: string }[], extra?: Record<string, string>) {
   sendJson(res, status, { errors: messages.map((m) => ({ message: m.message })) }, extra);
 }
 
-/** Every string the caller sent (variables and literals): candidates for secret values. */
-function sentStrings(query: string, variables: unknown): string[] {
-  const found: string[] = [];
-  const walk = (value: unknown): void => {
-    if (typeof value === 'string') found.push(value);
-    else if (Array.isArray(value)) value.forEach(walk);
-    else if (value && typeof value === 'object') Object.values(value).forEach(walk);
-  };
-  walk(variables);
-  for (const match of query.matchAll(/"((?:[^"\\]|\\.)*)"/g)) found.push(match[1]!);
-  return found.filter((s) => s.length >= 3).sort((a, b) => b.length - a.length);
-}
-
-/**
- * graphql-js echoes invalid input values in its messages ("got invalid value {value: …}"); a secret
- * value must never come back, so caller-supplied strings are redacted from every error message.
- */
-function redact(messages: readonly { message: string }[], sent: string[]): { message: string }[] {
-  return messages.map(({ message }) => {
-    let text = message.replace(/got invalid value .*?;/s, 'got invalid value;');
-    for (const value of sent) text = text.split(value).join('[redacted]');
-    return { message: text };
-  });
+/** graphql-js echoes invalid input values ("got invalid value {value: …}"): secret values never come back. */
+function redact(messages: readonly { message: string }[], secrets: readonly string[]): { message: string }[] {
+  return messages.map(({ message }) => ({ message: redactSecrets(message, secrets) }));
 }
 
 export async function handleGraphql(core: MockCore, keys: KeyRing, req: IncomingMessage, res: ServerResponse, search: string): Promise<void> {
@@ -47,7 +30,7 @@ export async function handleGraphql(core: MockCore, keys: KeyRing, req: Incoming
   }
   if (req.method !== 'POST') {
     req.resume();
-    return errors(res, 405, [{ message: 'GraphQL requests must be POST' }], { allow: 'POST' });
+    return errors(res, 405, [{ message: 'GraphQL requests must be POST' }], { allow: GRAPHQL_ALLOW });
   }
   const raw = await readBody(req, MAX_BODY_BYTES);
   if (!raw.ok) return raw.reason === 'aborted' ? undefined : errors(res, 400, [{ message: `request body exceeds ${MAX_BODY_BYTES} bytes` }]);
@@ -60,15 +43,14 @@ export async function handleGraphql(core: MockCore, keys: KeyRing, req: Incoming
   }
   // A failing GraphQL operation (syntax, validation or execution) answers 200 with errors[], as the
   // real service does; only a request that is not a GraphQL request at all gets 400.
-  const sent = sentStrings(body.query, body.variables);
   let document: DocumentNode;
   try {
     document = parse(body.query);
   } catch (error) {
-    return errors(res, 200, redact([error as GraphQLError], sent));
+    return errors(res, 200, redact([error as GraphQLError], secretStrings(body.query, body.variables, undefined, key)));
   }
   const invalid = validate(schema, document);
-  if (invalid.length > 0) return errors(res, 200, redact(invalid, sent));
+  if (invalid.length > 0) return errors(res, 200, redact(invalid, secretStrings(body.query, body.variables, document, key)));
   const result = await execute({
     schema,
     document,
@@ -76,5 +58,6 @@ export async function handleGraphql(core: MockCore, keys: KeyRing, req: Incoming
     variableValues: (body.variables ?? undefined) as Record<string, unknown> | undefined,
     operationName: typeof body.operationName === 'string' ? body.operationName : undefined,
   });
-  sendJson(res, 200, result.errors ? { ...result, errors: redact(result.errors, sent) } : result);
+  if (!result.errors) return sendJson(res, 200, result);
+  sendJson(res, 200, { ...result, errors: redact(result.errors, secretStrings(body.query, body.variables, document, key)) });
 }

@@ -6,6 +6,7 @@ import {
 import type { MockCore } from '../core.js';
 import type { Failure } from '../state/store.js';
 import type { TemplateRecord } from '../types.js';
+import { parseDockerArgs, renderDockerArgs, startCommandOf } from './docker-args.js';
 import { packageFile } from '../../package-files.js';
 
 const SDL = readFileSync(packageFile('specs/graphql/schema.graphql'), 'utf8');
@@ -27,13 +28,17 @@ function parsePortList(value: unknown): string {
   return value;
 }
 
-/** GraphQL template input → stored record fields (REST shape: env object, ports array). */
+/** GraphQL template input → stored record fields (REST shape: env object, ports array, start command arrays). */
 function toRecordFields(input: Record<string, unknown>): Record<string, unknown> {
-  const { id: _id, env, ports, ...rest } = input;
+  const { id: _id, env, ports, dockerArgs, ...rest } = input;
   const fields: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(rest)) if (v !== null && v !== undefined) fields[k] = v;
   if (Array.isArray(env)) fields['env'] = Object.fromEntries((env as EnvPair[]).map((e) => [e.key, e.value]));
   if (typeof ports === 'string') fields['ports'] = ports === '' ? [] : ports.split(',');
+  // saveTemplate replaces the whole template, so no dockerArgs means no start command.
+  Object.assign(fields, parseDockerArgs(typeof dockerArgs === 'string' ? dockerArgs : undefined));
+  // The caller's own text, shown back while REST v1 has not changed the command since.
+  if (typeof dockerArgs === 'string') fields['dockerArgs'] = dockerArgs;
   return fields;
 }
 
@@ -45,6 +50,7 @@ function toPodTemplate(t: TemplateRecord): Record<string, unknown> {
     ...t,
     env: Object.entries(env).map(([key, value]) => ({ key, value })),
     ports: Array.isArray(ports) ? ports.join(',') : ((ports as string | undefined) ?? null),
+    dockerArgs: renderDockerArgs(startCommandOf(t), t['dockerArgs']),
     containerRegistryAuthId: t['containerRegistryAuthId'] ?? null,
   };
 }

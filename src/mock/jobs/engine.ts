@@ -57,9 +57,10 @@ export class JobEngine {
     this.retention = { run: new RetentionQueue(deps.clock, expire), runsync: new RetentionQueue(deps.clock, expire) };
   }
 
-  get jobCount(): number {
-    return this.jobs.size;
-  }
+  get jobCount(): number { return this.jobs.size; }
+
+  /** Jobs the endpoint stores: queued, running, and terminal within result retention. */
+  storedJobs = (endpointId: string): number => this.endpoints.get(endpointId)?.jobs.size ?? 0;
 
   /** Creates the endpoint's worker pool (workersMin idle workers) if it does not exist yet. */
   ensureEndpoint(endpointId: string): EndpointJobs {

@@ -2,6 +2,7 @@
 // (each worker on the first available GPU type of gpuTypeIds), idle scale-down after idleTimeout.
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
+import { WORKERS_CEILING } from '../state/input-bounds.js';
 import type { Worker } from '../types.js';
 
 const DEFAULT_WORKERS_MAX = 3;
@@ -35,8 +36,9 @@ export class WorkerPool {
   /** Keeps workersMin workers and adds workers for `demand` queued jobs (never above workersMax). */
   scale(demand: number): void {
     const config = this.config();
-    const min = config.workersMin ?? 0;
-    const max = Math.max(min, config.workersMax ?? DEFAULT_WORKERS_MAX);
+    // Never more workers than the spec allows, whatever a restored state file says (memory per worker).
+    const min = Math.min(config.workersMin ?? 0, WORKERS_CEILING);
+    const max = Math.min(Math.max(min, config.workersMax ?? DEFAULT_WORKERS_MAX), WORKERS_CEILING);
     while (this.workers.length < min && this.spawn(config));
     let idle = this.workers.length - this.running;
     while (demand > idle && this.workers.length < max && this.spawn(config)) idle++;
@@ -85,7 +87,7 @@ export class WorkerPool {
     worker.idleTimer = this.clock.at(since + idleMs, () => {
       worker.idleTimer = undefined;
       if (worker.state !== 'idle' || worker.idleSince !== since) return;
-      if (this.workers.length <= (this.config().workersMin ?? 0)) return;
+      if (this.workers.length <= Math.min(this.config().workersMin ?? 0, WORKERS_CEILING)) return;
       const index = this.workers.indexOf(worker);
       if (index >= 0) this.workers.splice(index, 1);
     });

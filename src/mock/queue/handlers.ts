@@ -2,6 +2,7 @@
 import { error, type Handler, type MockCore, type Reply, type RequestContext } from '../core.js';
 import type { Submission } from '../jobs/engine.js';
 import { renderJob } from '../jobs/render.js';
+import { jobCeilingFailure } from '../state/capacity.js';
 import type { Job } from '../types.js';
 
 const DEFAULT_WAIT_MS = 90_000;
@@ -26,6 +27,14 @@ function submission(body: unknown): Submission {
   return s;
 }
 
+/** QUEUE-CAPACITY-001 / CAPACITY-HEAP-001: a submission past a ceiling is refused and stores nothing. */
+function refusedSubmission(core: MockCore, endpointId: string): Reply | undefined {
+  const stored = { endpoint: core.engine.storedJobs(endpointId), total: core.engine.jobCount };
+  const refused = jobCeilingFailure(core.options.limits, stored);
+  if (!refused) return undefined;
+  return { ...error(refused.status, refused.message), headers: { 'retry-after': String(refused.retryAfterSeconds) } };
+}
+
 async function waitAndRender(core: MockCore, job: Job, ms: number): Promise<Reply> {
   const final = await core.engine.waitFor(job, ms);
   if (!final) return error(404, 'job was deleted while waiting (ttl expired)');
@@ -35,10 +44,14 @@ async function waitAndRender(core: MockCore, job: Job, ms: number): Promise<Repl
 
 export const queueHandlers: Record<string, Handler> = {
   runJob: (core, ctx) => {
+    const refused = refusedSubmission(core, ctx.params['endpointId']!);
+    if (refused) return refused;
     const job = core.engine.submit(ctx.params['endpointId']!, 'run', submission(ctx.body));
     return { status: 200, body: { id: job.id, status: job.status } };
   },
   runJobSync: (core, ctx) => {
+    const refused = refusedSubmission(core, ctx.params['endpointId']!);
+    if (refused) return refused;
     const job = core.engine.submit(ctx.params['endpointId']!, 'runsync', submission(ctx.body));
     return waitAndRender(core, job, waitMs(ctx));
   },
@@ -53,7 +66,10 @@ export const queueHandlers: Record<string, Handler> = {
   streamJob: (core, ctx) => {
     const job = jobOf(core, ctx);
     if (isReply(job)) return job;
+    const handedOut = job.streamed;
     const chunks = core.engine.drainStream(job);
+    // HEAD answers like GET (same length) but must not consume the chunks a later GET hands out.
+    if (ctx.head) job.streamed = handedOut;
     return { status: 200, body: { id: job.id, status: job.status, stream: chunks.map((output) => ({ output })) } };
   },
   cancelJob: (core, ctx) => {

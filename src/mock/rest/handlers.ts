@@ -8,7 +8,10 @@ import { renderEndpoint, renderNetworkVolume, renderPod, renderRegistryAuth, ren
 type Body = Record<string, unknown>;
 
 const flag = (value: unknown): boolean => value === true || value === 'true';
-const fail = (f: Failure): Reply => error(f.status, f.message, f.errors);
+const fail = (f: Failure): Reply => {
+  const reply = error(f.status, f.message, f.errors);
+  return f.retryAfterSeconds === undefined ? reply : { ...reply, headers: { 'retry-after': String(f.retryAfterSeconds) } };
+};
 function reply<T>(result: Result<T>, status: number, render: (value: T) => unknown): Reply {
   return result.ok ? { status, body: render(result.value) } : fail(result);
 }

@@ -6,8 +6,16 @@ import type {
   EndpointRecord, NetworkVolumeRecord, PodRecord, RegistryAuthRecord, SecretRecord, TemplateRecord,
 } from '../types.js';
 import { resourceId } from './ids.js';
+import { secretInputFailure, templateInputFailure } from './input-bounds.js';
 
-export type Failure = { ok: false; status: 400 | 404; message: string; errors?: { path: string; message: string }[] };
+export type Failure = {
+  ok: false;
+  status: 400 | 404 | 429 | 503;
+  message: string;
+  errors?: { path: string; message: string }[];
+  /** Sent as Retry-After (429, 503). */
+  retryAfterSeconds?: number;
+};
 export type Result<T> = { ok: true; value: T } | Failure;
 
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
@@ -47,6 +55,8 @@ export class ResourceStore {
     private readonly clock: Clock,
     private readonly templateDeleteDelayMs: () => number,
     private readonly allowDeleteInUse: boolean,
+    /** Heap ceiling: a Failure refuses every create (CAPACITY-HEAP-001). */
+    private readonly atCapacity: () => Failure | undefined = () => undefined,
   ) {}
 
   private iso(): string {
@@ -79,8 +89,8 @@ export class ResourceStore {
   // ---- endpoints ------------------------------------------------------------------------
 
   createEndpoint(body: Body): Result<EndpointRecord> {
-    const refs = this.checkRefs(body);
-    if (refs) return refs;
+    const refused = this.checkRefs(body) ?? this.atCapacity();
+    if (refused) return refused;
     const record: EndpointRecord = {
       ...ENDPOINT_DEFAULTS,
       ...body,
@@ -91,7 +101,8 @@ export class ResourceStore {
       userId: 'user_mock',
       version: 0,
     };
-    if ((record['workersMax'] as number) < (record['workersMin'] as number)) return badRequest('workersMax must be >= workersMin', '/body/workersMax');
+    const workers = workersConflict(record, body);
+    if (workers) return workers;
     this.endpoints.set(record.id, record);
     return ok(record);
   }
@@ -102,7 +113,8 @@ export class ResourceStore {
     const refs = this.checkRefs(body);
     if (refs) return refs;
     const next = { ...record, ...body, id, version: record.version + 1 } as EndpointRecord;
-    if ((next['workersMax'] as number) < (next['workersMin'] as number)) return badRequest('workersMax must be >= workersMin', '/body/workersMax');
+    const workers = workersConflict(next, body);
+    if (workers) return workers;
     if (next.templateId !== record.templateId) this.templateReleased(record.templateId);
     this.endpoints.set(id, next);
     return ok(next);
@@ -128,10 +140,12 @@ export class ResourceStore {
     const name = body['name'] as string;
     const existing = replaceId ? this.templates.get(replaceId) : undefined;
     if (replaceId && !existing) return notFound('template');
+    const invalid = templateInputFailure(body);
+    if (invalid) return invalid;
     const clash = this.templateByName(name);
     if (clash && clash.id !== replaceId) return badRequest(`a template named '${name}' already exists`, '/body/name');
-    const refs = this.checkRefs(body);
-    if (refs) return refs;
+    const refused = this.checkRefs(body) ?? (replaceId ? undefined : this.atCapacity());
+    if (refused) return refused;
     const record: TemplateRecord = { ...TEMPLATE_DEFAULTS, ...body, id: replaceId ?? resourceId(), name, imageName: body['imageName'] as string };
     if (existing?.lastUsedAt !== undefined) record.lastUsedAt = existing.lastUsedAt;
     this.templates.set(record.id, record);
@@ -179,8 +193,8 @@ export class ResourceStore {
   // ---- pods -----------------------------------------------------------------------------
 
   createPod(body: Body): Result<PodRecord> {
-    const refs = this.checkRefs(body);
-    if (refs) return refs;
+    const refused = this.checkRefs(body) ?? this.atCapacity();
+    if (refused) return refused;
     const template = typeof body['templateId'] === 'string' ? this.templates.get(body['templateId']) : undefined;
     const image = (body['imageName'] as string | undefined) ?? template?.imageName;
     if (!image) return badRequest('imageName or templateId is required', '/body/imageName');
@@ -226,7 +240,7 @@ export class ResourceStore {
       pod.lastStatusChange = `Exited by User: ${iso}`;
       return ok(pod);
     }
-    if (action !== 'start' && pod.desiredStatus !== 'RUNNING') return badRequest(`pod is ${pod.desiredStatus}; start it first`);
+    // reset/restart of an EXITED pod starts it, like start (the spec states no refusal).
     if (pod.desiredStatus === 'RUNNING') this.accrue(pod, now);
     pod.desiredStatus = 'RUNNING';
     pod.runningSince = now;
@@ -254,6 +268,8 @@ export class ResourceStore {
   // ---- network volumes, registry auths, secrets ------------------------------------------
 
   createNetworkVolume(body: Body): Result<NetworkVolumeRecord> {
+    const refused = this.atCapacity();
+    if (refused) return refused;
     const record: NetworkVolumeRecord = {
       id: resourceId(), name: body['name'] as string, size: body['size'] as number,
       dataCenterId: body['dataCenterId'] as string, createdAt: this.clock.now(),
@@ -265,7 +281,9 @@ export class ResourceStore {
   updateNetworkVolume(id: string, body: Body): Result<NetworkVolumeRecord> {
     const record = this.networkVolumes.get(id);
     if (!record) return notFound('network volume');
-    if (typeof body['size'] === 'number' && body['size'] < record.size) return badRequest('size can only grow', '/body/size');
+    if (typeof body['size'] === 'number' && body['size'] < record.size) {
+      return badRequest(`size must not shrink: the volume has ${record.size} GB`, '/body/size');
+    }
     if (typeof body['name'] === 'string') record.name = body['name'];
     if (typeof body['size'] === 'number') record.size = body['size'];
     return ok(record);
@@ -286,6 +304,8 @@ export class ResourceStore {
   createRegistryAuth(body: Body): Result<RegistryAuthRecord> {
     const name = body['name'] as string;
     for (const a of this.registryAuths.values()) if (a.name === name) return badRequest(`a container registry auth named '${name}' already exists`, '/body/name');
+    const refused = this.atCapacity();
+    if (refused) return refused;
     const record: RegistryAuthRecord = { id: resourceId(), name, username: body['username'] as string, password: body['password'] as string };
     this.registryAuths.set(record.id, record);
     return ok(record);
@@ -300,7 +320,11 @@ export class ResourceStore {
   }
 
   createSecret(name: string, value: string, description: string | null): Result<SecretRecord> {
-    for (const s of this.secrets.values()) if (s.name === name) return badRequest(`a secret named '${name}' already exists`);
+    const invalid = secretInputFailure({ name, value, description });
+    if (invalid) return invalid;
+    for (const s of this.secrets.values()) if (s.name === name) return badRequest(`a secret named '${name}' already exists`, '/body/name');
+    const refused = this.atCapacity();
+    if (refused) return refused;
     const record: SecretRecord = { id: resourceId(), name, value, description };
     this.secrets.set(record.id, record);
     return ok(record);
@@ -334,4 +358,13 @@ export class ResourceStore {
   clear(): void {
     for (const map of [this.pods, this.endpoints, this.templates, this.networkVolumes, this.registryAuths, this.secrets]) map.clear();
   }
+}
+
+/** REST-ENDPOINT-009: workersMin may not exceed workersMax (default 3); names the field the caller sent. */
+function workersConflict(record: Record<string, unknown>, body: Body): Failure | undefined {
+  const min = record['workersMin'] as number;
+  const max = record['workersMax'] as number;
+  if (min <= max) return undefined;
+  const path = body['workersMax'] !== undefined ? '/body/workersMax' : '/body/workersMin';
+  return badRequest(`workersMin (${min}) must not exceed workersMax (${max}${body['workersMax'] === undefined ? ', the current or default value' : ''})`, path);
 }

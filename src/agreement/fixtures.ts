@@ -1,0 +1,240 @@
+// The resources a fuzz run needs and leaves nothing of: created in a setup step (read-only fixtures,
+// scratch resources the run may change, fresh ones per delete), resolved into generated requests in
+// place of placeholders, observed to prove a refused request stored nothing, deleted at the end.
+import { randomBytes } from 'node:crypto';
+import { parsePlaceholder, queueEndpointRole, type ResourceKind, type Role } from './references.js';
+import type { RequestCase } from './requests.js';
+import type { Answer, Transport } from './transport.js';
+
+type Creatable = Exclude<ResourceKind, 'job' | 'templateName'>;
+
+const COLLECTIONS: Record<string, Creatable> = {
+  '/pods': 'pod',
+  '/endpoints': 'endpoint',
+  '/templates': 'template',
+  '/networkvolumes': 'networkVolume',
+  '/containerregistryauth': 'registryAuth',
+};
+const DELETE_ORDER: Creatable[] = ['pod', 'endpoint', 'template', 'networkVolume', 'registryAuth', 'secret'];
+const TEMPLATE_DELETE_DELAY_MS = 120_000;
+const JOB_SETTLE_POLLS = 200;
+
+export interface FixtureOptions {
+  workerImage: string;
+  /** Registers a secret value the run sends (so it is never printed and never comes back). */
+  secret: (value: string) => void;
+}
+
+export class Fixtures {
+  readonly tag = randomBytes(3).toString('hex');
+  private counter = 0;
+  private readonly created = new Map<Creatable, Set<string>>();
+  private readonly fixture = new Map<ResourceKind, string>();
+  private readonly scratch = new Map<ResourceKind, string>();
+  private readonly templateNames = new Map<string, string>();
+  jobs: string[] = [];
+  endpoints = { queue: '', sync: '', sink: '' };
+
+  constructor(private readonly transport: Transport, private readonly options: FixtureOptions) {}
+
+  name(prefix: string): string {
+    return `agree-${prefix}-${this.tag}-${++this.counter}`;
+  }
+
+  async setup(): Promise<void> {
+    this.fixture.set('registryAuth', await this.create('registryAuth'));
+    this.scratch.set('registryAuth', this.fixture.get('registryAuth')!);
+    for (const kind of ['template', 'networkVolume', 'pod'] as const) {
+      this.fixture.set(kind, await this.create(kind));
+      this.scratch.set(kind, await this.create(kind));
+    }
+    this.endpoints.queue = await this.create('endpoint', { workersMax: 3 });
+    this.endpoints.sync = await this.create('endpoint', { workersMax: 3 });
+    this.endpoints.sink = await this.create('endpoint');
+    this.fixture.set('endpoint', this.endpoints.queue);
+    this.scratch.set('endpoint', await this.create('endpoint'));
+    await this.submitJobs();
+  }
+
+  /** Jobs in several states on the queue endpoint: completed, failed (retryable), long-lived. */
+  private async submitJobs(): Promise<void> {
+    const bodies = [
+      { input: { mock: { durationMs: 0 } } },
+      { input: { mock: { durationMs: 0, error: 'agreement fixture failure' } } },
+      { input: { mock: { durationMs: 0 } }, policy: { ttl: 604_800_000 } },
+    ];
+    for (const body of bodies) {
+      const answer = await this.transport.queue(this.endpoints.queue, 'POST', '/run', body);
+      if (answer.status !== 200) throw new Error(`setup: runJob answered ${answer.status}`);
+      this.jobs.push(String((answer.body as { id: string }).id));
+    }
+    for (let i = 0; i < JOB_SETTLE_POLLS; i++) {
+      const health = await this.transport.queue(this.endpoints.queue, 'GET', '/health');
+      const jobs = (health.body as { jobs?: { inQueue: number; inProgress: number } }).jobs;
+      if (jobs && jobs.inQueue + jobs.inProgress === 0) return;
+      await this.transport.pass(this.transport.target.controlUrl ? 1_000 : 20);
+    }
+  }
+
+  private async create(kind: Creatable, extra: Record<string, unknown> = {}): Promise<string> {
+    const name = this.name(kind);
+    let answer: Answer;
+    switch (kind) {
+      case 'pod':
+        answer = await this.transport.rest('POST', '/pods', { name, imageName: this.options.workerImage, gpuCount: 1, ...extra });
+        break;
+      case 'endpoint':
+        answer = await this.transport.rest('POST', '/endpoints', {
+          name, templateId: this.fixture.get('template'), workersMin: 0, workersMax: 1, idleTimeout: 5, ...extra,
+        });
+        break;
+      case 'template':
+        answer = await this.transport.rest('POST', '/templates', {
+          name, imageName: this.options.workerImage, isServerless: true, volumeInGb: 0, containerDiskInGb: 10, ...extra,
+        });
+        break;
+      case 'networkVolume':
+        answer = await this.transport.rest('POST', '/networkvolumes', { name, size: 10, dataCenterId: 'EU-RO-1', ...extra });
+        break;
+      case 'registryAuth': {
+        const password = `pw-${randomBytes(12).toString('hex')}`;
+        this.options.secret(password);
+        answer = await this.transport.rest('POST', '/containerregistryauth', { name, username: 'agreement', password });
+        break;
+      }
+      case 'secret': {
+        const value = `sv-${randomBytes(12).toString('hex')}`;
+        this.options.secret(value);
+        answer = await this.transport.graphql('mutation($input: SecretCreateInput!) { secretCreate(input: $input) { id } }', { input: { name, value } });
+        const id = (answer.body as { data?: { secretCreate?: { id?: string } } }).data?.secretCreate?.id;
+        if (!id) throw new Error(`setup: secretCreate failed: ${answer.text.slice(0, 200)}`);
+        this.track('secret', id);
+        return id;
+      }
+    }
+    if (answer.status !== 200 && answer.status !== 201) throw new Error(`setup: creating a ${kind} answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+    const id = String((answer.body as { id: string }).id);
+    this.track(kind, id);
+    if (kind === 'template') this.templateNames.set(id, name);
+    return id;
+  }
+
+  private track(kind: Creatable, id: string): void {
+    let set = this.created.get(kind);
+    if (!set) this.created.set(kind, (set = new Set()));
+    set.add(id);
+  }
+
+  /** The queue v2 endpoint a request goes to; refused requests go to a sink no valid request uses. */
+  endpointFor(c: RequestCase, phase: 'valid' | 'invalid'): string | undefined {
+    if (c.op.surface !== 'queueV2') return undefined;
+    if (phase === 'invalid') return this.endpoints.sink;
+    return queueEndpointRole(c.op) === 'sync' ? this.endpoints.sync : this.endpoints.queue;
+  }
+
+  /** Replaces placeholders by ids (creating a fresh resource where the request may delete it). */
+  async resolve<T extends RequestCase>(c: T): Promise<T> {
+    const path: Record<string, string> = {};
+    for (const [name, value] of Object.entries(c.path)) path[name] = String(await this.idFor(value));
+    const body = await this.resolveValue(c.body);
+    return { ...c, path, body };
+  }
+
+  private async resolveValue(node: unknown): Promise<unknown> {
+    if (parsePlaceholder(node)) return this.idFor(node);
+    if (Array.isArray(node)) return Promise.all(node.map((n) => this.resolveValue(n)));
+    if (node && typeof node === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(node)) out[k] = await this.resolveValue(v);
+      return out;
+    }
+    return node;
+  }
+
+  private async idFor(value: unknown): Promise<unknown> {
+    const ref = parsePlaceholder(value);
+    if (!ref) return value;
+    return this.idOf(ref.kind, ref.role);
+  }
+
+  private async idOf(kind: ResourceKind, role: Role): Promise<string> {
+    if (kind === 'job') return this.jobs[this.counter++ % this.jobs.length]!;
+    if (kind === 'templateName') return this.templateNames.get(await this.create('template'))!;
+    if (role === 'fresh') return this.create(kind);
+    const id = (role === 'scratch' ? this.scratch : this.fixture).get(kind);
+    if (!id) throw new Error(`no ${role} ${kind} was set up`);
+    return id;
+  }
+
+  /** Tracks what a generated request created, so the cleanup deletes it. */
+  record(c: RequestCase, answer: Answer): void {
+    if (answer.status < 200 || answer.status > 299) return;
+    const body = answer.body as Record<string, unknown> | undefined;
+    if (c.op.surface === 'restV1' && c.op.method === 'POST') {
+      const kind = COLLECTIONS[c.op.path];
+      if (kind && typeof body?.['id'] === 'string') this.track(kind, body['id']);
+    }
+    if (c.op.surface === 'graphql') {
+      const data = (body?.['data'] ?? {}) as Record<string, { id?: unknown } | null>;
+      const made = data['saveTemplate'] ?? data['secretCreate'];
+      if (made && typeof made.id === 'string') this.track(data['saveTemplate'] ? 'template' : 'secret', made.id);
+    }
+  }
+
+  /**
+   * A fingerprint of what a request could have stored: list sizes of its collection, the scratch
+   * resource it may change, or the job counts of the sink endpoint. undefined when nothing is observable.
+   */
+  async observe(c: RequestCase): Promise<string | undefined> {
+    const { op } = c;
+    if (op.method === 'GET') return undefined;
+    if (op.surface === 'queueV2') {
+      const jobs = (await this.transport.queue(this.endpoints.sink, 'GET', '/health')).body as { jobs: Record<string, number> };
+      return JSON.stringify(jobs.jobs);
+    }
+    if (op.surface === 'graphql') {
+      if (op.operationId !== 'saveTemplate' && op.operationId !== 'deleteTemplate') return undefined;
+      return this.snapshot('/templates', op.operationId === 'saveTemplate' ? `/templates/${this.scratch.get('template')}` : undefined);
+    }
+    const collection = `/${op.path.split('/')[1]}`;
+    const kind = COLLECTIONS[collection];
+    const scratchId = kind ? this.scratch.get(kind) : undefined;
+    const changes = op.method !== 'DELETE' && op.path.includes('{');
+    return this.snapshot(collection, changes && scratchId ? `${collection}/${scratchId}` : undefined);
+  }
+
+  private async snapshot(collection: string, resource?: string): Promise<string> {
+    const list = await this.transport.rest('GET', collection);
+    const size = Array.isArray(list.body) ? list.body.length : `HTTP ${list.status}`;
+    const one = resource ? (await this.transport.rest('GET', resource)).text : '';
+    return `${size}|${one}`;
+  }
+
+  /** Deletes everything the run created; returns what could not be deleted. */
+  async cleanup(): Promise<string[]> {
+    const left: string[] = [];
+    for (const kind of DELETE_ORDER) {
+      for (const id of this.created.get(kind) ?? []) {
+        if (!(await this.remove(kind, id))) left.push(`${kind} ${id}`);
+      }
+    }
+    if (left.some((l) => l.startsWith('template ')) && this.transport.target.controlUrl) {
+      await this.transport.pass(TEMPLATE_DELETE_DELAY_MS);
+      const retry = left.filter((l) => l.startsWith('template '));
+      for (const entry of retry) if (await this.remove('template', entry.slice('template '.length))) left.splice(left.indexOf(entry), 1);
+    }
+    this.created.clear();
+    return left;
+  }
+
+  private async remove(kind: Creatable, id: string): Promise<boolean> {
+    if (kind === 'secret') {
+      const answer = await this.transport.graphql('mutation($id: ID!) { secretDelete(id: $id) }', { id });
+      return answer.status === 200;
+    }
+    const path = { pod: '/pods', endpoint: '/endpoints', template: '/templates', networkVolume: '/networkvolumes', registryAuth: '/containerregistryauth' }[kind];
+    const answer = await this.transport.rest('DELETE', `${path}/${encodeURIComponent(id)}`);
+    // 404/400: already gone (a generated delete removed it); anything else is left over.
+    return [204, 404].includes(answer.status) || (kind === 'registryAuth' && answer.status === 400);
+  }
+}

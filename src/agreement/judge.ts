@@ -1,0 +1,111 @@
+// Verdicts on one answer. Valid request: a documented 2xx matching the spec, or a documented 4xx
+// that the allow-list ties to a rule. Invalid request: 400 (GraphQL: errors[]) naming the violated
+// JSON path. Always: no 5xx, no dropped connection, no answer outside the spec, no secret echoed.
+import { checkGraphqlAnswer } from '../conform/graphql-shape.js';
+import { validateResponse } from '../validation/index.js';
+import { allowedBy, type AllowedRefusal, type RefusalCondition } from './allow-list.js';
+import type { InvalidCase, RequestCase } from './requests.js';
+import type { Answer, Outcome } from './transport.js';
+
+export type Verdict = { ok: true; allowedBy?: string } | { ok: false; problem: string };
+
+const MESSAGE_CHARS = 200;
+
+export function judgeValid(c: RequestCase, outcome: Outcome, conditions: ReadonlySet<RefusalCondition>, secrets: readonly string[], allow?: readonly AllowedRefusal[]): Verdict {
+  const base = judgeCommon(c, outcome, secrets);
+  if (base) return base;
+  const answer = (outcome as { answer: Answer }).answer;
+  const { status } = answer;
+  if (c.op.surface === 'graphql') {
+    const errors = graphqlErrors(answer.body);
+    if (status === 200 && errors.length === 0) return { ok: true };
+    const entry = allowedBy(c.op.operationId, status, conditions, [], allow);
+    if (entry && errors.length > 0) return { ok: true, allowedBy: entry.rule };
+    return { ok: false, problem: `spec-valid GraphQL request answered ${status} with errors[] no allow-listed rule covers: ${clip(errors.join('; '))}` };
+  }
+  if (status >= 200 && status <= 299) return { ok: true };
+  if (status === 429) return { ok: true, allowedBy: 'RATE-429-001' };
+  const entry = allowedBy(c.op.operationId, status, conditions, errorPathsOf(answer), allow);
+  if (entry) return { ok: true, allowedBy: entry.rule };
+  return { ok: false, problem: `spec-valid request refused with ${status} and no allow-listed rule covers it: ${clip(messageOf(answer))}` };
+}
+
+export function judgeInvalid(c: InvalidCase, outcome: Outcome, secrets: readonly string[]): Verdict {
+  const base = judgeCommon(c, outcome, secrets);
+  if (base) return base;
+  const answer = (outcome as { answer: Answer }).answer;
+  const { pointer, kind } = c.violation;
+  if (answer.status === 429) return { ok: true, allowedBy: 'RATE-429-001' };
+  if (c.op.surface === 'graphql') {
+    const errors = graphqlErrors(answer.body);
+    if (errors.length === 0) return { ok: false, problem: `${kind} at ${pointer} was accepted: HTTP ${answer.status} without errors[]` };
+    // Not a GraphQL request at all (body not JSON, variables not an object): 400; else 200 (GQL-ERROR-001).
+    const wanted = kind === 'malformed-json' || pointer === '/variables' ? 400 : 200;
+    if (answer.status !== wanted) return { ok: false, problem: `${kind} at ${pointer}: expected HTTP ${wanted} with errors[], got ${answer.status}` };
+    // Refused before execution: no data; refused by the resolver: data.<root field> null.
+    const data = (answer.body as { data?: Record<string, unknown> | null }).data;
+    const root = c.op.graphql!.rootField;
+    if (data !== undefined && data !== null && data[root] !== null && data[root] !== undefined) {
+      return { ok: false, problem: `${kind} at ${pointer}: errors[] came with data.${root} (the operation ran)` };
+    }
+    const name = lastName(pointer);
+    if (kind !== 'malformed-json' && !errors.some((m) => m.includes(name))) {
+      return { ok: false, problem: `${kind} at ${pointer}: no errors[] message names "${name}": ${clip(errors.join('; '))}` };
+    }
+    return { ok: true };
+  }
+  if (answer.status !== 400) return { ok: false, problem: `${kind} at ${pointer} (${c.violation.detail}): expected 400, got ${answer.status}${answer.status < 300 ? ' (accepted)' : ''}: ${clip(messageOf(answer))}` };
+  const errors = errorPathsOf(answer);
+  if (!errors.includes(pointer)) return { ok: false, problem: `${kind} at ${pointer}: 400 whose errors[] does not name ${pointer} (names: ${errors.join(', ') || 'nothing'})` };
+  const unrelated = errors.filter((p) => !related(p, pointer));
+  if (unrelated.length) return { ok: false, problem: `${kind} at ${pointer}: errors[] also names ${unrelated.join(', ')} (a single-point violation)` };
+  return { ok: true };
+}
+
+/** Transport failures, 5xx, undocumented statuses, bodies outside the spec, echoed secrets. */
+function judgeCommon(c: RequestCase, outcome: Outcome, secrets: readonly string[]): Verdict | undefined {
+  if (outcome.kind !== 'answer') return { ok: false, problem: outcome.message };
+  const answer = outcome.answer;
+  if (answer.status >= 500) return { ok: false, problem: `answered ${answer.status}: ${clip(messageOf(answer))}` };
+  const leaked = secrets.find((s) => s.length >= 8 && answer.text.includes(s));
+  if (leaked) return { ok: false, problem: `answer ${answer.status} contains a secret value the request sent` };
+  if (!c.op.statuses.includes(answer.status)) return { ok: false, problem: `answered ${answer.status}, not a documented status (${c.op.statuses.join(', ')})` };
+  if (c.op.surface === 'graphql') {
+    const issues = checkGraphqlAnswer(c.op.graphql!.document, answer.body);
+    if (issues.length) return { ok: false, problem: `GraphQL answer not matching the SDL: ${clip(issues.join('; '))}` };
+    return undefined;
+  }
+  const issues = validateResponse(c.op.surface, c.op.operationId, answer.status, answer.body);
+  if (issues.length) return { ok: false, problem: `answer ${answer.status} not matching the spec: ${clip(issues.map((i) => `${i.path} ${i.message}`).join('; '))}` };
+  return undefined;
+}
+
+function errorPathsOf(answer: Answer): string[] {
+  const errors = (answer.body as { errors?: { path?: unknown }[] } | undefined)?.errors;
+  return Array.isArray(errors) ? errors.map((e) => String(e?.path)) : [];
+}
+
+function graphqlErrors(body: unknown): string[] {
+  const errors = (body as { errors?: unknown } | undefined)?.errors;
+  return Array.isArray(errors) ? errors.map((e) => String((e as { message?: unknown }).message)) : [];
+}
+
+function messageOf(answer: Answer): string {
+  const body = answer.body as { message?: unknown } | undefined;
+  return typeof body?.message === 'string' ? body.message : answer.text;
+}
+
+/** Pointers on one line of descent name the same violation (a parent object, or a child of it). */
+function related(a: string, b: string): boolean {
+  return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+}
+
+/** The last non-index segment of a pointer: what a GraphQL message can name. */
+function lastName(pointer: string): string {
+  const segments = pointer.split('/').filter((s) => s !== '' && !/^\d+$/.test(s));
+  return (segments.at(-1) ?? 'variables').replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+function clip(text: string): string {
+  return text.length > MESSAGE_CHARS ? `${text.slice(0, MESSAGE_CHARS - 3)}...` : text;
+}

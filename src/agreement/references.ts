@@ -1,0 +1,90 @@
+// Which inputs name an existing resource, and which resource a request should name: the one the
+// setup created for reading (fixture), one it may change (scratch), or a fresh one it may delete.
+// Placeholders in generated requests are replaced by real ids just before sending.
+import type { OperationModel } from './spec-model.js';
+
+export type ResourceKind = 'pod' | 'endpoint' | 'template' | 'templateName' | 'networkVolume' | 'registryAuth' | 'job' | 'secret';
+export type Role = 'fixture' | 'scratch' | 'fresh';
+
+const PATH_REFERENCES: Record<string, ResourceKind> = {
+  podId: 'pod',
+  endpointId: 'endpoint',
+  templateId: 'template',
+  networkVolumeId: 'networkVolume',
+  containerRegistryAuthId: 'registryAuth',
+  jobId: 'job',
+};
+
+/** Body properties (REST v1) that must name an existing resource. */
+const BODY_REFERENCES: Record<string, ResourceKind> = {
+  templateId: 'template',
+  networkVolumeId: 'networkVolume',
+  networkVolumeIds: 'networkVolume',
+  containerRegistryAuthId: 'registryAuth',
+};
+
+/** GraphQL variables and input fields that name an existing resource, per root field. */
+const GRAPHQL_REFERENCES: Record<string, Record<string, { kind: ResourceKind; role: Role }>> = {
+  podTemplate: { id: { kind: 'template', role: 'fixture' } },
+  saveTemplate: { id: { kind: 'template', role: 'scratch' }, containerRegistryAuthId: { kind: 'registryAuth', role: 'fixture' } },
+  deleteTemplate: { templateName: { kind: 'templateName', role: 'fresh' } },
+  secretDelete: { id: { kind: 'secret', role: 'fresh' } },
+};
+
+const MARK = '\u0001ref:';
+
+export function placeholder(kind: ResourceKind, role: Role): string {
+  return `${MARK}${kind}:${role}\u0001`;
+}
+
+const PLACEHOLDER = /^\u0001ref:(\w+):(fixture|scratch|fresh)\u0001$/;
+
+export function parsePlaceholder(value: unknown): { kind: ResourceKind; role: Role } | undefined {
+  const match = typeof value === 'string' ? PLACEHOLDER.exec(value) : null;
+  return match ? { kind: match[1] as ResourceKind, role: match[2] as Role } : undefined;
+}
+
+/** The reference kind and role of an input, or undefined when it names no resource. */
+export function reference(op: OperationModel, where: 'path' | 'body', name: string): { kind: ResourceKind; role: Role } | undefined {
+  if (op.surface === 'graphql') return GRAPHQL_REFERENCES[op.operationId]?.[name];
+  if (where === 'body') {
+    const kind = BODY_REFERENCES[name];
+    return kind ? { kind, role: 'fixture' } : undefined;
+  }
+  const kind = PATH_REFERENCES[name];
+  if (!kind) return undefined;
+  // Jobs are shared: reading, cancelling or retrying one only moves it through documented states.
+  if (kind === 'job') return { kind, role: 'fixture' };
+  return { kind, role: pathRole(op) };
+}
+
+/** The queue v2 endpoint a request goes to: its own id is not a parameter of the queue spec. */
+export function queueEndpointRole(op: OperationModel): 'queue' | 'sync' {
+  return op.params.some((p) => p.name === 'wait') && op.method === 'POST' ? 'sync' : 'queue';
+}
+
+function pathRole(op: OperationModel): Role {
+  if (op.method === 'DELETE') return 'fresh';
+  if (op.method === 'GET') return 'fixture';
+  return 'scratch';
+}
+
+/** Whether a request names something the setup did not create (a random id): then a 404/400 is expected. */
+export function namesUnknownReference(op: OperationModel, path: Record<string, string>, body: unknown): boolean {
+  for (const [name, value] of Object.entries(path)) {
+    if (reference(op, 'path', name) && !parsePlaceholder(value)) return true;
+  }
+  let unknown = false;
+  const walk = (node: unknown): void => {
+    if (unknown || !node || typeof node !== 'object') return;
+    if (Array.isArray(node)) return node.forEach(walk);
+    for (const [key, value] of Object.entries(node)) {
+      if (reference(op, 'body', key) && value !== undefined && value !== null) {
+        const values = Array.isArray(value) ? value : [value];
+        if (values.some((v) => !parsePlaceholder(v))) unknown = true;
+      } else walk(value);
+    }
+  };
+  walk(body);
+  return unknown;
+}

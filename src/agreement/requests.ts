@@ -1,0 +1,150 @@
+// Requests per operation: an arbitrary of spec-valid requests (path and query parameters, body or
+// GraphQL variables), and every single-point violation of one such request. Ids of resources that
+// must exist are placeholders, filled in when the request is sent (see ./fixtures.ts).
+import fc from 'fast-check';
+import { schemaArbitrary } from './schema-arbitrary.js';
+import { type Schema } from './schema.js';
+import type { OperationModel } from './spec-model.js';
+import { findViolations, type ViolationKind } from './violations.js';
+import { placeholder, reference, type Role, type ResourceKind } from './references.js';
+
+export type BodyMode = 'json' | 'none' | 'empty' | 'raw';
+
+export interface RequestCase {
+  op: OperationModel;
+  path: Record<string, string>;
+  query: Record<string, unknown>;
+  /** JSON body (GraphQL: the variables); sent according to bodyMode. */
+  body?: unknown;
+  bodyMode: BodyMode;
+  rawBody?: string;
+}
+
+export interface InvalidCase extends RequestCase {
+  violation: { kind: ViolationKind; pointer: string; detail: string };
+}
+
+export interface GenerationContext {
+  /** Appends a run-unique suffix to a value of an `x-unique` property. */
+  unique: (value: string, maxLength?: number) => string;
+  /** Loopback URL the target may call for `webhook` (omitted from requests when absent). */
+  webhookUrl?: string;
+  /** Keys never generated in free-form objects. */
+  reservedKeys: readonly string[];
+  /** One valid sample of a schema (deterministic), for growing arrays past their maximum. */
+  sample: (schema: Schema, op: OperationModel) => unknown;
+}
+
+/** How often a reference slot gets a random (most likely unknown) id instead of an existing one. */
+const UNKNOWN_REFERENCE_WEIGHT = 1;
+const KNOWN_REFERENCE_WEIGHT = 9;
+
+function referenceOr(ref: { kind: ResourceKind; role: Role } | undefined, base: fc.Arbitrary<unknown>, schema: Schema): fc.Arbitrary<unknown> | undefined {
+  if (!ref) return undefined;
+  const id = placeholder(ref.kind, ref.role);
+  const known = schema.type === 'array' ? fc.constant([id]) : fc.constant(id);
+  return fc.oneof({ weight: KNOWN_REFERENCE_WEIGHT, arbitrary: known }, { weight: UNKNOWN_REFERENCE_WEIGHT, arbitrary: base });
+}
+
+export function overridesFor(op: OperationModel, ctx: GenerationContext) {
+  return (name: string, schema: Schema, base: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> | undefined => {
+    if (name === 'webhook') return ctx.webhookUrl ? fc.constant(ctx.webhookUrl) : fc.constant(undefined);
+    const ref = referenceOr(reference(op, 'body', name), base, schema);
+    if (ref) return ref;
+    if (schema['x-unique'] && (schema.type === 'string' || (Array.isArray(schema.type) && schema.type.includes('string')))) {
+      return base.map((v) => (typeof v === 'string' ? ctx.unique(v, schema.maxLength) : v));
+    }
+    return undefined;
+  };
+}
+
+export function validCaseArbitrary(op: OperationModel, ctx: GenerationContext): fc.Arbitrary<RequestCase> {
+  const options = { resolve: op.resolve, override: overridesFor(op, ctx), reservedKeys: ctx.reservedKeys };
+  const pathModel: Record<string, fc.Arbitrary<string>> = {};
+  const queryModel: Record<string, fc.Arbitrary<unknown>> = {};
+  const requiredQuery: string[] = [];
+  for (const p of op.params) {
+    const base = schemaArbitrary(p.schema, options);
+    if (p.in === 'path') {
+      const safe = (base as fc.Arbitrary<string>).filter((v) => v !== '' && (p.multiSegment ? !v.split('/').includes('') : !v.includes('/')));
+      pathModel[p.name] = (referenceOr(reference(op, 'path', p.name), safe, p.schema) ?? safe) as fc.Arbitrary<string>;
+    } else {
+      queryModel[p.name] = base;
+      if (p.required) requiredQuery.push(p.name);
+    }
+  }
+  const body = bodyArbitrary(op, options);
+  return fc.record({
+    path: fc.record(pathModel),
+    query: fc.record(queryModel, { requiredKeys: requiredQuery }),
+    body,
+  }).map(({ path, query, body: b }) => ({ op, path, query, ...b }));
+}
+
+function bodyArbitrary(op: OperationModel, options: Parameters<typeof schemaArbitrary>[1]): fc.Arbitrary<{ body?: unknown; bodyMode: BodyMode }> {
+  if (!op.body) return fc.constant({ bodyMode: 'none' as const });
+  const json = schemaArbitrary(op.body.schema, options).map((body) => ({ body, bodyMode: 'json' as const }));
+  if (op.body.required) return json;
+  // Optional body: no body, an empty body and a generated one (e.g. {}) are all valid.
+  return fc.oneof(fc.constant({ bodyMode: 'none' as const }), fc.constant({ bodyMode: 'empty' as const }), json);
+}
+
+/** Every single-point violation of a valid request, each naming the JSON path it breaks. */
+export function violationsOf(c: RequestCase, ctx: GenerationContext): InvalidCase[] {
+  const out: InvalidCase[] = [];
+  const sample = (schema: Schema) => ctx.sample(schema, c.op);
+  const bodyRoot = c.op.surface === 'graphql' ? '/variables' : '/body';
+  for (const p of c.op.params) {
+    const value = p.in === 'path' ? c.path[p.name] : c.query[p.name];
+    const at = `/${p.in}/${p.name}`;
+    if (value === undefined) continue;
+    if (p.in === 'query' && p.required) {
+      const { [p.name]: _, ...rest } = c.query;
+      out.push({ ...c, query: rest, violation: { kind: 'missing-required', pointer: at, detail: `required query parameter ${p.name} left out` } });
+    }
+    for (const v of findViolations(value, p.schema, { resolve: c.op.resolve, sample, asString: true })) {
+      if (p.in === 'path') {
+        const text = String(v.value);
+        // An empty or slash-carrying segment names another route; not a violation of this parameter.
+        if (text === '' || (!p.multiSegment && text.includes('/'))) continue;
+        out.push({ ...c, path: { ...c.path, [p.name]: text }, violation: { kind: v.kind, pointer: `${at}${v.pointer}`, detail: v.detail } });
+      } else {
+        out.push({ ...c, query: { ...c.query, [p.name]: v.value }, violation: { kind: v.kind, pointer: `${at}${v.pointer}`, detail: v.detail } });
+      }
+    }
+  }
+  if (!c.op.body) return out;
+  if (c.bodyMode === 'json') {
+    for (const v of findViolations(c.body, c.op.body.schema, { resolve: c.op.resolve, sample })) {
+      out.push({ ...c, body: v.value, violation: { kind: v.kind, pointer: `${bodyRoot}${v.pointer}`, detail: v.detail } });
+    }
+  }
+  if (c.op.body.required && c.op.surface !== 'graphql') {
+    out.push({ ...c, body: undefined, bodyMode: 'none', violation: { kind: 'missing-body', pointer: '/body', detail: 'required body left out' } });
+  }
+  const sent = c.op.surface === 'graphql' ? graphqlEnvelope(c.op, c.body) : c.bodyMode === 'json' ? c.body : {};
+  const text = JSON.stringify(sent) ?? '';
+  const malformed = text.length > 1 ? text.slice(0, -1) : '{"';
+  out.push({ ...c, rawBody: malformed, bodyMode: 'raw', violation: { kind: 'malformed-json', pointer: '/body', detail: 'body truncated: not JSON' } });
+  return out;
+}
+
+/**
+ * An arbitrary of invalid requests: a valid one and the index of the violation to apply. The
+ * violations are enumerated once the placeholders are resolved (`pickViolation`), so a broken id
+ * is a real id broken, not a placeholder.
+ */
+export function invalidSeedArbitrary(op: OperationModel, ctx: GenerationContext): fc.Arbitrary<{ base: RequestCase; choice: number }> {
+  return fc.tuple(validCaseArbitrary(op, ctx), fc.nat()).map(([base, choice]) => ({ base, choice }));
+}
+
+export function pickViolation(resolved: RequestCase, choice: number, ctx: GenerationContext): InvalidCase | undefined {
+  const all = violationsOf(resolved, ctx);
+  return all.length === 0 ? undefined : all[choice % all.length];
+}
+
+/** The HTTP body of a GraphQL request: the operation's document, its name and the variables. */
+export function graphqlEnvelope(op: OperationModel, variables: unknown): { query: string; operationName: string; variables: unknown } {
+  if (!op.graphql) throw new Error(`${op.operationId} is not a GraphQL operation`);
+  return { query: op.graphql.document, operationName: op.graphql.operationName, variables };
+}

@@ -1,0 +1,213 @@
+// The agreement phase: for every operation of every surface, seeded spec-valid requests and
+// single-point violations are sent to a target and judged. Collects every failure (operation,
+// request, seed) instead of stopping at the first, and counts what must never happen.
+import fc from 'fast-check';
+import { Fixtures } from './fixtures.js';
+import { loadGraphqlOperations } from './graphql-model.js';
+import { judgeInvalid, judgeValid } from './judge.js';
+import { namesUnknownReference } from './references.js';
+import { invalidSeedArbitrary, pickViolation, validCaseArbitrary, type GenerationContext, type InvalidCase, type RequestCase } from './requests.js';
+import { describeRequest, secretValues } from './describe.js';
+import { schemaArbitrary } from './schema-arbitrary.js';
+import { loadOpenApiOperations, type OperationModel } from './spec-model.js';
+import type { Schema } from './schema.js';
+import { Transport, type AgreementTarget, type Outcome } from './transport.js';
+import { REQUEST_CONDITIONS, type RefusalCondition } from './allow-list.js';
+
+export type Phase = 'valid' | 'invalid';
+
+export interface AgreementOptions {
+  seed: number;
+  /** Generated requests per operation and phase (or totals, spread over the operations). */
+  validRuns?: number;
+  invalidRuns?: number;
+  validTotal?: number;
+  invalidTotal?: number;
+  /** Observe before/after every refused write that nothing was stored (2 extra reads each). */
+  checkStorage?: boolean;
+  /** Only these operationIds (reproduction). */
+  operations?: readonly string[];
+  /** Stop generating after this much wall time (ms); the report says so. */
+  deadlineMs?: number;
+  workerImage?: string;
+  webhookUrl?: string;
+  /** Registers a secret value the run sends (conformance: its SecretBook). */
+  onSecret?: (value: string) => void;
+  log?: (line: string) => void;
+}
+
+export interface AgreementFailure {
+  phase: Phase;
+  surface: string;
+  operationId: string;
+  request: string;
+  problem: string;
+  seed: number;
+  index: number;
+}
+
+export interface AgreementReport {
+  seed: number;
+  requests: { valid: number; invalid: number; total: number };
+  /** Every HTTP call, including setup, observation and cleanup. */
+  httpCalls: number;
+  statuses: Record<string, number>;
+  serverErrors: number;
+  dropped: number;
+  timeouts: number;
+  rateLimitedRetries: number;
+  allowed: Record<string, number>;
+  failures: AgreementFailure[];
+  operations: number;
+  /** Operations without any input: no invalid request exists for them. */
+  withoutInputs: string[];
+  /** Generated invalid requests whose base had no input to break (e.g. every optional parameter left out). */
+  noViolation: number;
+  leftOver: string[];
+  stoppedEarly: boolean;
+  wallMs: number;
+  /** The five slowest operation phases [name, ms]. */
+  slowest: [string, number][];
+}
+
+export function allOperations(): OperationModel[] {
+  return [...loadOpenApiOperations('restV1'), ...loadOpenApiOperations('queueV2'), ...loadGraphqlOperations()];
+}
+
+const RESERVED_KEYS = ['mock'];
+const DEFAULT_WORKER_IMAGE = 'compute-contract/conformance-worker:1';
+
+export async function runAgreement(target: AgreementTarget, options: AgreementOptions): Promise<AgreementReport> {
+  const started = Date.now();
+  const transport = new Transport(target);
+  const secrets: string[] = [];
+  const addSecret = (value: string) => {
+    secrets.push(value);
+    options.onSecret?.(value);
+  };
+  const fixtures = new Fixtures(transport, { workerImage: options.workerImage ?? DEFAULT_WORKER_IMAGE, secret: addSecret });
+  const ops = allOperations().filter((op) => !options.operations || options.operations.includes(op.operationId));
+  const report: AgreementReport = {
+    seed: options.seed, requests: { valid: 0, invalid: 0, total: 0 }, httpCalls: 0, statuses: {}, serverErrors: 0, dropped: 0,
+    timeouts: 0, rateLimitedRetries: 0, allowed: {}, failures: [], operations: ops.length,
+    withoutInputs: ops.filter((op) => op.params.length === 0 && !op.body).map((op) => op.operationId), noViolation: 0, leftOver: [], stoppedEarly: false, wallMs: 0, slowest: [],
+  };
+  const ctx = generationContext(fixtures, options.webhookUrl);
+  const deadline = started + (options.deadlineMs ?? Infinity);
+  await fixtures.setup();
+  try {
+    for (const phase of ['valid', 'invalid'] as const) {
+      const fuzzable = phase === 'valid' ? ops : ops.filter((op) => op.params.length > 0 || op.body);
+      for (const [i, op] of fuzzable.entries()) {
+        const runs = runsFor(options, phase, i, fuzzable.length);
+        if (runs === 0) continue;
+        const seed = operationSeed(options.seed, op, phase);
+        const cases = phase === 'valid'
+          ? fc.sample(validCaseArbitrary(op, ctx), { seed, numRuns: runs }).map((base) => ({ base, choice: -1 }))
+          : fc.sample(invalidSeedArbitrary(op, ctx), { seed, numRuns: runs });
+        const opStarted = Date.now();
+        for (const [index, generated] of cases.entries()) {
+          if (Date.now() > deadline) {
+            report.stoppedEarly = true;
+            break;
+          }
+          await runOne(phase, generated.base, generated.choice, index, seed);
+        }
+        const key = `${phase} ${op.operationId}`;
+        report.slowest.push([key, Date.now() - opStarted]);
+        report.slowest = report.slowest.sort((a, b) => b[1] - a[1]).slice(0, 5);
+      }
+    }
+  } finally {
+    report.leftOver = await fixtures.cleanup().catch((e: Error) => [`cleanup failed: ${e.message}`]);
+    report.httpCalls = transport.requests;
+    report.rateLimitedRetries = transport.rateLimited;
+    report.wallMs = Date.now() - started;
+  }
+  return report;
+
+  async function runOne(phase: Phase, generated: RequestCase, choice: number, index: number, seed: number): Promise<void> {
+    const resolved = await fixtures.resolve(generated);
+    const c = phase === 'valid' ? resolved : pickViolation(resolved, choice, ctx);
+    if (!c) {
+      report.noViolation++;
+      return;
+    }
+    const sent = [...secrets, ...secretValues(c)];
+    const endpointId = fixtures.endpointFor(c, phase);
+    const observe = phase === 'invalid' && options.checkStorage ? () => fixtures.observe(c) : undefined;
+    const before = await observe?.();
+    const outcome = await transport.send(c, endpointId);
+    count(outcome);
+    report.requests[phase]++;
+    report.requests.total++;
+    let verdict = phase === 'valid'
+      ? judgeValid(c, outcome, conditionsOf(generated), sent)
+      : judgeInvalid(c as InvalidCase, outcome, sent);
+    if (verdict.ok && observe && before !== undefined) {
+      const after = await observe();
+      if (after !== before) verdict = { ok: false, problem: `refused request changed stored state (${(c as InvalidCase).violation.pointer})` };
+    }
+    if (outcome.kind === 'answer') fixtures.record(c, outcome.answer);
+    if (verdict.ok && verdict.allowedBy) report.allowed[verdict.allowedBy] = (report.allowed[verdict.allowedBy] ?? 0) + 1;
+    if (process.env['AGREE_DEBUG'] && verdict.ok && verdict.allowedBy?.includes(process.env['AGREE_DEBUG'])) console.log('DEBUG', describeRequest(c, endpointId, sent).slice(0, 400), outcome.kind === 'answer' ? outcome.answer.text.slice(0, 300) : '');
+    if (!verdict.ok) {
+      const failure: AgreementFailure = {
+        phase, surface: c.op.surface, operationId: c.op.operationId, request: describeRequest(c, endpointId, sent), problem: verdict.problem, seed, index,
+      };
+      report.failures.push(failure);
+      options.log?.(`FAIL ${phase} ${c.op.operationId}: ${failure.problem}\n     ${failure.request} (seed ${seed}, case ${index})`);
+    }
+  }
+
+  function count(outcome: Outcome): void {
+    if (outcome.kind === 'dropped') report.dropped++;
+    else if (outcome.kind === 'timeout') report.timeouts++;
+    else if (outcome.kind === 'answer') {
+      const key = String(outcome.answer.status);
+      report.statuses[key] = (report.statuses[key] ?? 0) + 1;
+      if (outcome.answer.status >= 500) report.serverErrors++;
+    }
+  }
+}
+
+function conditionsOf(c: RequestCase): Set<RefusalCondition> {
+  const conditions = new Set<RefusalCondition>();
+  if (namesUnknownReference(c.op, c.path, c.body)) conditions.add('unknown-reference');
+  if (c.path['jobId'] !== undefined) conditions.add('job-state');
+  const body = c.body && typeof c.body === 'object' && !Array.isArray(c.body) ? (c.body as Record<string, unknown>) : undefined;
+  for (const [name, test] of Object.entries(REQUEST_CONDITIONS)) if (test(body)) conditions.add(name as RefusalCondition);
+  if (c.op.graphql?.nullableVariables.some((v) => body?.[v] === undefined || body[v] === null)) conditions.add('null-variable');
+  return conditions;
+}
+
+function runsFor(o: AgreementOptions, phase: Phase, index: number, count: number): number {
+  const total = phase === 'valid' ? o.validTotal : o.invalidTotal;
+  if (total === undefined) return (phase === 'valid' ? o.validRuns : o.invalidRuns) ?? 10;
+  return Math.floor(total / count) + (index < total % count ? 1 : 0);
+}
+
+/** One seed per operation and phase, so a failure reproduces with --seed and the operation alone. */
+export function operationSeed(seed: number, op: OperationModel, phase: Phase): number {
+  let h = seed | 0;
+  for (const ch of `${op.surface}:${op.operationId}:${phase}`) h = (Math.imul(h, 31) + ch.charCodeAt(0)) | 0;
+  return h;
+}
+
+function generationContext(fixtures: Fixtures, webhookUrl: string | undefined): GenerationContext {
+  let n = 0;
+  const samples = new Map<Schema, unknown>();
+  return {
+    reservedKeys: RESERVED_KEYS,
+    ...(webhookUrl ? { webhookUrl } : {}),
+    unique: (value, maxLength) => {
+      const suffix = `-${fixtures.tag}${(++n).toString(36)}`;
+      const room = Math.max(0, (maxLength ?? Infinity) - suffix.length);
+      return `${[...value].slice(0, room).join('')}${suffix}`;
+    },
+    sample: (schema, op) => {
+      if (!samples.has(schema)) samples.set(schema, fc.sample(schemaArbitrary(schema, { resolve: op.resolve, reservedKeys: RESERVED_KEYS }), { seed: 1, numRuns: 1 })[0]);
+      return samples.get(schema);
+    },
+  };
+}

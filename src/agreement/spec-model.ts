@@ -1,0 +1,88 @@
+// Every operation of the bundled REST v1 and queue v2 documents (generated/*/openapi.json) as the
+// fuzzer sees it: method, path, parameters with their schemas, the request body and the documented
+// statuses. Read at run time, so a bound added to a spec is followed without code changes.
+import { readFileSync } from 'node:fs';
+import { packageFile } from '../package-files.js';
+import { resolverFor, type Resolver, type Schema } from './schema.js';
+
+export type AgreementSurface = 'restV1' | 'queueV2' | 'graphql';
+
+export interface ParamModel {
+  name: string;
+  in: 'path' | 'query';
+  required: boolean;
+  schema: Schema;
+  /** x-multi-segment: the value keeps its slashes (openaiPath). */
+  multiSegment: boolean;
+}
+
+export interface BodyModel {
+  schema: Schema;
+  required: boolean;
+}
+
+export interface OperationModel {
+  surface: AgreementSurface;
+  operationId: string;
+  method: string;
+  /** Path template relative to the surface base, e.g. /pods/{podId}. */
+  path: string;
+  params: ParamModel[];
+  body?: BodyModel;
+  /** Documented HTTP statuses. */
+  statuses: number[];
+  resolve: Resolver;
+  /** GraphQL operations only: the document to send and its operation name. */
+  graphql?: { document: string; operationName: string; rootField: string; nullableVariables: string[] };
+}
+
+const DOCS: Record<'restV1' | 'queueV2', string> = {
+  restV1: 'generated/rest-v1/openapi.json',
+  queueV2: 'generated/queue-v2/openapi.json',
+};
+const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
+
+type Json = Record<string, unknown>;
+
+export function loadOpenApiOperations(surface: 'restV1' | 'queueV2'): OperationModel[] {
+  const doc = JSON.parse(readFileSync(packageFile(DOCS[surface]), 'utf8')) as Json;
+  const resolve = resolverFor(doc);
+  const deref = <T>(node: unknown): T => resolve(node as Schema) as unknown as T;
+  const out: OperationModel[] = [];
+  for (const [path, rawItem] of Object.entries(doc['paths'] as Record<string, Json>)) {
+    const item = deref<Json>(rawItem);
+    for (const method of METHODS) {
+      const op = item[method] as Json | undefined;
+      if (!op) continue;
+      const params: ParamModel[] = [];
+      for (const raw of [...((item['parameters'] as unknown[]) ?? []), ...((op['parameters'] as unknown[]) ?? [])]) {
+        const p = deref<Json>(raw);
+        if (p['in'] !== 'path' && p['in'] !== 'query') continue;
+        params.push({
+          name: String(p['name']),
+          in: p['in'],
+          required: p['required'] === true,
+          schema: (p['schema'] as Schema | undefined) ?? {},
+          multiSegment: p['x-multi-segment'] === true,
+        });
+      }
+      let body: BodyModel | undefined;
+      if (op['requestBody']) {
+        const rb = deref<Json>(op['requestBody']);
+        const media = (rb['content'] as Record<string, Json> | undefined)?.['application/json'];
+        if (media) body = { schema: (media['schema'] as Schema | undefined) ?? {}, required: rb['required'] === true };
+      }
+      out.push({
+        surface,
+        operationId: String(op['operationId']),
+        method: method.toUpperCase(),
+        path,
+        params,
+        ...(body ? { body } : {}),
+        statuses: Object.keys((op['responses'] as Json | undefined) ?? {}).map(Number).filter(Number.isInteger),
+        resolve,
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,175 @@
+// Sends fuzz requests to any target over HTTP and reports what came back, including what must never
+// happen (a dropped connection, no answer in time). A 429 is waited out (Retry-After: the clock is
+// advanced when the target has clock control, else real waiting) and the request sent again.
+import type { RequestCase } from './requests.js';
+import { graphqlEnvelope } from './requests.js';
+
+export interface AgreementTarget {
+  restUrl: string;
+  /** queue v2 base without the endpoint id (…/v2). */
+  queueUrl: string;
+  graphqlUrl: string;
+  apiKey: string;
+  /** Clock control (POST {controlUrl}/clock/advance {ms}) of a virtual-clock target. */
+  controlUrl?: string;
+}
+
+export interface Answer {
+  status: number;
+  body: unknown;
+  text: string;
+  headers: Headers;
+}
+
+export type Outcome = { kind: 'answer'; answer: Answer } | { kind: 'dropped' | 'timeout'; message: string };
+
+export interface TransportOptions {
+  /** Per-request limit for requests that do not hold (ms). */
+  timeoutMs?: number;
+  /** Most real waiting for one Retry-After without clock control (ms). */
+  maxRetryWaitMs?: number;
+}
+
+const HOLD_STEP_MS = 1_000;
+const MAX_RATE_RETRIES = 4;
+
+export class Transport {
+  requests = 0;
+  rateLimited = 0;
+  private readonly timeoutMs: number;
+  private readonly maxRetryWaitMs: number;
+
+  constructor(readonly target: AgreementTarget, options: TransportOptions = {}) {
+    this.timeoutMs = options.timeoutMs ?? 15_000;
+    this.maxRetryWaitMs = options.maxRetryWaitMs ?? 10_000;
+  }
+
+  /** A generated request; `endpointId` is the queue v2 endpoint for queue operations. */
+  async send(c: RequestCase, endpointId?: string): Promise<Outcome> {
+    const { url, init } = this.build(c, endpointId);
+    const holds = c.op.params.some((p) => p.name === 'wait');
+    const waitMs = Number(c.query['wait'] ?? 90_000);
+    for (let attempt = 0; ; attempt++) {
+      const outcome = await this.fetchOnce(url, init, holds ? waitMs + this.timeoutMs : this.timeoutMs, holds);
+      if (outcome.kind !== 'answer' || outcome.answer.status !== 429 || attempt >= MAX_RATE_RETRIES) return outcome;
+      this.rateLimited++;
+      await this.waitOut(Number(outcome.answer.headers.get('retry-after') ?? 1));
+    }
+  }
+
+  /** A JSON call outside the generated requests (setup, observation, cleanup). */
+  async call(method: string, url: string, body?: unknown): Promise<Answer> {
+    const headers: Record<string, string> = { authorization: `Bearer ${this.target.apiKey}` };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    for (let attempt = 0; ; attempt++) {
+      const outcome = await this.fetchOnce(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }, this.timeoutMs, false);
+      if (outcome.kind !== 'answer') throw new Error(`${method} ${new URL(url).pathname}: ${outcome.message}`);
+      if (outcome.answer.status !== 429 || attempt >= MAX_RATE_RETRIES) return outcome.answer;
+      await this.waitOut(Number(outcome.answer.headers.get('retry-after') ?? 1));
+    }
+  }
+
+  rest(method: string, path: string, body?: unknown): Promise<Answer> {
+    return this.call(method, `${this.target.restUrl}${path}`, body);
+  }
+
+  queue(endpointId: string, method: string, path: string, body?: unknown): Promise<Answer> {
+    return this.call(method, `${this.target.queueUrl}/${encodeURIComponent(endpointId)}${path}`, body);
+  }
+
+  graphql(query: string, variables: Record<string, unknown>): Promise<Answer> {
+    return this.call('POST', this.graphqlUrl(), { query, variables });
+  }
+
+  /** Lets `ms` pass on the target: advances its clock, or waits for real (bounded). */
+  async pass(ms: number): Promise<void> {
+    if (this.target.controlUrl) {
+      await fetch(`${this.target.controlUrl}/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ms }) });
+    } else {
+      await sleep(Math.min(ms, this.maxRetryWaitMs));
+    }
+  }
+
+  private graphqlUrl(): string {
+    const url = new URL(this.target.graphqlUrl);
+    url.searchParams.set('api_key', this.target.apiKey);
+    return url.toString();
+  }
+
+  private waitOut(retryAfterSeconds: number): Promise<void> {
+    return this.pass(Math.max(1, Number.isFinite(retryAfterSeconds) ? retryAfterSeconds : 1) * 1_000);
+  }
+
+  private build(c: RequestCase, endpointId?: string): { url: string; init: RequestInit } {
+    const headers: Record<string, string> = {};
+    let url: string;
+    if (c.op.surface === 'graphql') {
+      url = this.graphqlUrl();
+    } else {
+      headers['authorization'] = `Bearer ${this.target.apiKey}`;
+      const path = c.op.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+        const value = c.path[name] ?? '';
+        const multi = c.op.params.find((p) => p.name === name)?.multiSegment;
+        return multi ? value.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(value);
+      });
+      const base = c.op.surface === 'restV1' ? this.target.restUrl : `${this.target.queueUrl}/${encodeURIComponent(endpointId ?? '')}`;
+      url = `${base}${path}${queryString(c.query)}`;
+    }
+    let body: string | undefined;
+    if (c.bodyMode === 'raw') body = c.rawBody ?? '';
+    else if (c.bodyMode === 'empty') body = '';
+    else if (c.bodyMode === 'json') body = JSON.stringify(c.op.surface === 'graphql' ? graphqlEnvelope(c.op, c.body) : c.body);
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    return { url, init: { method: c.op.method, headers, body } };
+  }
+
+  private async fetchOnce(url: string, init: RequestInit, timeoutMs: number, holds: boolean): Promise<Outcome> {
+    this.requests++;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    let settled = false;
+    try {
+      const pending = fetch(url, { ...init, signal: controller.signal }).then(async (response) => {
+        const text = await response.text();
+        return { response, text };
+      });
+      // A held request (runsync, status-sync) on a virtual clock answers only when time passes.
+      if (holds && this.target.controlUrl) void this.advanceWhile(() => !settled, timeoutMs);
+      const { response, text } = await pending;
+      let body: unknown = text;
+      try {
+        body = text === '' ? undefined : JSON.parse(text);
+      } catch {
+        /* a body that is not JSON is judged as such */
+      }
+      return { kind: 'answer', answer: { status: response.status, body, text, headers: response.headers } };
+    } catch (error) {
+      if (controller.signal.aborted) return { kind: 'timeout', message: `no answer within ${timeoutMs} ms` };
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      return { kind: 'dropped', message: `connection dropped: ${cause?.code ?? cause?.message ?? (error as Error).message}` };
+    } finally {
+      settled = true;
+      clearTimeout(timer);
+    }
+  }
+
+  private async advanceWhile(pending: () => boolean, limitMs: number): Promise<void> {
+    for (let passed = 0; pending() && passed <= limitMs; passed += HOLD_STEP_MS) {
+      await sleep(5);
+      if (!pending()) return;
+      await this.pass(HOLD_STEP_MS).catch(() => undefined);
+    }
+  }
+}
+
+function queryString(query: Record<string, unknown>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) params.append(key, typeof item === 'string' ? item : JSON.stringify(item));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
