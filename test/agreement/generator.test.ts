@@ -1,0 +1,79 @@
+// The generator agrees with the spec's own validators, with no server involved: every generated
+// spec-valid request passes the generated Ajv validators (REST v1, queue v2) or graphql-js variable
+// coercion (GraphQL), and every single-point violation fails them at exactly the path it names.
+import fc from 'fast-check';
+import { buildSchema, getVariableValues, Kind, parse, type OperationDefinitionNode } from 'graphql';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { allOperations, operationSeed } from '../../src/agreement/runner.js';
+import { parsePlaceholder } from '../../src/agreement/references.js';
+import { schemaArbitrary } from '../../src/agreement/schema-arbitrary.js';
+import { validCaseArbitrary, violationsOf, type GenerationContext, type RequestCase } from '../../src/agreement/requests.js';
+import type { OperationModel } from '../../src/agreement/spec-model.js';
+import { parseQuery } from '../../src/mock/http.js';
+import { packageFile } from '../../src/package-files.js';
+import { validateRequest } from '../../src/validation/index.js';
+
+const SEED = 7;
+const RUNS = 25;
+const sdl = buildSchema(readFileSync(packageFile('specs/graphql/schema.graphql'), 'utf8'));
+const ctx: GenerationContext = {
+  reservedKeys: ['mock'],
+  unique: (value) => value,
+  sample: (schema, op) => fc.sample(schemaArbitrary(schema, { resolve: op.resolve }), { seed: 1, numRuns: 1 })[0],
+};
+
+/** Placeholders stand for ids of existing resources; any well-formed id will do here. */
+function fill<T>(node: T): T {
+  if (parsePlaceholder(node)) return 'agree1' as T;
+  if (Array.isArray(node)) return node.map(fill) as T;
+  if (node && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, fill(v)])) as T;
+  return node;
+}
+
+/** Query values as the server sees them: through a URL, as strings. */
+function wireQuery(query: Record<string, unknown>): Record<string, unknown> {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) for (const item of Array.isArray(v) ? v : [v]) if (v !== undefined) params.append(k, typeof item === 'string' ? item : JSON.stringify(item));
+  return parseQuery(params.toString());
+}
+
+function issuesOf(c: RequestCase): string[] {
+  if (c.op.surface === 'graphql') {
+    if (c.bodyMode === 'raw') return ['/body not JSON'];
+    const definition = parse(c.op.graphql!.document).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+    const variables = c.body;
+    if (!variables || typeof variables !== 'object' || Array.isArray(variables)) return ['/variables must be an object'];
+    const result = getVariableValues(sdl, definition.variableDefinitions ?? [], variables as Record<string, unknown>);
+    return (result.errors ?? []).map((e) => e.message);
+  }
+  if (c.bodyMode === 'raw') return ['/body malformed'];
+  const body = c.bodyMode === 'json' ? c.body : undefined;
+  return validateRequest(c.op.surface, c.op.operationId, { path: c.path, query: wireQuery(c.query), body }).map((i) => `${i.path} ${i.message}`);
+}
+
+const operations = allOperations();
+
+describe('agreement generator ⇄ the specs\' validators', () => {
+  it('covers every operation of every surface (REST v1, queue v2, GraphQL)', () => {
+    const surfaces = new Set(operations.map((o) => o.surface));
+    expect([...surfaces].sort()).toEqual(['graphql', 'queueV2', 'restV1']);
+    expect(operations.filter((o) => o.surface === 'graphql').map((o) => o.operationId).sort()).toEqual(['deleteTemplate', 'podTemplate', 'saveTemplate', 'secretCreate', 'secretDelete']);
+  });
+
+  it.each(operations.map((op) => [`${op.surface} ${op.operationId}`, op] as [string, OperationModel]))('%s: generated valid requests pass, each violation fails at its path', (_, op) => {
+    const cases = fc.sample(validCaseArbitrary(op, ctx), { seed: operationSeed(SEED, op, 'valid'), numRuns: RUNS }).map(fill);
+    let violations = 0;
+    for (const c of cases) {
+      expect(issuesOf(c), `valid ${op.operationId}: ${JSON.stringify({ path: c.path, query: c.query, body: c.body }).slice(0, 400)}`).toEqual([]);
+      for (const v of violationsOf(c, ctx)) {
+        violations++;
+        const issues = issuesOf(v);
+        const what = `${v.violation.kind} at ${v.violation.pointer}`;
+        expect(issues.length, `${op.operationId}: ${what} passed the validator`).toBeGreaterThan(0);
+        if (op.surface !== 'graphql') expect(issues.map((i) => i.split(' ')[0]), `${op.operationId}: ${what}`).toContain(v.violation.pointer);
+      }
+    }
+    if (op.params.length > 0 || op.body) expect(violations, `${op.operationId} has inputs but no violation was generated`).toBeGreaterThan(0);
+  });
+});
