@@ -15,6 +15,11 @@ export const FAULT_NAMES = [
   'password-echoed',
   'retention-too-short',
   'template-delete-in-use',
+  'bodyless-rejects-empty-object',
+  'workers-unbounded',
+  'stopped-pod-restart-refused',
+  'no-allow-header',
+  'graphql-redacts-names',
 ] as const;
 export type FaultName = (typeof FAULT_NAMES)[number];
 

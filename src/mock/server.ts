@@ -7,6 +7,7 @@ import { validateRequest } from '../validation/index.js';
 import { bearerKey, type KeyRing } from './auth.js';
 import type { MockCore, Reply } from './core.js';
 import { answerOptions, type Cors } from './cors.js';
+import { allowHeaders, bodyForValidation, bodylessRejection } from './faults.js';
 import { GRAPHQL_ALLOW, handleGraphql } from './graphql/handler.js';
 import { parseJsonBody, parseQuery, readBody, sendError, sendJson, sendNoContent } from './http.js';
 import { queueHandlers } from './queue/handlers.js';
@@ -17,7 +18,6 @@ import type { OperationInfo, Surface } from './types.js';
 
 /** Bodies of operations without x-max-body-bytes (REST v1): the seed states no limit; 1 MiB is ours. */
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-const TTL_MINIMUM = 10_000;
 
 export interface ServerParts {
   core: MockCore;
@@ -96,7 +96,7 @@ function api(
   const match = router.match(surface, req.method ?? 'GET', relPath);
   if (match === undefined) return reject(req, res, 404, `no ${surface === 'restV1' ? 'REST v1' : 'queue v2'} operation at ${req.method} ${relPath}`);
   if (match === 'method') {
-    return reject(req, res, 405, `method ${req.method} not allowed at ${relPath}`, { allow: router.allow(surface, relPath)! });
+    return reject(req, res, 405, `method ${req.method} not allowed at ${relPath}`, allowHeaders(core.options.faults, router.allow(surface, relPath)!));
   }
   const { op, params } = match;
   if (!scopes.has(op.requiredScope)) return reject(req, res, 401, `Unauthorized: API key lacks the '${op.requiredScope}' scope`);
@@ -152,7 +152,8 @@ function dispatch(
   let reply: Reply | Promise<Reply>;
   try {
     const query = parseQuery(search);
-    const issues = validateRequest(surface, op.operationId, { body: bodyForValidation(core, body), path: params, query });
+    const faults = core.options.faults;
+    const issues = bodylessRejection(faults, op, body) ?? validateRequest(surface, op.operationId, { body: bodyForValidation(faults, body), path: params, query });
     if (issues.length > 0) {
       release();
       return sendError(res, 400, 'Invalid request', issues);
@@ -192,14 +193,6 @@ function admit(core: MockCore, op: OperationInfo, endpointId: string) {
   // Dynamic limit: the higher of the base limit and running workers × per-worker figure.
   const limit = Math.max(op.rateLimit.requestsPer10s, core.engine.runningWorkers(endpointId) * perWorker);
   return core.rateLimiter.admit(`${endpointId}:${op.operationId}`, limit, op.rateLimit.concurrent);
-}
-
-/** Fault `ttl-min-off-by-one`: a ttl one below the minimum slips through validation. */
-function bodyForValidation(core: MockCore, body: unknown): unknown {
-  if (!core.options.faults.has('ttl-min-off-by-one')) return body;
-  const policy = (body as { policy?: { ttl?: unknown } } | undefined)?.policy;
-  if (policy?.ttl !== TTL_MINIMUM - 1) return body;
-  return { ...(body as object), policy: { ...policy, ttl: TTL_MINIMUM } };
 }
 
 function reject(req: IncomingMessage, res: ServerResponse, status: number, message: string, headers?: Record<string, string>): void {

@@ -14,6 +14,8 @@ export interface OperationInfo {
   requiredScope: 'read' | 'write' | 'jobs';
   successStatus: number;
   rateLimit?: { requestsPer10s: number; concurrent: number | null };
+  /** False where the spec's request body is optional (body-less POSTs accept none, empty or `{}`). */
+  bodyRequired: boolean;
   maxBodyBytes?: number;
   resultRetentionMs?: number;
   deleteDelayMs?: number;

@@ -73,6 +73,28 @@ const deviations: Record<FaultName, (h: Harness) => Promise<boolean>> = {
     await h.endpoint({ templateId });
     return (await raw('DELETE', `${h.mock.restV1Url}/templates/${templateId}`)).status === 204;
   },
+  'bodyless-rejects-empty-object': async (h) => {
+    const ep = await h.endpoint();
+    return (await raw('POST', `${h.mock.queueV2Url(ep)}/purge-queue`, {})).status === 400;
+  },
+  'workers-unbounded': async (h) => {
+    const templateId = await h.template();
+    return (await raw('POST', `${h.mock.restV1Url}/endpoints`, { templateId, workersMin: 101, workersMax: 101 })).status === 200;
+  },
+  'stopped-pod-restart-refused': async (h) => {
+    const pod = (await raw('POST', `${h.mock.restV1Url}/pods`, { imageName: 'img:1' })).body as { id: string };
+    await raw('POST', `${h.mock.restV1Url}/pods/${pod.id}/stop`);
+    return (await raw('POST', `${h.mock.restV1Url}/pods/${pod.id}/restart`)).status === 400;
+  },
+  'no-allow-header': async (h) => {
+    const res = await fetch(`${h.mock.restV1Url}/pods`, { method: 'PUT', headers: { authorization: 'Bearer test-key' } });
+    await res.arrayBuffer();
+    return res.status === 405 && !res.headers.has('allow');
+  },
+  'graphql-redacts-names': async (h) => {
+    const res = await h.graphql('mutation { deleteTemplate(templateName: "fault-probe") }');
+    return String(res.body.errors?.[0]?.message).includes('[redacted]');
+  },
 };
 
 describe('fault injection', () => {

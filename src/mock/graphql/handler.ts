@@ -4,6 +4,7 @@ import { execute, GraphQLError, parse, validate, type DocumentNode } from 'graph
 import { bearerKey, type KeyRing } from '../auth.js';
 import type { MockCore } from '../core.js';
 import { parseJsonBody, readBody, sendJson } from '../http.js';
+import { graphqlMessage } from '../faults.js';
 import { buildExecutableSchema } from './schema.js';
 import { redactSecrets, secretStrings } from './secret-values.js';
 
@@ -17,8 +18,8 @@ function errors(res: ServerResponse, status: number, messages: readonly { messag
 }
 
 /** graphql-js echoes invalid input values ("got invalid value {value: …}"): secret values never come back. */
-function redact(messages: readonly { message: string }[], secrets: readonly string[]): { message: string }[] {
-  return messages.map(({ message }) => ({ message: redactSecrets(message, secrets) }));
+function redact(core: MockCore, messages: readonly { message: string }[], secrets: readonly string[]): { message: string }[] {
+  return messages.map(({ message }) => ({ message: graphqlMessage(core.options.faults, redactSecrets(message, secrets)) }));
 }
 
 export async function handleGraphql(core: MockCore, keys: KeyRing, req: IncomingMessage, res: ServerResponse, search: string): Promise<void> {
@@ -47,10 +48,10 @@ export async function handleGraphql(core: MockCore, keys: KeyRing, req: Incoming
   try {
     document = parse(body.query);
   } catch (error) {
-    return errors(res, 200, redact([error as GraphQLError], secretStrings(body.query, body.variables, undefined, key)));
+    return errors(res, 200, redact(core, [error as GraphQLError], secretStrings(body.query, body.variables, undefined, key)));
   }
   const invalid = validate(schema, document);
-  if (invalid.length > 0) return errors(res, 200, redact(invalid, secretStrings(body.query, body.variables, document, key)));
+  if (invalid.length > 0) return errors(res, 200, redact(core, invalid, secretStrings(body.query, body.variables, document, key)));
   const result = await execute({
     schema,
     document,
@@ -59,5 +60,5 @@ export async function handleGraphql(core: MockCore, keys: KeyRing, req: Incoming
     operationName: typeof body.operationName === 'string' ? body.operationName : undefined,
   });
   if (!result.errors) return sendJson(res, 200, result);
-  sendJson(res, 200, { ...result, errors: redact(result.errors, secretStrings(body.query, body.variables, document, key)) });
+  sendJson(res, 200, { ...result, errors: redact(core, result.errors, secretStrings(body.query, body.variables, document, key)) });
 }

@@ -63,8 +63,14 @@ const updateTemplate: Handler = (core, { params, body }) =>
   reply(core.store.updateTemplate(params['templateId']!, body as Body), 200, renderTemplate);
 const updateNetworkVolume: Handler = (core, { params, body }) =>
   reply(core.store.updateNetworkVolume(params['networkVolumeId']!, body as Body), 200, renderNetworkVolume);
-const podAction = (action: 'start' | 'stop' | 'reset' | 'restart'): Handler => (core, { params }) =>
-  done(core.store.setPodStatus(params['podId']!, action), 200);
+const podAction = (action: 'start' | 'stop' | 'reset' | 'restart'): Handler => (core, { params }) => {
+  const pod = core.store.pods.get(params['podId']!);
+  // Fault: the undocumented rule the spec dropped (reset/restart of a stopped pod refused).
+  if (pod && pod.desiredStatus !== 'RUNNING' && (action === 'reset' || action === 'restart') && core.options.faults.has('stopped-pod-restart-refused')) {
+    return error(400, `pod is ${pod.desiredStatus}; start it first`);
+  }
+  return done(core.store.setPodStatus(params['podId']!, action), 200);
+};
 
 export const restHandlers: Record<string, Handler> = {
   // pods
