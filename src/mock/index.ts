@@ -18,6 +18,9 @@ import { mockOperations, mockRateLimitPolicy, operation, webhookPolicy } from '.
 import { heapCeilingFailure } from './state/capacity.js';
 import { ResourceStore } from './state/store.js';
 
+/** Request line + headers the mock reads (1 MiB); beyond it node:http answers 431. */
+export const MAX_REQUEST_HEAD_BYTES = 1024 * 1024;
+
 export { FAULT_NAMES, DEFAULT_API_KEY, type MockOptions, type FaultName, type ApiKey } from './options.js';
 export type { Clock } from './clock.js';
 
@@ -91,7 +94,8 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
     control: options.control ? createControlHandler(core, reset) : undefined,
     cors: options.cors === undefined ? undefined : new Cors(options.cors),
   });
-  const server = createServer({ keepAliveTimeout: 5_000 }, handler);
+  // Every spec-valid request line must fit (specs/CONVENTIONS.md, request head); node's default is 16 KiB.
+  const server = createServer({ keepAliveTimeout: 5_000, maxHeaderSize: MAX_REQUEST_HEAD_BYTES }, handler);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());

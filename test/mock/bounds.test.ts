@@ -94,6 +94,18 @@ describe('REST v1, queue v2 and GraphQL inputs are bounded', () => {
     expect(h.mock.core.store.secrets.size).toBe(0);
   });
 
+  it('GQL-BOUNDS-001 lengths count Unicode code points, as JSON Schema maxLength does (a surrogate pair is one character)', async () => {
+    const astral = '\u{1F600}';
+    const create = (name: string) => h.graphql('mutation($i: SecretCreateInput!) { secretCreate(input: $i) { id name } }', { i: { name, value: 'v' } });
+    const atMax = await create(astral.repeat(191));
+    expect(atMax.body.errors).toBeUndefined();
+    expect(atMax.body.data.secretCreate.name).toBe(astral.repeat(191));
+    const over = await create(astral.repeat(192));
+    expect(String(over.body.errors?.[0]?.message)).toMatch(/name/);
+    const rest = await h.rest('POST', '/templates', { name: 'astral', imageName: 'x:1', dockerStartCmd: [astral.repeat(4096)] });
+    expect(rest.status).toBe(200);
+  });
+
   it('GQL-BOUNDS-001 the bounds the mock enforces are the ones the SDL descriptions state', async () => {
     const { TEMPLATE_INPUT_BOUNDS, SECRET_INPUT_BOUNDS } = await import('../../src/mock/state/input-bounds.js');
     const sdl = readFileSync(new URL('../../specs/graphql/schema.graphql', import.meta.url), 'utf8');
@@ -113,6 +125,21 @@ describe('REST v1, queue v2 and GraphQL inputs are bounded', () => {
       expect(stated('SaveTemplateInput', field), `SaveTemplateInput.${field}`).toEqual(enforced(bound as never));
     }
     for (const [field, bound] of Object.entries(SECRET_INPUT_BOUNDS)) expect(stated('SecretCreateInput', field), `SecretCreateInput.${field}`).toEqual(enforced(bound as never));
+  });
+});
+
+describe('request head: every spec-valid query fits (specs/CONVENTIONS.md)', () => {
+  it('REST-BOUNDS-001 the longest query the bounds allow is answered (not 431); a head over 1 MiB is 431 and the mock keeps answering', async () => {
+    const item = encodeURIComponent('\u{1F600}'.repeat(128));
+    const list = (name: string) => Array.from({ length: 64 }, () => `${name}[]=${item}`).join('&');
+    const query = [list('gpuTypeId'), list('dataCenterId'), list('cpuFlavorId')].join('&');
+    expect(query.length).toBeGreaterThan(200_000);
+    const longest = await h.rest('GET', `/pods?${query}`);
+    expect(longest.status).not.toBe(431);
+    const tooLong = await fetch(`${h.mock.restV1Url}/pods?x=${'a'.repeat(1024 * 1024)}`, { headers: { authorization: 'Bearer test-key' } });
+    await tooLong.arrayBuffer();
+    expect(tooLong.status).toBe(431);
+    expect((await h.rest('GET', '/pods')).status).toBe(200);
   });
 });
 
