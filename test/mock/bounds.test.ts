@@ -94,6 +94,13 @@ describe('REST v1, queue v2 and GraphQL inputs are bounded', () => {
     expect(h.mock.core.store.secrets.size).toBe(0);
   });
 
+  it('GQL-BOUNDS-001 an over-long saveTemplate id is named as a bound error, not "template not found"', async () => {
+    const res = await h.graphql('mutation($i: SaveTemplateInput) { saveTemplate(input: $i) { id } }', {
+      i: { id: 'x'.repeat(129), name: 'long-id', imageName: 'x:1', containerDiskInGb: 10, volumeInGb: 0 },
+    });
+    expect(String(res.body.errors?.[0]?.message)).toMatch(/input\.id must have at most 128 characters/);
+  });
+
   it('GQL-BOUNDS-001 lengths count Unicode code points, as JSON Schema maxLength does (a surrogate pair is one character)', async () => {
     const astral = '\u{1F600}';
     const create = (name: string) => h.graphql('mutation($i: SecretCreateInput!) { secretCreate(input: $i) { id name } }', { i: { name, value: 'v' } });

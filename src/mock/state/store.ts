@@ -138,10 +138,11 @@ export class ResourceStore {
   /** REST create, or GraphQL create/replace (`replaceId`: full replace keeping id and usage). */
   saveTemplate(body: Body, replaceId?: string): Result<TemplateRecord> {
     const name = body['name'] as string;
+    // Input bounds (the id's too) before any lookup: a bad input is named as such, not as "not found".
+    const invalid = templateInputFailure(replaceId === undefined ? body : { ...body, id: replaceId });
+    if (invalid) return invalid;
     const existing = replaceId ? this.templates.get(replaceId) : undefined;
     if (replaceId && !existing) return notFound('template');
-    const invalid = templateInputFailure(body);
-    if (invalid) return invalid;
     const clash = this.templateByName(name);
     if (clash && clash.id !== replaceId) return badRequest(`a template named '${name}' already exists`, '/body/name');
     const refused = this.checkRefs(body) ?? (replaceId ? undefined : this.atCapacity());
