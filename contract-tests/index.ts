@@ -13,3 +13,4 @@ import './checks/state-rules.js';
 import './checks/bounds.js';
 import './checks/http.js';
 import './checks/cross-surface.js';
+import './checks/agreement.js';

@@ -194,16 +194,23 @@ export const rules = [
     "operations": [
       "getPod",
       "updatePod",
+      "updatePodViaPost",
       "deletePod",
       "startPod",
+      "stopPod",
+      "resetPod",
+      "restartPod",
       "getEndpoint",
       "updateEndpoint",
+      "updateEndpointViaPost",
       "deleteEndpoint",
       "getTemplate",
       "updateTemplate",
+      "updateTemplateViaPost",
       "deleteTemplate",
       "getNetworkVolume",
       "updateNetworkVolume",
+      "updateNetworkVolumeViaPost",
       "deleteNetworkVolume"
     ]
   },
@@ -2819,6 +2826,37 @@ export const rules = [
       "secretCreate",
       "secretDelete"
     ]
+  },
+  {
+    "id": "AGREE-VALID-001",
+    "title": "Every spec-valid request generated (seeded fast-check) from the bundled specs for every operation of REST v1, queue v2 and GraphQL is answered with a documented 2xx whose body matches the spec, or with a documented refusal whose rule the agreement allow-list names for that operation and status.",
+    "seed": "Errors › Status codes (not shown); Errors › 400",
+    "surface": "all",
+    "check": "black-box",
+    "tier": "full",
+    "source": "assumed"
+  },
+  {
+    "id": "AGREE-INVALID-001",
+    "title": "Every single-point violation of a generated spec-valid request (wrong type, one past a bound, broken pattern, format or enum, missing required, unknown property where forbidden, malformed JSON) is answered 400 whose errors[] names the violated path (GraphQL: errors[] naming the field), and stores nothing.",
+    "seed": "Errors › 400; Errors › Body shape (not shown)",
+    "surface": "all",
+    "check": "black-box",
+    "tier": "full",
+    "source": "assumed"
+  },
+  {
+    "id": "AGREE-ROBUST-001",
+    "title": "No generated request, valid or invalid, is answered 5xx, left unanswered or answered by a dropped connection; against the embedded mock the heap after GC ends within 10% (plus 8 MiB) of where it started.",
+    "seed": "Errors › 500",
+    "surface": "all",
+    "check": "black-box",
+    "tier": "full",
+    "source": "assumed",
+    "values": {
+      "heapGrowthMax": 0.1,
+      "heapSlackBytes": 8388608
+    }
   },
   {
     "id": "VERSION-001",

@@ -10,11 +10,11 @@ import type { CatalogueRule } from '../conform/types.js';
  *  - unknown-reference: the request named an id the setup did not create (a random id);
  *  - null-variable: a nullable GraphQL variable was null or left out;
  *  - job-state: the job named exists but the run may have moved it to another state (shared jobs);
+ *  - name-taken: the request sets a name an earlier accepted request of the run already set (the
+ *    generator gives `x-unique` / SDL "unique" fields fresh values, so this is rare by design);
  *  - the other conditions test the body (see REQUEST_CONDITIONS).
- * Name clashes are never excused: the generator gives every `x-unique` (or SDL "unique") field a
- * fresh value, so a clash means the spec does not state a uniqueness the mock enforces.
  */
-export type RefusalCondition = 'unknown-reference' | 'null-variable' | 'job-state' | keyof typeof REQUEST_CONDITIONS;
+export type RefusalCondition = 'unknown-reference' | 'null-variable' | 'job-state' | 'name-taken' | keyof typeof REQUEST_CONDITIONS;
 
 type Body = Record<string, unknown> | undefined;
 
@@ -35,6 +35,7 @@ export const REQUEST_CONDITIONS = {
 
 export interface AllowedRefusal {
   rule: string;
+  surface: 'restV1' | 'queueV2' | 'graphql';
   operations: readonly string[];
   /** HTTP status; for GraphQL the status of an answer carrying errors[] (200, GQL-ERROR-001). */
   status: number;
@@ -46,33 +47,40 @@ export interface AllowedRefusal {
 export const ALLOWED_REFUSALS: readonly AllowedRefusal[] = [
   // Unknown ids in the path.
   {
-    rule: 'REST-CRUD-002', status: 404, when: 'unknown-reference',
+    rule: 'REST-CRUD-002', surface: 'restV1', status: 404, when: 'unknown-reference',
     operations: [
       'getPod', 'updatePod', 'updatePodViaPost', 'deletePod', 'startPod', 'stopPod', 'resetPod', 'restartPod',
       'getEndpoint', 'updateEndpoint', 'updateEndpointViaPost', 'deleteEndpoint',
       'getTemplate', 'updateTemplate', 'updateTemplateViaPost', 'deleteTemplate',
-      'getNetworkVolume', 'updateNetworkVolume', 'updateNetworkVolumeViaPost', 'deleteNetworkVolume', 'getContainerRegistryAuth',
+      'getNetworkVolume', 'updateNetworkVolume', 'updateNetworkVolumeViaPost', 'deleteNetworkVolume',
     ],
   },
-  { rule: 'REST-REGAUTH-006', status: 400, when: 'unknown-reference', operations: ['deleteContainerRegistryAuth'], errorPath: '/path/containerRegistryAuthId' },
-  { rule: 'QUEUE-JOB-010', status: 404, when: 'unknown-reference', operations: ['getJobStatus', 'getJobStatusSync', 'streamJob', 'cancelJob', 'retryJob'] },
+  { rule: 'REST-REGAUTH-005', surface: 'restV1', status: 404, when: 'unknown-reference', operations: ['getContainerRegistryAuth'] },
+  { rule: 'REST-REGAUTH-006', surface: 'restV1', status: 400, when: 'unknown-reference', operations: ['deleteContainerRegistryAuth'], errorPath: '/path/containerRegistryAuthId' },
+  { rule: 'QUEUE-JOB-010', surface: 'queueV2', status: 404, when: 'unknown-reference', operations: ['getJobStatus', 'getJobStatusSync', 'streamJob', 'cancelJob', 'retryJob'] },
   // Unknown ids in a body.
   {
-    rule: 'REST-CRUD-008', status: 400, when: 'unknown-reference', errorPath: '/body',
+    rule: 'REST-CRUD-008', surface: 'restV1', status: 400, when: 'unknown-reference', errorPath: '/body',
     operations: ['createPod', 'updatePod', 'updatePodViaPost', 'createEndpoint', 'updateEndpoint', 'updateEndpointViaPost', 'createTemplate', 'updateTemplate', 'updateTemplateViaPost'],
   },
-  { rule: 'GQL-TEMPLATE-004', status: 200, when: 'unknown-reference', operations: ['saveTemplate'] },
-  { rule: 'GQL-TEMPLATE-008', status: 200, when: 'unknown-reference', operations: ['saveTemplate'] },
-  { rule: 'GQL-TEMPLATE-012', status: 200, when: 'unknown-reference', operations: ['deleteTemplate'] },
-  { rule: 'GQL-SECRET-003', status: 200, when: 'unknown-reference', operations: ['secretDelete'] },
+  { rule: 'GQL-TEMPLATE-004', surface: 'graphql', status: 200, when: 'unknown-reference', operations: ['saveTemplate'] },
+  { rule: 'GQL-TEMPLATE-008', surface: 'graphql', status: 200, when: 'unknown-reference', operations: ['saveTemplate'] },
+  { rule: 'GQL-TEMPLATE-012', surface: 'graphql', status: 200, when: 'unknown-reference', operations: ['deleteTemplate'] },
+  { rule: 'GQL-SECRET-003', surface: 'graphql', status: 200, when: 'unknown-reference', operations: ['secretDelete'] },
   // Nullable GraphQL variables left null.
-  { rule: 'GQL-TEMPLATE-002', status: 200, when: 'null-variable', operations: ['saveTemplate'] },
-  { rule: 'GQL-TEMPLATE-012', status: 200, when: 'null-variable', operations: ['deleteTemplate'] },
+  { rule: 'GQL-TEMPLATE-002', surface: 'graphql', status: 200, when: 'null-variable', operations: ['saveTemplate'] },
+  { rule: 'GQL-TEMPLATE-012', surface: 'graphql', status: 200, when: 'null-variable', operations: ['deleteTemplate'] },
   // Rules that combine the request with stored state.
-  { rule: 'REST-POD-010', status: 400, when: 'no-image-or-template', operations: ['createPod'], errorPath: '/body/imageName' },
-  { rule: 'REST-ENDPOINT-009', status: 400, when: 'workers-bound-given', operations: ['createEndpoint', 'updateEndpoint', 'updateEndpointViaPost'], errorPath: '/body/workers' },
-  { rule: 'REST-VOLUME-007', status: 400, when: 'size-given', operations: ['updateNetworkVolume', 'updateNetworkVolumeViaPost'], errorPath: '/body/size' },
-  { rule: 'QUEUE-RETRY-003', status: 400, when: 'job-state', operations: ['retryJob'] },
+  { rule: 'REST-POD-010', surface: 'restV1', status: 400, when: 'no-image-or-template', operations: ['createPod'], errorPath: '/body/imageName' },
+  { rule: 'REST-ENDPOINT-009', surface: 'restV1', status: 400, when: 'workers-bound-given', operations: ['createEndpoint', 'updateEndpoint', 'updateEndpointViaPost'], errorPath: '/body/workers' },
+  { rule: 'REST-VOLUME-007', surface: 'restV1', status: 400, when: 'size-given', operations: ['updateNetworkVolume', 'updateNetworkVolumeViaPost'], errorPath: '/body/size' },
+  { rule: 'QUEUE-RETRY-003', surface: 'queueV2', status: 400, when: 'job-state', operations: ['retryJob'] },
+  // Names that must be unique.
+  { rule: 'REST-TEMPLATE-003', surface: 'restV1', status: 400, when: 'name-taken', operations: ['createTemplate'], errorPath: '/body/name' },
+  { rule: 'REST-TEMPLATE-009', surface: 'restV1', status: 400, when: 'name-taken', operations: ['updateTemplate', 'updateTemplateViaPost'], errorPath: '/body/name' },
+  { rule: 'REST-REGAUTH-003', surface: 'restV1', status: 400, when: 'name-taken', operations: ['createContainerRegistryAuth'], errorPath: '/body/name' },
+  { rule: 'GQL-TEMPLATE-007', surface: 'graphql', status: 200, when: 'name-taken', operations: ['saveTemplate'] },
+  { rule: 'GQL-SECRET-004', surface: 'graphql', status: 200, when: 'name-taken', operations: ['secretCreate'] },
 ];
 
 /** Problems of the allow-list against the catalogue (empty = consistent). */
@@ -88,16 +96,16 @@ export function checkAllowList(catalogue: readonly CatalogueRule[], entries: rea
     if (rule.title.startsWith('Retired')) problems.push(`allow-list names retired rule ${entry.rule}`);
     const missing = entry.operations.filter((op) => !(rule.operations ?? []).includes(op));
     if (missing.length) problems.push(`allow-list: rule ${entry.rule} does not list operation(s) ${missing.join(', ')} in specs/rules.yaml`);
-    if (entry.status < 400 && !(entry.status === 200 && rule.surface === 'graphql')) problems.push(`allow-list: ${entry.rule} status ${entry.status} is not a refusal`);
+    if (entry.status < 400 && !(entry.status === 200 && entry.surface === 'graphql')) problems.push(`allow-list: ${entry.rule} status ${entry.status} is not a refusal`);
   }
   return problems;
 }
 
 /** The entry that documents a refusal, if any. */
 export function allowedBy(
-  operationId: string, status: number, conditions: ReadonlySet<RefusalCondition>, errorPaths: readonly string[],
-  entries: readonly AllowedRefusal[] = ALLOWED_REFUSALS,
+  surface: AllowedRefusal['surface'], operationId: string, status: number, conditions: ReadonlySet<RefusalCondition>,
+  errorPaths: readonly string[], entries: readonly AllowedRefusal[] = ALLOWED_REFUSALS,
 ): AllowedRefusal | undefined {
-  return entries.find((e) => e.status === status && e.operations.includes(operationId) && conditions.has(e.when)
+  return entries.find((e) => e.surface === surface && e.status === status && e.operations.includes(operationId) && conditions.has(e.when)
     && (e.errorPath === undefined || errorPaths.some((p) => p.startsWith(e.errorPath!))));
 }

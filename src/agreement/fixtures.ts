@@ -48,8 +48,9 @@ export class Fixtures {
       this.fixture.set(kind, await this.create(kind));
       this.scratch.set(kind, await this.create(kind));
     }
-    this.endpoints.queue = await this.create('endpoint', { workersMax: 3 });
-    this.endpoints.sync = await this.create('endpoint', { workersMax: 3 });
+    // A worker kept up, so lowPriority submissions (which scale nothing up) still run.
+    this.endpoints.queue = await this.create('endpoint', { workersMin: 1, workersMax: 3 });
+    this.endpoints.sync = await this.create('endpoint', { workersMin: 1, workersMax: 3 });
     this.endpoints.sink = await this.create('endpoint');
     this.fixture.set('endpoint', this.endpoints.queue);
     this.scratch.set('endpoint', await this.create('endpoint'));

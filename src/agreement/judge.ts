@@ -19,13 +19,13 @@ export function judgeValid(c: RequestCase, outcome: Outcome, conditions: Readonl
   if (c.op.surface === 'graphql') {
     const errors = graphqlErrors(answer.body);
     if (status === 200 && errors.length === 0) return { ok: true };
-    const entry = allowedBy(c.op.operationId, status, conditions, [], allow);
+    const entry = allowedBy('graphql', c.op.operationId, status, conditions, [], allow);
     if (entry && errors.length > 0) return { ok: true, allowedBy: entry.rule };
     return { ok: false, problem: `spec-valid GraphQL request answered ${status} with errors[] no allow-listed rule covers: ${clip(errors.join('; '))}` };
   }
   if (status >= 200 && status <= 299) return { ok: true };
   if (status === 429) return { ok: true, allowedBy: 'RATE-429-001' };
-  const entry = allowedBy(c.op.operationId, status, conditions, errorPathsOf(answer), allow);
+  const entry = allowedBy(c.op.surface, c.op.operationId, status, conditions, errorPathsOf(answer), allow);
   if (entry) return { ok: true, allowedBy: entry.rule };
   return { ok: false, problem: `spec-valid request refused with ${status} and no allow-listed rule covers it: ${clip(messageOf(answer))}` };
 }
@@ -48,9 +48,9 @@ export function judgeInvalid(c: InvalidCase, outcome: Outcome, secrets: readonly
     if (data !== undefined && data !== null && data[root] !== null && data[root] !== undefined) {
       return { ok: false, problem: `${kind} at ${pointer}: errors[] came with data.${root} (the operation ran)` };
     }
-    const name = lastName(pointer);
-    if (kind !== 'malformed-json' && !errors.some((m) => m.includes(name))) {
-      return { ok: false, problem: `${kind} at ${pointer}: no errors[] message names "${name}": ${clip(errors.join('; '))}` };
+    const names = fieldNames(pointer);
+    if (kind !== 'malformed-json' && !errors.some((m) => names.some((n) => m.includes(n)))) {
+      return { ok: false, problem: `${kind} at ${pointer}: no errors[] message names ${names.map((n) => `"${n}"`).join(' or ')}: ${clip(errors.join('; '))}` };
     }
     return { ok: true };
   }
@@ -100,10 +100,15 @@ function related(a: string, b: string): boolean {
   return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
 }
 
-/** The last non-index segment of a pointer: what a GraphQL message can name. */
-function lastName(pointer: string): string {
-  const segments = pointer.split('/').filter((s) => s !== '' && !/^\d+$/.test(s));
-  return (segments.at(-1) ?? 'variables').replace(/~1/g, '/').replace(/~0/g, '~');
+/**
+ * What a GraphQL message may name for a violation at `pointer`: the field itself or an input field
+ * above it (e.g. "env" for /variables/input/env/1/value); the variable alone only when it is the
+ * violated value.
+ */
+function fieldNames(pointer: string): string[] {
+  const segments = pointer.split('/').slice(2).filter((s) => !/^\d+$/.test(s)).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (segments.length === 0) return ['variables'];
+  return segments.length === 1 ? segments : segments.slice(1);
 }
 
 function clip(text: string): string {

@@ -31,8 +31,8 @@ export interface GenerationContext {
   webhookUrl?: string;
   /** Keys never generated in free-form objects. */
   reservedKeys: readonly string[];
-  /** One valid sample of a schema (deterministic), for growing arrays past their maximum. */
-  sample: (schema: Schema, op: OperationModel) => unknown;
+  /** The index-th of distinct valid samples of a schema (deterministic), for growing arrays past their maximum. */
+  sample: (schema: Schema, op: OperationModel, index: number) => unknown;
 }
 
 /** How often a reference slot gets a random (most likely unknown) id instead of an existing one. */
@@ -92,7 +92,7 @@ function bodyArbitrary(op: OperationModel, options: Parameters<typeof schemaArbi
 /** Every single-point violation of a valid request, each naming the JSON path it breaks. */
 export function violationsOf(c: RequestCase, ctx: GenerationContext): InvalidCase[] {
   const out: InvalidCase[] = [];
-  const sample = (schema: Schema) => ctx.sample(schema, c.op);
+  const sample = (schema: Schema, index: number) => ctx.sample(schema, c.op, index);
   const bodyRoot = c.op.surface === 'graphql' ? '/variables' : '/body';
   for (const p of c.op.params) {
     const value = p.in === 'path' ? c.path[p.name] : c.query[p.name];

@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { Fixtures } from './fixtures.js';
 import { loadGraphqlOperations } from './graphql-model.js';
 import { judgeInvalid, judgeValid } from './judge.js';
+import { NameBook } from './names.js';
 import { namesUnknownReference } from './references.js';
 import { invalidSeedArbitrary, pickViolation, validCaseArbitrary, type GenerationContext, type InvalidCase, type RequestCase } from './requests.js';
 import { describeRequest, secretValues } from './describe.js';
@@ -93,25 +94,29 @@ export async function runAgreement(target: AgreementTarget, options: AgreementOp
     withoutInputs: ops.filter((op) => op.params.length === 0 && !op.body).map((op) => op.operationId), noViolation: 0, leftOver: [], stoppedEarly: false, wallMs: 0, slowest: [],
   };
   const ctx = generationContext(fixtures, options.webhookUrl);
+  const names = new NameBook();
   const deadline = started + (options.deadlineMs ?? Infinity);
-  await fixtures.setup();
   try {
+    await fixtures.setup();
     for (const phase of ['valid', 'invalid'] as const) {
       const fuzzable = phase === 'valid' ? ops : ops.filter((op) => op.params.length > 0 || op.body);
       for (const [i, op] of fuzzable.entries()) {
         const runs = runsFor(options, phase, i, fuzzable.length);
         if (runs === 0) continue;
         const seed = operationSeed(options.seed, op, phase);
+        // Invalid: spare draws, since a base may have nothing to break or name an unknown id (see runOne).
         const cases = phase === 'valid'
           ? fc.sample(validCaseArbitrary(op, ctx), { seed, numRuns: runs }).map((base) => ({ base, choice: -1 }))
-          : fc.sample(invalidSeedArbitrary(op, ctx), { seed, numRuns: runs });
+          : fc.sample(invalidSeedArbitrary(op, ctx), { seed, numRuns: 2 * runs + 4 });
         const opStarted = Date.now();
+        let sent = 0;
         for (const [index, generated] of cases.entries()) {
+          if (sent >= runs) break;
           if (Date.now() > deadline) {
             report.stoppedEarly = true;
             break;
           }
-          await runOne(phase, generated.base, generated.choice, index, seed);
+          if (await runOne(phase, generated.base, generated.choice, index, seed)) sent++;
         }
         const key = `${phase} ${op.operationId}`;
         report.slowest.push([key, Date.now() - opStarted]);
@@ -126,12 +131,15 @@ export async function runAgreement(target: AgreementTarget, options: AgreementOp
   }
   return report;
 
-  async function runOne(phase: Phase, generated: RequestCase, choice: number, index: number, seed: number): Promise<void> {
+  /** Sends one generated request and judges it; false when an invalid draw had nothing to break. */
+  async function runOne(phase: Phase, generated: RequestCase, choice: number, index: number, seed: number): Promise<boolean> {
+    // A single-point violation needs a base the server would accept: no unknown ids in it.
+    if (phase === 'invalid' && namesUnknownReference(generated.op, generated.path, generated.body)) return false;
     const resolved = await fixtures.resolve(generated);
     const c = phase === 'valid' ? resolved : pickViolation(resolved, choice, ctx);
     if (!c) {
       report.noViolation++;
-      return;
+      return false;
     }
     const sent = [...secrets, ...secretValues(c)];
     const endpointId = fixtures.endpointFor(c, phase);
@@ -141,16 +149,20 @@ export async function runAgreement(target: AgreementTarget, options: AgreementOp
     count(outcome);
     report.requests[phase]++;
     report.requests.total++;
+    const conditions = conditionsOf(generated);
+    if (names.isTaken(c)) conditions.add('name-taken');
     let verdict = phase === 'valid'
-      ? judgeValid(c, outcome, conditionsOf(generated), sent)
+      ? judgeValid(c, outcome, conditions, sent)
       : judgeInvalid(c as InvalidCase, outcome, sent);
     if (verdict.ok && observe && before !== undefined) {
       const after = await observe();
       if (after !== before) verdict = { ok: false, problem: `refused request changed stored state (${(c as InvalidCase).violation.pointer})` };
     }
-    if (outcome.kind === 'answer') fixtures.record(c, outcome.answer);
+    if (outcome.kind === 'answer') {
+      fixtures.record(c, outcome.answer);
+      names.record(c, outcome.answer);
+    }
     if (verdict.ok && verdict.allowedBy) report.allowed[verdict.allowedBy] = (report.allowed[verdict.allowedBy] ?? 0) + 1;
-    if (process.env['AGREE_DEBUG'] && verdict.ok && verdict.allowedBy?.includes(process.env['AGREE_DEBUG'])) console.log('DEBUG', describeRequest(c, endpointId, sent).slice(0, 400), outcome.kind === 'answer' ? outcome.answer.text.slice(0, 300) : '');
     if (!verdict.ok) {
       const failure: AgreementFailure = {
         phase, surface: c.op.surface, operationId: c.op.operationId, request: describeRequest(c, endpointId, sent), problem: verdict.problem, seed, index,
@@ -158,6 +170,7 @@ export async function runAgreement(target: AgreementTarget, options: AgreementOp
       report.failures.push(failure);
       options.log?.(`FAIL ${phase} ${c.op.operationId}: ${failure.problem}\n     ${failure.request} (seed ${seed}, case ${index})`);
     }
+    return true;
   }
 
   function count(outcome: Outcome): void {
@@ -196,7 +209,7 @@ export function operationSeed(seed: number, op: OperationModel, phase: Phase): n
 
 function generationContext(fixtures: Fixtures, webhookUrl: string | undefined): GenerationContext {
   let n = 0;
-  const samples = new Map<Schema, unknown>();
+  const samples = new Map<Schema, unknown[]>();
   return {
     reservedKeys: RESERVED_KEYS,
     ...(webhookUrl ? { webhookUrl } : {}),
@@ -205,9 +218,14 @@ function generationContext(fixtures: Fixtures, webhookUrl: string | undefined): 
       const room = Math.max(0, (maxLength ?? Infinity) - suffix.length);
       return `${[...value].slice(0, room).join('')}${suffix}`;
     },
-    sample: (schema, op) => {
-      if (!samples.has(schema)) samples.set(schema, fc.sample(schemaArbitrary(schema, { resolve: op.resolve, reservedKeys: RESERVED_KEYS }), { seed: 1, numRuns: 1 })[0]);
-      return samples.get(schema);
+    sample: (schema, op, index) => {
+      let list = samples.get(schema);
+      if (!list || list.length <= index) {
+        const drawn = fc.sample(schemaArbitrary(schema, { resolve: op.resolve, reservedKeys: RESERVED_KEYS }), { seed: 1, numRuns: 2 * (index + 8) });
+        list = [...new Map(drawn.map((v) => [JSON.stringify(v), v])).values()];
+        samples.set(schema, list);
+      }
+      return list[index % list.length];
     },
   };
 }

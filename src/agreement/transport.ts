@@ -31,6 +31,8 @@ export interface TransportOptions {
 }
 
 const HOLD_STEP_MS = 1_000;
+const HOLD_DEFAULT_MS = 90_000;
+const HOLD_MAX_MS = 300_000;
 const MAX_RATE_RETRIES = 4;
 
 export class Transport {
@@ -48,7 +50,9 @@ export class Transport {
   async send(c: RequestCase, endpointId?: string): Promise<Outcome> {
     const { url, init } = this.build(c, endpointId);
     const holds = c.op.params.some((p) => p.name === 'wait');
-    const waitMs = Number(c.query['wait'] ?? 90_000);
+    // The wait the server may hold the request for (a broken wait value is refused at once).
+    const wait = Number(c.query['wait'] ?? HOLD_DEFAULT_MS);
+    const waitMs = Number.isFinite(wait) ? Math.min(Math.max(wait, 0), HOLD_MAX_MS) : HOLD_DEFAULT_MS;
     for (let attempt = 0; ; attempt++) {
       const outcome = await this.fetchOnce(url, init, holds ? waitMs + this.timeoutMs : this.timeoutMs, holds);
       if (outcome.kind !== 'answer' || outcome.answer.status !== 429 || attempt >= MAX_RATE_RETRIES) return outcome;

@@ -22,8 +22,8 @@ type Path = (string | number)[];
 
 export interface ViolationOptions {
   resolve: Resolver;
-  /** A valid value for a schema, for growing arrays and maps past their maximum. */
-  sample: (schema: Schema) => unknown;
+  /** The index-th of distinct valid values of a schema, for growing arrays and maps past their maximum. */
+  sample: (schema: Schema, index: number) => unknown;
   /** Values are strings on the wire (query and path parameters): only violations a string can carry. */
   asString?: boolean;
 }
@@ -124,10 +124,20 @@ function pad(text: string, minLength: number): string {
 function arrayViolations(items: unknown[], s: Schema, path: Path, root: unknown, o: ViolationOptions, out: Violation[], add: Add): void {
   if ((s.minItems ?? 0) > 0) add('too-few-items', `minItems ${s.minItems} − 1`, items.slice(0, s.minItems! - 1));
   if (s.maxItems !== undefined) {
-    const filler = items.length > 0 && !s.uniqueItems ? items[0] : undefined;
+    // Distinct fillers (a server may count distinct entries, e.g. env keys), the shortest for plain
+    // strings, so the violation is the count alone (not, say, an oversized URL).
+    const itemSchema = s.items ? o.resolve(s.items) : {};
+    const plain = itemSchema.type === 'string' && !itemSchema.pattern && !itemSchema.format && !itemSchema.enum;
+    const seen = new Set(items.map((item) => JSON.stringify(item)));
     const grown = [...items];
-    for (let i = 0; grown.length <= s.maxItems && i <= s.maxItems; i++) grown.push(filler ?? o.sample(s.items ?? {}));
-    add('too-many-items', `maxItems ${s.maxItems} + 1`, grown.slice(0, s.maxItems + 1));
+    for (let i = 0; grown.length <= s.maxItems && i < 4 * (s.maxItems + 2); i++) {
+      const tag = i.toString(36);
+      const filler = plain ? `${'a'.repeat(Math.max(0, (itemSchema.minLength ?? 0) - tag.length))}${tag}` : o.sample(itemSchema, i);
+      if (seen.has(JSON.stringify(filler))) continue;
+      seen.add(JSON.stringify(filler));
+      grown.push(filler);
+    }
+    if (grown.length > s.maxItems) add('too-many-items', `maxItems ${s.maxItems} + 1`, grown.slice(0, s.maxItems + 1));
   }
   if (s.items) items.forEach((item, i) => walk(item, s.items!, [...path, i], root, o, out));
 }
@@ -149,7 +159,7 @@ function objectViolations(obj: Record<string, unknown>, s: Schema, path: Path, r
   if (s.maxProperties !== undefined) {
     const grown: Record<string, unknown> = { ...obj };
     const valueSchema = typeof extra === 'object' ? extra : {};
-    for (let i = 0; Object.keys(grown).length <= s.maxProperties && i <= s.maxProperties + 1; i++) grown[`extra${i}`] = o.sample(valueSchema);
+    for (let i = 0; Object.keys(grown).length <= s.maxProperties && i <= s.maxProperties + 1; i++) grown[`extra${i}`] = o.sample(valueSchema, i);
     add('too-many-properties', `maxProperties ${s.maxProperties} + 1`, grown);
   }
   for (const [key, child] of Object.entries(obj)) {

@@ -28,6 +28,8 @@ Run:
   --reports DIR             report directory (default reports/)
   --max-real-wait-ms N      slow tier: longest real wait one rule may take (default 120000)
   --job-timeout-ms N        polling bound for jobs on a real server (default 60000)
+  --fuzz-runs N             agreement rules (AGREE-*): generated requests per operation and
+                            phase (default 2)                                  CONFORM_FUZZ_RUNS
   --fault NAME              embedded mock only: inject a fault (${FAULT_NAMES.join(', ')})
   --prove                   embedded mock only: also run the suite once per fault and put the
                             mutation score (faults caught / faults) in the report
@@ -62,7 +64,7 @@ export async function runConformCommand(argv: string[]): Promise<number> {
   if (target && faults.length) errors.push('--fault applies to the embedded mock only');
   if (flags.has('--prove') && (target || faults.length)) errors.push('--prove runs against the fault-free embedded mock only (no target, no --fault)');
   const numeric = (flag: string) => (values[flag] === undefined ? undefined : Number(values[flag]));
-  for (const flag of ['--seed', '--max-real-wait-ms', '--job-timeout-ms']) {
+  for (const flag of ['--seed', '--max-real-wait-ms', '--job-timeout-ms', '--fuzz-runs']) {
     const n = numeric(flag);
     if (n !== undefined && !Number.isInteger(n)) errors.push(`${flag} must be an integer`);
   }
@@ -74,6 +76,7 @@ export async function runConformCommand(argv: string[]): Promise<number> {
   if (numeric('--seed') !== undefined) settings.seed = numeric('--seed')!;
   if (numeric('--max-real-wait-ms') !== undefined) settings.maxRealWaitMs = numeric('--max-real-wait-ms')!;
   if (numeric('--job-timeout-ms') !== undefined) settings.jobTimeoutMs = numeric('--job-timeout-ms')!;
+  if (numeric('--fuzz-runs') !== undefined) settings.fuzzRuns = numeric('--fuzz-runs')!;
   if (values['--grep']) settings.grep = values['--grep'];
   const mutation = flags.has('--prove') ? await measureMutationScore(settings, (line) => console.log(line)) : undefined;
   const result = await runConformance({

@@ -37,6 +37,8 @@ export interface RunSettings {
   jobTimeoutMs: number;
   /** Stop at the first failing rule (the rest are reported skipped); used by the self-proof runs. */
   bail?: boolean;
+  /** Generated requests per operation and phase of the agreement rules (AGREE-*); default 2. */
+  fuzzRuns?: number;
 }
 
 export const DEFAULT_SEED = 20_240_601;
@@ -58,6 +60,7 @@ const FLAGS: Record<string, string> = {
   '--reports': 'CONFORM_REPORTS',
   '--max-real-wait-ms': 'CONFORM_MAX_REAL_WAIT_MS',
   '--job-timeout-ms': 'CONFORM_JOB_TIMEOUT_MS',
+  '--fuzz-runs': 'CONFORM_FUZZ_RUNS',
 };
 
 export const FLAG_NAMES = Object.keys(FLAGS);

@@ -1,0 +1,80 @@
+// The property-based agreement phase as conformance rules against any target (src/agreement):
+// AGREE-VALID-001 (spec-valid requests → documented 2xx or an allow-listed refusal),
+// AGREE-INVALID-001 (single-point violations → 400 naming the path, nothing stored) and
+// AGREE-ROBUST-001 (no 5xx, no dropped connection; embedded mock: heap back after GC).
+// Run size: --fuzz-runs (requests per operation and phase); the seed is the run's --seed.
+import { checkAllowList, heapAfterGc, runAgreement, type AgreementOptions, type AgreementReport } from '../../src/agreement/index.js';
+import { loadCatalogue } from '../../src/conform/catalogue.js';
+import type { Ctx } from '../../src/conform/context.js';
+import { CheckFailure } from '../../src/conform/http.js';
+import { defineCheck } from '../../src/conform/registry.js';
+
+const DEFAULT_FUZZ_RUNS = 2;
+const TIMEOUT_MS = 120_000;
+
+async function run(ctx: Ctx, sizes: Pick<AgreementOptions, 'validRuns' | 'invalidRuns' | 'checkStorage'>): Promise<AgreementReport> {
+  const t = ctx.target;
+  const report = await runAgreement(
+    { restUrl: t.restUrl, queueUrl: t.queueUrl, graphqlUrl: t.graphqlUrl, apiKey: t.apiKey, ...(t.controlUrl ? { controlUrl: t.controlUrl } : {}) },
+    {
+      seed: ctx.settings.seed,
+      workerImage: t.workerImage,
+      onSecret: (value) => ctx.http.secrets.add(value, 'agreement fixture secret'),
+      deadlineMs: TIMEOUT_MS - 20_000,
+      ...sizes,
+    },
+  );
+  // Templates used by the run's endpoints stay undeletable for the documented delay: the suite deletes them later.
+  for (const left of report.leftOver) {
+    if (left.startsWith('template ')) await ctx.deleteTemplateEventually(left.slice('template '.length));
+    else throw new CheckFailure(`the agreement run could not delete ${left}`);
+  }
+  return report;
+}
+
+function runs(ctx: Ctx): number {
+  return ctx.settings.fuzzRuns ?? DEFAULT_FUZZ_RUNS;
+}
+
+function failIfAny(report: AgreementReport, what: string): void {
+  if (report.failures.length === 0) return;
+  const first = report.failures.slice(0, 3).map((f) => `${f.operationId}: ${f.problem} — ${f.request} (operation seed ${f.seed}, case ${f.index})`);
+  throw new CheckFailure(`${report.failures.length} ${what} (seed ${report.seed}): ${first.join(' | ')}`);
+}
+
+function summary(report: AgreementReport, phase: 'valid' | 'invalid'): string {
+  const allowed = Object.entries(report.allowed).map(([rule, n]) => `${rule}×${n}`).join(', ');
+  return `${report.requests[phase]} generated ${phase} requests over ${report.operations} operations (seed ${report.seed})${allowed ? `; refusals allowed by ${allowed}` : ''}`;
+}
+
+defineCheck('AGREE-VALID-001', async (ctx) => {
+  const problems = checkAllowList(loadCatalogue());
+  if (problems.length) throw new CheckFailure(`agreement allow-list: ${problems.join('; ')}`);
+  const report = await run(ctx, { validRuns: runs(ctx), invalidRuns: 0 });
+  failIfAny(report, 'spec-valid request(s) answered outside the spec');
+  return summary(report, 'valid');
+}, { timeoutMs: TIMEOUT_MS });
+
+defineCheck('AGREE-INVALID-001', async (ctx) => {
+  const report = await run(ctx, { validRuns: 0, invalidRuns: runs(ctx), checkStorage: true });
+  failIfAny(report, 'single-point violation(s) not refused as the spec says');
+  return summary(report, 'invalid');
+}, { timeoutMs: TIMEOUT_MS });
+
+defineCheck('AGREE-ROBUST-001', async (ctx) => {
+  const embedded = ctx.target.embedded !== undefined;
+  const before = embedded ? await heapAfterGc() : 0;
+  const report = await run(ctx, { validRuns: runs(ctx), invalidRuns: runs(ctx) });
+  const broken = { serverErrors: report.serverErrors, dropped: report.dropped, timeouts: report.timeouts };
+  if (report.serverErrors + report.dropped + report.timeouts > 0) {
+    const first = report.failures.filter((f) => /^(answered 5|connection dropped|no answer)/.test(f.problem)).slice(0, 3);
+    throw new CheckFailure(`${JSON.stringify(broken)} (seed ${report.seed}): ${first.map((f) => `${f.operationId}: ${f.problem} — ${f.request}`).join(' | ')}`);
+  }
+  const note = `${report.requests.total} generated requests, no 5xx, no dropped connection, no timeout (seed ${report.seed})`;
+  if (!embedded) return `${note}; heap not observable on a remote target`;
+  const after = await heapAfterGc();
+  const limit = before * (1 + ctx.value<number>('heapGrowthMax')) + ctx.value<number>('heapSlackBytes');
+  const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
+  if (after > limit) throw new CheckFailure(`heap after GC grew from ${mb(before)} to ${mb(after)} MB over ${report.requests.total} requests (limit ${mb(limit)} MB)`);
+  return `${note}; heap after GC ${mb(before)} → ${mb(after)} MB`;
+}, { timeoutMs: TIMEOUT_MS });
