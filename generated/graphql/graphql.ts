@@ -132,8 +132,9 @@ export type SecretCreateInput = {
    */
   description?: string | null | undefined;
   /**
-   * Secret name; templates reference it as `{{ RUNPOD_SECRET_<name> }}`. 1 to 191 characters.
-   * x-source: seed — bound assumed
+   * Secret name; templates reference it as `{{ RUNPOD_SECRET_<name> }}`. 1 to 191 characters. Unique in
+   * the account: creating a secret with a name already in use fails.
+   * x-source: seed — bound and uniqueness assumed
    */
   name: string;
   /**

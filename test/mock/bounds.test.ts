@@ -94,6 +94,15 @@ describe('REST v1, queue v2 and GraphQL inputs are bounded', () => {
     expect(h.mock.core.store.secrets.size).toBe(0);
   });
 
+  it('GQL-BOUNDS-001 saveTemplate env counts entries as sent: 257 entries with a repeated key are refused', async () => {
+    const env = Array.from({ length: 257 }, (_, i) => ({ key: `K${i % 256}`, value: 'v' }));
+    const res = await h.graphql('mutation($i: SaveTemplateInput) { saveTemplate(input: $i) { id } }', {
+      i: { name: 'env-257', imageName: 'x:1', containerDiskInGb: 10, volumeInGb: 0, env },
+    });
+    expect(String(res.body.errors?.[0]?.message)).toMatch(/input\.env must have at most 256 entries/);
+    expect((await h.rest('GET', '/templates')).body.some((t: { name: string }) => t.name === 'env-257')).toBe(false);
+  });
+
   it('GQL-BOUNDS-001 an over-long saveTemplate id is named as a bound error, not "template not found"', async () => {
     const res = await h.graphql('mutation($i: SaveTemplateInput) { saveTemplate(input: $i) { id } }', {
       i: { id: 'x'.repeat(129), name: 'long-id', imageName: 'x:1', containerDiskInGb: 10, volumeInGb: 0 },

@@ -6,10 +6,13 @@ import {
 import type { MockCore } from '../core.js';
 import type { Failure } from '../state/store.js';
 import type { TemplateRecord } from '../types.js';
+import { TEMPLATE_INPUT_BOUNDS } from '../state/input-bounds.js';
 import { parseDockerArgs, renderDockerArgs, startCommandOf } from './docker-args.js';
 import { packageFile } from '../../package-files.js';
 
 const SDL = readFileSync(packageFile('specs/graphql/schema.graphql'), 'utf8');
+/** env entries of saveTemplate, as REST v1's env maxProperties. */
+const ENV_MAX_ENTRIES = TEMPLATE_INPUT_BOUNDS['env']!.maxItems!;
 const PORT_LIST = /^\d{1,5}\/(http|tcp)(,\d{1,5}\/(http|tcp))*$/;
 
 interface EnvPair {
@@ -79,6 +82,11 @@ export function buildExecutableSchema(): GraphQLSchema {
     Mutation: {
       saveTemplate: (_root, args: { input?: Record<string, unknown> | null }, core) => {
         if (!args.input) throw new GraphQLError('input is required', { extensions: { code: 'BAD_USER_INPUT' } });
+        // Counted as sent: a repeated key still counts (the stored map keeps the last value).
+        const env = args.input['env'];
+        if (Array.isArray(env) && env.length > ENV_MAX_ENTRIES) {
+          throw new GraphQLError(`input.env must have at most ${ENV_MAX_ENTRIES} entries`, { extensions: { code: 'BAD_USER_INPUT' } });
+        }
         const id = args.input['id'];
         // With id: a full replace (fields left out are reset to their defaults).
         const result = core.store.saveTemplate(toRecordFields(args.input), typeof id === 'string' ? id : undefined);
