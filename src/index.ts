@@ -4,3 +4,4 @@ export { rules, type RuleId, type Rule } from '../generated/rules.js';
 export { operations, rateLimitPolicy, type OperationInfo } from '../generated/operations.js';
 export * from './clients/index.js';
 export { startMock, FAULT_NAMES, type MockOptions, type RunningMock, type FaultName } from './mock/index.js';
+export { migrate, migrationMap, MigrationError, type Migrate, type MigrationMap } from './migration/index.js';

@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { buildSchema, parse as parseGraphql, validate } from 'graphql';
 import { documentedExtensions } from '../generators/extensions.js';
-import { bundleSpec, type OpenApiDocument, type SurfaceName } from '../generators/specs.js';
+import { bundleSpec, type OpenApiDocument, type SpecName } from '../generators/specs.js';
 import { loadFixtures, openApiSchemaRef, repoRoot, type Fixture } from './fixtures.js';
 
 type Json = Record<string, unknown>;
@@ -14,7 +14,7 @@ export async function projectLintProblems(): Promise<string[]> {
   const problems: string[] = [];
   problems.push(...(await undocumentedExtensions()));
   const fixtures = await loadFixtures();
-  for (const surface of ['restV1', 'queueV2'] as SurfaceName[]) {
+  for (const surface of ['restV1', 'queueV2', 'restV2'] as SpecName[]) {
     const doc = await bundleSpec(surface);
     problems.push(...schemaProvenance(surface, doc));
     problems.push(...propertiesWithoutExamples(surface, doc, fixtures));
@@ -57,14 +57,14 @@ function collectKeys(node: unknown, into: Set<string>): void {
   }
 }
 
-function schemaProvenance(surface: SurfaceName, doc: OpenApiDocument): string[] {
+function schemaProvenance(surface: SpecName, doc: OpenApiDocument): string[] {
   return Object.entries(doc.components?.schemas ?? {})
     .filter(([, s]) => !['seed', 'observed', 'assumed'].includes(String((s as Json)['x-source'])))
     .map(([name]) => `${surface} schema ${name}: x-source must be seed, observed or assumed`);
 }
 
 /** Every property has an example, sits under a property that has one, or is present in a valid fixture. */
-function propertiesWithoutExamples(surface: SurfaceName, doc: OpenApiDocument, fixtures: Fixture[]): string[] {
+function propertiesWithoutExamples(surface: SpecName, doc: OpenApiDocument, fixtures: Fixture[]): string[] {
   const problems: string[] = [];
   for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) {
     const covered = new Set<string>();

@@ -1,0 +1,121 @@
+// REST v2 is contract-only for now (issue 12): the bundled spec covers every public operation and
+// documents the v2 error and rate-limit model on each. Behaviour and validators come with issue 13.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+type Json = Record<string, unknown>;
+const root = new URL('../', import.meta.url);
+const spec = JSON.parse(readFileSync(new URL('generated/rest-v2/openapi.json', root), 'utf8')) as {
+  paths: Record<string, Record<string, Json>>;
+  components: { responses?: Record<string, Json>; schemas: Record<string, Json> };
+};
+
+/** The committed list of the 53 public operations: `| operationId | METHOD | `path` | tag |`. */
+const expected = readFileSync(new URL('specs/rest-v2/OPERATIONS.md', root), 'utf8')
+  .split('\n')
+  .map((line) => /^\| (\w+) \| (GET|POST|PUT|PATCH|DELETE) \| `([^`]+)` \| ([\w-]+) \|$/.exec(line))
+  .filter((m): m is RegExpExecArray => m !== null)
+  .map(([, operationId, method, path, tag]) => ({ operationId, method: method!.toLowerCase(), path, tag }));
+
+const methods = ['get', 'put', 'post', 'patch', 'delete'];
+const operations = Object.entries(spec.paths).flatMap(([path, item]) =>
+  methods.filter((m) => item[m]).map((method) => ({ path, method, op: item[method] as Json })),
+);
+
+function resolve(node: unknown): Json {
+  let current = node as Json;
+  while (typeof current?.$ref === 'string') {
+    const parts = (current.$ref as string).slice(2).split('/');
+    current = parts.reduce<unknown>((n, p) => (n as Json)[p.replace(/~1/g, '/')], spec) as Json;
+  }
+  return current;
+}
+const responsesOf = (op: Json) => op.responses as Record<string, Json>;
+
+describe('REST v2 spec (contract only)', () => {
+  it('OPERATIONS.md lists the 53 public operations', () => {
+    expect(expected).toHaveLength(53);
+    expect(new Set(expected.map((e) => e.operationId)).size).toBe(53);
+  });
+
+  it('the bundled spec has exactly these operations, at their method and path, under their tag', () => {
+    const actual = operations.map(({ path, method, op }) => ({ operationId: op.operationId, method, path, tag: (op.tags as string[])[0] }));
+    const byId = (a: { operationId: unknown }, b: { operationId: unknown }) => String(a.operationId).localeCompare(String(b.operationId));
+    expect(actual.sort(byId)).toEqual([...expected].sort(byId));
+  });
+
+  it('every path starts with /v2 and the server is https://api.runpod.io', () => {
+    expect(Object.keys(spec.paths).every((p) => p.startsWith('/v2/'))).toBe(true);
+    expect((spec as unknown as { servers: { url: string }[] }).servers.map((s) => s.url)).toEqual(['https://api.runpod.io']);
+  });
+
+  it.each(operations.map((o) => [o.op.operationId as string, o] as const))(
+    '%s documents 401, 403 and 429 as problem+json; 429 carries Retry-After and RateLimit',
+    (_id, { op }) => {
+      for (const status of ['401', '403', '429', '500']) {
+        const response = resolve(responsesOf(op)[status]);
+        const content = response.content as Record<string, { schema: Json }>;
+        expect(Object.keys(content), status).toEqual(['application/problem+json']);
+        const problem = resolve(content['application/problem+json']!.schema);
+        expect(problem.required).toEqual(['title', 'status', 'detail']);
+      }
+      const tooMany = resolve(responsesOf(op)['429']);
+      expect(Object.keys(tooMany.headers as Json)).toEqual(expect.arrayContaining(['Retry-After', 'RateLimit', 'RateLimit-Policy']));
+      expect(resolve((tooMany.headers as Json)['Retry-After']).required).toBe(true);
+    },
+  );
+
+  it.each(operations.map((o) => [o.op.operationId as string, o] as const))(
+    '%s: every success answer documents RateLimit and RateLimit-Policy',
+    (_id, { op }) => {
+      const successes = Object.entries(responsesOf(op)).filter(([status]) => status.startsWith('2'));
+      expect(successes.length).toBeGreaterThan(0);
+      for (const [status, response] of successes) {
+        expect(Object.keys(resolve(response).headers as Json), status).toEqual(expect.arrayContaining(['RateLimit', 'RateLimit-Policy']));
+      }
+    },
+  );
+
+  it('scopes follow REST v1: read for GET, write otherwise', () => {
+    for (const { method, op } of operations) {
+      expect(op['x-required-scope'], String(op.operationId)).toBe(method === 'get' ? 'read' : 'write');
+    }
+  });
+
+  it('405 carries Allow', () => {
+    for (const { op } of operations) {
+      const notAllowed = resolve(responsesOf(op)['405']);
+      expect(Object.keys(notAllowed.headers as Json), String(op.operationId)).toContain('Allow');
+    }
+  });
+
+  it('list operations answer a wrapped list (an object whose property is the array), never a bare array', () => {
+    const lists = operations.filter(({ op }) => /^list/.test(String(op.operationId)));
+    expect(lists.length).toBeGreaterThan(0);
+    for (const { op } of lists) {
+      const ok = resolve(responsesOf(op)['200']);
+      const schema = resolve((ok.content as Record<string, { schema: Json }>)['application/json']!.schema);
+      expect(schema.type, String(op.operationId)).toBe('object');
+      const arrays = Object.values((schema.properties ?? {}) as Record<string, Json>).filter((p) => resolve(p).type === 'array');
+      expect(arrays.length, String(op.operationId)).toBeGreaterThan(0);
+    }
+  });
+
+  it('pod actions are start, stop, restart and terminate (no reset); logs are an SSE stream with bounded tail', () => {
+    expect(resolve(spec.components.schemas.PodAction).enum).toEqual(['start', 'stop', 'restart', 'terminate']);
+    for (const path of ['/v2/pods/{id}/logs', '/v2/serverless/{id}/workers/{workerId}/logs']) {
+      const op = spec.paths[path]!.get as Json;
+      expect(Object.keys(resolve(responsesOf(op)['200']).content as Json)).toEqual(['text/event-stream']);
+      const params = (op.parameters as Json[]).map(resolve);
+      const tail = params.find((p) => p.name === 'tail')!.schema as Json;
+      expect(tail).toMatchObject({ minimum: 0, maximum: 5000, default: 100 });
+      expect(params.find((p) => p.name === 'Last-Event-ID')?.in).toBe('header');
+    }
+  });
+
+  it('every component schema states its provenance', () => {
+    for (const [name, schema] of Object.entries(spec.components.schemas)) {
+      expect(['seed', 'observed', 'assumed'], name).toContain(schema['x-source']);
+    }
+  });
+});
