@@ -1,6 +1,6 @@
 // Regenerates everything under generated/ from specs/ (npm run generate).
 import { bannerText, GeneratedOutput } from './generators/output.js';
-import { bundleSpec, contractOnlySpecs, surfaces, type ContractOnlySpecName, type OpenApiDocument, type SurfaceName } from './generators/specs.js';
+import { bundleSpec, surfaces, type OpenApiDocument, type SurfaceName } from './generators/specs.js';
 import { openapiTypes } from './generators/openapi-types.js';
 import { operationsModule, operationsTable, type OperationInfo } from './generators/operations.js';
 import { buildValidators, declarations, type SurfaceValidators } from './generators/validators.js';
@@ -31,15 +31,6 @@ for (const surface of Object.keys(surfaces) as SurfaceName[]) {
   await out.write(`validators/${dir}.params.js`, v.paramsModule);
   await out.write(`validators/${dir}.params.d.ts`, declarations(v.paramsExportNames));
 }
-// Contract-only specs (REST v2): bundled copy and types only; no operations table entry, no validators (issue 13).
-const contractOnlyCounts: string[] = [];
-for (const spec of Object.keys(contractOnlySpecs) as ContractOnlySpecName[]) {
-  const dir = contractOnlySpecs[spec].dir;
-  const doc = await bundleSpec(spec);
-  await out.write(`${dir}/openapi.json`, `${JSON.stringify({ 'x-generated': bannerText, ...doc }, null, 2)}\n`);
-  await out.write(`${dir}/types.ts`, await openapiTypes(doc));
-  contractOnlyCounts.push(`${spec} ${Object.values(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0)} (contract only)`);
-}
 await out.write('validators/types.ts', validatorTypesModule());
 await out.write('validators/index.ts', validatorIndexModule(allValidators));
 await out.write('operations.ts', operationsModule(allOperations, docs.queueV2));
@@ -51,7 +42,6 @@ const removed = await out.removeStale();
 const validatorCount = allValidators.reduce((n, v) => n + v.exportNames.length + v.paramsExportNames.length, 0);
 const perSurface = Object.keys(surfaces)
   .map((s) => `${s} ${allOperations.filter((o) => o.surface === s).length}`)
-  .concat(contractOnlyCounts)
   .join(', ');
 console.log(
   `generated ${out.count} files in ${Math.round(performance.now() - started)} ms: operations ${perSurface}; ` +

@@ -1,7 +1,11 @@
-// REST v2 is contract-only for now (issue 12): the bundled spec covers every public operation and
-// documents the v2 error and rate-limit model on each. Behaviour and validators come with issue 13.
+// REST v2 has a contract and validators but no behaviour yet (issue 12): the bundled spec covers every public
+// operation and documents the v2 error and rate-limit model on each; its examples validate under the generated
+// restV2 validators. Mock behaviour and conformance checks come with issue 13.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { formatIssues, validate, validateSchema } from '../src/validation/index.js';
+import { createAjv } from '../scripts/generators/validators.js';
+import { documentedExtensions } from '../scripts/generators/extensions.js';
 
 type Json = Record<string, unknown>;
 const root = new URL('../', import.meta.url);
@@ -32,7 +36,7 @@ function resolve(node: unknown): Json {
 }
 const responsesOf = (op: Json) => op.responses as Record<string, Json>;
 
-describe('REST v2 spec (contract only)', () => {
+describe('REST v2 spec (contract and validators)', () => {
   it('OPERATIONS.md lists the 53 public operations', () => {
     expect(expected).toHaveLength(53);
     expect(new Set(expected.map((e) => e.operationId)).size).toBe(53);
@@ -111,6 +115,94 @@ describe('REST v2 spec (contract only)', () => {
       expect(tail).toMatchObject({ minimum: 0, maximum: 5000, default: 100 });
       expect(params.find((p) => p.name === 'Last-Event-ID')?.in).toBe('header');
     }
+  });
+
+  it('every operation has generated validators (params, body when it takes one, every documented status)', () => {
+    const v2 = validate.restV2 as Record<string, { body?: unknown; params: unknown; responses: Record<string, unknown> }>;
+    expect(Object.keys(v2).sort()).toEqual(expected.map((e) => e.operationId).sort());
+    for (const { op } of operations) {
+      const v = v2[op.operationId as string]!;
+      expect(typeof v.params).toBe('function');
+      expect(Object.keys(v.responses).sort()).toEqual(Object.keys(responsesOf(op)).sort());
+      for (const [status, response] of Object.entries(responsesOf(op))) {
+        const types = Object.keys((resolve(response).content ?? {}) as Json);
+        // JSON and problem+json answers are validated; text/event-stream and body-less answers are not.
+        const json = types.some((t) => t === 'application/json' || t === 'application/problem+json');
+        expect(typeof v.responses[status], `${op.operationId as string} ${status}`).toBe(json ? 'function' : 'object');
+      }
+    }
+  });
+
+  it('every object-level schema example validates under its own schema', () => {
+    const withExample = Object.entries(spec.components.schemas).filter(([, schema]) => 'example' in schema || 'examples' in schema);
+    expect(withExample.length).toBeGreaterThan(20);
+    for (const [name, schema] of withExample) {
+      const values = 'examples' in schema ? (schema.examples as unknown[]) : [schema.example];
+      for (const value of values) {
+        const issues = validateSchema('restV2', name, value);
+        expect(issues, `${name}: ${formatIssues(issues)}`).toEqual([]);
+      }
+    }
+  });
+
+  it('every property-level example validates under its property schema (same Ajv settings as the generator)', async () => {
+    const base = 'https://compute-contract.dev/test/restV2.json';
+    const rewrite = (node: unknown): unknown => {
+      if (Array.isArray(node)) return node.map(rewrite);
+      if (!node || typeof node !== 'object') return node;
+      return Object.fromEntries(
+        Object.entries(node).map(([k, v]) => [
+          k,
+          k === '$ref' && typeof v === 'string' && v.startsWith('#/components/schemas/') ? `${base}/defs/${v.slice('#/components/schemas/'.length)}` : rewrite(v),
+        ]),
+      );
+    };
+    const ajv = createAjv(await documentedExtensions());
+    for (const [name, schema] of Object.entries(spec.components.schemas)) ajv.addSchema({ ...(rewrite(schema) as Json), $id: `${base}/defs/${name}` });
+    let checked = 0;
+    const visit = (where: string, schema: Json, top: boolean): void => {
+      if (!top && 'example' in schema) {
+        const { example, ...rest } = schema;
+        const check = ajv.compile(rewrite(rest) as Json);
+        expect(check(example), `${where}: ${ajv.errorsText(check.errors)}`).toBe(true);
+        checked++;
+      }
+      for (const [key, property] of Object.entries((schema.properties ?? {}) as Record<string, Json>)) visit(`${where}.${key}`, property, false);
+      for (const key of ['allOf', 'oneOf', 'anyOf']) ((schema[key] ?? []) as Json[]).forEach((member, i) => visit(`${where}.${key}[${i}]`, member, true));
+      if (schema.items) visit(`${where}[]`, schema.items as Json, false);
+    };
+    for (const [name, schema] of Object.entries(spec.components.schemas)) visit(name, schema, true);
+    expect(checked).toBeGreaterThan(300);
+  });
+
+  it('every media-type example (shared answers and operations) validates under its schema', () => {
+    const media: [string, Json][] = [];
+    for (const [name, response] of Object.entries(spec.components.responses ?? {})) {
+      for (const [type, m] of Object.entries((response.content ?? {}) as Record<string, Json>)) media.push([`${name} ${type}`, m]);
+    }
+    for (const { path, method, op } of operations) {
+      const body = op.requestBody ? resolve(op.requestBody) : undefined;
+      for (const [type, m] of Object.entries((body?.content ?? {}) as Record<string, Json>)) media.push([`${method} ${path} body ${type}`, m]);
+      for (const [status, r] of Object.entries(responsesOf(op))) {
+        if ((r as Json).$ref) continue; // shared answers are checked once above
+        for (const [type, m] of Object.entries((r.content ?? {}) as Record<string, Json>)) media.push([`${method} ${path} ${status} ${type}`, m]);
+      }
+    }
+    let checked = 0;
+    for (const [where, m] of media) {
+      const values = [
+        ...('example' in m ? [m.example] : []),
+        ...Object.values((m.examples ?? {}) as Record<string, Json>).map((e) => resolve(e).value),
+      ];
+      const ref = (m.schema as Json | undefined)?.$ref as string | undefined;
+      if (!values.length || !ref?.startsWith('#/components/schemas/')) continue;
+      for (const value of values) {
+        const issues = validateSchema('restV2', ref.slice('#/components/schemas/'.length), value);
+        expect(issues, `${where}: ${formatIssues(issues)}`).toEqual([]);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(0);
   });
 
   it('every component schema states its provenance', () => {

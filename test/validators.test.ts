@@ -101,3 +101,32 @@ describe('responses', () => {
     expect(validateResponse('restV1', 'deletePod', 204, { ok: true })[0]?.path).toBe('/body');
   });
 });
+
+describe('REST v2 (validators only; behaviour comes with issue 13)', () => {
+  const queueEndpoint = { name: 'e', type: 'QUEUE', templateId: 'tpl', scaling: { type: 'QUEUE_DELAY', queueDelay: 4 } };
+
+  it('a QUEUE endpoint body is valid; a LOAD_BALANCER one must scale by request count', () => {
+    expect(validateRequest('restV2', 'createEndpoint', { body: queueEndpoint })).toEqual([]);
+    expect(validateRequest('restV2', 'createEndpoint', { body: { ...queueEndpoint, type: 'LOAD_BALANCER' } })).not.toEqual([]);
+    expect(
+      validateRequest('restV2', 'createEndpoint', { body: { ...queueEndpoint, type: 'LOAD_BALANCER', scaling: { type: 'REQUEST_COUNT', requestCount: 2 } } }),
+    ).toEqual([]);
+  });
+
+  it('closed request shapes refuse unknown fields; without templateId an image is required', () => {
+    expect(validateRequest('restV2', 'createEndpoint', { body: { ...queueEndpoint, imageName: 'x' } })).toEqual([
+      { path: '/body/imageName', message: 'is not a known property' },
+    ]);
+    const { templateId: _t, ...noTemplate } = queueEndpoint;
+    expect(validateRequest('restV2', 'createEndpoint', { body: noTemplate })[0]?.path).toBe('/body/image');
+    expect(validateRequest('restV2', 'podAction', { path: { id: 'p1' }, body: { action: 'reset' } })[0]?.path).toBe('/body/action');
+  });
+
+  it('error answers are RFC 9457 problem details (application/problem+json)', () => {
+    const problem = { title: 'Not Found', status: 404, detail: 'pod not found' };
+    expect(validateResponse('restV2', 'getPod', 404, problem)).toEqual([]);
+    expect(validateResponse('restV2', 'getPod', 404, { message: 'pod not found' })).not.toEqual([]);
+    expect(validateSchema('restV2', 'Problem', { ...problem, errors: ['/name: too long'] })).toEqual([]);
+    expect(validate.restV2.getPod.responses['404']).not.toBeNull();
+  });
+});

@@ -3,8 +3,7 @@
 import { operations } from '../../generated/operations.js';
 import { defineCheck } from '../../src/conform/registry.js';
 import { expect, expectEqual, expectStatus, type Ctx } from '../../src/conform/context.js';
-import type { Answer, CallOptions } from '../../src/conform/http.js';
-import type { Surface } from '../../src/validation/index.js';
+import { isHttpSurface, type Answer, type CallOptions, type HttpSurface } from '../../src/conform/http.js';
 import { startMock } from '../../src/mock/index.js';
 
 interface Route {
@@ -16,9 +15,10 @@ interface Route {
 function routes(ctx: Ctx, endpointId: string): Route[] {
   const byUrl = new Map<string, Route>();
   for (const op of operations) {
+    if (!isHttpSurface(op.surface)) continue; // REST v2 behaviour comes with issue 13.
     const path: Record<string, string> = {};
     for (const [, name] of op.path.matchAll(/\{(\w+)\}/g)) path[name!] = name === 'openaiPath' ? 'v1/chat/completions' : 'cc-unknown-id';
-    const url = ctx.http.url(op.surface as Surface, op.operationId, { path, endpointId });
+    const url = ctx.http.url(op.surface, op.operationId, { path, endpointId });
     const route = byUrl.get(url) ?? { url, methods: new Set<string>() };
     route.methods.add(op.method);
     byUrl.set(url, route);
@@ -64,11 +64,12 @@ defineCheck('HTTP-OPTIONS-001', async (ctx) => {
 
 defineCheck('HTTP-HEAD-001', async (ctx) => {
   const endpointId = await ctx.anyEndpoint();
-  const gets = operations.filter((o) => o.method === 'GET');
+  // REST v2 behaviour comes with issue 13.
+  const gets = operations.filter((o): o is typeof o & { surface: HttpSurface } => o.method === 'GET' && isHttpSurface(o.surface));
   for (const op of gets) {
     const path: Record<string, string> = {};
     for (const [, name] of op.path.matchAll(/\{(\w+)\}/g)) path[name!] = 'cc-unknown-id';
-    const url = ctx.http.url(op.surface as Surface, op.operationId, { path, endpointId });
+    const url = ctx.http.url(op.surface, op.operationId, { path, endpointId });
     const get = await ctx.http.raw('GET', url, undefined, bearer(ctx));
     const head = await ctx.http.raw('HEAD', url, undefined, bearer(ctx));
     expectEqual(head.status, get.status, `HEAD ${op.operationId} status (GET answered ${get.status})`);

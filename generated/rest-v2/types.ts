@@ -3265,7 +3265,7 @@ export interface components {
              * @example runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404
              */
             image?: string;
-        } & unknown;
+        } & unknown & unknown;
         /** @description Input of updateEndpoint: only the fields to change. */
         UpdateEndpointRequest: components["schemas"]["ContainerConfig"] & {
             /**

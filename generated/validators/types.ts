@@ -7,9 +7,13 @@ export type Validator<T> = ValidateFunction<T>;
 export type JsonBody<O> = O extends { requestBody?: infer R }
   ? NonNullable<R> extends { content: { 'application/json': infer B } } ? B : never
   : never;
-/** JSON response body type of an openapi-typescript operation for one status. */
+/** JSON response body type of an openapi-typescript operation for one status (problem+json included). */
 export type JsonResponse<O, S extends number> = O extends { responses: infer R }
-  ? S extends keyof R ? (R[S] extends { content: { 'application/json': infer B } } ? B : undefined) : never
+  ? S extends keyof R
+    ? R[S] extends { content: { 'application/json': infer B } }
+      ? B
+      : R[S] extends { content: { 'application/problem+json': infer P } } ? P : undefined
+    : never
   : never;
 /** A parameter section (path, query) of an operation; an operation without one gets an empty object. */
 type ParamSection<P, K extends string> = P extends { [key in K]?: infer X }

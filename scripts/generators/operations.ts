@@ -1,5 +1,5 @@
 // The operations table (method, path, scope, limits …) read from x- extensions, so no code re-types them.
-import { listOperations, resolveLocal, type OpenApiDocument, type SurfaceName } from './specs.js';
+import { listOperations, resolveLocal, surfaces, type OpenApiDocument, type SurfaceName } from './specs.js';
 
 export type OperationInfo = {
   surface: SurfaceName;
@@ -55,7 +55,7 @@ export function operationsModule(all: OperationInfo[], queueRoot: OpenApiDocumen
     requestsPerWorkerPer10s: Number(policy?.requestsPerWorkerPer10s ?? 0),
   };
   return [
-    `export type Surface = 'restV1' | 'queueV2';`,
+    `export type Surface = ${Object.keys(surfaces).map((k) => `'${k}'`).join(' | ')};`,
     `export type OperationInfo = {`,
     `  surface: Surface; operationId: string; method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';`,
     `  path: string; tag: string; summary: string; requiredScope: string; successStatus: number;`,
@@ -68,6 +68,7 @@ export function operationsModule(all: OperationInfo[], queueRoot: OpenApiDocumen
     `export const rateLimitPolicy = ${JSON.stringify(rateLimitPolicy)} as const;`,
     `export type RestV1OperationId = ${union(all, 'restV1')};`,
     `export type QueueV2OperationId = ${union(all, 'queueV2')};`,
+    `export type RestV2OperationId = ${union(all, 'restV2')};`,
     '',
   ].join('\n');
 }

@@ -1,5 +1,6 @@
 // The typed index over the standalone validators: validate.restV1.createEndpoint.body(x) and friends.
 import type { SurfaceValidators } from './validators.js';
+import { surfaces } from './specs.js';
 
 const typeSupport = `import type { ValidateFunction } from 'ajv';
 
@@ -9,9 +10,13 @@ export type Validator<T> = ValidateFunction<T>;
 export type JsonBody<O> = O extends { requestBody?: infer R }
   ? NonNullable<R> extends { content: { 'application/json': infer B } } ? B : never
   : never;
-/** JSON response body type of an openapi-typescript operation for one status. */
+/** JSON response body type of an openapi-typescript operation for one status (problem+json included). */
 export type JsonResponse<O, S extends number> = O extends { responses: infer R }
-  ? S extends keyof R ? (R[S] extends { content: { 'application/json': infer B } } ? B : undefined) : never
+  ? S extends keyof R
+    ? R[S] extends { content: { 'application/json': infer B } }
+      ? B
+      : R[S] extends { content: { 'application/problem+json': infer P } } ? P : undefined
+    : never
   : never;
 /** A parameter section (path, query) of an operation; an operation without one gets an empty object. */
 type ParamSection<P, K extends string> = P extends { [key in K]?: infer X }
@@ -34,13 +39,12 @@ export function validatorTypesModule(): string {
 }
 
 export function validatorIndexModule(all: SurfaceValidators[]): string {
-  const files: Record<string, string> = { restV1: 'rest-v1', queueV2: 'queue-v2' };
   const lines: string[] = [
     `import type { Validator, JsonBody, JsonResponse, OperationValidators, RequestParams } from './types.js';`,
     `export type { Validator, JsonBody, JsonResponse, OperationValidators, RequestParams } from './types.js';`,
   ];
   for (const s of all) {
-    const f = files[s.surface];
+    const f = surfaces[s.surface].dir;
     lines.push(`import * as ${s.surface}V from './${f}.js';`);
     lines.push(`import * as ${s.surface}P from './${f}.params.js';`);
     lines.push(`import type { operations as ${s.surface}Ops, components as ${s.surface}Components } from '../${f}/types.js';`);

@@ -77,7 +77,7 @@ export function buildValidators(surface: SurfaceName, doc: OpenApiDocument, exte
     entry.params = add(`${operationId}__params`, paramsSchema(doc, path, op, rewrite), paramsAjv, paramsExports);
     for (const [status, response] of Object.entries(op.responses as Json)) {
       const resolved = resolveLocal<Json>(doc, response);
-      const media = (resolved.content as Json | undefined)?.['application/json'] as Json | undefined;
+      const media = jsonMedia(resolved.content as Json | undefined);
       entry.responses[status] = media?.schema ? add(`${operationId}__r${status}`, rewrite(media.schema) as Json) : null;
     }
     entries.push(entry);
@@ -97,6 +97,16 @@ export function buildValidators(surface: SurfaceName, doc: OpenApiDocument, exte
     entries,
     schemaNames,
   };
+}
+
+/**
+ * The JSON media type object of a content map: `application/json`, else a `+json` type such as REST v2's
+ * `application/problem+json` (RFC 9457). Other types (e.g. `text/event-stream`) have no body validator.
+ */
+function jsonMedia(content: Json | undefined): Json | undefined {
+  if (!content) return undefined;
+  const type = 'application/json' in content ? 'application/json' : Object.keys(content).find((t) => /^application\/[\w.-]+\+json$/.test(t));
+  return type === undefined ? undefined : (content[type] as Json);
 }
 
 /** One object schema `{path, query}` per operation; query values arrive as strings and are coerced. */

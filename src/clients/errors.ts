@@ -5,7 +5,7 @@
  *   ├─ BadRequestError 400 ── ValidationError (rejected locally before sending)
  *   ├─ AuthenticationError 401, PermissionDeniedError 403
  *   ├─ NotFoundError 404 ── JobExpiredError (job vanished after ttl / result retention)
- *   ├─ ConflictError 409, RateLimitError 429 (retryAfterMs), InternalServerError 5xx
+ *   ├─ ConflictError 409, UnprocessableEntityError 422, RateLimitError 429 (retryAfterMs), InternalServerError 5xx
  *   ├─ ConnectionError (no response) ; TimeoutError (attempt timeout, 408, waitFor budget)
  *   ├─ RequestAbortedError (caller's AbortSignal)
  *   ├─ ContractViolationError (response does not match the spec)
@@ -32,6 +32,23 @@ export interface ApiErrorInit {
 
 const defaultRedactor = new SecretRedactor();
 
+/** RFC 9457 problem details, the error body of REST v2 (`application/problem+json`). */
+export interface ProblemDetails {
+  title: string;
+  status: number;
+  detail: string;
+  /** One line per failed validation check. */
+  errors?: string[];
+}
+
+function problemOf(body: unknown): ProblemDetails | undefined {
+  const candidate = body as Partial<ProblemDetails> | null | undefined;
+  if (candidate === null || typeof candidate !== 'object') return undefined;
+  if (typeof candidate.title !== 'string' || typeof candidate.status !== 'number' || typeof candidate.detail !== 'string') return undefined;
+  const errors = Array.isArray(candidate.errors) ? candidate.errors.filter((item): item is string => typeof item === 'string') : undefined;
+  return { title: candidate.title, status: candidate.status, detail: candidate.detail, ...(errors ? { errors } : {}) };
+}
+
 function describe(init: ApiErrorInit, fallback: string): string {
   const body = init.body as { message?: unknown } | undefined;
   const reason = init.message ?? (typeof body?.message === 'string' ? body.message : undefined) ?? fallback;
@@ -53,6 +70,8 @@ export class ApiError extends Error {
   readonly jobId: string | undefined;
   /** Value of `x-request-id` when the server sent one. */
   readonly requestId: string | undefined;
+  /** `{title, status, detail, errors?}` when the body is RFC 9457 problem details (REST v2), secrets removed. */
+  readonly problem: ProblemDetails | undefined;
 
   constructor(init: ApiErrorInit = {}, fallbackMessage = 'API error') {
     const redactor = init.redactor ?? defaultRedactor;
@@ -63,6 +82,7 @@ export class ApiError extends Error {
     this.operationId = init.operationId;
     this.jobId = init.jobId;
     this.requestId = init.headers?.get('x-request-id') ?? undefined;
+    this.problem = problemOf(this.body);
   }
 
   override toString(): string {
@@ -76,10 +96,11 @@ export class ApiError extends Error {
 
 export class BadRequestError extends ApiError {
   override name = 'BadRequestError';
-  /** `errors[]` of the body: one `{path, message}` per offending input location. */
+  /** `errors[]` of the body: one `{path, message}` per offending input location (REST v2's plain strings become `{path: '', message}`). */
   get issues(): ValidationIssue[] {
     const errors = (this.body as { errors?: unknown } | undefined)?.errors;
-    return Array.isArray(errors) ? (errors as ValidationIssue[]) : [];
+    if (!Array.isArray(errors)) return [];
+    return errors.map((item) => (typeof item === 'string' ? { path: '', message: item } : (item as ValidationIssue)));
   }
 }
 
@@ -103,6 +124,10 @@ export class NotFoundError extends ApiError {
 }
 export class ConflictError extends ApiError {
   override name = 'ConflictError';
+}
+/** 422: well-formed but failed the server's validation; `problem.errors` lists each failure (REST v2). */
+export class UnprocessableEntityError extends ApiError {
+  override name = 'UnprocessableEntityError';
 }
 export class InternalServerError extends ApiError {
   override name = 'InternalServerError';
@@ -227,6 +252,7 @@ export function errorFromResponse(init: ApiErrorInit & { status: number }, now?:
   if (status === 404) return new NotFoundError(init);
   if (status === 408) return new TimeoutError(init);
   if (status === 409) return new ConflictError(init);
+  if (status === 422) return new UnprocessableEntityError(init);
   if (status === 429) return new RateLimitError(init, now);
   if (status >= 500) return new InternalServerError(init);
   return new ApiError(init);

@@ -5,7 +5,7 @@
  */
 import type { ValidationIssue } from './errors.js';
 
-export type Surface = 'restV1' | 'queueV2';
+export type Surface = 'restV1' | 'queueV2' | 'restV2';
 
 // Type-only: the validators themselves are loaded lazily below.
 import type { RequestParts } from '../validation/index.js';

@@ -1,8 +1,7 @@
 // What a check gets: validated HTTP, time (virtual via the control API, or real), fixtures that
 // clean up after themselves, job helpers, secrets bookkeeping and assertions.
 import { randomBytes } from 'node:crypto';
-import type { Surface } from '../validation/index.js';
-import { CheckFailure, type Answer, type CallOptions, type Http } from './http.js';
+import { CheckFailure, type Answer, type CallOptions, type Http, type HttpSurface } from './http.js';
 import type { RunSettings, TargetConfig } from './target.js';
 import type { CatalogueRule } from './types.js';
 
@@ -124,7 +123,7 @@ export class Ctx {
     return this.http.call<T>('queueV2', operationId, { ...options, endpointId });
   }
 
-  call<T = any>(surface: Surface, operationId: string, options: CallOptions = {}): Promise<Answer<T>> {
+  call<T = any>(surface: HttpSurface, operationId: string, options: CallOptions = {}): Promise<Answer<T>> {
     return this.http.call<T>(surface, operationId, options);
   }
 

@@ -1,6 +1,11 @@
 // Every call the suite makes goes through here: the answer is checked against the spec (status,
 // required fields, types, enums) and scanned for the secrets the suite itself sent.
 import { getOperation, validateResponse, type Surface } from '../validation/index.js';
+
+/** Surfaces with behaviour to check; REST v2 (validators only so far) comes with issue 13. */
+export type HttpSurface = Exclude<Surface, 'restV2'>;
+/** Narrows an operations-table entry to a surface the suite can call. */
+export const isHttpSurface = (surface: Surface): surface is HttpSurface => surface !== 'restV2';
 import type { TargetConfig } from './target.js';
 import { checkGraphqlAnswer } from './graphql-shape.js';
 
@@ -67,7 +72,7 @@ export class Http {
     readonly secrets: SecretBook,
   ) {}
 
-  url(surface: Surface, operationId: string, options: CallOptions = {}): string {
+  url(surface: HttpSurface, operationId: string, options: CallOptions = {}): string {
     const op = getOperation(surface, operationId);
     const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => {
       const value = options.path?.[name];
@@ -89,7 +94,7 @@ export class Http {
   }
 
   /** One REST v1 / queue v2 operation; the answer is validated unless it is a transport failure. */
-  async call<T = any>(surface: Surface, operationId: string, options: CallOptions = {}): Promise<Answer<T>> {
+  async call<T = any>(surface: HttpSurface, operationId: string, options: CallOptions = {}): Promise<Answer<T>> {
     const op = getOperation(surface, operationId);
     const headers: Record<string, string> = { ...options.headers };
     const key = options.key === undefined ? this.target.apiKey : options.key;
@@ -102,7 +107,7 @@ export class Http {
     return answer;
   }
 
-  checkSchema(surface: Surface, operationId: string, answer: Answer): void {
+  checkSchema(surface: HttpSurface, operationId: string, answer: Answer): void {
     const issues = validateResponse(surface, operationId, answer.status, answer.body);
     if (issues.length > 0) {
       const first = issues.slice(0, 3).map((i) => `${i.path} ${i.message}`).join('; ');

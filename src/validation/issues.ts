@@ -21,11 +21,13 @@ export function toIssues(errors: readonly ErrorObject[] | null | undefined, pref
   return issues;
 }
 
-/** Points at the offending property itself for "required" and "additionalProperties" errors. */
+/** Points at the offending property itself for "required" and "additional/unevaluatedProperties" errors. */
 function locationSuffix(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
   if (error.keyword === 'required') return `/${escape(String(params.missingProperty))}`;
   if (error.keyword === 'additionalProperties') return `/${escape(String(params.additionalProperty))}`;
+  // REST v2 closes allOf-composed shapes with unevaluatedProperties: same meaning for the caller.
+  if (error.keyword === 'unevaluatedProperties') return `/${escape(String(params.unevaluatedProperty))}`;
   return '';
 }
 
@@ -35,6 +37,7 @@ function describe(error: ErrorObject): string {
     case 'required':
       return 'is required';
     case 'additionalProperties':
+    case 'unevaluatedProperties':
       return 'is not a known property';
     case 'enum':
       return `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;

@@ -1,7 +1,6 @@
 // migrate.<v1OperationId>(v1Body) turns REST v1 requests into REST v2 ones as the migration map says.
-// Every valid REST v1 request fixture converts, and no v1-only field name survives in the result.
-// Validation of the results with REST v2 validators comes once generated/validators has a restV2 surface
-// (a later increment of issue 12); until then the checks below are structural.
+// Every valid REST v1 request fixture converts, no v1-only field name survives in the result, and the result is
+// a valid request of the REST v2 operation the map names (generated restV2 validators).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadFixtures, openApiSchemaRef } from '../../scripts/lint/fixtures.js';
@@ -10,6 +9,7 @@ import {
   convertQuery,
   migrate,
   MigrationError,
+  isNone,
   migrationMap,
   problemFromV1Error,
   shellQuote,
@@ -17,6 +17,7 @@ import {
   type FieldEntry,
 } from '../../src/migration/index.js';
 import { packageFile } from '../../src/package-files.js';
+import { formatIssues, getOperation, validateRequest } from '../../src/validation/index.js';
 
 type Json = Record<string, unknown>;
 const v1Doc = JSON.parse(readFileSync(packageFile('generated/rest-v1/openapi.json'), 'utf8')) as {
@@ -60,6 +61,11 @@ function v2Names(operationId: string): Set<string> {
   return names;
 }
 
+/** Path values for a v2 path template (`{id}` → a plausible id). */
+function samplePath(path: string): Record<string, string> {
+  return Object.fromEntries([...path.matchAll(/\{(\w+)\}/g)].map((m) => [m[1]!, 'x1']));
+}
+
 function keysDeep(value: unknown, into: string[] = []): string[] {
   if (Array.isArray(value)) value.forEach((v) => keysDeep(v, into));
   else if (value && typeof value === 'object') {
@@ -87,6 +93,34 @@ describe('migrate.<v1OperationId>(v1Body)', () => {
       expect(allowed.has(key), `${key} is not a v2 name of ${f.operationId}`).toBe(true);
       expect(renamedAway, `v1-only field ${key} survived`).not.toContain(key);
     }
+  });
+
+  it.each(requestFixtures.map((f) => [`${f.operationId} ← ${f.file}`, f] as const))('%s: a valid REST v2 request body', (_n, f) => {
+    const target = migrationMap.operations[f.operationId]!.v2;
+    if (isNone(target)) throw new Error(`${f.operationId} has a body fixture but no REST v2 operation`);
+    const body = migrate[f.operationId as keyof typeof migrate](f.value as never);
+    const issues = validateRequest('restV2', target.operationId, { body, path: samplePath(target.path) });
+    expect(issues, `${target.operationId}: ${formatIssues(issues)}`).toEqual([]);
+  });
+
+  it('hand-written conversions are valid REST v2 request bodies too', () => {
+    const cases: [string, unknown][] = [
+      ['createEndpoint', migrate.createEndpoint({ templateId: 'tpl', workersMin: 1, workersMax: 5, idleTimeout: 9, scalerType: 'REQUEST_COUNT', scalerValue: 7, flashboot: true })],
+      ['createEndpoint', migrate.createEndpoint({ templateId: 'tpl' })],
+      ['updateEndpoint', migrate.updateEndpoint({ cpuFlavorIds: ['cpu3c', 'cpu5c'], vcpuCount: 4, flashboot: false })],
+      ['createPod', migrate.createPod({ imageName: 'img', gpuTypeIds: ['A', 'B'], gpuCount: 2, volumeInGb: 50, cloudType: 'COMMUNITY' })],
+      ['createPod', migrate.createPod({ name: 'c', imageName: 'img', computeType: 'CPU', cpuFlavorIds: ['cpu3c'], vcpuCount: 4 })],
+      ['createNetworkVolume', migrate.createNetworkVolume({ name: 'v', size: 50, dataCenterId: 'EU-RO-1' })],
+      ['podAction', migrate.stopPod({})],
+    ];
+    for (const [operationId, body] of cases) {
+      const issues = validateRequest('restV2', operationId, { body, path: samplePath(getOperation('restV2', operationId).path) });
+      expect(issues, `${operationId}: ${formatIssues(issues)}`).toEqual([]);
+    }
+    // A LOAD_BALANCER endpoint scales by request count only (the conditional CreateEndpointRequest keeps).
+    const lb = { name: 'lb', type: 'LOAD_BALANCER', templateId: 'tpl', scaling: { type: 'QUEUE_DELAY', queueDelay: 4 } };
+    expect(validateRequest('restV2', 'createEndpoint', { body: lb })).not.toEqual([]);
+    expect(validateRequest('restV2', 'createEndpoint', { body: { ...lb, scaling: { type: 'REQUEST_COUNT', requestCount: 4 } } })).toEqual([]);
   });
 
   it('template: imageName → image, containerDiskInGb → disk, isPublic → public, containerRegistryAuthId → registry', () => {

@@ -1,0 +1,200 @@
+/**
+ * The REST v2 transport: openapi-fetch typed with the generated `paths` underneath, Bearer auth, the
+ * shared retry fetch (Retry-After honoured) per call, optional contract validation, RFC 9457 problem
+ * bodies mapped onto the shared error classes, rate-limit headers recorded from every answer, and the
+ * connection step of the SSE log streams.
+ */
+import createClient, { type Client } from 'openapi-fetch';
+import type { paths as RestV2Paths } from '../../../generated/rest-v2/types.js';
+import { ApiError, ContractViolationError, ValidationError, errorFromResponse, type ApiErrorInit } from '../errors.js';
+import { retrySettingsOf, type CallOptions, type TransportOptions } from '../http.js';
+import { simplePathSerializer } from '../path-serializer.js';
+import { PreparedRequest } from '../prepared-request.js';
+import { SecretRedactor } from '../redact.js';
+import { createRetryFetch, type FetchLike } from '../retry-fetch.js';
+import { resolveValidator, type ContractValidator, type RequestParts } from '../validator.js';
+import { REST_V2_OPERATIONS, type RestV2OperationId } from './operations.js';
+import { parseRateLimit, type RateLimitState } from './rate-limit.js';
+
+/** Origin of the REST v2 management API; every operation path starts with `/v2`. (Queue v2 jobs live elsewhere: `https://api.runpod.ai/v2/{endpointId}`.) */
+export const REST_V2_DEFAULT_BASE_URL = 'https://api.runpod.io';
+
+export interface RestV2ClientOptions extends TransportOptions {
+  /**
+   * Origin of the management API, without `/v2` (the operation paths carry it). Default
+   * `https://api.runpod.io`. A value ending in `/v2` is rejected: that is the shape of the queue's
+   * `https://api.runpod.ai/v2`, a different service.
+   */
+  baseUrl?: string;
+  /** Check bodies and parameters against the spec before sending. Default true. */
+  validateRequests?: boolean;
+  /** Check every JSON answer against the spec; mismatches raise ContractViolationError. Default false. */
+  validateResponses?: boolean;
+  /** Replaces the built-in Ajv validator (loaded lazily on the first validated call). */
+  validator?: ContractValidator;
+}
+
+const JSON_ACCEPT = 'application/json, application/problem+json';
+
+export class RestV2Core {
+  readonly redactor: SecretRedactor;
+  readonly baseUrl: string;
+  /** Last `RateLimit` / `RateLimit-Policy` pair seen on any answer (retry attempts included). */
+  rateLimit: RateLimitState | undefined;
+  private readonly fetch: FetchLike;
+  private readonly client: Client<RestV2Paths>;
+
+  constructor(private readonly options: RestV2ClientOptions) {
+    if (typeof options.apiKey !== 'string' || options.apiKey.trim() === '') throw new TypeError('apiKey is required');
+    const baseUrl = (options.baseUrl ?? REST_V2_DEFAULT_BASE_URL).replace(/\/+$/, '');
+    if (/\/v2$/i.test(baseUrl)) {
+      throw new TypeError(`baseUrl is the REST v2 origin without /v2 (paths carry it), e.g. ${REST_V2_DEFAULT_BASE_URL}; got ${baseUrl}`);
+    }
+    this.baseUrl = baseUrl;
+    this.redactor = new SecretRedactor([options.apiKey]);
+    const inner: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.fetch = async (input, init) => {
+      const response = await inner(input, init);
+      this.rateLimit = parseRateLimit(response.headers) ?? this.rateLimit;
+      return response;
+    };
+    this.client = createClient<RestV2Paths>(this.clientOptions());
+  }
+
+  private clientOptions() {
+    return {
+      baseUrl: this.baseUrl,
+      headers: { ...this.options.headers, Authorization: `Bearer ${this.options.apiKey}`, Accept: JSON_ACCEPT },
+      Request: PreparedRequest as unknown as typeof Request,
+      pathSerializer: simplePathSerializer,
+    };
+  }
+
+  /** openapi-fetch typed with the REST v2 paths, same auth, retry fetch and rate-limit tracking; never throws for a status. */
+  rawClient(): Client<RestV2Paths> {
+    return createClient<RestV2Paths>({
+      ...this.clientOptions(),
+      fetch: createRetryFetch({ ...retrySettingsOf(this.options, this.redactor), fetch: this.fetch }) as (input: Request) => Promise<Response>,
+    });
+  }
+
+  private retryFetch(operationId: string, idempotent: boolean, callOptions: CallOptions, redactor: SecretRedactor) {
+    return createRetryFetch({
+      ...retrySettingsOf(this.options, this.redactor),
+      fetch: this.fetch,
+      maxRetries: callOptions.maxRetries ?? this.options.maxRetries,
+      timeoutMs: callOptions.timeoutMs ?? this.options.timeoutMs,
+      idempotent,
+      signal: callOptions.signal,
+      operationId,
+      redactor,
+    });
+  }
+
+  private async validator(): Promise<ContractValidator | undefined> {
+    const wanted = this.options.validateRequests !== false || this.options.validateResponses === true;
+    return wanted ? resolveValidator(this.options.validator) : undefined;
+  }
+
+  private async checkRequest(operationId: string, parts: RequestParts, errorInit: ApiErrorInit): Promise<ContractValidator | undefined> {
+    const validator = await this.validator();
+    if (validator && this.options.validateRequests !== false) {
+      const issues = validator.validateRequest('restV2', operationId, parts);
+      if (issues.length > 0) throw new ValidationError(issues, errorInit);
+    }
+    return validator;
+  }
+
+  async call<T>(operationId: RestV2OperationId, parts: RequestParts, callOptions: CallOptions = {}): Promise<T> {
+    const [method, path] = REST_V2_OPERATIONS[operationId];
+    const redactor = parts.body !== null && typeof parts.body === 'object' ? this.redactor.extend().addFromBody(parts.body) : this.redactor;
+    const errorInit = { operationId, redactor };
+    const validator = await this.checkRequest(operationId, parts, errorInit);
+    const fetch = this.retryFetch(operationId, isIdempotent(method, operationId, parts.body), callOptions, redactor);
+
+    let result: { data?: unknown; error?: unknown; response: Response };
+    try {
+      result = await this.client.request(method.toLowerCase() as 'get', path as never, {
+        params: { path: parts.path, query: parts.query },
+        body: parts.body,
+        headers: callOptions.headers,
+        signal: callOptions.signal,
+        fetch: fetch as (input: Request) => Promise<Response>,
+      } as never);
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      throw new ApiError({ ...errorInit, message: `Invalid response body: ${error instanceof Error ? error.message : String(error)}` });
+    }
+
+    const { response } = result;
+    const body = response.ok ? result.data : result.error;
+    if (validator && this.options.validateResponses === true) {
+      const issues = validator.validateResponse('restV2', operationId, response.status, body === '' ? undefined : body);
+      if (issues.length > 0) throw new ContractViolationError(issues, { ...errorInit, status: response.status, headers: response.headers, body });
+    }
+    if (response.ok) return result.data as T;
+    throw problemError(response, body, errorInit);
+  }
+
+  /**
+   * Opens an SSE operation once (retrying 429/5xx like any GET); resolves the OK response with its
+   * body unread, or throws the mapped error. Used by the resumable iterator on every (re)connect.
+   */
+  async connect(operationId: RestV2OperationId, parts: RequestParts, lastEventId: string | undefined, callOptions: CallOptions = {}): Promise<Response> {
+    const [method, path] = REST_V2_OPERATIONS[operationId];
+    const errorInit = { operationId, redactor: this.redactor };
+    await this.checkRequest(operationId, parts, errorInit);
+    const query = new URLSearchParams();
+    for (const [key, value] of Object.entries(parts.query ?? {})) if (value !== undefined && value !== null) query.set(key, String(value));
+    const queryString = query.toString();
+    const search = queryString ? `?${queryString}` : '';
+    const headers: Record<string, string> = {
+      ...this.options.headers,
+      ...callOptions.headers,
+      Authorization: `Bearer ${this.options.apiKey}`,
+      Accept: 'text/event-stream',
+      'Cache-Control': 'no-cache',
+    };
+    if (lastEventId !== undefined) headers['Last-Event-ID'] = lastEventId;
+    const fetch = this.retryFetch(operationId, true, callOptions, this.redactor);
+    const response = await fetch(`${this.baseUrl}${simplePathSerializer(path, parts.path ?? {})}${search}`, { method, headers });
+    if (response.ok) return response;
+    const text = await response.text().catch(() => '');
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON: normalised below
+    }
+    throw problemError(response, body, errorInit);
+  }
+}
+
+/** POSTs are not repeated after an ambiguous failure, except the state setters start/stop of podAction. */
+function isIdempotent(method: string, operationId: string, body: unknown): boolean {
+  if (method !== 'POST') return true;
+  const action = operationId === 'podAction' ? (body as { action?: unknown } | undefined)?.action : undefined;
+  return action === 'start' || action === 'stop';
+}
+
+/**
+ * An HTTP error answer as its ApiError subclass (403 PermissionDeniedError, 422 UnprocessableEntityError…),
+ * `problem` = {title, status, detail, errors?}. A body that is not problem details (a proxy page, empty)
+ * becomes one from the status line and the first 500 characters of text.
+ */
+export function problemError(response: Response, body: unknown, init: ApiErrorInit): ApiError {
+  type Loose = { title?: unknown; status?: unknown; detail?: unknown; errors?: unknown; message?: unknown };
+  const problem: Loose =
+    body !== null && typeof body === 'object'
+      ? (body as Loose)
+      : {
+          title: response.statusText || `HTTP ${response.status}`,
+          status: response.status,
+          detail: (typeof body === 'string' ? body.trim().slice(0, 500) : '') || response.statusText || `HTTP ${response.status}`,
+        };
+  const detail = typeof problem.detail === 'string' ? problem.detail : typeof problem.message === 'string' ? problem.message : undefined;
+  const errors = Array.isArray(problem.errors) ? problem.errors.filter((item: unknown) => typeof item === 'string') : [];
+  const reason = detail ?? (typeof problem.title === 'string' ? problem.title : undefined);
+  const message = reason !== undefined && errors.length > 0 ? `${reason}: ${errors.join('; ')}` : reason;
+  return errorFromResponse({ ...init, message, status: response.status, headers: response.headers, body: problem });
+}
