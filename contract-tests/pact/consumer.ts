@@ -2,6 +2,7 @@
 // at the Pact mock server, and the matchers every interaction uses.
 import { MatchersV3, PactV4, SpecificationVersion } from '@pact-foundation/pact';
 import { createGraphqlClient, createQueueClient, createRestClient } from '../../src/clients/index.js';
+import type { FetchLike } from '../../src/clients/retry-fetch.js';
 import { CONSUMER, PACT_API_KEY, PACT_DIR, PROVIDERS, type PactSurface } from '../../src/pact/participants.js';
 
 const { regex, like, fromProviderState } = MatchersV3;
@@ -56,8 +57,25 @@ export const statePath = (expression: string, example: string) => fromProviderSt
 export const queuePath = (rest: string, exampleRest: string = rest) =>
   statePath(`/v2/\${endpointId}${rest}`, `/v2/${EXAMPLE_ENDPOINT_ID}${exampleRest}`);
 
+/**
+ * One transport-level retry under the clients: a connection the Pact mock server refused or dropped
+ * before answering never produced an answer, so trying once more cannot hide a contract problem (if the
+ * first request did arrive, Pact reports the extra one). The error is logged so such a flake is visible.
+ */
+const pactFetch: FetchLike = async (input, init) => {
+  const spare = input instanceof Request ? input.clone() : input;
+  try {
+    return await fetch(input, init);
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    console.warn(`[pact consumer] transport error (${cause?.code ?? cause?.message ?? String(error)}); retrying once`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    return fetch(spare, init);
+  }
+};
+
 /** Client options that make one call one request: no retries (Pact counts requests). */
-const NO_RETRIES = { maxRetries: 0 } as const;
+const NO_RETRIES = { maxRetries: 0, fetch: pactFetch } as const;
 
 export function restClient(mockUrl: string, overrides: { apiKey?: string; validateRequests?: boolean } = {}) {
   return createRestClient({ baseUrl: `${mockUrl}/v1`, apiKey: PACT_API_KEY, ...NO_RETRIES, ...overrides });
