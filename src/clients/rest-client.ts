@@ -6,28 +6,20 @@
 import { operations as operationTable } from '../../generated/operations.js';
 import type { components, operations as RestOperations } from '../../generated/rest-v1/types.js';
 import type { paths as RestV1Paths } from '../../generated/rest-v1/types.js';
+import type { ArgsOf, PathParamsOf, QueryParamsOf, RequestBodyOf, ResultOf } from './operation-types.js';
 import { HttpCore, compact, requireOption, type BaseClientOptions, type CallOptions, type OperationSpec } from './http.js';
 
 export type RestOperationId = keyof RestOperations;
 export type RestSchemas = components['schemas'];
 
 type Op<K extends RestOperationId> = RestOperations[K];
-type PathParams<K extends RestOperationId> = NonNullable<Op<K>['parameters']['path']>;
-type QueryParams<K extends RestOperationId> = NonNullable<Op<K>['parameters']['query']>;
-type RequestBody<K extends RestOperationId> = Op<K> extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
-type SuccessStatus = 200 | 201 | 202 | 204;
-
+type PathParams<K extends RestOperationId> = PathParamsOf<Op<K>>;
+type QueryParams<K extends RestOperationId> = QueryParamsOf<Op<K>>;
+type RequestBody<K extends RestOperationId> = RequestBodyOf<Op<K>>;
 /** JSON body of the operation's success answer (`undefined` for 204). */
-export type RestResult<K extends RestOperationId> = Op<K> extends { responses: infer R }
-  ? {
-      [S in keyof R & SuccessStatus]: R[S] extends { content: { 'application/json': infer B } } ? B : undefined;
-    }[keyof R & SuccessStatus]
-  : never;
-
+export type RestResult<K extends RestOperationId> = ResultOf<Op<K>>;
 /** Arguments of `request(operationId, args)`: `path` when the path has ids, `query` when allowed, `body` when required. */
-export type RestArgs<K extends RestOperationId> = ([PathParams<K>] extends [never] ? { path?: never } : { path: PathParams<K> }) &
-  ([QueryParams<K>] extends [never] ? { query?: never } : { query?: QueryParams<K> }) &
-  ([RequestBody<K>] extends [never] ? { body?: never } : { body: RequestBody<K> });
+export type RestArgs<K extends RestOperationId> = ArgsOf<Op<K>>;
 
 export type RestClientOptions = BaseClientOptions & {
   /** REST v1 base, including the version segment, e.g. `https://rest.runpod.io/v1`. */

@@ -5,6 +5,7 @@
  * in the operations table of every surface.
  */
 import type { components, operations } from '../../../generated/rest-v2/types.js';
+import type { ArgsOf, PathParamsOf, QueryParamsOf, RequestBodyOf, ResultOf } from '../operation-types.js';
 
 export type RestV2Schemas = components['schemas'];
 export type RestV2OperationId = keyof operations;
@@ -73,19 +74,10 @@ export type RestV2StreamOperationId = 'getPodLogs' | 'getWorkerLogs';
 export type RestV2JsonOperationId = Exclude<RestV2OperationId, RestV2StreamOperationId>;
 
 type Op<K extends RestV2OperationId> = operations[K];
-export type RestV2PathParams<K extends RestV2OperationId> = NonNullable<Op<K>['parameters']['path']>;
-export type RestV2QueryParams<K extends RestV2OperationId> = NonNullable<Op<K>['parameters']['query']>;
-export type RestV2RequestBody<K extends RestV2OperationId> = Op<K> extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
-type SuccessStatus = 200 | 201 | 202 | 204;
-
+export type RestV2PathParams<K extends RestV2OperationId> = PathParamsOf<Op<K>>;
+export type RestV2QueryParams<K extends RestV2OperationId> = QueryParamsOf<Op<K>>;
+export type RestV2RequestBody<K extends RestV2OperationId> = RequestBodyOf<Op<K>>;
 /** JSON body of the operation's success answer (`undefined` for 204; a union where both exist, e.g. podAction). */
-export type RestV2Result<K extends RestV2OperationId> = Op<K> extends { responses: infer R }
-  ? {
-      [S in keyof R & SuccessStatus]: R[S] extends { content: { 'application/json': infer B } } ? B : undefined;
-    }[keyof R & SuccessStatus]
-  : never;
-
+export type RestV2Result<K extends RestV2OperationId> = ResultOf<Op<K>>;
 /** Arguments of `request(operationId, args)`: `path` when the path has ids, `query` when allowed, `body` when required. */
-export type RestV2Args<K extends RestV2OperationId> = ([RestV2PathParams<K>] extends [never] ? { path?: never } : { path: RestV2PathParams<K> }) &
-  ([RestV2QueryParams<K>] extends [never] ? { query?: never } : { query?: RestV2QueryParams<K> }) &
-  ([RestV2RequestBody<K>] extends [never] ? { body?: never } : { body: RestV2RequestBody<K> });
+export type RestV2Args<K extends RestV2OperationId> = ArgsOf<Op<K>>;
