@@ -7,6 +7,7 @@ import { buildValidators, declarations, type SurfaceValidators } from './generat
 import { validatorIndexModule, validatorTypesModule } from './generators/validator-index.js';
 import { graphqlFiles } from './generators/graphql.js';
 import { rulesModule } from './generators/rules.js';
+import { migrationModule } from './generators/migration.js';
 import { documentedExtensions } from './generators/extensions.js';
 
 // performance.now() counts from process start, so the figure includes loading the generators.
@@ -37,6 +38,8 @@ await out.write('operations.ts', operationsModule(allOperations, docs.queueV2));
 for (const file of await graphqlFiles()) await out.write(file.path, file.content);
 const rules = await rulesModule();
 await out.write('rules.ts', rules.module);
+const migration = await migrationModule();
+await out.write('migration.ts', migration.module);
 
 const removed = await out.removeStale();
 const validatorCount = allValidators.reduce((n, v) => n + v.exportNames.length + v.paramsExportNames.length, 0);
@@ -45,5 +48,5 @@ const perSurface = Object.keys(surfaces)
   .join(', ');
 console.log(
   `generated ${out.count} files in ${Math.round(performance.now() - started)} ms: operations ${perSurface}; ` +
-    `${validatorCount} validators; ${rules.count} rules` + (removed.length ? `; removed stale ${removed.join(', ')}` : ''),
+    `${validatorCount} validators; ${rules.count} rules; ${migration.count} migration entries` + (removed.length ? `; removed stale ${removed.join(', ')}` : ''),
 );

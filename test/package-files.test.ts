@@ -10,8 +10,8 @@ describe('package data files', () => {
     expect(existsSync(join(packageRoot, 'specs'))).toBe(true);
   });
 
-  it('resolves the data files read at runtime (GraphQL SDL, bundled OpenAPI, rules, migration map)', () => {
-    for (const rel of ['specs/graphql/schema.graphql', 'specs/rules.yaml', 'generated/rest-v1/openapi.json', 'generated/queue-v2/openapi.json', 'specs/migration/rest-v1-to-v2.yaml']) {
+  it('resolves the data files read at runtime (GraphQL SDL, bundled OpenAPI, rules)', () => {
+    for (const rel of ['specs/graphql/schema.graphql', 'specs/rules.yaml', 'generated/rest-v1/openapi.json', 'generated/queue-v2/openapi.json']) {
       expect(existsSync(packageFile(rel)), rel).toBe(true);
     }
   });

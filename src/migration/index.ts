@@ -7,6 +7,7 @@ import { convertBody } from './convert.js';
 import { loadMigrationMap, type MigrationMap } from './map.js';
 
 export * from './map.js';
+export type { MigratedV1OperationId } from '../../generated/migration.js';
 export {
   convertBody,
   convertQuery,

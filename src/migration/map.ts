@@ -1,8 +1,6 @@
 // Typed access to specs/migration/rest-v1-to-v2.yaml: which REST v2 operation replaces each REST v1
-// operation and how request fields move. The YAML is the single source; nothing here re-types it.
-import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
-import { packageFile } from '../package-files.js';
+// operation and how request fields move. The YAML is the single source (generated into a typed table).
+import { migrationMapData } from '../../generated/migration.js';
 
 export const MIGRATION_MAP_FILE = 'specs/migration/rest-v1-to-v2.yaml';
 
@@ -62,15 +60,7 @@ export function isNone(target: V2Target): target is { none: string } {
   return 'none' in target;
 }
 
-let cached: MigrationMap | undefined;
-
-/** The parsed map, read once from the package's specs/ (works from a clone and from the published build). */
+/** The map, generated from specs/migration/rest-v1-to-v2.yaml into generated/migration.ts (npm run generate). */
 export function loadMigrationMap(): MigrationMap {
-  if (cached) return cached;
-  const doc = parseYaml(readFileSync(packageFile(MIGRATION_MAP_FILE), 'utf8')) as MigrationMap;
-  if (!doc?.operations || !Array.isArray(doc.v2?.operationIds)) {
-    throw new Error(`${MIGRATION_MAP_FILE}: expected top-level v2.operationIds and operations`);
-  }
-  cached = doc;
-  return doc;
+  return migrationMapData;
 }
