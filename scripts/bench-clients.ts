@@ -6,7 +6,7 @@
  *    raw fetch with an equivalent per-request timeout signal (what any client with a timeout pays),
  *    openapi-fetch alone (the floor of a client built on it), and
  *    the client's own CPU cost per call in µs against an in-process fetch that answers instantly;
- * 2. queue-client bundle size min+gz via esbuild (goal ≤ 10 kB), without the lazily loaded validators
+ * 2. queue-client and REST v2 client bundle sizes min+gz via esbuild (goal ≤ 10 kB each), without the lazily loaded validators
  *    (what every user pays) and with them (what the first validated call loads).
  * Bounded: fixed request counts and a time cap, loopback only.
  * Usage: `tsx scripts/bench-clients.ts [--requests N] [--rounds N]`.
@@ -128,8 +128,8 @@ const externalValidation: Plugin = {
   },
 };
 
-async function bundleSize(withValidation: boolean) {
-  const entry = fileURLToPath(new URL('../src/clients/queue-client.ts', import.meta.url));
+async function bundleSize(withValidation: boolean, client = 'queue-client.ts') {
+  const entry = fileURLToPath(new URL(`../src/clients/${client}`, import.meta.url));
   const result = await build({
     entryPoints: [entry],
     bundle: true,
@@ -153,5 +153,6 @@ const report = {
   statusOverhead: await overheadOnLoopback(),
   clientCpu: await clientCpuPerCall(),
   queueClientBundle: { core: await bundleSize(false), withValidators: await bundleSize(true), goal: 'core min+gz <= 10240 bytes' },
+  restV2ClientBundle: { core: await bundleSize(false, 'rest-v2/index.ts'), withValidators: await bundleSize(true, 'rest-v2/index.ts'), goal: 'core min+gz <= 10240 bytes' },
 };
 console.log(JSON.stringify(report, null, 2));
