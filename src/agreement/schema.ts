@@ -106,9 +106,4 @@ export function pointerSegment(key: string | number): string {
   return String(key).replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-/** Length as JSON Schema counts it: Unicode code points. */
-export function codePointLength(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
-}
+export { codePointLength } from '../text-length.js';

@@ -4,7 +4,8 @@
  * of requests and responses, and status → error class mapping with secrets redacted.
  */
 import createClient, { type Client } from 'openapi-fetch';
-import { ApiError, ContractViolationError, ValidationError, errorFromResponse } from './errors.js';
+import { ValidationError, errorFromResponse } from './errors.js';
+import { callThroughOpenapiFetch } from './openapi-call.js';
 import { SecretRedactor } from './redact.js';
 import { simplePathSerializer } from './path-serializer.js';
 import { PreparedRequest } from './prepared-request.js';
@@ -139,31 +140,12 @@ export class HttpCore {
       redactor,
     });
 
-    let result: { data?: unknown; error?: unknown; response: Response };
-    try {
-      result = await this.client.request(spec.method as 'get', spec.path as never, {
-        params: { path: parts.path, query: parts.query },
-        body: parts.body,
-        headers: callOptions.headers,
-        signal: callOptions.signal,
-        fetch: fetch as (input: Request) => Promise<Response>,
-        ...(context.pathSerializer ? { pathSerializer: context.pathSerializer } : {}),
-      } as never);
-    } catch (error) {
-      if (error instanceof ApiError) throw error;
-      // openapi-fetch only throws for transport errors (already ApiError) or an unparsable success body.
-      throw new ApiError({ ...errorInit, message: `Invalid response body: ${error instanceof Error ? error.message : String(error)}` });
-    }
-
-    const { response } = result;
-    const body = response.ok ? result.data : result.error;
-    if (validator && validateResponses) {
-      const issues = validator.validateResponse(this.surface, operationId, response.status, body === '' ? undefined : body);
-      if (issues.length > 0) {
-        throw new ContractViolationError(issues, { ...errorInit, status: response.status, headers: response.headers, body });
-      }
-    }
-    if (response.ok) return result.data as T;
+    const answer = await callThroughOpenapiFetch(this.client as Client<never>, {
+      method: spec.method, path: spec.path, parts, headers: callOptions.headers, signal: callOptions.signal, fetch,
+      pathSerializer: context.pathSerializer,
+    }, { surface: this.surface, operationId, validator: validateResponses ? validator : undefined, errorInit });
+    if (answer.ok) return answer.data as T;
+    const { response, body } = answer;
     throw errorFromResponse({ ...errorInit, status: response.status, headers: response.headers, body: normaliseErrorBody(body, response) });
   }
 }

@@ -6,7 +6,8 @@
  */
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths as RestV2Paths } from '../../../generated/rest-v2/types.js';
-import { ApiError, ContractViolationError, ValidationError, errorFromResponse, type ApiErrorInit } from '../errors.js';
+import { ApiError, ValidationError, errorFromResponse, type ApiErrorInit } from '../errors.js';
+import { callThroughOpenapiFetch } from '../openapi-call.js';
 import { retrySettingsOf, type CallOptions, type TransportOptions } from '../http.js';
 import { simplePathSerializer } from '../path-serializer.js';
 import { PreparedRequest } from '../prepared-request.js';
@@ -112,28 +113,11 @@ export class RestV2Core {
     const validator = await this.checkRequest(operationId, parts, errorInit);
     const fetch = this.retryFetch(operationId, isIdempotent(method, operationId, parts.body), callOptions, redactor);
 
-    let result: { data?: unknown; error?: unknown; response: Response };
-    try {
-      result = await this.client.request(method.toLowerCase() as 'get', path as never, {
-        params: { path: parts.path, query: parts.query },
-        body: parts.body,
-        headers: callOptions.headers,
-        signal: callOptions.signal,
-        fetch: fetch as (input: Request) => Promise<Response>,
-      } as never);
-    } catch (error) {
-      if (error instanceof ApiError) throw error;
-      throw new ApiError({ ...errorInit, message: `Invalid response body: ${error instanceof Error ? error.message : String(error)}` });
-    }
-
-    const { response } = result;
-    const body = response.ok ? result.data : result.error;
-    if (validator && this.options.validateResponses === true) {
-      const issues = validator.validateResponse('restV2', operationId, response.status, body === '' ? undefined : body);
-      if (issues.length > 0) throw new ContractViolationError(issues, { ...errorInit, status: response.status, headers: response.headers, body });
-    }
-    if (response.ok) return result.data as T;
-    throw problemError(response, body, errorInit);
+    const answer = await callThroughOpenapiFetch(this.client as Client<never>, {
+      method, path, parts, headers: callOptions.headers, signal: callOptions.signal, fetch,
+    }, { surface: 'restV2', operationId, validator: this.options.validateResponses === true ? validator : undefined, errorInit });
+    if (answer.ok) return answer.data as T;
+    throw problemError(answer.response, answer.body, errorInit);
   }
 
   /**

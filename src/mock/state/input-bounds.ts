@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { packageFile } from '../../package-files.js';
 import { badRequest, type Failure } from './store.js';
+import { codePointLength } from '../../text-length.js';
 
 interface SchemaNode {
   minimum?: number;
@@ -68,27 +69,11 @@ export const SECRET_INPUT_BOUNDS: Record<'name' | 'value' | 'description', Bound
   description: { maxLength: 1_024 },
 };
 
-/** Length in Unicode code points, as JSON Schema's maxLength (and Ajv) count it: a surrogate pair is one. */
-export function characters(text: string): number {
-  let count = text.length;
-  for (let i = 0; i < text.length - 1; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdbff) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        count--;
-        i++;
-      }
-    }
-  }
-  return count;
-}
-
 /** The first bound `value` breaks, as a message; undefined when it keeps all of them. */
 export function boundViolation(value: unknown, bound: Bound): string | undefined {
   if (typeof value === 'string') {
-    if (bound.minLength !== undefined && characters(value) < bound.minLength) return `must have at least ${bound.minLength} characters`;
-    if (bound.maxLength !== undefined && characters(value) > bound.maxLength) return `must have at most ${bound.maxLength} characters`;
+    if (bound.minLength !== undefined && codePointLength(value) < bound.minLength) return `must have at least ${bound.minLength} characters`;
+    if (bound.maxLength !== undefined && codePointLength(value) > bound.maxLength) return `must have at most ${bound.maxLength} characters`;
   } else if (typeof value === 'number') {
     if (bound.minimum !== undefined && value < bound.minimum) return `must be >= ${bound.minimum}`;
     if (bound.maximum !== undefined && value > bound.maximum) return `must be <= ${bound.maximum}`;
@@ -96,8 +81,8 @@ export function boundViolation(value: unknown, bound: Bound): string | undefined
     const entries = Array.isArray(value) ? value.map((v) => ['', v] as const) : Object.entries(value);
     if (bound.maxItems !== undefined && entries.length > bound.maxItems) return `must have at most ${bound.maxItems} entries`;
     for (const [key, item] of entries) {
-      if (bound.keyMaxLength !== undefined && (key.length === 0 || characters(key) > bound.keyMaxLength)) return `keys must have 1 to ${bound.keyMaxLength} characters`;
-      if (bound.itemMaxLength !== undefined && typeof item === 'string' && characters(item) > bound.itemMaxLength) return `entries must have at most ${bound.itemMaxLength} characters`;
+      if (bound.keyMaxLength !== undefined && (key.length === 0 || codePointLength(key) > bound.keyMaxLength)) return `keys must have 1 to ${bound.keyMaxLength} characters`;
+      if (bound.itemMaxLength !== undefined && typeof item === 'string' && codePointLength(item) > bound.itemMaxLength) return `entries must have at most ${bound.itemMaxLength} characters`;
     }
   }
   return undefined;

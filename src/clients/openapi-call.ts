@@ -1,0 +1,53 @@
+// One call through openapi-fetch with the per-call retry fetch, then the optional response check
+// against the spec: shared by the REST v1 / queue v2 transport and the REST v2 transport, which differ
+// only in how a failed answer becomes an error (v1 `{message}` vs v2 problem+json).
+import type { Client } from 'openapi-fetch';
+import { ApiError, ContractViolationError, type ApiErrorInit } from './errors.js';
+import type { ContractValidator, RequestParts, Surface } from './validator.js';
+
+export interface OpenapiCall {
+  method: string;
+  path: string;
+  parts: RequestParts;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  fetch: unknown;
+  pathSerializer?: unknown;
+}
+
+export interface AnswerCheck {
+  surface: Surface;
+  operationId: string;
+  /** Set when answers are to be checked against the spec (`validateResponses: true`). */
+  validator?: ContractValidator;
+  errorInit: ApiErrorInit;
+}
+
+export type CallAnswer = { ok: true; data: unknown; response: Response } | { ok: false; body: unknown; response: Response };
+
+export async function callThroughOpenapiFetch(client: Client<never>, call: OpenapiCall, check: AnswerCheck): Promise<CallAnswer> {
+  let result: { data?: unknown; error?: unknown; response: Response };
+  try {
+    result = await client.request(call.method.toLowerCase() as never, call.path as never, {
+      params: { path: call.parts.path, query: call.parts.query },
+      body: call.parts.body,
+      headers: call.headers,
+      signal: call.signal,
+      fetch: call.fetch,
+      ...(call.pathSerializer ? { pathSerializer: call.pathSerializer } : {}),
+    } as never);
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    // openapi-fetch only throws for transport errors (already ApiError) or an unparsable success body.
+    throw new ApiError({ ...check.errorInit, message: `Invalid response body: ${error instanceof Error ? error.message : String(error)}` });
+  }
+  const { response } = result;
+  const body = response.ok ? result.data : result.error;
+  if (check.validator) {
+    const issues = check.validator.validateResponse(check.surface, check.operationId, response.status, body === '' ? undefined : body);
+    if (issues.length > 0) {
+      throw new ContractViolationError(issues, { ...check.errorInit, status: response.status, headers: response.headers, body });
+    }
+  }
+  return response.ok ? { ok: true, data: result.data, response } : { ok: false, body, response };
+}
