@@ -27,6 +27,8 @@ export type { Clock } from './clock.js';
 export interface RunningMock {
   url: string;
   restV1Url: string;
+  /** REST v2 management base (…/rest/v2): a prefix of its own, since queue v2 owns /v2/{endpointId}. */
+  restV2Url: string;
   queueV2Url(endpointId: string): string;
   graphqlUrl: string;
   /** Base of the control API; only served when started with `control: true`. */
@@ -107,6 +109,7 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
   return {
     url,
     restV1Url: `${url}/v1`,
+    restV2Url: `${url}/rest/v2`,
     queueV2Url: (endpointId) => `${url}/v2/${encodeURIComponent(endpointId)}`,
     graphqlUrl: `${url}/graphql`,
     controlUrl: `${url}/__control`,
