@@ -34,7 +34,7 @@ for (const surface of Object.keys(surfaces) as SurfaceName[]) {
 }
 await out.write('validators/types.ts', validatorTypesModule());
 await out.write('validators/index.ts', validatorIndexModule(allValidators));
-await out.write('operations.ts', operationsModule(allOperations, docs.queueV2));
+await out.write('operations.ts', operationsModule(allOperations, docs.queueV2, docs.restV2));
 for (const file of await graphqlFiles()) await out.write(file.path, file.content);
 const rules = await rulesModule();
 await out.write('rules.ts', rules.module);

@@ -11,7 +11,7 @@ const readText = (relative: string): string => readFileSync(join(specsDir, relat
 
 // ───────────── rules.yaml ─────────────
 
-const SURFACES = ['rest-v1', 'queue-v2', 'graphql', 'all'] as const;
+const SURFACES = ['rest-v1', 'queue-v2', 'graphql', 'rest-v2', 'all'] as const;
 const CHECKS = ['black-box', 'clock', 'mock-only'] as const;
 const TIERS = ['safe', 'full', 'slow'] as const;
 const SOURCES = ['seed', 'observed', 'assumed'] as const;
@@ -34,7 +34,7 @@ interface Rule {
   'why-not-black-box'?: string;
 }
 
-const catalogue = parse(readText('rules.yaml')) as { version: unknown; rules: unknown };
+const catalogue = parse(readText('rules.yaml')) as { version: unknown; rules: unknown; publicSources?: Record<string, { sections?: string[] }> };
 const rawRules: Record<string, unknown>[] = Array.isArray(catalogue.rules)
   ? (catalogue.rules as Record<string, unknown>[])
   : [];
@@ -51,6 +51,28 @@ function parseOperationIds(conventions: string): Set<string> {
   return new Set(withoutPathParams.match(/\b[a-z]+[A-Z][A-Za-z]*\b/g) ?? []);
 }
 const operationIds = parseOperationIds(readText('CONVENTIONS.md'));
+
+// ───────────── public documents (REST v2 rules) ─────────────
+
+const restV2Bundle = JSON.parse(readFileSync(fileURLToPath(new URL('../generated/rest-v2/openapi.json', import.meta.url)), 'utf8')) as {
+  paths: Record<string, Record<string, { operationId?: string }>>;
+  components: Record<string, Record<string, unknown>>;
+};
+const restV2OperationIds = new Set(Object.values(restV2Bundle.paths).flatMap((item) => Object.values(item).map((op) => op.operationId).filter(Boolean) as string[]));
+const restV2Items = new Set([
+  ...Object.entries(restV2Bundle.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`)),
+  ...['schemas', 'responses', 'headers'].flatMap((kind) => Object.keys(restV2Bundle.components[kind] ?? {})),
+]);
+const publicSources = catalogue.publicSources ?? {};
+/** Why a public-document reference names nothing, or undefined when it names something. */
+function publicReferenceProblem(reference: string): string | undefined {
+  const [source, ...rest] = reference.split(PATH_SEPARATOR);
+  const item = rest.join(PATH_SEPARATOR);
+  if (!source || !(source in publicSources)) return `"${reference}" names no publicSources document`;
+  if (source === 'rest-v2') return restV2Items.has(item) ? undefined : `"${reference}" is no operation or component of the REST v2 description`;
+  const sections = publicSources[source]?.sections ?? [];
+  return sections.includes(item) ? undefined : `"${reference}" is no section of ${source} listed in publicSources`;
+}
 
 // ───────────── SEED.md items ─────────────
 
@@ -188,14 +210,20 @@ describe('rules.yaml schema', () => {
 
     // values is a map; operations are operationIds of CONVENTIONS.md.
     if (raw.values !== undefined) expect.soft(isPlainObject(raw.values), `${id}: values must be a map`).toBe(true);
+    const restV2 = raw.surface === 'rest-v2';
     if (raw.operations !== undefined) {
       expect.soft(Array.isArray(raw.operations), `${id}: operations must be a list`).toBe(true);
-      const unknownOps = (Array.isArray(raw.operations) ? (raw.operations as unknown[]) : []).filter(
-        (op) => !operationIds.has(String(op)),
-      );
-      expect.soft(unknownOps, `${id}: operations not in CONVENTIONS.md`).toEqual([]);
+      const known = restV2 ? restV2OperationIds : operationIds;
+      const unknownOps = (Array.isArray(raw.operations) ? (raw.operations as unknown[]) : []).filter((op) => !known.has(String(op)));
+      expect.soft(unknownOps, `${id}: operations not in ${restV2 ? 'specs/rest-v2' : 'CONVENTIONS.md'}`).toEqual([]);
     }
+    expect.soft(restV2, `${id}: RESTV2- ids are the rest-v2 surface's, and only its`).toBe(id.startsWith('RESTV2-'));
 
+    // REST v2 rules cite public documents; every other rule cites the seed.
+    if (restV2) {
+      for (const reference of referencesOf(raw as unknown as Rule)) expect.soft(publicReferenceProblem(reference), `${id}: ${reference}`).toBeUndefined();
+      return;
+    }
     // Seed references start with a seed ## heading; item-like references name an existing item.
     for (const reference of referencesOf(raw as unknown as Rule)) {
       const segments = reference.split(PATH_SEPARATOR);

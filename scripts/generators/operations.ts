@@ -48,12 +48,15 @@ export function operationsTable(surface: SurfaceName, doc: OpenApiDocument): Ope
   });
 }
 
-export function operationsModule(all: OperationInfo[], queueRoot: OpenApiDocument): string {
+export function operationsModule(all: OperationInfo[], queueRoot: OpenApiDocument, restV2Root: OpenApiDocument): string {
   const policy = queueRoot['x-rate-limit-policy'] as Record<string, unknown> | undefined;
   const rateLimitPolicy = {
     windowMs: Number(policy?.windowMs ?? 10_000),
     requestsPerWorkerPer10s: Number(policy?.requestsPerWorkerPer10s ?? 0),
   };
+  const windows = (restV2Root['x-rate-limit-windows'] as { windows?: { name: string; limit: number; seconds: number }[] } | undefined)?.windows;
+  if (!windows?.length) throw new Error('specs/rest-v2/openapi.yaml lacks x-rate-limit-windows');
+  const restV2RateLimitWindows = windows.map((w) => ({ name: String(w.name), limit: Number(w.limit), seconds: Number(w.seconds) }));
   return [
     `export type Surface = ${Object.keys(surfaces).map((k) => `'${k}'`).join(' | ')};`,
     `export type OperationInfo = {`,
@@ -66,6 +69,8 @@ export function operationsModule(all: OperationInfo[], queueRoot: OpenApiDocumen
     `export const operations: readonly OperationInfo[] = ${JSON.stringify(all, null, 2)};`,
     `/** Dynamic rate limit: effective = max(base, running workers × requestsPerWorkerPer10s). */`,
     `export const rateLimitPolicy = ${JSON.stringify(rateLimitPolicy)} as const;`,
+    `/** REST v2 per-caller quota windows (x-rate-limit-windows): RateLimit / RateLimit-Policy, 429 past any. */`,
+    `export const restV2RateLimitWindows = ${JSON.stringify(restV2RateLimitWindows)} as const;`,
     `export type RestV1OperationId = ${union(all, 'restV1')};`,
     `export type QueueV2OperationId = ${union(all, 'queueV2')};`,
     `export type RestV2OperationId = ${union(all, 'restV2')};`,

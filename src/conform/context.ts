@@ -127,6 +127,22 @@ export class Ctx {
     return this.http.call<T>(surface, operationId, options);
   }
 
+  /**
+   * One REST v2 operation. A 429 (per-caller minute/hour/day quota) is waited out as its Retry-After
+   * says — by the clock when the target exposes control — and the call repeated (at most 3 times);
+   * `{ quota: 'raw' }` hands the 429 to the check instead (RESTV2 rate-limit rules).
+   */
+  async v2<T = any>(operationId: string, options: CallOptions & { quota?: 'wait' | 'raw' } = {}): Promise<Answer<T>> {
+    const { quota = 'wait', ...call } = options;
+    for (let attempt = 0; ; attempt++) {
+      const answer = await this.http.call<T>('restV2', operationId, call);
+      if (answer.status !== 429 || quota === 'raw' || attempt === 3) return answer;
+      const seconds = Number(answer.headers.get('retry-after'));
+      if (!Number.isFinite(seconds) || seconds < 0) return answer;
+      await this.pass(seconds * 1000);
+    }
+  }
+
   gql<T = any>(query: string, variables: Record<string, unknown> = {}, options: { key?: string | null; via?: 'query' | 'bearer' } = {}): Promise<Answer<T>> {
     return this.http.graphql<T>(query, variables, options);
   }

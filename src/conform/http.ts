@@ -2,9 +2,9 @@
 // required fields, types, enums) and scanned for the secrets the suite itself sent.
 import { getOperation, validateResponse, type Surface } from '../validation/index.js';
 
-/** Surfaces with behaviour to check; REST v2 (validators only so far) comes with issue 13. */
+/** Surfaces with the REST v1 error body ({message, errors?}); REST v2 answers problem details (RESTV2-* checks). */
 export type HttpSurface = Exclude<Surface, 'restV2'>;
-/** Narrows an operations-table entry to a surface the suite can call. */
+/** Narrows an operations-table entry to a surface whose generic checks (auth, HTTP) expect the v1 error body. */
 export const isHttpSurface = (surface: Surface): surface is HttpSurface => surface !== 'restV2';
 import type { TargetConfig } from './target.js';
 import { checkGraphqlAnswer } from './graphql-shape.js';
@@ -72,7 +72,7 @@ export class Http {
     readonly secrets: SecretBook,
   ) {}
 
-  url(surface: HttpSurface, operationId: string, options: CallOptions = {}): string {
+  url(surface: Surface, operationId: string, options: CallOptions = {}): string {
     const op = getOperation(surface, operationId);
     const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => {
       const value = options.path?.[name];
@@ -82,19 +82,27 @@ export class Http {
     });
     let base: string;
     if (surface === 'restV1') base = this.target.restUrl;
-    else {
+    else if (surface === 'restV2') {
+      // restV2Url ends in /v2 (https://api.runpod.io/v2, the mock's …/rest/v2); the spec's paths carry /v2 too.
+      if (!this.target.restV2Url) throw new Error(`${operationId}: no REST v2 URL configured`);
+      return this.withQuery(`${this.target.restV2Url}${path.replace(/^\/v2/, '')}`, options);
+    } else {
       const endpointId = options.endpointId ?? this.target.endpointId;
       if (!endpointId) throw new Error(`${operationId}: no endpoint id`);
       base = `${this.target.queueUrl}/${encodeURIComponent(endpointId)}`;
     }
+    return this.withQuery(`${base}${path}`, options);
+  }
+
+  private withQuery(url: string, options: CallOptions): string {
     const query = new URLSearchParams();
     for (const [k, v] of Object.entries(options.query ?? {})) query.set(k, String(v));
     const qs = query.toString();
-    return `${base}${path}${qs ? `?${qs}` : ''}`;
+    return `${url}${qs ? `?${qs}` : ''}`;
   }
 
-  /** One REST v1 / queue v2 operation; the answer is validated unless it is a transport failure. */
-  async call<T = any>(surface: HttpSurface, operationId: string, options: CallOptions = {}): Promise<Answer<T>> {
+  /** One REST v1 / queue v2 / REST v2 operation; the answer is validated unless it is a transport failure. */
+  async call<T = any>(surface: Surface, operationId: string, options: CallOptions = {}): Promise<Answer<T>> {
     const op = getOperation(surface, operationId);
     const headers: Record<string, string> = { ...options.headers };
     const key = options.key === undefined ? this.target.apiKey : options.key;
@@ -107,7 +115,7 @@ export class Http {
     return answer;
   }
 
-  checkSchema(surface: HttpSurface, operationId: string, answer: Answer): void {
+  checkSchema(surface: Surface, operationId: string, answer: Answer): void {
     const issues = validateResponse(surface, operationId, answer.status, answer.body);
     if (issues.length > 0) {
       const first = issues.slice(0, 3).map((i) => `${i.path} ${i.message}`).join('; ');
@@ -154,7 +162,8 @@ export class Http {
     }
     const text = await response.text();
     let parsed: unknown;
-    if (text !== '') {
+    // An event stream (REST v2 logs) is text; its events are parsed by the check that asked for it.
+    if (text !== '' && !(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
       try {
         parsed = JSON.parse(text);
       } catch {

@@ -11,6 +11,8 @@ export interface TargetConfig {
   /** queue v2 base without the endpoint id, ending in /v2. */
   queueUrl: string;
   graphqlUrl: string;
+  /** REST v2 management base ending in /v2 (https://api.runpod.io/v2; the mock's …/rest/v2); optional. */
+  restV2Url?: string;
   apiKey: string;
   /** A queue endpoint whose workers run the conformance handler (input.mock); optional. */
   endpointId?: string;
@@ -138,6 +140,7 @@ export async function startEmbeddedTarget(faults: FaultName[] = []): Promise<Tar
     restUrl: mock.restV1Url,
     queueUrl: `${mock.url}/v2`,
     graphqlUrl: mock.graphqlUrl,
+    restV2Url: mock.restV2Url,
     apiKey,
     readOnlyKey,
     noPermissionKey,

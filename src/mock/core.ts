@@ -4,6 +4,7 @@ import type { JobEngine } from './jobs/engine.js';
 import type { WebhookDispatcher } from './jobs/webhooks.js';
 import type { ResolvedOptions } from './options.js';
 import type { RateLimiter } from './rate-limit.js';
+import type { QuotaWindows } from './rest-v2/quota.js';
 import type { ResourceStore } from './state/store.js';
 
 export interface MockCore {
@@ -13,6 +14,8 @@ export interface MockCore {
   engine: JobEngine;
   webhooks: WebhookDispatcher;
   rateLimiter: RateLimiter;
+  /** REST v2 per-caller minute/hour/day windows. */
+  restV2Quota: QuotaWindows;
   /** GPU types without capacity, set through the control API (worker allocation). */
   unavailableGpuTypes: Set<string>;
   /** Marks state as changed (persistence). */

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 /** Request headers a page may send: the key travels in Authorization, bodies are JSON. */
 const ALLOWED_HEADERS = 'Authorization, Content-Type';
 /** Answer headers a page may read beyond the CORS-safelisted ones (429 waits, 405 methods). */
-const EXPOSED_HEADERS = 'Retry-After, Allow';
+const EXPOSED_HEADERS = 'Retry-After, Allow, RateLimit, RateLimit-Policy';
 /** How long a browser may cache a preflight answer. */
 const MAX_AGE_SECONDS = '600';
 

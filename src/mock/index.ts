@@ -12,6 +12,7 @@ import { WebhookDispatcher } from './jobs/webhooks.js';
 import { resolveOptions, type MockOptions } from './options.js';
 import { loadState, savedClockNow, saveState, StateWriter } from './persistence.js';
 import { RateLimiter } from './rate-limit.js';
+import { QuotaWindows } from './rest-v2/quota.js';
 import { Router } from './router.js';
 import { createRequestHandler } from './server.js';
 import { mockOperations, mockRateLimitPolicy, operation, webhookPolicy } from './spec-facts.js';
@@ -72,7 +73,8 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
     },
   });
   const rateLimiter = new RateLimiter(clock, mockRateLimitPolicy.windowMs, options.rateLimitFactor);
-  const core: MockCore = { clock, options, store, engine, webhooks, rateLimiter, unavailableGpuTypes, touch, openRequests: 0 };
+  const restV2Quota = new QuotaWindows(clock, options.rateLimitFactor);
+  const core: MockCore = { clock, options, store, engine, webhooks, rateLimiter, restV2Quota, unavailableGpuTypes, touch, openRequests: 0 };
 
   if (options.stateFile) {
     const persisted = { clock, store, engine, webhooks };
@@ -85,6 +87,7 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
     engine.clear();
     store.clear();
     rateLimiter.clear();
+    restV2Quota.clear();
     webhooks.clearLog();
     unavailableGpuTypes.clear();
     touch();

@@ -20,6 +20,11 @@ export const FAULT_NAMES = [
   'stopped-pod-restart-refused',
   'no-allow-header',
   'graphql-redacts-names',
+  'rest-v2-list-not-wrapped',
+  'rest-v2-error-not-problem',
+  'rest-v2-429-without-retry-after',
+  'rest-v2-reset-accepted',
+  'rest-v2-v1-template-invisible',
 ] as const;
 export type FaultName = (typeof FAULT_NAMES)[number];
 

@@ -14,7 +14,7 @@ export interface RouteMatch {
 }
 
 /** Methods operations are routed by; HEAD and OPTIONS are answered by the server for every path. */
-const ROUTED_METHODS = ['GET', 'POST', 'PATCH', 'DELETE'] as const;
+const ROUTED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /** Path parameters that may contain `/` (x-multi-segment). */
 const MULTI_SEGMENT_PARAMS = new Set(['openaiPath']);

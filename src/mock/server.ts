@@ -12,6 +12,7 @@ import { GRAPHQL_ALLOW, handleGraphql } from './graphql/handler.js';
 import { parseJsonBody, parseQuery, readBody, sendError, sendJson, sendNoContent } from './http.js';
 import { queueHandlers } from './queue/handlers.js';
 import { restHandlers } from './rest/handlers.js';
+import { handleRestV2 } from './rest-v2/front.js';
 import type { Router } from './router.js';
 import { mockRateLimitPolicy } from './spec-facts.js';
 import type { OperationInfo, Surface } from './types.js';
@@ -64,6 +65,7 @@ function handle(parts: ServerParts, req: IncomingMessage, res: ServerResponse): 
   // Never on the control API: it has no auth, so no foreign page may drive it.
   if (parts.cors !== undefined && !path.startsWith('/__control')) parts.cors.decorate(res);
 
+  if (path === '/rest/v2' || path.startsWith('/rest/v2/')) return handleRestV2(parts, req, res, path.slice(5), search);
   if (path === '/v1' || path.startsWith('/v1/')) return api(parts, req, res, 'restV1', path.slice(3), search, undefined);
   if (path.startsWith('/v2/')) {
     const slash = path.indexOf('/', 4);

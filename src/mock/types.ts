@@ -4,12 +4,12 @@
 export type Scope = 'read' | 'write' | 'jobs' | 'graphql';
 export const ALL_SCOPES: readonly Scope[] = ['read', 'write', 'jobs', 'graphql'];
 
-export type Surface = 'restV1' | 'queueV2';
+export type Surface = 'restV1' | 'queueV2' | 'restV2';
 
 export interface OperationInfo {
   surface: Surface;
   operationId: string;
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
   path: string;
   requiredScope: 'read' | 'write' | 'jobs';
   successStatus: number;

@@ -1,0 +1,119 @@
+// REST v2 request pipeline (mock base …/rest/v2): OPTIONS → auth (401) → quota windows (429, and
+// RateLimit fields on every authenticated answer) → route (404, 405 + Allow) → scope (403) → body
+// (400 malformed) → validation (path 404, query 400, body 422) → handler. Every error is problem+json.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { validateRequest } from '../../validation/index.js';
+import { bearerKey } from '../auth.js';
+import { answerOptions } from '../cors.js';
+import { parseJsonBody, parseQuery, readBody } from '../http.js';
+import type { FaultName } from '../options.js';
+import type { ServerParts } from '../server.js';
+import { restV2Handlers } from './handlers.js';
+import { errorLines, problem, PROBLEM_CONTENT_TYPE } from './problem.js';
+import type { V2Reply } from './types.js';
+
+/** Largest REST v2 request body (the public description states none; 1 MiB like REST v1, assumed). */
+export const REST_V2_MAX_BODY_BYTES = 1024 * 1024;
+
+/** `relPath` starts with /v2 (the spec's paths), e.g. `/v2/pods/abc`. */
+export function handleRestV2(parts: ServerParts, req: IncomingMessage, res: ServerResponse, relPath: string, search: string): void | Promise<void> {
+  const { core, router, keys } = parts;
+  const method = req.method ?? 'GET';
+  if (method === 'OPTIONS') {
+    const allow = router.allow('restV2', relPath);
+    if (allow !== undefined) return answerOptions(req, res, allow, parts.cors);
+  }
+  const key = bearerKey(req);
+  const auth = keys.check(key, undefined);
+  if (!auth.ok) return refuse(req, res, problem(401, auth.message), core.options.faults);
+  const quota = core.restV2Quota.admit(key!);
+  const limitHeaders = quota.headers;
+  if (!quota.ok && !core.options.faults.has('no-429')) {
+    const retry: Record<string, string> = core.options.faults.has('rest-v2-429-without-retry-after') ? {} : { 'retry-after': String(quota.retryAfterSeconds) };
+    return refuse(req, res, problem(429, `rate limit exceeded for the ${quota.window} window`, undefined, { ...limitHeaders, ...retry }), core.options.faults);
+  }
+  const match = router.match('restV2', method, relPath);
+  if (match === undefined) return refuse(req, res, problem(404, `no REST v2 operation at ${method} ${relPath}`, undefined, limitHeaders), core.options.faults);
+  if (match === 'method') {
+    return refuse(req, res, problem(405, `method ${method} not allowed at ${relPath}`, undefined, { ...limitHeaders, allow: router.allow('restV2', relPath)! }), core.options.faults);
+  }
+  const { op, params } = match;
+  if (!auth.scopes.has(op.requiredScope)) {
+    return refuse(req, res, problem(403, `API key lacks the '${op.requiredScope}' scope`, undefined, limitHeaders), core.options.faults);
+  }
+  const lastEventId = req.headers['last-event-id'];
+  const context = { params, search, head: method === 'HEAD', limitHeaders, lastEventId: typeof lastEventId === 'string' ? lastEventId : undefined };
+  if (op.method === 'GET' || op.method === 'DELETE') {
+    req.resume();
+    return dispatch(parts, res, op.operationId, context, undefined);
+  }
+  return readAndDispatch(parts, req, res, op.operationId, context);
+}
+
+interface DispatchContext {
+  params: Record<string, string>;
+  search: string;
+  head: boolean;
+  limitHeaders: Record<string, string>;
+  lastEventId: string | undefined;
+}
+
+async function readAndDispatch(parts: ServerParts, req: IncomingMessage, res: ServerResponse, operationId: string, context: DispatchContext): Promise<void> {
+  const raw = await readBody(req, REST_V2_MAX_BODY_BYTES);
+  if (!raw.ok) {
+    if (raw.reason === 'aborted') return;
+    return send(res, problem(400, `request body exceeds ${REST_V2_MAX_BODY_BYTES} bytes`, [`/body: must be at most ${REST_V2_MAX_BODY_BYTES} bytes`]), context.limitHeaders, parts.core.options.faults);
+  }
+  const parsed = parseJsonBody(req, raw.raw);
+  if (!parsed.ok) return send(res, problem(400, 'request body is not JSON', errorLines([parsed.error])), context.limitHeaders, parts.core.options.faults);
+  return dispatch(parts, res, operationId, context, parsed.value);
+}
+
+async function dispatch(parts: ServerParts, res: ServerResponse, operationId: string, context: DispatchContext, body: unknown): Promise<void> {
+  const { core } = parts;
+  const query = parseQuery(context.search);
+  const issues = validateRequest('restV2', operationId, { body, path: context.params, query });
+  if (issues.length > 0) {
+    const where = (prefix: string) => issues.filter((i) => i.path.startsWith(prefix));
+    const inPath = where('/path');
+    const inQuery = where('/query');
+    const reply = inPath.length > 0
+      ? problem(404, `no resource with this id: ${inPath[0]!.message}`, errorLines(inPath))
+      : inQuery.length > 0
+        ? problem(400, 'invalid query parameters', errorLines(inQuery))
+        : problem(422, 'request validation failed', errorLines(issues));
+    return send(res, reply, context.limitHeaders, parts.core.options.faults);
+  }
+  const handler = restV2Handlers[operationId];
+  if (!handler) return send(res, problem(500, `operation ${operationId} is not implemented by the mock`), context.limitHeaders, parts.core.options.faults);
+  const reply = await handler(core, { params: context.params, query, body, head: context.head, ...(context.lastEventId !== undefined ? { lastEventId: context.lastEventId } : {}) });
+  if (res.req.method !== 'GET' && res.req.method !== 'HEAD') core.touch();
+  send(res, reply, context.limitHeaders, parts.core.options.faults);
+}
+
+function refuse(req: IncomingMessage, res: ServerResponse, reply: V2Reply, faults: ReadonlySet<FaultName>): void {
+  req.resume();
+  send(res, reply, {}, faults);
+}
+
+function send(res: ServerResponse, reply: V2Reply, limitHeaders: Record<string, string>, faults: ReadonlySet<FaultName>): void {
+  const headers = { ...limitHeaders, ...reply.headers };
+  if (reply.stream) {
+    res.writeHead(reply.status, { ...headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    if (res.req.method === 'HEAD') return void res.end();
+    return reply.stream(res);
+  }
+  if (reply.body === undefined) {
+    res.writeHead(reply.status, headers);
+    return void res.end();
+  }
+  let { body, contentType } = reply;
+  // Fault: errors in the REST v1 shape ({message}, application/json) instead of problem details.
+  if (contentType === PROBLEM_CONTENT_TYPE && faults.has('rest-v2-error-not-problem')) {
+    body = { message: (body as { detail: string }).detail };
+    contentType = 'application/json';
+  }
+  const text = JSON.stringify(body);
+  res.writeHead(reply.status, { ...headers, 'content-type': contentType ?? 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}

@@ -1,0 +1,43 @@
+// RFC 9457 problem details, the error body of every REST v2 answer (specs/rest-v2 Problem schema).
+import { STATUS_CODES, type ServerResponse } from 'node:http';
+import type { Failure } from '../state/store.js';
+import type { V2Reply } from './types.js';
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+export interface ProblemBody {
+  title: string;
+  status: number;
+  detail: string;
+  errors?: string[];
+}
+
+export function problemBody(status: number, detail: string, errors?: readonly string[]): ProblemBody {
+  const body: ProblemBody = { title: STATUS_CODES[status] ?? 'Error', status, detail };
+  if (errors && errors.length > 0) body.errors = [...errors];
+  return body;
+}
+
+export const problem = (status: number, detail: string, errors?: readonly string[], headers?: Record<string, string>): V2Reply => ({
+  status,
+  body: problemBody(status, detail, errors),
+  contentType: PROBLEM_CONTENT_TYPE,
+  ...(headers ? { headers } : {}),
+});
+
+/** One line per failed check, `"<path>: <message>"` (the migration map's error rule). */
+export const errorLines = (errors: readonly { path: string; message: string }[] | undefined): string[] =>
+  (errors ?? []).map((e) => `${e.path}: ${e.message}`);
+
+/** A store refusal as a problem; `statusFor` lets an operation answer a documented status instead (e.g. 404 for a missing reference). */
+export function problemFromFailure(failure: Failure, status: number = failure.status): V2Reply {
+  const reply = problem(status, failure.message, errorLines(failure.errors));
+  if (failure.retryAfterSeconds !== undefined) reply.headers = { ...reply.headers, 'retry-after': String(failure.retryAfterSeconds) };
+  return reply;
+}
+
+export function sendProblem(res: ServerResponse, status: number, detail: string, headers?: Record<string, string>, errors?: readonly string[]): void {
+  const text = JSON.stringify(problemBody(status, detail, errors));
+  res.writeHead(status, { ...headers, 'content-type': PROBLEM_CONTENT_TYPE, 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
