@@ -14,3 +14,4 @@ import './checks/bounds.js';
 import './checks/http.js';
 import './checks/cross-surface.js';
 import './checks/agreement.js';
+import './checks/rest-v2-core.js';

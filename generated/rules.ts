@@ -2986,6 +2986,251 @@ export const rules = [
     "tier": "safe",
     "source": "assumed",
     "why-not-black-box": "CORS is a switch of the reference mock (--cors); a real service's CORS policy is its own deployment choice, which the spec does not fix."
+  },
+  {
+    "id": "RESTV2-AUTH-001",
+    "title": "A REST v2 request without a bearer key, or with an unknown one, is answered 401 with a problem body and carries no RateLimit fields (the caller is unknown).",
+    "seed": "rest-v2 › Unauthorized; migration-guide › Authentication",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "values": {
+      "status": 401
+    },
+    "operations": [
+      "listPods",
+      "listTemplates",
+      "createTemplate",
+      "getSshKeys"
+    ]
+  },
+  {
+    "id": "RESTV2-AUTH-002",
+    "title": "A valid REST v2 key that lacks the access an operation needs (read for reads, write for changes) is answered 403 with a problem body, and nothing changes.",
+    "seed": "rest-v2 › Forbidden; migration-guide › Authentication",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "values": {
+      "status": 403
+    },
+    "operations": [
+      "listTemplates",
+      "createTemplate",
+      "deleteTemplate",
+      "listPods"
+    ]
+  },
+  {
+    "id": "RESTV2-ERROR-001",
+    "title": "Every REST v2 error answer is RFC 9457 problem details: Content-Type application/problem+json, title, status equal to the HTTP status, detail, and errors as a list of strings when present.",
+    "seed": "rest-v2 › Problem; migration-guide › Errors",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "values": {
+      "contentType": "application/problem+json"
+    },
+    "operations": [
+      "getTemplate",
+      "createTemplate",
+      "listPods"
+    ]
+  },
+  {
+    "id": "RESTV2-ERROR-002",
+    "title": "A REST v2 body that breaks its schema (unknown property, wrong type, missing required property) is answered 422 whose errors name each failing path, a body that is not JSON 400, and neither stores anything.",
+    "seed": "rest-v2 › UnprocessableEntity; rest-v2 › BadRequest; migration-guide › Errors",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "values": {
+      "invalidBody": 422,
+      "malformedBody": 400
+    },
+    "operations": [
+      "createTemplate",
+      "listTemplates"
+    ]
+  },
+  {
+    "id": "RESTV2-ERROR-003",
+    "title": "REST v2 get, update and delete of an id that names no resource are answered 404 with a problem body.",
+    "seed": "rest-v2 › NotFound",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "values": {
+      "status": 404
+    },
+    "operations": [
+      "getTemplate",
+      "updateTemplate",
+      "deleteTemplate",
+      "getPod",
+      "deletePod",
+      "getEndpoint",
+      "deleteEndpoint",
+      "getNetworkVolume",
+      "deleteNetworkVolume",
+      "getRegistry"
+    ]
+  },
+  {
+    "id": "RESTV2-HTTP-001",
+    "title": "A method a REST v2 path does not support is answered 405 with a problem body and an Allow header listing the methods of that path; OPTIONS is answered 204 with Allow without credentials.",
+    "seed": "rest-v2 › MethodNotAllowed; rest-v2 › Allow",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "values": {
+      "status": 405
+    }
+  },
+  {
+    "id": "RESTV2-RATE-001",
+    "title": "Every authenticated REST v2 answer, success or error, carries RateLimit-Policy with the minute, hour and day quotas of the spec and RateLimit with the remaining count of each window, one less per admitted request.",
+    "seed": "rest-v2 › RateLimit; rest-v2 › RateLimit-Policy; migration-guide › Rate limits",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "values": {
+      "minute": 60,
+      "hour": 3000,
+      "day": 50000
+    },
+    "operations": [
+      "listTemplates",
+      "getTemplate"
+    ]
+  },
+  {
+    "id": "RESTV2-RATE-002",
+    "title": "Past a window's quota a REST v2 request is answered 429 with a problem body, Retry-After in whole seconds up to that window's reset, and RateLimit showing 0 remaining; once Retry-After has passed, requests are admitted again.",
+    "seed": "rest-v2 › TooManyRequests; rest-v2 › Retry-After; migration-guide › Rate limits",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "values": {
+      "status": 429,
+      "window": "minute"
+    },
+    "operations": [
+      "listTemplates"
+    ]
+  },
+  {
+    "id": "RESTV2-LIST-001",
+    "title": "REST v2 lists answer an object that wraps the array under the resource's key (templates, pods, endpoints, networkVolumes, registries), never a bare array.",
+    "seed": "migration-guide › Lists; rest-v2 › ListTemplatesResponse; rest-v2 › ListPodsResponse",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "operations": [
+      "listTemplates",
+      "listPods",
+      "listEndpoints",
+      "listNetworkVolumes",
+      "listRegistries"
+    ]
+  },
+  {
+    "id": "RESTV2-TEMPLATE-001",
+    "title": "REST v2 template round trip: create answers 201 with the template and the spec's defaults (category NVIDIA, public false, serverless false, startSsh and startJupyter true, allowedCudaVersions []), get answers it unchanged, PATCH changes only the properties sent, delete answers 204 and the id is then 404.",
+    "seed": "rest-v2 › POST /v2/templates; rest-v2 › PATCH /v2/templates/{id}; rest-v2 › DELETE /v2/templates/{id}; rest-v2 › Template",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "operations": [
+      "createTemplate",
+      "getTemplate",
+      "updateTemplate",
+      "deleteTemplate"
+    ]
+  },
+  {
+    "id": "RESTV2-TEMPLATE-002",
+    "title": "REST v2 template names are unique per account (a taken name on create or rename → 400, nothing stored), and a template takes no network mount (422).",
+    "seed": "rest-v2 › POST /v2/templates; rest-v2 › TemplateMounts",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "values": {
+      "rejects": {
+        "createTemplate": 400,
+        "updateTemplate": 400
+      }
+    },
+    "operations": [
+      "createTemplate",
+      "updateTemplate"
+    ]
+  },
+  {
+    "id": "RESTV2-CROSS-001",
+    "title": "One state: a template created through REST v1 is read and updated through REST v2 with the same id and the migration map's renames (imageName → image, containerDiskInGb → disk, dockerStartCmd → args, isPublic → public, isServerless → serverless, volumeInGb/volumeMountPath → mounts.persistent), and a template created through REST v2 reads back through REST v1 the same way.",
+    "seed": "migration-guide › Path map; migration-guide › Create bodies; rest-v2 › Template",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "operations": [
+      "createTemplate",
+      "getTemplate",
+      "updateTemplate",
+      "listTemplates"
+    ]
+  },
+  {
+    "id": "RESTV2-CROSS-002",
+    "title": "One state: a template saved through GraphQL saveTemplate is listed and read through REST v2 with the same id, its dockerArgs as args.",
+    "seed": "migration-guide › Path map; rest-v2 › GET /v2/templates/{id}",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "operations": [
+      "getTemplate",
+      "listTemplates"
+    ]
+  },
+  {
+    "id": "RESTV2-CROSS-003",
+    "title": "One state: a serverless endpoint created through REST v2 runs jobs on queue v2 (/run then /status reaches COMPLETED), and is the same endpoint REST v1 getEndpoint reads.",
+    "seed": "migration-guide › Path map; rest-v2 › POST /v2/serverless",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "assumed",
+    "operations": [
+      "createEndpoint",
+      "deleteEndpoint"
+    ]
+  },
+  {
+    "id": "REST-RETIRED-001",
+    "title": "With --retire-rest-v1 the mock answers every REST v1 request, known path or not, authenticated or not, 410 Gone with the REST v1 error body whose message names the REST v2 replacement from the migration map (method, path, operationId) or says there is none (resetPod), and changes nothing.",
+    "seed": "Versioning › Compatibility and deprecation policy (not shown); Versioning › 1",
+    "surface": "rest-v1",
+    "check": "mock-only",
+    "tier": "safe",
+    "source": "observed",
+    "values": {
+      "status": 410,
+      "retiredOn": "2026-11-15"
+    },
+    "why-not-black-box": "Retirement is a switch of the reference mock (the suite checks REST v1 as the seed describes it, before 2026-11-15); a real service after that day answers 410 to everything, which is checked by pointing nothing at it."
   }
 ] as const satisfies readonly Rule[];
 export type RuleId = (typeof rules)[number]['id'];

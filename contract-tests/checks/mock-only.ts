@@ -5,6 +5,7 @@
 import { defineCheck } from '../../src/conform/registry.js';
 import { expect, expectEqual, expectStatus } from '../../src/conform/context.js';
 import { createQueueClient } from '../../src/clients/index.js';
+import { startMock } from '../../src/mock/index.js';
 
 defineCheck('QUEUE-JOB-011', async (ctx) => {
   const engine = ctx.target.embedded!.core.engine;
@@ -91,4 +92,31 @@ defineCheck('QUEUE-ERROR-004', async (ctx) => {
   expectStatus(answer, 500, 'runJobSync whose worker crashed');
   expect(typeof answer.body?.message === 'string' && answer.body.message.length > 0, 'the 500 answer carries the error body');
   return 'a crash injected with input.mock.crash is answered 500 with the error body';
+}, { requires: ['embedded'] });
+
+defineCheck('REST-RETIRED-001', async (ctx) => {
+  const key = ctx.secret('retired-mock key');
+  const retired = await startMock({ host: '127.0.0.1', port: 0, retireRestV1: true, apiKeys: [{ key, scopes: ['read', 'write', 'jobs', 'graphql'] }] });
+  try {
+    const auth = { authorization: `Bearer ${key}` };
+    const cases: [string, string, unknown, RegExp][] = [
+      ['GET', '/pods', undefined, /use GET \/v2\/pods \(REST v2 listPods\)/],
+      ['POST', '/templates', { name: 'cc-retired', imageName: 'x:1' }, /use POST \/v2\/templates \(REST v2 createTemplate\)/],
+      ['POST', '/pods/abc/reset', undefined, /resetPod has no REST v2 replacement/],
+      ['GET', '/no-such-path', undefined, /use REST v2/],
+    ];
+    for (const [method, path, body, message] of cases) {
+      for (const headers of [auth, {}]) {
+        const answer = await ctx.http.raw(method, `${retired.restV1Url}${path}`, body, { ...headers });
+        expectStatus(answer, 410, `${method} ${path} on a retired REST v1${'authorization' in headers ? '' : ' without a key'}`);
+        expect(typeof answer.body?.message === 'string' && message.test(answer.body.message), `${method} ${path}: message "${answer.body?.message}" does not match ${message}`);
+      }
+    }
+    const v2 = await ctx.http.raw('GET', `${retired.restV2Url}/templates`, undefined, auth);
+    expectStatus(v2, 200, 'REST v2 listTemplates on the retired mock');
+    expectEqual(v2.body.templates, [], 'templates after the retired REST v1 create');
+  } finally {
+    await retired.close();
+  }
+  return 'checked in-process on a second mock started with --retire-rest-v1';
 }, { requires: ['embedded'] });

@@ -315,7 +315,7 @@ export interface paths {
         put?: never;
         /**
          * Create a template
-         * @description Creates a template (image, disk, ports, env, registry credential, mount) to create pods or serverless endpoints from (`templateId`). Answers 201 with the template.
+         * @description Creates a template (image, disk, ports, env, registry credential, mount) to create pods or serverless endpoints from (`templateId`). Answers 201 with the template. Template names are unique per account (one state with REST v1 and GraphQL), so a taken name → 400. An unknown `registry` id → 422; a `mounts.network` → 422.
          */
         post: operations["createTemplate"];
         delete?: never;
@@ -340,7 +340,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a template
-         * @description Deletes a template the caller owns (a public catalog template is answered 404). Refused with 400 while a pod uses it or a serverless endpoint is bound to it.
+         * @description Deletes a template the caller owns (a public catalog template is answered 404). Refused with 400 while a pod uses it or a serverless endpoint is bound to it, and (one state with REST v1, whose x-delete-delay-ms applies) until the delete delay after its last use has passed.
          */
         delete: operations["deleteTemplate"];
         options?: never;

@@ -1,47 +1,60 @@
-// `compute-contract docs [--out DIR]`: HTML docs built from the specs (Redoc for OpenAPI, plain pages
-// for the GraphQL SDL and the rule catalogue) so writers edit specs/ and never the HTML.
-import { spawnSync } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
-import { rules } from '../../generated/rules.js';
-import { packageRoot } from '../package-files.js';
+// `compute-contract docs [--out DIR]`: the documentation site, server-rendered from the specs, the rule
+// catalogue, the migration map and every Markdown page under docs/. Self-contained: no script, style or
+// font comes from outside, so it works from file:// and any static host. Writers edit the sources only.
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { externalRefs } from '../docs/external-refs.js';
+import { buildSite, writeSite } from '../docs/site.js';
 
-const root = packageRoot;
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const page = (title: string, body: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>` +
-  `<style>body{font-family:system-ui,sans-serif;margin:2rem;max-width:72rem}td,th{border-bottom:1px solid #ddd;padding:.3rem;text-align:left;vertical-align:top}pre{background:#f6f8fa;padding:1rem;overflow:auto}</style>` +
-  `</head><body>${body}</body></html>\n`;
+const HELP = `Usage: compute-contract docs [--out DIR]
 
-function redoclyBin(): string {
-  const require = createRequire(import.meta.url);
-  return join(dirname(require.resolve('@redocly/cli/package.json')), 'bin/cli.js');
-}
+Writes the documentation site (REST v1, queue v2, REST v2, GraphQL, rule catalogue, migration map and
+every Markdown page under docs/) as static HTML. Open DIR/index.html, or serve DIR from any static host.
+\`compute-contract mock --docs\` serves the same site at /docs with try-it panels.
+
+Options:
+  --out DIR     output directory (default: docs-site); existing files with the same names are replaced
+  -h, --help    show this help
+`;
 
 export async function runDocsCommand(argv: string[]): Promise<number> {
-  const outIndex = argv.indexOf('--out');
-  const out = resolve(outIndex >= 0 && argv[outIndex + 1] ? argv[outIndex + 1] as string : join(root, 'docs-site'));
-  await mkdir(out, { recursive: true });
-  for (const spec of ['rest-v1', 'queue-v2']) {
-    const result = spawnSync(process.execPath, [redoclyBin(), 'build-docs', join(root, 'generated', spec, 'openapi.json'), '-o', join(out, `${spec}.html`)], {
-      encoding: 'utf8',
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-    });
-    if (result.status !== 0) {
-      console.error(`build-docs failed for ${spec}:\n${result.stderr}`);
-      return 1;
-    }
+  let values: { out?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
+  } catch (error) {
+    process.stderr.write(`compute-contract docs: ${(error as Error).message}\n\n${HELP}`);
+    return 2;
   }
-  const sdl = await readFile(join(root, 'specs/graphql/schema.graphql'), 'utf8');
-  await writeFile(join(out, 'graphql.html'), page('GraphQL schema', `<h1>GraphQL (templates and secrets)</h1><p>Address <code>{graphql_url}?api_key=…</code>, no version.</p><pre>${escapeHtml(sdl)}</pre>`));
-  const rows = rules
-    .map((r) => `<tr><td><code>${r.id}</code></td><td>${escapeHtml(r.title)}</td><td>${r.surface}</td><td>${r.check}</td><td>${r.source}</td><td>${escapeHtml(r.seed)}</td></tr>`)
-    .join('');
-  await writeFile(join(out, 'rules.html'), page('Rule catalogue', `<h1>Rule catalogue (${rules.length})</h1><table><tr><th>ID</th><th>Rule</th><th>Surface</th><th>Check</th><th>Source</th><th>Seed section</th></tr>${rows}</table>`));
-  await writeFile(join(out, 'index.html'), page('compute-contract docs', `<h1>compute-contract</h1><ul>
-<li><a href="rest-v1.html">REST v1 — management</a></li><li><a href="queue-v2.html">queue v2 — serverless jobs</a></li>
-<li><a href="graphql.html">GraphQL — templates and secrets</a></li><li><a href="rules.html">Rule catalogue</a></li></ul>`));
-  console.log(`docs written to ${out}`);
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  if (values.out !== undefined && values.out.trim() === '') {
+    process.stderr.write(`compute-contract docs: --out needs a directory\n\n${HELP}`);
+    return 2;
+  }
+  const out = resolve(values.out ?? 'docs-site');
+  const started = performance.now();
+  let site;
+  try {
+    site = buildSite();
+  } catch (error) {
+    process.stderr.write(`compute-contract docs: cannot build the site: ${(error as Error).message}\n`);
+    return 1;
+  }
+  const external = externalRefs(site.files);
+  if (external.length > 0) {
+    process.stderr.write(`compute-contract docs: the site would load from outside:\n${external.map((r) => `  ${r.file}: ${r.kind} ${r.url}`).join('\n')}\n`);
+    return 1;
+  }
+  let bytes: number;
+  try {
+    bytes = await writeSite(out, site);
+  } catch (error) {
+    process.stderr.write(`compute-contract docs: cannot write to ${out}: ${(error as Error).message}\n`);
+    return 1;
+  }
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(`docs written to ${out}: ${site.pages.length} pages, ${(bytes / 1024).toFixed(0)} KiB, ${seconds} s (open ${resolve(out, 'index.html')})`);
   return 0;
 }

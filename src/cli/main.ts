@@ -3,6 +3,8 @@ import { rulesSummary } from './rules-summary.js';
 import { runDocsCommand } from './docs-command.js';
 import { runMockCommand } from './mock-command.js';
 import { runConformCommand } from './conform-command.js';
+import { runProxyCommand } from './proxy-command.js';
+import { runCheckTrafficCommand } from './check-traffic-command.js';
 
 const usage = `Usage: compute-contract <command> [options]
 
@@ -12,6 +14,9 @@ Commands:
   mock      Start the stateful reference mock (see README, "Reference mock").
   conform   Run the conformance suite against a target.
   docs      Build HTML docs from the specs.
+  proxy     Validating proxy: forward to --upstream URL and judge every exchange against the specs.
+  check-traffic FILE.har
+            The proxy's judgement over recorded traffic (HAR).
 `;
 
 type Command = (argv: string[]) => Promise<number>;
@@ -24,6 +29,8 @@ const commands: Record<string, Command> = {
   docs: runDocsCommand,
   mock: runMockCommand,
   conform: runConformCommand,
+  proxy: runProxyCommand,
+  'check-traffic': runCheckTrafficCommand,
   // npm start: the conformance suite against the embedded mock (no target given).
   start: () => runConformCommand([]),
 };

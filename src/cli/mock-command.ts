@@ -7,7 +7,7 @@ import { FAULT_NAMES, startMock, type ApiKey, type FaultName, type MockOptions }
 
 const HELP = `Usage: compute-contract mock [options]
 
-Serves REST v1 at /v1, queue v2 at /v2/{endpointId} and GraphQL at /graphql.
+Serves REST v1 at /v1, REST v2 at /rest/v2, queue v2 at /v2/{endpointId} and GraphQL at /graphql.
 
 Options:
   --port N                    port to listen on (default 8787; 0 = ephemeral)
@@ -29,6 +29,8 @@ Options:
   --log                       one line per request on stderr (never query strings or keys)
   --cors ORIGIN|*             answer CORS for browser pages of ORIGIN (or any origin with *);
                               default off (no Access-Control-* headers)
+  --retire-rest-v1            answer every REST v1 request 410 Gone naming its REST v2
+                              replacement, as the real service does since 2026-11-15
   -h, --help                  show this help
 `;
 
@@ -52,6 +54,7 @@ export function parseMockArgs(argv: string[]): MockOptions | 'help' {
       state: { type: 'string' },
       log: { type: 'boolean' },
       cors: { type: 'string' },
+      'retire-rest-v1': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -92,6 +95,7 @@ export function parseMockArgs(argv: string[]): MockOptions | 'help' {
   if (values.state !== undefined) options.stateFile = values.state;
   if (values.log) options.log = true;
   if (values.cors !== undefined) options.cors = parseCorsOrigin(values.cors);
+  if (values['retire-rest-v1']) options.retireRestV1 = true;
   return options;
 }
 
@@ -116,7 +120,8 @@ export async function runMockCommand(argv: string[]): Promise<number> {
   }
   const mock = await startMock(options);
   const lines = [
-    `REST v1:  ${mock.restV1Url}`,
+    `REST v1:  ${mock.restV1Url}${options.retireRestV1 ? ' (retired: every request answers 410 Gone)' : ''}`,
+    `REST v2:  ${mock.restV2Url}`,
     `queue v2: ${mock.queueV2Url('{endpointId}')}`.replace('%7BendpointId%7D', '{endpointId}'),
     `GraphQL:  ${mock.graphqlUrl}`,
   ];

@@ -2,12 +2,19 @@
 // clean up after themselves, job helpers, secrets bookkeeping and assertions.
 import { randomBytes } from 'node:crypto';
 import { CheckFailure, type Answer, type CallOptions, type Http, type HttpSurface } from './http.js';
+import type { Need, Usage } from './needs.js';
+import { requireUrl, type SurfaceName } from './surfaces.js';
 import type { RunSettings, TargetConfig } from './target.js';
 import type { CatalogueRule } from './types.js';
 
 /** Thrown when a check needs clock control (or real waiting the tier does not allow). */
 export class NeedsClock extends Error {
   override name = 'NeedsClock';
+}
+
+/** Thrown when a check reaches for a capability the preflight found missing; the message is the root cause. */
+export class CapabilityMissing extends Error {
+  override name = 'CapabilityMissing';
 }
 
 export interface RunState {
@@ -17,6 +24,10 @@ export interface RunState {
   sharedTemplateId?: string;
   /** Cleanups that could not finish during their check (e.g. template delete delay). */
   deferred: (() => Promise<boolean>)[];
+  /** What the running check uses (needs.ts). */
+  usage: Usage;
+  /** Capabilities the preflight found missing, with their root cause. */
+  missing: Map<Need, string>;
 }
 
 export const TERMINAL = ['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT'] as const;
@@ -39,6 +50,19 @@ export class Ctx {
 
   get controlled(): boolean {
     return this.target.controlUrl !== undefined;
+  }
+
+  /** A surface's base URL (for calls outside the operations table); the surface counts as used. */
+  baseUrl(surface: SurfaceName): string {
+    this.state.usage.record(surface);
+    return requireUrl(this.target, surface);
+  }
+
+  /** Waiting for the target's jobs to progress: declared with needs 'jobs', refused when the preflight saw none finish. */
+  private awaitsProgress(): void {
+    this.state.usage.record('jobs');
+    const cause = this.state.missing.get('jobs');
+    if (cause) throw new CapabilityMissing(cause);
   }
 
   // ---- naming, secrets, cleanup -------------------------------------------------------
@@ -89,6 +113,7 @@ export class Ctx {
 
   /** Polls `probe` in real time until it returns a value (bounded by count and time). */
   async eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs?: number): Promise<T> {
+    this.awaitsProgress();
     const limit = timeoutMs ?? (this.controlled ? 3_000 : this.settings.jobTimeoutMs);
     const deadline = Date.now() + limit;
     let delay = 2;
@@ -198,7 +223,7 @@ export class Ctx {
    * only need a working queue and read no counters, limits or configuration.
    */
   async anyEndpoint(): Promise<string> {
-    return this.target.endpointId ?? this.endpoint();
+    return this.state.usage.as('endpoint', async () => this.target.endpointId ?? this.endpoint());
   }
 
   /** A queue endpoint created for this check (own queue, counters and rate windows). */
@@ -279,6 +304,7 @@ export class Ctx {
 
   /** Lets a job of `durationMs` finish: passes the time, then polls for a terminal status. */
   async finish(endpointId: string, jobId: string, durationMs: number): Promise<any> {
+    this.awaitsProgress();
     await this.pass(durationMs);
     return this.waitForStatus(endpointId, jobId, TERMINAL);
   }

@@ -8,6 +8,8 @@ export type HttpSurface = Exclude<Surface, 'restV2'>;
 export const isHttpSurface = (surface: Surface): surface is HttpSurface => surface !== 'restV2';
 import type { TargetConfig } from './target.js';
 import { checkGraphqlAnswer } from './graphql-shape.js';
+import type { Usage } from './needs.js';
+import { requireUrl, surfaceOfUrl } from './surfaces.js';
 
 /** A failed expectation; the message names the operation and JSON path, never a secret value. */
 export class CheckFailure extends Error {
@@ -65,11 +67,16 @@ function pathOf(node: unknown, needle: string, at = ''): string | undefined {
   return undefined;
 }
 
+/** queue v2 operations that hold the request until a job progresses (or their wait runs out). */
+const HOLDING_OPERATIONS = new Set(['runJobSync', 'getJobStatusSync', 'streamJob', 'openaiProxy']);
+
 export class Http {
   calls = 0;
   constructor(
     readonly target: TargetConfig,
     readonly secrets: SecretBook,
+    /** Records which surfaces the running check reaches (see needs.ts). */
+    readonly usage?: Usage,
   ) {}
 
   url(surface: Surface, operationId: string, options: CallOptions = {}): string {
@@ -80,16 +87,16 @@ export class Http {
       // x-multi-segment parameters (openaiPath) keep their slashes.
       return name === 'openaiPath' ? value.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(value);
     });
+    this.usage?.record(surface);
     let base: string;
-    if (surface === 'restV1') base = this.target.restUrl;
+    if (surface === 'restV1') base = requireUrl(this.target, 'restV1');
     else if (surface === 'restV2') {
       // restV2Url ends in /v2 (https://api.runpod.io/v2, the mock's …/rest/v2); the spec's paths carry /v2 too.
-      if (!this.target.restV2Url) throw new Error(`${operationId}: no REST v2 URL configured`);
-      return this.withQuery(`${this.target.restV2Url}${path.replace(/^\/v2/, '')}`, options);
+      return this.withQuery(`${requireUrl(this.target, 'restV2')}${path.replace(/^\/v2/, '')}`, options);
     } else {
       const endpointId = options.endpointId ?? this.target.endpointId;
       if (!endpointId) throw new Error(`${operationId}: no endpoint id`);
-      base = `${this.target.queueUrl}/${encodeURIComponent(endpointId)}`;
+      base = `${requireUrl(this.target, 'queueV2')}/${encodeURIComponent(endpointId)}`;
     }
     return this.withQuery(`${base}${path}`, options);
   }
@@ -111,6 +118,8 @@ export class Http {
     if (options.body !== undefined) body = JSON.stringify(options.body);
     if (body !== undefined) headers['content-type'] ??= 'application/json';
     const answer = await this.send<T>(op.method, this.url(surface, operationId, options), headers, body, options.signal, operationId);
+    // An accepted held request waits on a job's progress: the check needs jobs that finish.
+    if (answer.status === 200 && surface === 'queueV2' && HOLDING_OPERATIONS.has(operationId)) this.usage?.record('jobs');
     this.checkSchema(surface, operationId, answer);
     return answer;
   }
@@ -130,7 +139,8 @@ export class Http {
     options: { key?: string | null; via?: 'query' | 'bearer'; url?: string } = {},
   ): Promise<Answer<T>> {
     const key = options.key === undefined ? this.target.apiKey : options.key;
-    const url = new URL(options.url ?? this.target.graphqlUrl);
+    if (options.url === undefined) this.usage?.record('graphql');
+    const url = new URL(options.url ?? requireUrl(this.target, 'graphql'));
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (key !== null) {
       if (options.via === 'bearer') headers['authorization'] = `Bearer ${key}`;
@@ -148,6 +158,8 @@ export class Http {
 
   /** Outside the spec (control API, version probes): still scanned for secrets. */
   raw<T = any>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
+    const surface = surfaceOfUrl(this.target, url);
+    if (surface) this.usage?.record(surface);
     if (body !== undefined) headers['content-type'] ??= 'application/json';
     return this.send<T>(method, url, headers, body === undefined ? undefined : JSON.stringify(body), undefined, `${method} ${new URL(url).pathname}`);
   }

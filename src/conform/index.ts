@@ -8,13 +8,17 @@ import { reportDocument, toHtml, toMarkdown } from './reporters/document.js';
 import { junitXml } from './reporters/junit.js';
 import { plannedRealWaitMs, runSuite } from './runner.js';
 import { formatMs } from './context.js';
-import { DEFAULT_SEED, startEmbeddedTarget, type RunSettings, type TargetConfig } from './target.js';
+import { DEFAULT_PREFLIGHT_JOB_MS, DEFAULT_SEED, startEmbeddedTarget, type RunSettings, type TargetConfig } from './target.js';
 import type { RuleResult, RunSummary } from './types.js';
+import { exitCodeOf } from './verdict.js';
+import { runHeader } from './reporters/console.js';
 
 export { loadCatalogue } from './catalogue.js';
 export { measureMutationScore, type MutationScore } from './mutation.js';
 export { startEmbeddedTarget, DEFAULT_SEED, type TargetConfig, type RunSettings } from './target.js';
-export type { RuleResult, RunSummary, Tier } from './types.js';
+export type { PreflightProbe, RuleResult, RunSummary, SkipKind, Tier } from './types.js';
+export { levelOf, RULE_LEVELS, type RuleLevel } from './levels.js';
+export { exitCodeOf, countsTowardVerdict } from './verdict.js';
 
 export interface ConformanceOptions {
   /** Remote target; omitted → the embedded mock (virtual clock, control API). */
@@ -38,7 +42,7 @@ export interface ConformanceResult {
 }
 
 export function defaultSettings(overrides: Partial<RunSettings> = {}): RunSettings {
-  return { tier: 'full', seed: DEFAULT_SEED, maxRealWaitMs: 120_000, jobTimeoutMs: 60_000, ...overrides };
+  return { tier: 'full', seed: DEFAULT_SEED, maxRealWaitMs: 120_000, jobTimeoutMs: 60_000, preflightJobMs: DEFAULT_PREFLIGHT_JOB_MS, ...overrides };
 }
 
 export async function runConformance(options: ConformanceOptions = {}): Promise<ConformanceResult> {
@@ -47,7 +51,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
   const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
   try {
     if (options.progress) {
-      write(`compute-contract conformance — target: ${target.name}, tier ${settings.tier}, seed ${settings.seed}${target.controlUrl ? ', clock control' : ''}`);
+      write(runHeader(target, settings));
       const realWait = plannedRealWaitMs(target, settings);
       if (realWait > 0) write(`slow tier without clock control: the clock rules will wait ≈${formatMs(realWait)} for real in total`);
     }
@@ -59,7 +63,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
       if (reportFiles.length) write(`Reports: ${reportFiles.join(', ')}`);
     }
     const failing = summary.results.filter((r) => r.outcome === 'fail');
-    return { summary, failing, reportFiles, exitCode: failing.length > 0 ? 1 : 0 };
+    return { summary, failing, reportFiles, exitCode: exitCodeOf(summary) };
   } finally {
     if (!options.target) await target.embedded?.close();
   }

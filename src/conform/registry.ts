@@ -1,5 +1,6 @@
 // Checks register here by rule id; contract-tests/ holds them (one per rule in specs/rules.yaml).
 import type { Ctx } from './context.js';
+import type { Need } from './needs.js';
 
 export type Requirement = 'readOnlyKey' | 'noPermissionKey' | 'embedded';
 
@@ -8,6 +9,11 @@ export interface CheckDefinition {
   /** Returns nothing, or a note shown with the pass (e.g. parts not observable black-box). */
   run(ctx: Ctx): Promise<void | string>;
   requires?: Requirement[];
+  /**
+   * What the check uses beyond its rule's surface: other surfaces, 'endpoint' (any queue endpoint
+   * will do), 'jobs' (waits for job progress). See needs.ts; verified against the embedded mock.
+   */
+  needs?: Need[];
   /** Real time the check waits when the target has no clock control (slow tier estimate). */
   realWaitMs?: number;
   timeoutMs?: number;

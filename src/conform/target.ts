@@ -1,16 +1,19 @@
 // Where the suite points: flags, environment, or the embedded mock (virtual clock + control API).
 import { randomBytes } from 'node:crypto';
 import { startMock, type FaultName, type RunningMock } from '../mock/index.js';
+import { RULE_LEVELS, type RuleLevel } from './levels.js';
+import { SURFACE_NAMES, SURFACE_INFO, urlOf } from './surfaces.js';
 import type { Tier } from './types.js';
 
 export interface TargetConfig {
   /** Human-readable name for reports ("embedded mock", a URL). */
   name: string;
+  // Any subset of the surfaces; rules of an absent one are skipped (see surfaces.ts, needs.ts).
   /** REST v1 base, ending in /v1. */
-  restUrl: string;
+  restUrl?: string;
   /** queue v2 base without the endpoint id, ending in /v2. */
-  queueUrl: string;
-  graphqlUrl: string;
+  queueUrl?: string;
+  graphqlUrl?: string;
   /** REST v2 management base ending in /v2 (https://api.runpod.io/v2; the mock's …/rest/v2); optional. */
   restV2Url?: string;
   apiKey: string;
@@ -41,6 +44,12 @@ export interface RunSettings {
   bail?: boolean;
   /** Generated requests per operation and phase of the agreement rules (AGREE-*); default 2. */
   fuzzRuns?: number;
+  /** Levels whose rules run (--level); default all. */
+  levels?: readonly RuleLevel[];
+  /** Every failing level counts toward the exit code (--strict); default only `must`. */
+  strict?: boolean;
+  /** Preflight bound for a submitted job to reach a terminal status (--preflight-job-ms). */
+  preflightJobMs: number;
 }
 
 export const DEFAULT_SEED = 20_240_601;
@@ -50,6 +59,7 @@ const FLAGS: Record<string, string> = {
   '--rest-url': 'CONFORM_REST_URL',
   '--queue-url': 'CONFORM_QUEUE_URL',
   '--graphql-url': 'CONFORM_GRAPHQL_URL',
+  '--rest-v2-url': 'CONFORM_REST_V2_URL',
   '--api-key': 'CONFORM_API_KEY',
   '--endpoint-id': 'CONFORM_ENDPOINT_ID',
   '--read-only-key': 'CONFORM_READ_ONLY_KEY',
@@ -63,7 +73,13 @@ const FLAGS: Record<string, string> = {
   '--max-real-wait-ms': 'CONFORM_MAX_REAL_WAIT_MS',
   '--job-timeout-ms': 'CONFORM_JOB_TIMEOUT_MS',
   '--fuzz-runs': 'CONFORM_FUZZ_RUNS',
+  '--level': 'CONFORM_LEVEL',
+  '--preflight-job-ms': 'CONFORM_PREFLIGHT_JOB_MS',
 };
+
+export const DEFAULT_PREFLIGHT_JOB_MS = 10_000;
+/** Longest preflight job bound accepted (a cold start of a real worker can take minutes). */
+export const MAX_PREFLIGHT_JOB_MS = 600_000;
 
 export const FLAG_NAMES = Object.keys(FLAGS);
 
@@ -92,23 +108,23 @@ export function readOptions(argv: string[], env: NodeJS.ProcessEnv): { values: R
 
 const trim = (url: string) => url.replace(/\/+$/, '');
 
-/** A remote target from options; undefined when no URL was given (→ embedded mock). */
+/**
+ * A remote target from options: any subset of the surface URLs (--rest-url, --queue-url,
+ * --graphql-url, --rest-v2-url); undefined when none was given (→ embedded mock); a string on error.
+ */
 export function remoteTarget(values: Record<string, string>): TargetConfig | string | undefined {
-  const rest = values['--rest-url'];
-  const queue = values['--queue-url'];
-  const graphql = values['--graphql-url'];
-  if (!rest && !queue && !graphql) return undefined;
-  if (!rest || !queue || !graphql) return 'give all three of --rest-url, --queue-url and --graphql-url (or none for the embedded mock)';
+  const given = SURFACE_NAMES.filter((s) => values[SURFACE_INFO[s].flag]);
+  if (given.length === 0) return undefined;
+  for (const s of given) {
+    const url = values[SURFACE_INFO[s].flag]!;
+    if (!/^https?:\/\/[^\s]+$/.test(url) || !URL.canParse(url)) return `${SURFACE_INFO[s].flag} must be an http(s) URL (got ${JSON.stringify(url.slice(0, 80))})`;
+  }
   const apiKey = values['--api-key'];
   if (!apiKey) return '--api-key (or CONFORM_API_KEY) is required with a remote target';
-  const target: TargetConfig = {
-    name: trim(rest),
-    restUrl: trim(rest),
-    queueUrl: trim(queue),
-    graphqlUrl: graphql,
-    apiKey,
-    workerImage: values['--worker-image'] ?? DEFAULT_WORKER_IMAGE,
-  };
+  const target: TargetConfig = { name: '', apiKey, workerImage: values['--worker-image'] ?? DEFAULT_WORKER_IMAGE };
+  // GraphQL keeps its address verbatim (it may carry a query string); the others lose trailing slashes.
+  for (const s of given) target[SURFACE_INFO[s].field] = s === 'graphql' ? values['--graphql-url']! : trim(values[SURFACE_INFO[s].flag]!);
+  target.name = urlOf(target, given[0]!)!;
   if (values['--endpoint-id']) target.endpointId = values['--endpoint-id'];
   if (values['--read-only-key']) target.readOnlyKey = values['--read-only-key'];
   if (values['--no-permission-key']) target.noPermissionKey = values['--no-permission-key'];
@@ -148,6 +164,15 @@ export async function startEmbeddedTarget(faults: FaultName[] = []): Promise<Tar
     workerImage: DEFAULT_WORKER_IMAGE,
     embedded: mock,
   };
+}
+
+/** `--level must,should` → the levels; a string names what is wrong. */
+export function parseLevels(value: string | undefined): readonly RuleLevel[] | string {
+  if (value === undefined) return RULE_LEVELS;
+  const parts = value.split(',').map((p) => p.trim().toLowerCase());
+  const bad = parts.filter((p) => !(RULE_LEVELS as readonly string[]).includes(p));
+  if (parts.length === 0 || bad.length > 0) return `--level takes a comma-separated list of ${RULE_LEVELS.join(', ')} (got ${JSON.stringify(value.slice(0, 80))})`;
+  return RULE_LEVELS.filter((l) => parts.includes(l));
 }
 
 export function parseTier(value: string | undefined): Tier | undefined {

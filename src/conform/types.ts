@@ -1,4 +1,7 @@
 // Shared types of the conformance runner: rules, tiers, outcomes and results.
+import type { RuleLevel } from './levels.js';
+import type { SurfaceName } from './surfaces.js';
+
 export type Tier = 'safe' | 'full' | 'slow';
 export type RuleCheckKind = 'black-box' | 'clock' | 'mock-only';
 
@@ -17,8 +20,12 @@ export interface CatalogueRule {
 
 export type Outcome = 'pass' | 'fail' | 'skip';
 
-/** Why a rule was not run: every skip names one, so nothing passes silently. */
-export type SkipKind = 'needs-clock' | 'tier' | 'mock-only' | 'not-configured' | 'no-check' | 'filtered';
+/**
+ * Why a rule was not run: every skip names one, so nothing passes silently. 'preflight': the target
+ * lacks a capability the check needs (unreachable surface, key refused, jobs that never finish); the
+ * reason is the one root cause, shared by every rule it blocks.
+ */
+export type SkipKind = 'needs-clock' | 'tier' | 'mock-only' | 'not-configured' | 'no-check' | 'filtered' | 'preflight';
 
 export interface RuleResult {
   id: string;
@@ -26,6 +33,8 @@ export interface RuleResult {
   surface: string;
   check: RuleCheckKind;
   tier: Tier;
+  /** must (seed) / should (observed) / may (assumed): see levels.ts. */
+  level: RuleLevel;
   seed: string;
   outcome: Outcome;
   skipKind?: SkipKind;
@@ -36,6 +45,18 @@ export interface RuleResult {
   calls: number;
 }
 
+export type Tally = { pass: number; fail: number; skip: number };
+
+/** One preflight probe of a configured surface: reachable, key accepted, jobs finish. */
+export interface PreflightProbe {
+  surface: SurfaceName;
+  probe: 'reachable' | 'key' | 'jobs';
+  ok: boolean;
+  /** What was seen (the root cause when not ok). */
+  detail: string;
+  durationMs: number;
+}
+
 export interface RunSummary {
   target: string;
   tier: Tier;
@@ -43,8 +64,20 @@ export interface RunSummary {
   clockControl: boolean;
   startedAt: string;
   wallMs: number;
+  /** Surfaces the target configures, and the ones it does not (their rules are skipped). */
+  surfaces: { configured: SurfaceName[]; absent: SurfaceName[] };
+  /** Levels selected by --level; strict: every failing level counts toward the verdict. */
+  levels: RuleLevel[];
+  strict: boolean;
+  preflight: PreflightProbe[];
   results: RuleResult[];
-  totals: { rules: number; pass: number; fail: number; skip: number; checked: number };
+  /**
+   * rules: the whole catalogue; inScope: rules of configured surfaces (the coverage denominator);
+   * counted: failures that decide the verdict (must, or every level with --strict).
+   */
+  totals: { rules: number; inScope: number; pass: number; fail: number; skip: number; checked: number; counted: number; byLevel: Record<RuleLevel, Tally> };
+  /** pass unless a counted rule failed or a preflight probe did. */
+  verdict: 'pass' | 'fail';
   /** Filled in by the self-proof run (faults caught / faults), when known. */
   mutation?: { caught: number; total: number; perFault: { fault: string; failing: string[] }[] };
 }

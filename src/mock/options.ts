@@ -60,6 +60,8 @@ export interface MockOptions {
   limits?: Partial<CapacityLimits>;
   /** CORS for browser pages: an origin (`https://docs.example.com`) or `*`. Default: off, no CORS header. */
   cors?: string;
+  /** Answer every REST v1 request 410 Gone naming its REST v2 replacement, as the real service since 2026-11-15. */
+  retireRestV1?: boolean;
 }
 
 export interface ResolvedOptions {
@@ -79,6 +81,7 @@ export interface ResolvedOptions {
   /** Mutable, so an embedding tool (or a conformance check) can lower a ceiling for a while. */
   limits: CapacityLimits;
   cors?: string;
+  retireRestV1: boolean;
 }
 
 export const DEFAULT_API_KEY = 'mock-key';
@@ -104,6 +107,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     log: options.log ?? false,
     limits: { ...defaultCapacityLimits(), ...definedOnly(options.limits ?? {}) },
     cors: options.cors === undefined ? undefined : parseCorsOrigin(options.cors),
+    retireRestV1: options.retireRestV1 ?? false,
   };
 }
 

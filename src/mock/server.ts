@@ -12,6 +12,7 @@ import { GRAPHQL_ALLOW, handleGraphql } from './graphql/handler.js';
 import { parseJsonBody, parseQuery, readBody, sendError, sendJson, sendNoContent } from './http.js';
 import { queueHandlers } from './queue/handlers.js';
 import { restHandlers } from './rest/handlers.js';
+import { answerRetired } from './rest/retired.js';
 import { handleRestV2 } from './rest-v2/front.js';
 import type { Router } from './router.js';
 import { mockRateLimitPolicy } from './spec-facts.js';
@@ -66,7 +67,10 @@ function handle(parts: ServerParts, req: IncomingMessage, res: ServerResponse): 
   if (parts.cors !== undefined && !path.startsWith('/__control')) parts.cors.decorate(res);
 
   if (path === '/rest/v2' || path.startsWith('/rest/v2/')) return handleRestV2(parts, req, res, path.slice(5), search);
-  if (path === '/v1' || path.startsWith('/v1/')) return api(parts, req, res, 'restV1', path.slice(3), search, undefined);
+  if (path === '/v1' || path.startsWith('/v1/')) {
+    if (parts.core.options.retireRestV1) return answerRetired(parts.router, req, res, path.slice(3));
+    return api(parts, req, res, 'restV1', path.slice(3), search, undefined);
+  }
   if (path.startsWith('/v2/')) {
     const slash = path.indexOf('/', 4);
     const endpointId = decodeOrRaw(slash === -1 ? path.slice(4) : path.slice(4, slash));

@@ -5,7 +5,7 @@ import { readOptions, remoteTarget, type TargetConfig } from '../conform/target.
 import { startMock, type FaultName, type RunningMock } from '../mock/index.js';
 
 /** What verification needs of a target: the conformance suite's target config, minus suite-only fields. */
-export type PactTarget = Pick<TargetConfig, 'name' | 'restUrl' | 'queueUrl' | 'graphqlUrl' | 'apiKey' | 'endpointId' | 'controlUrl'>;
+export type PactTarget = Pick<TargetConfig, 'name' | 'apiKey' | 'endpointId' | 'controlUrl'> & Required<Pick<TargetConfig, 'restUrl' | 'queueUrl' | 'graphqlUrl'>>;
 
 export interface StartedTarget {
   target: PactTarget;
@@ -24,6 +24,8 @@ export async function resolvePactTarget(argv: string[], env: NodeJS.ProcessEnv):
   if (typeof remote === 'string') throw new Error(remote);
   if (remote) {
     const { name, restUrl, queueUrl, graphqlUrl, apiKey, endpointId, controlUrl } = remote;
+    // The pacts span the three surfaces (the conformance suite alone accepts a partial target).
+    if (!restUrl || !queueUrl || !graphqlUrl) throw new Error('provider verification needs all three of --rest-url, --queue-url and --graphql-url');
     return { target: { name, restUrl, queueUrl, graphqlUrl, apiKey, endpointId, controlUrl }, stop: async () => {} };
   }
   return startEmbeddedPactTarget();

@@ -1,32 +1,70 @@
-// Console progress: one line per rule under a header per surface, then totals per surface.
-import type { RuleResult, RunSummary } from '../types.js';
+// Console progress: one line per rule (with its level), then the preflight's root causes, totals per
+// surface and per level, and the verdict.
+import { RULE_LEVELS } from '../levels.js';
+import { SURFACE_INFO, configuredSurfaces } from '../surfaces.js';
+import type { RunSettings, TargetConfig } from '../target.js';
+import type { RuleResult, RunSummary, Tally } from '../types.js';
+import { verdictLine } from '../verdict.js';
 
 const SYMBOL = { pass: '✓', fail: '✗', skip: '-' } as const;
 const color = (code: number, text: string) => (process.stdout.isTTY && !process.env['NO_COLOR'] ? `\x1b[${code}m${text}\x1b[0m` : text);
 
+export function runHeader(target: TargetConfig, settings: RunSettings): string {
+  const configured = configuredSurfaces(target);
+  const surfaces = configured.map((s) => SURFACE_INFO[s].label).join(', ');
+  const levels = settings.levels && settings.levels.length < RULE_LEVELS.length ? `, levels ${settings.levels.join(',')}` : '';
+  return `compute-contract conformance — target: ${target.name} (${surfaces}), tier ${settings.tier}, seed ${settings.seed}${target.controlUrl ? ', clock control' : ''}${levels}${settings.strict ? ', strict' : ''}`;
+}
+
 export function consoleProgress(write: (line: string) => void = (l) => process.stdout.write(`${l}\n`)) {
   return (result: RuleResult, index: number, total: number) => {
     if (result.outcome === 'skip' && result.skipKind === 'filtered') return;
+    // Surface-less and root-cause skips are summarised once at the end, not repeated per rule.
+    if (result.outcome === 'skip' && (result.skipKind === 'preflight' || result.skipKind === 'not-configured')) return;
     const symbol = result.outcome === 'pass' ? color(32, SYMBOL.pass) : result.outcome === 'fail' ? color(31, SYMBOL.fail) : color(33, SYMBOL.skip);
     const tail = result.outcome === 'fail' ? `\n      ${color(31, result.reason ?? '')}` : result.outcome === 'skip' ? color(2, `  ${result.reason ?? ''}`) : color(2, ` ${result.durationMs} ms`);
-    write(`  ${symbol} [${String(index + 1).padStart(3)}/${total}] ${result.surface.padEnd(8)} ${result.id}${tail}`);
+    write(`  ${symbol} [${String(index + 1).padStart(3)}/${total}] ${result.surface.padEnd(8)} ${result.level.padEnd(6)} ${result.id}${tail}`);
   };
 }
 
+/** Skips sharing one reason (a root cause, an absent surface), with how many rules each keeps from running. */
+export function groupedSkips(summary: RunSummary): { kind: string; reason: string; rules: string[] }[] {
+  const groups = new Map<string, { kind: string; reason: string; rules: string[] }>();
+  for (const r of summary.results) {
+    if (r.outcome !== 'skip' || (r.skipKind !== 'preflight' && r.skipKind !== 'not-configured')) continue;
+    const key = `${r.skipKind}\u0000${r.reason}`;
+    const group = groups.get(key) ?? { kind: r.skipKind, reason: r.reason ?? '', rules: [] };
+    group.rules.push(r.id);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+}
+
+const tallyText = (s: Tally) => `${s.pass} passed, ${s.fail} failed, ${s.skip} skipped`;
+
 export function consoleSummary(summary: RunSummary): string {
-  const bySurface = new Map<string, { pass: number; fail: number; skip: number }>();
+  const bySurface = new Map<string, Tally>();
   for (const r of summary.results) {
     const s = bySurface.get(r.surface) ?? { pass: 0, fail: 0, skip: 0 };
     s[r.outcome]++;
     bySurface.set(r.surface, s);
   }
   const t = summary.totals;
-  const lines = ['', 'Per surface:'];
-  for (const [surface, s] of bySurface) lines.push(`  ${surface.padEnd(9)} ${s.pass} passed, ${s.fail} failed, ${s.skip} skipped`);
+  const lines = [''];
+  const broken = summary.preflight.filter((p) => !p.ok);
+  if (broken.length) lines.push('Preflight:', ...broken.map((p) => `  ${color(31, '✗')} ${SURFACE_INFO[p.surface].label} ${p.probe}: ${p.detail}`));
+  const groups = groupedSkips(summary);
+  if (groups.length) lines.push('Not run:', ...groups.map((g) => `  ${g.reason.replace(/^not run: /, '')}: ${g.rules.length} rule${g.rules.length === 1 ? '' : 's'} not run`));
+  lines.push('Per surface:');
+  for (const [surface, s] of bySurface) lines.push(`  ${surface.padEnd(9)} ${tallyText(s)}`);
+  lines.push('Per level:');
+  for (const level of RULE_LEVELS) lines.push(`  ${level.padEnd(9)} ${tallyText(t.byLevel[level])}${level === 'must' || summary.strict ? '' : ' (not counted without --strict)'}`);
+  const verdict = verdictLine(summary);
   lines.push(
     '',
-    `${t.fail === 0 ? color(32, 'PASS') : color(31, 'FAIL')}  ${t.pass} passed, ${t.fail} failed, ${t.skip} skipped of ${t.rules} rules` +
-      ` — coverage ${t.checked}/${t.rules} (${pct(t.checked, t.rules)}) — tier ${summary.tier}, seed ${summary.seed}, ${(summary.wallMs / 1000).toFixed(1)} s`,
+    `${summary.verdict === 'pass' ? color(32, verdict) : color(31, verdict)}  ${t.pass} passed, ${t.fail} failed, ${t.skip} skipped of ${t.rules} rules` +
+      ` — coverage ${t.checked}/${t.inScope} (${pct(t.checked, t.inScope)}) of the rules of ${summary.surfaces.configured.map((s) => SURFACE_INFO[s].label).join(', ') || 'no surface'}` +
+      ` — tier ${summary.tier}, seed ${summary.seed}, ${(summary.wallMs / 1000).toFixed(1)} s`,
   );
   return lines.join('\n');
 }

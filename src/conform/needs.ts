@@ -1,0 +1,77 @@
+// What a rule's check needs from the target, so that a rule the target cannot serve is skipped once,
+// with its root cause, instead of failing or waiting out a timeout.
+//
+// Needs come from the rule's surface (rest-v1 → restV1, queue-v2 → queueV2 + restV1 because queue
+// checks create their endpoints through REST v1, graphql → graphql, rest-v2 → restV2; `all` → none)
+// plus the check's `needs` (defineCheck options):
+//   - a surface name: the check also calls that surface;
+//   - 'endpoint': any queue endpoint will do — --endpoint-id, else one created through REST v1
+//     (replaces the queue rules' default restV1);
+//   - 'jobs': the check waits for jobs to make progress (a terminal status, a held /runsync, a stream),
+//     which the queue v2 preflight proves within a bound.
+// Against the embedded mock the runner records what each check really used (Usage) and fails a rule
+// whose check used more than it declares, so the declarations stay exhaustive.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { SURFACE_INFO, surfaceOfRule, urlOf, type SurfaceName } from './surfaces.js';
+import type { TargetConfig } from './target.js';
+import type { CatalogueRule } from './types.js';
+
+export type Need = SurfaceName | 'endpoint' | 'jobs';
+
+export function needsOf(rule: CatalogueRule, declared: readonly Need[] = []): Set<Need> {
+  const needs = new Set<Need>(declared);
+  const surface = surfaceOfRule(rule.surface);
+  if (surface) needs.add(surface);
+  if (surface === 'queueV2' && !needs.has('endpoint')) needs.add('restV1');
+  return needs;
+}
+
+/** Does `declared` cover a use? ('endpoint' is covered by restV1: a fresh endpoint is one.) */
+export function covers(declared: ReadonlySet<Need>, used: Need): boolean {
+  return declared.has(used) || (used === 'endpoint' && declared.has('restV1'));
+}
+
+/** The first need the target's configuration cannot meet, as a skip reason; undefined when all can be. */
+export function unconfiguredNeed(needs: ReadonlySet<Need>, target: TargetConfig): string | undefined {
+  for (const need of needs) {
+    if (need === 'jobs') continue;
+    if (need === 'endpoint') {
+      if (!target.endpointId && urlOf(target, 'restV1') === undefined) return 'needs --endpoint-id or --rest-url (a queue endpoint to submit to)';
+      continue;
+    }
+    if (urlOf(target, need) === undefined) return `needs ${SURFACE_INFO[need].flag} (${SURFACE_INFO[need].label} is not configured)`;
+  }
+  return undefined;
+}
+
+export const needLabel = (need: Need): string =>
+  need === 'jobs' ? 'job progress (jobs reaching a terminal status)' : need === 'endpoint' ? 'a queue endpoint' : SURFACE_INFO[need].label;
+
+/**
+ * What each running check uses. Calls made while a fixture is set up on the check's behalf are
+ * attributed to that fixture (the REST v1 calls creating the endpoint of `anyEndpoint()` count as
+ * 'endpoint'). AsyncLocalStorage ties every call to the check that made it, even one still running
+ * after its check timed out.
+ */
+export class Usage {
+  private readonly frames = new AsyncLocalStorage<{ used: Set<Need>; scope?: Need }>();
+
+  /** Runs `fn` (a check), collecting what it uses into the returned set. */
+  track<T>(fn: () => Promise<T>): { done: Promise<T>; used: Set<Need> } {
+    const used = new Set<Need>();
+    return { done: this.frames.run({ used }, fn), used };
+  }
+
+  record(need: Need): void {
+    const frame = this.frames.getStore();
+    frame?.used.add(frame.scope ?? need);
+  }
+
+  /** Runs `fn` as part of a fixture: what it uses counts as `need`. */
+  as<T>(need: Need, fn: () => Promise<T>): Promise<T> {
+    const frame = this.frames.getStore();
+    if (!frame) return fn();
+    frame.used.add(frame.scope ?? need);
+    return this.frames.run({ used: frame.used, scope: frame.scope ?? need }, fn);
+  }
+}

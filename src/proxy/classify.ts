@@ -1,0 +1,109 @@
+// Which surface and operation an upstream request is: method + path against the operations table.
+//
+// The path is searched for each surface's anchor segment, so any base prefix works (…/v1, /rest/v2, /api/v2):
+//   restV1   a `v1` segment, then a REST v1 operation path            e.g. /v1/pods/{podId}
+//   restV2   a `v2` segment starting a REST v2 operation path          e.g. /v2/pods, /rest/v2/pods (our mock)
+//   queueV2  a `v2` segment, an endpoint id, then a queue operation    e.g. /v2/{endpointId}/status/{jobId}
+//   graphql  a last segment `graphql`                                 e.g. /graphql
+// When a path fits both REST v2 and queue v2 (/v2/pods/health: REST v2 getPod or getHealth of endpoint
+// "pods"), REST v2 wins if the segment before `v2` is `rest` or the one after it names a REST v2
+// resource (pods, serverless, …); otherwise queue v2. `--surface` restricts matching to one surface.
+import { operations, type OperationInfo, type Surface } from '../../generated/operations.js';
+
+export const TRAFFIC_SURFACES = ['restV1', 'restV2', 'queueV2', 'graphql'] as const;
+export type TrafficSurface = (typeof TRAFFIC_SURFACES)[number];
+
+export type Classification =
+  | { kind: 'operation'; surface: Surface; op: OperationInfo; pathParams: Record<string, string> }
+  | { kind: 'graphql' }
+  /** A known path of the surface, with a method it does not serve (405 territory). */
+  | { kind: 'method'; surface: Surface; path: string }
+  | { kind: 'options' }
+  | { kind: 'unmatched' };
+
+/** Path parameters that may contain `/` (x-multi-segment). */
+const MULTI_SEGMENT_PARAMS = new Set(['openaiPath']);
+
+interface Route {
+  op: OperationInfo;
+  segments: { literal?: string; param?: string }[];
+  multiSegmentTail: boolean;
+}
+
+const routes = new Map<Surface, Route[]>();
+for (const op of operations) {
+  const segments = op.path.split('/').filter(Boolean).map((part) => (part.startsWith('{') && part.endsWith('}') ? { param: part.slice(1, -1) } : { literal: part }));
+  const last = segments[segments.length - 1];
+  const route: Route = { op, segments, multiSegmentTail: Boolean(last?.param && MULTI_SEGMENT_PARAMS.has(last.param)) };
+  routes.set(op.surface, [...(routes.get(op.surface) ?? []), route]);
+}
+/** First segments after `v2` of REST v2 paths (pods, serverless, templates, …). */
+const REST_V2_RESOURCES = new Set((routes.get('restV2') ?? []).map((r) => r.segments[1]?.literal).filter((s): s is string => Boolean(s)));
+
+function decode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+interface Match { route: Route; params: Record<string, string> }
+
+function matchRoute(surface: Surface, method: string, parts: readonly string[]): Match | 'method' | undefined {
+  let otherMethod = false;
+  for (const route of routes.get(surface) ?? []) {
+    const n = route.segments.length;
+    if (route.multiSegmentTail ? parts.length < n : parts.length !== n) continue;
+    const params: Record<string, string> = {};
+    let ok = true;
+    for (let i = 0; i < n && ok; i++) {
+      const seg = route.segments[i]!;
+      if (seg.literal !== undefined) ok = seg.literal === parts[i];
+      else if (route.multiSegmentTail && i === n - 1) params[seg.param!] = parts.slice(i).map(decode).join('/');
+      else ok = parts[i] !== '' && ((params[seg.param!] = decode(parts[i]!)), true);
+    }
+    if (!ok) continue;
+    if (route.op.method === method) return { route, params };
+    otherMethod = true;
+  }
+  return otherMethod ? 'method' : undefined;
+}
+
+interface Candidate { surface: Surface; match: Match | 'method'; restV2Hint: boolean; path: string }
+
+/** `pathname` is the upstream path without query; `only` restricts matching to one surface. */
+export function classify(method: string, pathname: string, only?: TrafficSurface): Classification {
+  const parts = pathname.split('/').filter(Boolean);
+  const upper = method.toUpperCase();
+  if ((!only || only === 'graphql') && parts[parts.length - 1] === 'graphql') return upper === 'OPTIONS' ? { kind: 'options' } : { kind: 'graphql' };
+  const routed = upper === 'HEAD' ? 'GET' : upper;
+  const candidates: Candidate[] = [];
+  const consider = (surface: Surface, rest: readonly string[], restV2Hint = false) => {
+    if (only && only !== surface) return;
+    const match = matchRoute(surface, routed, rest);
+    if (match) candidates.push({ surface, match, restV2Hint, path: `/${rest.join('/')}` });
+  };
+  parts.forEach((segment, i) => {
+    if (segment === 'v1') consider('restV1', parts.slice(i + 1));
+    if (segment === 'v2') {
+      consider('restV2', parts.slice(i), parts[i - 1] === 'rest' || REST_V2_RESOURCES.has(parts[i + 1] ?? ''));
+      if (parts[i - 1] !== 'rest' && i + 1 < parts.length) consider('queueV2', parts.slice(i + 2));
+    }
+  });
+  if (candidates.length === 0) return { kind: 'unmatched' };
+  if (upper === 'OPTIONS') return { kind: 'options' };
+  const full = candidates.filter((c) => c.match !== 'method');
+  const pick = (list: Candidate[]) => list.find((c) => c.surface === 'restV2' && c.restV2Hint) ?? list.find((c) => c.surface !== 'restV2') ?? list[0]!;
+  if (full.length === 0) {
+    const c = pick(candidates);
+    return { kind: 'method', surface: c.surface, path: c.path };
+  }
+  const best = pick(full);
+  const match = best.match as Match;
+  return { kind: 'operation', surface: best.surface, op: match.route.op, pathParams: match.params };
+}
+
+export function parseSurface(text: string): TrafficSurface | undefined {
+  return (TRAFFIC_SURFACES as readonly string[]).includes(text) ? (text as TrafficSurface) : undefined;
+}

@@ -1,0 +1,197 @@
+// The validating proxy: forwards each request unchanged (method, path, query, body, headers except
+// hop-by-hop ones; Host names the upstream) and streams the answer back as it arrives, while a bounded
+// copy of both bodies is kept for judging and the answer is scanned for secrets end to end.
+// GET /__proxy/report answers the running tally; nothing else under /__proxy/ is forwarded.
+import { Agent as HttpAgent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { TrafficSurface } from './classify.js';
+import { BodyCapture, headerRecord, rawPairs, type Exchange } from './exchange.js';
+import { judgeExchange, type Judgement } from './judge.js';
+import { SecretBook, StreamScanner } from './secrets.js';
+import { Tally, type TrafficReport } from './tally.js';
+
+/** Request line + headers accepted from clients and upstreams (as the mock: 1 MiB). */
+export const MAX_HEAD_BYTES = 1024 * 1024;
+export const REPORT_PATH = '/__proxy/report';
+
+/** RFC 9110 §7.6.1 connection-specific fields, never forwarded (plus any the Connection header names). */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+
+export interface ProxyOptions {
+  /** Base URL of the real or fake service; request paths are appended to its path. */
+  upstream: string;
+  port?: number;
+  /** Interface to bind; default 127.0.0.1. */
+  host?: string;
+  surface?: TrafficSurface;
+  /** Called after each exchange was judged (the CLI prints violations). */
+  onJudged?: (judgement: Judgement, exchange: Exchange) => void;
+}
+
+export interface RunningProxy {
+  url: string;
+  upstream: string;
+  book: SecretBook;
+  tally: Tally;
+  report(): TrafficReport;
+  close(): Promise<void>;
+}
+
+/** Raw headers without hop-by-hop fields; `host` replaced when given. */
+function forwardable(raw: readonly string[], host?: string): string[] {
+  const named = new Set<string>();
+  for (const [name, value] of rawPairs(raw)) if (name.toLowerCase() === 'connection') for (const token of value.split(',')) named.add(token.trim().toLowerCase());
+  const out: string[] = [];
+  for (const [name, value] of rawPairs(raw)) {
+    const lower = name.toLowerCase();
+    if (HOP_BY_HOP.has(lower) || named.has(lower) || (host !== undefined && lower === 'host')) continue;
+    out.push(name, value);
+  }
+  if (host !== undefined) out.push('Host', host);
+  return out;
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+export function parseUpstream(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error(`--upstream must be an absolute http(s) URL (got "${text}")`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`--upstream must be http or https (got ${url.protocol})`);
+  if (url.search || url.hash) throw new Error('--upstream takes a base URL without query or fragment');
+  return url;
+}
+
+export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
+  const upstream = parseUpstream(options.upstream);
+  const base = upstream.pathname.replace(/\/+$/, '');
+  const secure = upstream.protocol === 'https:';
+  const send = secure ? httpsRequest : httpRequest;
+  const agent = secure ? new HttpsAgent({ keepAlive: true, maxSockets: 256 }) : new HttpAgent({ keepAlive: true, maxSockets: 256 });
+  const book = new SecretBook();
+  const tally = new Tally('proxy', upstream.toString());
+  const report = () => JSON.parse(book.redact(JSON.stringify(tally.report()))) as TrafficReport;
+
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    const raw = req.url ?? '/';
+    // Absolute-form targets (a client configured with HTTP_PROXY) keep only their path and query.
+    let target = raw;
+    if (!raw.startsWith('/')) {
+      try {
+        const u = new URL(raw);
+        target = `${u.pathname}${u.search}`;
+      } catch {
+        target = `/${raw}`;
+      }
+    }
+    const pathOnly = target.split('?')[0]!;
+    if (pathOnly === '/__proxy' || pathOnly.startsWith('/__proxy/')) {
+      req.resume();
+      if (pathOnly !== REPORT_PATH) return sendJson(res, 404, { message: `no proxy route ${pathOnly} (the tally is at ${REPORT_PATH})` });
+      if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { message: `${REPORT_PATH} answers GET` }, { allow: 'GET, HEAD' });
+      return sendJson(res, 200, report());
+    }
+    const url = `${upstream.origin}${base}${target}`;
+    const requestHeaders = headerRecord(rawPairs(req.rawHeaders));
+    const requestCapture = new BodyCapture();
+    const responseCapture = new BodyCapture();
+    const scanner = new StreamScanner(book);
+    let upstreamAnswer: IncomingMessage | undefined;
+    let settled = false;
+
+    const outgoing = send(url, { method: req.method, headers: forwardable(req.rawHeaders, upstream.host) as unknown as Record<string, string>, agent, maxHeaderSize: MAX_HEAD_BYTES });
+    req.on('data', (chunk: Buffer) => requestCapture.push(chunk));
+    // Learn the request's secrets before its answer streams back, so the scan covers every answer byte.
+    req.on('end', () => {
+      const body = requestCapture.body();
+      let parsed: unknown;
+      if (body.totalBytes === body.bytes.length && body.bytes.length > 0) {
+        try {
+          parsed = JSON.parse(body.bytes.toString('utf8'));
+        } catch {
+          parsed = undefined;
+        }
+      }
+      book.learnRequest(requestHeaders, new URL(url).searchParams, parsed);
+    });
+    req.pipe(outgoing);
+
+    outgoing.on('response', (answer) => {
+      upstreamAnswer = answer;
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, forwardable(answer.rawHeaders));
+      answer.on('data', (chunk: Buffer) => {
+        responseCapture.push(chunk);
+        scanner.feed(chunk);
+      });
+      answer.pipe(res);
+      answer.on('end', () => {
+        if (settled) return;
+        settled = true;
+        const exchange: Exchange = {
+          method: req.method ?? 'GET',
+          url,
+          requestHeaders,
+          requestBody: requestCapture.body(),
+          status: answer.statusCode ?? 0,
+          responseHeaders: headerRecord(rawPairs(answer.rawHeaders)),
+          responseBody: responseCapture.body(),
+        };
+        try {
+          const judgement = judgeExchange(exchange, book, { surface: options.surface, responseLeaks: () => scanner.leaks() });
+          tally.add(judgement, `${exchange.method} ${new URL(url).pathname}`);
+          options.onJudged?.(judgement, exchange);
+        } catch (error) {
+          // A judging bug must not take traffic down; it is counted as an exchange with a note.
+          tally.add({ operationId: '(error)', violations: [], checked: [], notes: [`not judged: ${(error as Error).message}`] }, `${exchange.method} ${new URL(url).pathname}`);
+        }
+      });
+      answer.on('aborted', () => res.destroy());
+    });
+    outgoing.on('error', (error) => {
+      if (settled) return;
+      settled = true;
+      tally.upstreamError();
+      if (!res.headersSent) sendJson(res, 502, { message: `proxy: upstream ${upstream.origin} failed: ${(error as NodeJS.ErrnoException).code ?? error.message}` });
+      else res.destroy();
+    });
+    // The client went away: stop the upstream call too (a held /runsync or a stream).
+    res.on('close', () => {
+      if (!res.writableFinished) {
+        outgoing.destroy();
+        upstreamAnswer?.destroy();
+      }
+    });
+  };
+
+  const server = createServer({ maxHeaderSize: MAX_HEAD_BYTES, keepAliveTimeout: 5_000 }, handle);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  let closed: Promise<void> | undefined;
+  return {
+    url: `http://${host}:${address.port}`,
+    upstream: upstream.toString(),
+    book,
+    tally,
+    report,
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+        agent.destroy();
+      });
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,201 @@
+// The per-exchange judgement: which operation it was, then documented status, body schema, required
+// headers, secrets the client sent appearing in the answer, and 401 for calls without credentials.
+// Each finding names a rule of specs/rules.yaml (rule-ids.ts) and carries that rule's level.
+import { Kind, parse, type OperationDefinitionNode } from 'graphql';
+import { checkGraphqlAnswer } from '../conform/graphql-shape.js';
+import { formatIssues, validateRequest, validateResponse } from '../validation/index.js';
+import { classify, type TrafficSurface } from './classify.js';
+import { isTruncated, MAX_CAPTURED_BODY_BYTES, type CapturedBody, type Exchange, type Violation } from './exchange.js';
+import { RULE, violation } from './rule-ids.js';
+import { headerLeaks, pointerOf, type Leak, type SecretBook } from './secrets.js';
+import { answerFacts, isJsonMediaType, type RequiredHeader } from './spec-facts.js';
+
+export interface Judgement {
+  /** Surface and operation, or undefined when the path is no operation of any surface. */
+  surface?: string;
+  operationId: string;
+  violations: Violation[];
+  /** Rules this exchange was judged under (pass unless a violation names them). */
+  checked: string[];
+  /** What could not be judged and why ("not judged: body over 1048576 bytes"). */
+  notes: string[];
+}
+
+export interface JudgeOptions {
+  /** Restrict operation matching to one surface (--surface). */
+  surface?: TrafficSurface;
+  /**
+   * Secrets in the whole answer body, asked after the request's secrets were learned: the proxy's
+   * stream scan, or a search of the full recorded body. Without it the captured bytes are searched.
+   */
+  responseLeaks?: () => Leak[];
+}
+
+type Parsed = { ok: true; value: unknown } | { ok: false };
+
+function parseBody(body: CapturedBody): Parsed | undefined {
+  if (!body.recorded || isTruncated(body)) return undefined;
+  if (body.bytes.length === 0) return { ok: true, value: undefined };
+  try {
+    return { ok: true, value: JSON.parse(body.bytes.toString('utf8')) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+const isUnauthenticated = (exchange: Exchange, url: URL) => !exchange.requestHeaders['authorization']?.trim() && !url.searchParams.get('api_key');
+
+/** Learns the request's secrets and reports the ones its answer carries; runs for every exchange. */
+function judgeSecrets(exchange: Exchange, url: URL, book: SecretBook, options: JudgeOptions, out: Judgement, what: string, response: Parsed | undefined): void {
+  const request = parseBody(exchange.requestBody);
+  book.learnRequest(exchange.requestHeaders, url.searchParams, request?.ok ? request.value : undefined);
+  for (const kind of new Set([...book.needles()].map((n) => n.kind))) out.checked.push(RULE.leak(kind));
+  const bodyLeaks = options.responseLeaks?.() ?? book.find(exchange.responseBody.bytes).map((kind): Leak => ({ kind, where: 'body' }));
+  for (const leak of [...bodyLeaks, ...headerLeaks(book, exchange.responseHeaders)]) {
+    let where: string;
+    if (leak.where === 'body') {
+      const parsed = response?.ok ? response.value : undefined;
+      const pointer = book.valuesOf(leak.kind).map((v) => pointerOf(parsed, v)).find(Boolean);
+      where = pointer ? `at ${pointer}` : 'in the body';
+    } else where = `in header ${leak.where.header}`;
+    out.violations.push(violation(RULE.leak(leak.kind), out.surface ?? '-', out.operationId, `secret leaked: ${what} answered ${exchange.status} containing the ${leak.kind} ${where}`));
+  }
+}
+
+function headerProblem(header: RequiredHeader, value: string | undefined): string | undefined {
+  if (value === undefined) return 'is missing';
+  const schema = header.schema as { type?: string; minimum?: number } | undefined;
+  if (schema?.type === 'integer' && !(/^\d+$/.test(value.trim()) && Number(value) >= (schema.minimum ?? 0))) return `is "${value.slice(0, 40)}", not a whole number`;
+  return undefined;
+}
+
+function judgeOperation(exchange: Exchange, url: URL, surface: Exclude<Judgement['surface'], undefined>, pathParams: Record<string, string>, out: Judgement, response: Parsed | undefined): void {
+  const s = surface as 'restV1' | 'queueV2' | 'restV2';
+  const opId = out.operationId;
+  const status = exchange.status;
+  const request = parseBody(exchange.requestBody);
+  let requestValid: boolean | undefined;
+  let requestIssue = '';
+  if (request && exchange.method.toUpperCase() !== 'HEAD') {
+    if (!request.ok) [requestValid, requestIssue] = [false, '/body is not JSON'];
+    else {
+      const issues = validateRequest(s, opId, { body: request.value, path: pathParams, query: Object.fromEntries(url.searchParams) });
+      requestValid = issues.length === 0;
+      requestIssue = formatIssues(issues.slice(0, 3));
+    }
+  } else if (request === undefined && exchange.requestBody.recorded) out.notes.push(`request not judged: body over ${MAX_CAPTURED_BODY_BYTES} bytes`);
+  const answerRule = RULE.answer(requestValid);
+  out.checked.push(answerRule);
+  if (requestValid === false) {
+    out.checked.push(RULE.answer(false));
+    if (status >= 200 && status < 300) out.violations.push(violation(RULE.answer(false), s, opId, `${opId} answered ${status} to a request the spec refuses (${requestIssue})`));
+  }
+  const facts = answerFacts(s, opId, status);
+  if (!facts) {
+    const issue = validateResponse(s, opId, status, undefined)[0];
+    out.violations.push(violation(answerRule, s, opId, `${opId} answered ${issue?.message ?? `${status}, an undocumented status`}`));
+    return;
+  }
+  for (const header of facts.requiredHeaders) {
+    const rule = RULE.header(header.name, status);
+    out.checked.push(rule);
+    const problem = headerProblem(header, exchange.responseHeaders[header.name]);
+    if (problem) out.violations.push(violation(rule, s, opId, `${opId} answered ${status} whose required header ${header.name} ${problem}`));
+  }
+  if (exchange.method.toUpperCase() === 'HEAD') return;
+  if (!exchange.responseBody.recorded) return void out.notes.push('answer not judged: body not recorded');
+  if (isTruncated(exchange.responseBody)) return void out.notes.push(`answer not judged: body over ${MAX_CAPTURED_BODY_BYTES} bytes`);
+  if (facts.mediaTypes.length > 0 && !facts.mediaTypes.some(isJsonMediaType)) return void out.notes.push(`answer body not judged: ${facts.mediaTypes.join(', ')}`);
+  const bodyRule = status >= 400 ? RULE.errorBody(s) : answerRule;
+  out.checked.push(bodyRule);
+  if (!response?.ok) return void out.violations.push(violation(bodyRule, s, opId, `${opId} answered ${status} with a body that is not JSON`));
+  const issues = validateResponse(s, opId, status, response.value);
+  if (issues.length) out.violations.push(violation(bodyRule, s, opId, `${opId} answered ${status} not matching the spec: ${formatIssues(issues.slice(0, 3))}`));
+}
+
+/** Root fields of the operation a GraphQL request runs ("saveTemplate", "podTemplate+secretCreate"). */
+function graphqlOperation(body: unknown): { query?: string; name: string } {
+  const { query, operationName } = (body ?? {}) as { query?: unknown; operationName?: unknown };
+  if (typeof query !== 'string') return { name: 'graphql' };
+  try {
+    const ops = parse(query, { maxTokens: 10_000 }).definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+    const op = ops.find((o) => o.name?.value === operationName) ?? ops[0];
+    const fields = op?.selectionSet.selections.flatMap((s) => (s.kind === Kind.FIELD ? [s.name.value] : [])) ?? [];
+    return { query, name: fields.length ? fields.join('+') : 'graphql' };
+  } catch {
+    return { name: 'graphql' };
+  }
+}
+
+function judgeGraphql(exchange: Exchange, out: Judgement, response: Parsed | undefined, query: string | undefined): void {
+  const rule = RULE.errorBody('graphql');
+  if (exchange.method.toUpperCase() === 'HEAD' || !response) return;
+  out.checked.push(rule);
+  if (!response.ok) return void out.violations.push(violation(rule, 'graphql', out.operationId, `GraphQL answered ${exchange.status} with a body that is not JSON`));
+  let issues: string[];
+  if (exchange.status === 200 && query !== undefined) {
+    try {
+      issues = checkGraphqlAnswer(query, response.value);
+    } catch {
+      issues = [];
+    }
+  } else {
+    const errors = (response.value as { errors?: unknown } | undefined)?.errors;
+    const ok = Array.isArray(errors) && errors.length > 0 && errors.every((e) => typeof (e as { message?: unknown })?.message === 'string' && (e as { message: string }).message !== '');
+    issues = ok ? [] : ['/errors must be a non-empty array of {message}'];
+  }
+  const errorIssues = issues.filter((i) => i.startsWith('/errors'));
+  const dataIssues = issues.filter((i) => !i.startsWith('/errors'));
+  if (errorIssues.length) out.violations.push(violation(rule, 'graphql', out.operationId, `GraphQL answered ${exchange.status} with errors not matching the spec: ${errorIssues.slice(0, 3).join('; ')}`));
+  if (dataIssues.length) {
+    out.checked.push(RULE.answer(true));
+    out.violations.push(violation(RULE.answer(true), 'graphql', out.operationId, `GraphQL ${out.operationId} answered ${exchange.status} not matching the SDL: ${dataIssues.slice(0, 3).join('; ')}`));
+  }
+}
+
+export function judgeExchange(exchange: Exchange, book: SecretBook, options: JudgeOptions = {}): Judgement {
+  let url: URL;
+  try {
+    url = new URL(exchange.url);
+  } catch {
+    return { operationId: '(unmatched)', violations: [], checked: [], notes: ['not judged: URL not absolute'] };
+  }
+  const method = exchange.method.toUpperCase();
+  const cls = classify(method, url.pathname, options.surface);
+  const out: Judgement = { operationId: '(unmatched)', violations: [], checked: [], notes: [] };
+  const response = parseBody(exchange.responseBody);
+  let graphqlQuery: string | undefined;
+  if (cls.kind === 'operation') [out.surface, out.operationId] = [cls.surface, cls.op.operationId];
+  else if (cls.kind === 'graphql') {
+    const request = parseBody(exchange.requestBody);
+    const op = graphqlOperation(request?.ok ? request.value : undefined);
+    [out.surface, out.operationId, graphqlQuery] = ['graphql', op.name, op.query];
+  } else if (cls.kind === 'method') [out.surface, out.operationId] = [cls.surface, `${method} ${cls.path}`];
+  const what = cls.kind === 'unmatched' || cls.kind === 'options' ? `${method} ${url.pathname}` : out.operationId;
+  judgeSecrets(exchange, url, book, options, out, what, response);
+  if (cls.kind === 'unmatched' || cls.kind === 'options') return finish(out);
+
+  const surface = out.surface!;
+  if (isUnauthenticated(exchange, url)) {
+    const rule = RULE.unauthenticated(surface);
+    out.checked.push(rule);
+    if (exchange.status !== 401) out.violations.push(violation(rule, surface, out.operationId, `${out.operationId} answered ${exchange.status} to a request without credentials (expected 401)`));
+  }
+  if (cls.kind === 'method') {
+    const rule = RULE.methodNotAllowed();
+    out.checked.push(rule);
+    // Authentication comes before routing, so a 401 is as good an answer as the 405.
+    if (exchange.status === 401) return finish(out);
+    if (exchange.status !== 405) out.violations.push(violation(rule, surface, out.operationId, `${out.operationId}: a method the path does not serve was answered ${exchange.status} (expected 405 with Allow)`));
+    else if (!exchange.responseHeaders['allow']) out.violations.push(violation(rule, surface, out.operationId, `${out.operationId} answered 405 without an Allow header`));
+    return finish(out);
+  }
+  if (cls.kind === 'graphql') judgeGraphql(exchange, out, response, graphqlQuery);
+  else judgeOperation(exchange, url, cls.surface, cls.pathParams, out, response);
+  return finish(out);
+}
+
+function finish(out: Judgement): Judgement {
+  out.checked = [...new Set(out.checked)];
+  return out;
+}

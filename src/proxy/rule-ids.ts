@@ -1,0 +1,59 @@
+// Which rule of specs/rules.yaml each per-exchange judgement enforces, and violations carrying its level.
+// Only existing rule ids are used: every one already has a conformance check of its own.
+import { rules } from '../../generated/rules.js';
+import { levelOf } from '../conform/levels.js';
+import type { Violation } from './exchange.js';
+import type { SecretKind } from './secrets.js';
+
+const sourceOf = new Map<string, string>(rules.map((r) => [r.id, r.source]));
+
+/** The first id of the list that the catalogue has (REST v2 rules arrive with issue 13). */
+function firstKnown(...ids: string[]): string {
+  const id = ids.find((candidate) => sourceOf.has(candidate));
+  if (!id) throw new Error(`none of the rules ${ids.join(', ')} is in specs/rules.yaml`);
+  return id;
+}
+
+export const RULE = {
+  /** A request without credentials must be answered 401. */
+  unauthenticated: (surface: string) =>
+    surface === 'restV1' ? 'AUTH-001' : surface === 'queueV2' ? 'AUTH-004' : surface === 'graphql' ? 'GQL-AUTH-002' : firstKnown('RESTV2-AUTH-001', 'AUTH-001'),
+  /** A secret the client sent appears in an answer. */
+  leak: (kind: SecretKind) =>
+    kind === 'registry password' ? 'SECRET-001' : kind === 'secret value' ? 'SECRET-002' : kind === 's3 accessSecret' ? 'SECRET-003' : 'AUTH-006',
+  /** An error answer (4xx, 5xx) whose body is not the surface's error shape. */
+  errorBody: (surface: string) =>
+    surface === 'restV1' ? 'REST-ERROR-001' : surface === 'queueV2' ? 'QUEUE-ERROR-003' : surface === 'graphql' ? 'GQL-ERROR-001' : firstKnown('RESTV2-ERROR-001', 'AGREE-VALID-001'),
+  /** A required answer header is missing or malformed. */
+  header: (name: string, status: number) => (status === 429 && name === 'retry-after' ? 'RATE-429-001' : status === 405 && name === 'allow' ? 'HTTP-ALLOW-001' : 'AGREE-VALID-001'),
+  /**
+   * An undocumented status, or a success body not matching the spec: AGREE-VALID-001 for a request the
+   * spec accepts (or one too large to judge), AGREE-INVALID-001 for one it refuses.
+   */
+  answer: (requestValid: boolean | undefined) => (requestValid === false ? 'AGREE-INVALID-001' : 'AGREE-VALID-001'),
+  /** A method the path does not serve must be answered 405 with Allow. */
+  methodNotAllowed: () => 'HTTP-ALLOW-001',
+} as const;
+
+export function violation(ruleId: string, surface: string, operationId: string, message: string): Violation {
+  const source = sourceOf.get(ruleId);
+  if (source === undefined) throw new Error(`rule ${ruleId} is not in specs/rules.yaml`);
+  return { surface, operationId, ruleId, level: levelOf(source), message };
+}
+
+/** Every rule id a judgement can name (for the report's rule table and the catalogue test). */
+export function judgedRuleIds(): string[] {
+  const ids = new Set<string>();
+  for (const surface of ['restV1', 'queueV2', 'graphql', 'restV2']) {
+    ids.add(RULE.unauthenticated(surface));
+    ids.add(RULE.errorBody(surface));
+  }
+  for (const kind of ['API key', 'registry password', 'secret value', 's3 accessSecret']) ids.add(RULE.leak(kind));
+  ids.add(RULE.header('retry-after', 429));
+  ids.add(RULE.header('allow', 405));
+  ids.add(RULE.answer(true));
+  ids.add(RULE.answer(false));
+  return [...ids].sort();
+}
+
+export const titleOf = (ruleId: string): string => rules.find((r) => r.id === ruleId)?.title ?? '';
