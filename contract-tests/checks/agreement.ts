@@ -15,7 +15,7 @@ const TIMEOUT_MS = 120_000;
 async function run(ctx: Ctx, sizes: Pick<AgreementOptions, 'validRuns' | 'invalidRuns' | 'checkStorage'>): Promise<AgreementReport> {
   const t = ctx.target;
   const report = await runAgreement(
-    { restUrl: t.restUrl, queueUrl: t.queueUrl, graphqlUrl: t.graphqlUrl, apiKey: t.apiKey, ...(t.controlUrl ? { controlUrl: t.controlUrl } : {}) },
+    { restUrl: ctx.baseUrl('restV1'), queueUrl: ctx.baseUrl('queueV2'), graphqlUrl: ctx.baseUrl('graphql'), apiKey: t.apiKey, ...(t.controlUrl ? { controlUrl: t.controlUrl } : {}) },
     {
       seed: ctx.settings.seed,
       workerImage: t.workerImage,
@@ -53,13 +53,13 @@ defineCheck('AGREE-VALID-001', async (ctx) => {
   const report = await run(ctx, { validRuns: runs(ctx), invalidRuns: 0 });
   failIfAny(report, 'spec-valid request(s) answered outside the spec');
   return summary(report, 'valid');
-}, { timeoutMs: TIMEOUT_MS });
+}, { needs: ['restV1', 'queueV2', 'graphql'], timeoutMs: TIMEOUT_MS });
 
 defineCheck('AGREE-INVALID-001', async (ctx) => {
   const report = await run(ctx, { validRuns: 0, invalidRuns: runs(ctx), checkStorage: true });
   failIfAny(report, 'single-point violation(s) not refused as the spec says');
   return summary(report, 'invalid');
-}, { timeoutMs: TIMEOUT_MS });
+}, { needs: ['restV1', 'queueV2', 'graphql'], timeoutMs: TIMEOUT_MS });
 
 defineCheck('AGREE-ROBUST-001', async (ctx) => {
   const embedded = ctx.target.embedded !== undefined;
@@ -77,4 +77,4 @@ defineCheck('AGREE-ROBUST-001', async (ctx) => {
   const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
   if (after > limit) throw new CheckFailure(`heap after GC grew from ${mb(before)} to ${mb(after)} MB over ${report.requests.total} requests (limit ${mb(limit)} MB)`);
   return `${note}; heap after GC ${mb(before)} → ${mb(after)} MB`;
-}, { timeoutMs: TIMEOUT_MS });
+}, { needs: ['restV1', 'queueV2', 'graphql'], timeoutMs: TIMEOUT_MS });

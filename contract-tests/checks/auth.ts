@@ -48,7 +48,7 @@ defineCheck('AUTH-004', async (ctx) => {
     await expect401(ctx, 'queueV2', op.operationId, null, endpointId, 'no key');
     await expect401(ctx, 'queueV2', op.operationId, WRONG, endpointId, 'a wrong key');
   }
-});
+}, { needs: ['endpoint'] });
 
 defineCheck('AUTH-005', async (ctx) => {
   const endpointId = await ctx.anyEndpoint();
@@ -69,7 +69,7 @@ defineCheck('AUTH-005', async (ctx) => {
     expectStatus(gql, 401, 'GraphQL with a key lacking the graphql scope');
   }
   return `${checked} operations + GraphQL`;
-}, { requires: ['readOnlyKey', 'noPermissionKey'] });
+}, { needs: ['restV1', 'queueV2', 'graphql'], requires: ['readOnlyKey', 'noPermissionKey'] });
 
 defineCheck('AUTH-006', async (ctx) => {
   // Every answer of the run is scanned for every key the suite sent; here the error paths explicitly.
@@ -82,7 +82,7 @@ defineCheck('AUTH-006', async (ctx) => {
   await ctx.gql('query { podTemplate(id: "x") { id } }', {}, { key: WRONG });
   await ctx.gql('query { nope }');
   return 'key scan applies to every answer of the run';
-});
+}, { needs: ['restV1', 'queueV2', 'graphql'] });
 
 defineCheck('GQL-AUTH-001', async (ctx) => {
   const answer = await ctx.gql('query { podTemplate(id: "cc-none") { id name } }');
@@ -108,7 +108,8 @@ defineCheck('GQL-AUTH-003', async (ctx) => {
 });
 
 defineCheck('VERSION-001', async (ctx) => {
-  expect(new URL(ctx.target.restUrl).pathname.replace(/\/$/, '').endsWith('/v1'), `REST base ${ctx.target.restUrl} does not end in /v1`);
+  const restUrl = ctx.baseUrl('restV1');
+  expect(new URL(restUrl).pathname.replace(/\/$/, '').endsWith('/v1'), `REST base ${restUrl} does not end in /v1`);
   expectStatus(await ctx.rest('listTemplates'), 200, 'listTemplates under /v1');
 });
 
@@ -119,14 +120,16 @@ defineCheck('VERSION-002', async (ctx) => {
 });
 
 defineCheck('VERSION-003', async (ctx) => {
-  const segments = new URL(ctx.target.queueUrl).pathname.split('/').filter(Boolean);
-  expect(segments[segments.length - 1] === 'v2', `queue base ${ctx.target.queueUrl} does not end in /v2`);
+  const queueUrl = ctx.baseUrl('queueV2');
+  const segments = new URL(queueUrl).pathname.split('/').filter(Boolean);
+  expect(segments[segments.length - 1] === 'v2', `queue base ${queueUrl} does not end in /v2`);
   const endpointId = await ctx.anyEndpoint();
   expectStatus(await ctx.queue(endpointId, 'getHealth'), 200, 'getHealth under /v2/{endpointId}');
-});
+}, { needs: ['endpoint'] });
 
 defineCheck('VERSION-004', async (ctx) => {
-  const segments = new URL(ctx.target.graphqlUrl).pathname.split('/').filter(Boolean);
-  expect(!segments.some((s) => /^v\d+$/.test(s)), `GraphQL address ${ctx.target.graphqlUrl} carries a version segment`);
+  const graphqlUrl = ctx.baseUrl('graphql');
+  const segments = new URL(graphqlUrl).pathname.split('/').filter(Boolean);
+  expect(!segments.some((s) => /^v\d+$/.test(s)), `GraphQL address ${graphqlUrl} carries a version segment`);
   expectStatus(await ctx.gql('query { podTemplate(id: "cc-none") { id } }'), 200, 'GraphQL query');
 });

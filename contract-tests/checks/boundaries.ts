@@ -68,7 +68,7 @@ async function boundaryCheck(ctx: Ctx, field: Field, bound: { min?: number; max?
   return `boundaries ${fixed.map(([v]) => JSON.stringify(v)).join(', ')} + 12 generated (seed ${ctx.settings.seed})`;
 }
 
-defineCheck('QUEUE-TTL-001', (ctx) => boundaryCheck(ctx, 'ttl', { min: ctx.value<number>('ttlMinMs') }));
-defineCheck('QUEUE-TTL-002', (ctx) => boundaryCheck(ctx, 'ttl', { max: ctx.value<number>('ttlMaxMs') }));
-defineCheck('QUEUE-EXEC-001', (ctx) => boundaryCheck(ctx, 'executionTimeout', { min: ctx.value<number>('executionTimeoutMinMs') }));
-defineCheck('QUEUE-EXEC-002', (ctx) => boundaryCheck(ctx, 'executionTimeout', { max: ctx.value<number>('executionTimeoutMaxMs') }));
+defineCheck('QUEUE-TTL-001', (ctx) => boundaryCheck(ctx, 'ttl', { min: ctx.value<number>('ttlMinMs') }), { needs: ['jobs'] });
+defineCheck('QUEUE-TTL-002', (ctx) => boundaryCheck(ctx, 'ttl', { max: ctx.value<number>('ttlMaxMs') }), { needs: ['jobs'] });
+defineCheck('QUEUE-EXEC-001', (ctx) => boundaryCheck(ctx, 'executionTimeout', { min: ctx.value<number>('executionTimeoutMinMs') }), { needs: ['jobs'] });
+defineCheck('QUEUE-EXEC-002', (ctx) => boundaryCheck(ctx, 'executionTimeout', { max: ctx.value<number>('executionTimeoutMaxMs') }), { needs: ['jobs'] });

@@ -47,7 +47,7 @@ defineCheck('REST-BOUNDS-001', async (ctx) => {
   expectEqual((await ctx.rest('getEndpoint', { path: { endpointId } })).body, before, 'endpoint after the refused updates');
   expectStatus(await ctx.queue(endpointId, 'getHealth'), 200, 'getHealth after the refused updates');
   expectRefusal(await ctx.rest('listPods', { query: { imageName: 'i'.repeat(1025) } }), '/query/imageName', 'listPods imageName above maxLength');
-});
+}, { needs: ['queueV2'] });
 
 defineCheck('QUEUE-BOUNDS-001', async (ctx) => {
   const endpointId = await ctx.endpoint({ workersMax: 0 });
@@ -84,7 +84,7 @@ defineCheck('GQL-BOUNDS-001', async (ctx) => {
     for (const [input, field] of cases) expectGqlRefusal(await ctx.gql(SAVE, { input }), field, `saveTemplate ${field} beyond its bound`);
   });
   expectGqlRefusal(await ctx.gql(SECRET, { input: { name: 'n'.repeat(ctx.value<number>('nameMaxLength') + 1), value: ctx.secret('secret value') } }), 'name', 'secretCreate name beyond its bound');
-});
+}, { needs: ['restV1'] });
 
 /** Runs `body` with one of the embedded mock's ceilings lowered, restoring it whatever happens. */
 async function withLimits<T>(ctx: Ctx, lowered: Record<string, number>, body: () => Promise<T>): Promise<T> {
@@ -140,4 +140,4 @@ defineCheck('CAPACITY-HEAP-001', async (ctx) => {
   });
   expectStatus(await ctx.queue(endpointId, 'runJob', { body: { input: {} } }), 200, 'runJob once below the ceiling again');
   return 'checked in-process with the heap ceiling lowered to 0 bytes';
-}, { requires: ['embedded'] });
+}, { needs: ['restV1', 'queueV2', 'graphql'], requires: ['embedded'] });

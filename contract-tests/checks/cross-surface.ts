@@ -32,7 +32,7 @@ defineCheck('GQL-TEMPLATE-014', async (ctx) => {
 
   const created = await ctx.template({ dockerStartCmd: ['python', 'serve.py', '--port', '8000'] });
   expectEqual((await ctx.gql(GET, { id: created.id })).body.data?.podTemplate?.dockerArgs, 'python serve.py --port 8000', 'podTemplate dockerArgs of a REST v1 dockerStartCmd');
-});
+}, { needs: ['graphql', 'restV1'] });
 
 defineCheck('GQL-ERROR-002', async (ctx) => {
   const name = ctx.name('named');

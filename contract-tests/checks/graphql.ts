@@ -52,7 +52,7 @@ defineCheck('GQL-TEMPLATE-002', async (ctx) => {
     failed(await save(ctx, input), `saveTemplate without ${missing}`);
     expectEqual(await count(ctx, input['name'] as string ?? ''), 0, `templates named like the refused save (${missing} missing)`);
   }
-});
+}, { needs: ['restV1'] });
 
 defineCheck('GQL-TEMPLATE-003', async (ctx) => {
   const t = await saveOk(ctx, base(ctx, { isServerless: true, volumeInGb: 0 }));
@@ -66,7 +66,7 @@ defineCheck('GQL-TEMPLATE-004', async (ctx) => {
   const t = await saveOk(ctx, base(ctx, { containerRegistryAuthId: auth.id }));
   expectEqual(t.containerRegistryAuthId, auth.id, 'saveTemplate containerRegistryAuthId');
   failed(await save(ctx, base(ctx, { containerRegistryAuthId: 'cc-no-such-auth' })), 'saveTemplate with an unknown containerRegistryAuthId');
-});
+}, { needs: ['restV1', 'graphql'] });
 
 defineCheck('GQL-TEMPLATE-005', async (ctx) => {
   const t = await saveOk(ctx, base(ctx, { readme: '# keep?', dockerArgs: 'a b', volumeMountPath: '/x' }));
@@ -94,13 +94,13 @@ defineCheck('GQL-TEMPLATE-007', async (ctx) => {
   failed(await save(ctx, base(ctx, { name: a.name })), 'saveTemplate create with a used name');
   expectEqual(await count(ctx, a.name), 1, 'templates with the duplicated name');
   failed(await save(ctx, { id: b.id, name: a.name, imageName: b.imageName, containerDiskInGb: 10, volumeInGb: 5 }), 'saveTemplate renaming onto a used name');
-});
+}, { needs: ['restV1'] });
 
 defineCheck('GQL-TEMPLATE-008', async (ctx) => {
   const input = base(ctx, { id: 'cc-no-such-template' });
   failed(await save(ctx, input), 'saveTemplate with an unknown id');
   expectEqual(await count(ctx, input['name'] as string), 0, 'templates created by the refused save');
-});
+}, { needs: ['restV1'] });
 
 defineCheck('GQL-TEMPLATE-009', async (ctx) => {
   for (const ports of ['8888/ftp', '8888', 'http/8888', '8888/http;22/tcp']) failed(await save(ctx, base(ctx, { ports })), `saveTemplate with ports ${ports}`);
@@ -120,7 +120,7 @@ defineCheck('GQL-TEMPLATE-011', async (ctx) => {
   await ctx.endpoint({ templateId: t.id });
   failed(await ctx.gql(DELETE, { name: t.name }), 'deleteTemplate while an endpoint uses it');
   expect((await ctx.gql(GET, { id: t.id })).body.data?.podTemplate?.id === t.id, 'the template is gone after the refused delete');
-});
+}, { needs: ['restV1'] });
 
 defineCheck('GQL-TEMPLATE-012', async (ctx) => {
   failed(await ctx.gql(DELETE, { name: ctx.name('never-created') }), 'deleteTemplate of an unknown name');
@@ -134,7 +134,7 @@ defineCheck('GQL-TEMPLATE-013', async (ctx) => {
   const r = await ctx.template();
   const viaGql = (await ctx.gql(GET, { id: r.id })).body.data?.podTemplate;
   expectEqual([viaGql?.id, viaGql?.name, viaGql?.imageName], [r.id, r.name, r.body.imageName], 'GraphQL view of the REST template');
-});
+}, { needs: ['graphql', 'restV1'] });
 
 defineCheck('GQL-ERROR-001', async (ctx) => {
   const s = await ctx.secretResource();
@@ -282,7 +282,7 @@ defineCheck('SECRET-003', async (ctx) => {
   expectStatus(sync, 200, 'runJobSync');
   await ctx.queue(endpointId, 'runJob', { body: { input: {}, s3Config: { ...s3Config, endpointUrl: 'not a url' } } });
   return 'accessSecret scanned in run, runsync, status, stream and error answers (webhook body: WEBHOOK-002)';
-}, { requires: [] });
+}, { needs: ['jobs'], requires: [] });
 
 defineCheck('SECRET-004', async (ctx) => {
   // Reports are written after the run; the runner scans them (see src/conform/index.ts). Here: the
@@ -307,4 +307,4 @@ defineCheck('SECRET-004', async (ctx) => {
   const text = lines.join('');
   for (const [value, label] of ctx.http.secrets.entries()) expect(!text.includes(value), `the mock's log contains a ${label}`);
   return `${lines.length} log lines scanned; reports are scanned after writing`;
-}, { requires: ['embedded'] });
+}, { needs: ['restV1', 'graphql'], requires: ['embedded'] });

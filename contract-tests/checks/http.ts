@@ -35,7 +35,7 @@ function expectAllowCovers(answer: Answer, methods: Iterable<string>, what: stri
 }
 
 const bearer = (ctx: Ctx) => ({ authorization: `Bearer ${ctx.target.apiKey}` });
-const graphqlWithKey = (ctx: Ctx) => `${ctx.target.graphqlUrl}${ctx.target.graphqlUrl.includes('?') ? '&' : '?'}api_key=${encodeURIComponent(ctx.target.apiKey)}`;
+const graphqlWithKey = (ctx: Ctx) => `${ctx.baseUrl('graphql')}${ctx.baseUrl('graphql').includes('?') ? '&' : '?'}api_key=${encodeURIComponent(ctx.target.apiKey)}`;
 
 defineCheck('HTTP-ALLOW-001', async (ctx) => {
   const all = routes(ctx, await ctx.anyEndpoint());
@@ -50,17 +50,17 @@ defineCheck('HTTP-ALLOW-001', async (ctx) => {
   expectStatus(graphql, 405, 'GET on the GraphQL address');
   expectAllowCovers(graphql, ['POST'], 'GET on the GraphQL address');
   return `${all.length} REST v1 / queue v2 paths and the GraphQL address`;
-});
+}, { needs: ['restV1', 'queueV2', 'graphql'] });
 
 defineCheck('HTTP-OPTIONS-001', async (ctx) => {
   const all = routes(ctx, await ctx.anyEndpoint());
-  for (const route of [...all, { url: ctx.target.graphqlUrl, methods: new Set(['POST']) }]) {
+  for (const route of [...all, { url: ctx.baseUrl('graphql'), methods: new Set(['POST']) }]) {
     const answer = await ctx.http.raw('OPTIONS', route.url, undefined, { origin: 'https://docs.example.test', 'access-control-request-method': [...route.methods][0]! });
     expectStatus(answer, ctx.value<number>('status'), `OPTIONS ${new URL(route.url).pathname} without credentials`);
     expectAllowCovers(answer, route.methods, `OPTIONS ${new URL(route.url).pathname}`);
   }
   return `${all.length + 1} paths`;
-});
+}, { needs: ['restV1', 'queueV2', 'graphql'] });
 
 defineCheck('HTTP-HEAD-001', async (ctx) => {
   const endpointId = await ctx.anyEndpoint();
@@ -86,7 +86,7 @@ defineCheck('HTTP-HEAD-001', async (ctx) => {
   const chunks = (await ctx.queue(streaming, 'streamJob', { path: { jobId: id } })).body?.stream;
   expectEqual(chunks, [{ output: 'a' }], 'GET streamJob after HEAD');
   return `${gets.length} GET operations`;
-});
+}, { needs: ['restV1', 'queueV2', 'jobs'] });
 
 type Variant = { name: string; options: CallOptions };
 const VARIANTS: Variant[] = [
@@ -117,7 +117,7 @@ defineCheck('HTTP-BODY-001', async (ctx) => {
   const paths = (stop.body?.errors ?? []).map((e: { path?: string }) => e.path);
   expect(paths.includes('/body/cc-unknown'), `stopPod 400 does not name /body/cc-unknown (errors: ${JSON.stringify(paths)})`);
   return 'pod actions, retry, cancel and purge-queue with no body, an empty body and {}';
-});
+}, { needs: ['restV1', 'queueV2', 'jobs'] });
 
 defineCheck('HTTP-CORS-001', async () => {
   const off = await startMock({ port: 0 });

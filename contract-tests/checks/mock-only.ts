@@ -17,7 +17,7 @@ defineCheck('QUEUE-JOB-011', async (ctx) => {
   await ctx.run(endpointId, { durationMs: 1_000 });
   await ctx.eventually('a worker for the normal job', async () => (engine.workersOf(endpointId).length > 0 ? true : undefined));
   return 'checked in-process: no worker spawned for the lowPriority job, one for a normal job';
-}, { requires: ['embedded'] });
+}, { needs: ['jobs'], requires: ['embedded'] });
 
 defineCheck('QUEUE-JOB-012', async (ctx) => {
   const engine = ctx.target.embedded!.core.engine;
@@ -39,7 +39,7 @@ defineCheck('QUEUE-RATE-013', async (ctx) => {
   for (let i = 0; i < limit; i++) expectStatus(await ctx.queue(endpointId, 'purgeQueue'), 200, `purgeQueue #${i + 1} of ${limit} (3 running workers)`);
   expectStatus(await ctx.queue(endpointId, 'purgeQueue'), 429, `purgeQueue #${limit + 1}`);
   return `effective limit max(2, 3 × ${perWorker}) = ${limit}`;
-}, { requires: ['embedded'] });
+}, { needs: ['jobs'], requires: ['embedded'] });
 
 defineCheck('CLIENT-RETRY-001', async (ctx) => {
   const endpointId = await ctx.endpoint({ workersMax: 0 });
@@ -47,7 +47,7 @@ defineCheck('CLIENT-RETRY-001', async (ctx) => {
   const delays: number[] = [];
   const client = createQueueClient({
     apiKey: ctx.target.apiKey,
-    endpointBaseUrl: ctx.target.queueUrl,
+    endpointBaseUrl: ctx.baseUrl('queueV2'),
     endpointId,
     maxRetries: 3,
     // The client's backoff sleeps on the target's clock, so Retry-After is honoured in virtual time.
@@ -64,7 +64,7 @@ defineCheck('CLIENT-RETRY-001', async (ctx) => {
   expect(delays.length >= 1, 'the client did not retry the 429');
   expect(delays[0]! >= 1_000, `the client waited ${delays[0]} ms, less than Retry-After`);
   return `client retried after ${delays.map((d) => `${d} ms`).join(', ')}`;
-});
+}, { needs: ['restV1', 'queueV2'] });
 
 defineCheck('REST-ENDPOINT-008', async (ctx) => {
   const mock = ctx.target.embedded!;
@@ -84,7 +84,7 @@ defineCheck('REST-ENDPOINT-008', async (ctx) => {
     mock.core.unavailableGpuTypes.clear();
   }
   return 'checked in-process: workers take the first available GPU type in priority order';
-}, { requires: ['embedded'] });
+}, { needs: ['jobs'], requires: ['embedded'] });
 
 defineCheck('QUEUE-ERROR-004', async (ctx) => {
   const endpointId = await ctx.endpoint();

@@ -13,7 +13,7 @@ defineCheck('QUEUE-STREAM-001', async (ctx) => {
   expectStatus(answer, 200, 'streamJob');
   expectEqual([answer.body.id, answer.body.status], [id, 'COMPLETED'], 'streamJob id/status');
   expect(Array.isArray(answer.body.stream) && answer.body.stream.every((c: object) => 'output' in c), 'stream elements lack output');
-});
+}, { needs: ['endpoint', 'jobs'] });
 
 defineCheck('QUEUE-STREAM-002', async (ctx) => {
   const endpointId = await ctx.endpoint();
@@ -28,7 +28,7 @@ defineCheck('QUEUE-STREAM-002', async (ctx) => {
     await ctx.pass(150);
   }
   expectEqual(got, chunks, 'chunks read over all streamJob calls');
-});
+}, { needs: ['jobs'] });
 
 defineCheck('QUEUE-STREAM-003', async (ctx) => {
   const endpointId = await ctx.anyEndpoint();
@@ -37,7 +37,7 @@ defineCheck('QUEUE-STREAM-003', async (ctx) => {
   await ctx.queue(endpointId, 'streamJob', { path: { jobId: id } });
   const again = await ctx.queue(endpointId, 'streamJob', { path: { jobId: id } });
   expectEqual([again.body.status, again.body.stream], ['COMPLETED', []], 'streamJob after draining a finished job');
-});
+}, { needs: ['endpoint', 'jobs'] });
 
 // ---- sync ------------------------------------------------------------------------------------------
 
@@ -47,7 +47,7 @@ defineCheck('QUEUE-SYNC-001', async (ctx) => {
   expectStatus(answer, 200, 'runJobSync');
   expectEqual([answer.body.status, answer.body.output], ['COMPLETED', 'fast'], 'runJobSync record');
   expect(String(answer.body.id).startsWith(ctx.value('idPrefix')), `runJobSync id ${answer.body.id} does not start with sync-`);
-});
+}, { needs: ['endpoint', 'jobs'] });
 
 defineCheck('QUEUE-SYNC-003', async (ctx) => {
   const endpointId = await ctx.anyEndpoint();
@@ -63,7 +63,7 @@ defineCheck('QUEUE-SYNC-003', async (ctx) => {
     expectStatus(await ctx.queue(endpointId, 'runJobSync', { body: { input: { mock: { durationMs: 0 } } }, query: { wait } }), 200, `runJobSync wait=${wait}`);
     expectStatus(await ctx.queue(endpointId, 'getJobStatusSync', { path: { jobId: id }, query: { wait } }), 200, `getJobStatusSync wait=${wait}`);
   }
-});
+}, { needs: ['endpoint', 'jobs'] });
 
 defineCheck('QUEUE-SYNC-005', async (ctx) => {
   const endpointId = await ctx.endpoint();
@@ -74,7 +74,7 @@ defineCheck('QUEUE-SYNC-005', async (ctx) => {
   expectStatus(sync, 200, 'getJobStatusSync');
   expectEqual(sync.body.status, 'COMPLETED', 'getJobStatusSync status once the job finished');
   expectEqual(sync.body, (await ctx.status(endpointId, id)).body, 'getJobStatusSync vs getJobStatus record');
-});
+}, { needs: ['jobs'] });
 
 defineCheck('QUEUE-SYNC-006', async (ctx) => {
   const endpointId = await ctx.endpoint();
@@ -87,7 +87,7 @@ defineCheck('QUEUE-SYNC-006', async (ctx) => {
   await ctx.pass(1_000);
   const sync = await pending;
   expectEqual([sync.status, sync.body.status, sync.body.output], [200, 'COMPLETED', 'both'], 'runJobSync answer with the same body');
-});
+}, { needs: ['jobs'] });
 
 // ---- errors ----------------------------------------------------------------------------------------
 
@@ -100,7 +100,7 @@ defineCheck('QUEUE-ERROR-001', async (ctx) => {
     expectStatus(answer, 404, `${op.operationId} on an unknown endpoint`);
     expect(typeof answer.body?.message === 'string' && answer.body.message !== '', `${op.operationId}: 404 without message`);
   }
-});
+}, { needs: ['endpoint'] });
 
 defineCheck('QUEUE-ERROR-002', async (ctx) => {
   const endpointId = await ctx.endpoint();

@@ -69,7 +69,7 @@ defineCheck('QUEUE-JOB-002', async (ctx) => {
   expectEqual((await ctx.status(endpointId, id)).body.status, 'IN_QUEUE', 'status of a job with no worker after 60 s');
   expectStatus(await ctx.rest('updateEndpoint', { path: { endpointId }, body: { workersMax: 1 } }), 200, 'updateEndpoint workersMax 1');
   await ctx.waitForStatus(endpointId, id, ['IN_PROGRESS', ...TERMINAL]);
-}, { realWaitMs: 60_000 });
+}, { needs: ['jobs'], realWaitMs: 60_000 });
 
 defineCheck('QUEUE-JOB-003', async (ctx) => {
   const endpointId = await ctx.endpoint();
@@ -117,7 +117,7 @@ defineCheck('QUEUE-JOB-006', async (ctx) => {
   expect(statuses.includes(first.body.status), `status ${first.body.status} is not documented`);
   const last = await ctx.finish(endpointId, id, 100);
   expect(statuses.includes(last.status), `status ${last.status} is not documented`);
-});
+}, { needs: ['jobs'] });
 
 defineCheck('QUEUE-JOB-007', async (ctx) => {
   const endpointId = await ctx.endpoint({ workersMax: 1 });
@@ -144,7 +144,7 @@ defineCheck('QUEUE-JOB-007', async (ctx) => {
   await ctx.pass(1_000);
   await trails[1]!.read();
   return trails.map((t) => t.seen.join('→')).join(', ');
-});
+}, { needs: ['jobs'] });
 
 defineCheck('QUEUE-JOB-008', async (ctx) => {
   const endpointId = await ctx.endpoint({ workersMax: 2 });
@@ -158,7 +158,7 @@ defineCheck('QUEUE-JOB-008', async (ctx) => {
   const failed = await ctx.waitForStatus(endpointId, bad, TERMINAL);
   expectEqual(failed.status, 'FAILED', 'status of the failing job');
   expect(failed.error !== undefined && failed.error !== null && failed.error !== '', 'FAILED record lacks error');
-});
+}, { needs: ['jobs'] });
 
 defineCheck('QUEUE-JOB-009', async (ctx) => {
   const endpointId = await ctx.endpoint();
@@ -172,7 +172,7 @@ defineCheck('QUEUE-JOB-009', async (ctx) => {
     expectStatus(await ctx.queue(endpointId, 'streamJob', { path: { jobId: id } }), 200, `streamJob(${id})`);
     expectStatus(await ctx.queue(endpointId, 'cancelJob', { path: { jobId: id } }), 200, `cancelJob(${id})`);
   }
-});
+}, { needs: ['jobs'] });
 
 defineCheck('QUEUE-JOB-010', async (ctx) => {
   const endpointId = await ctx.endpoint();
@@ -199,7 +199,7 @@ defineCheck('QUEUE-JOB-014', async (ctx) => {
   const body = (size: number) => `${prefix}${'x'.repeat(size - prefix.length - 3)}"}}`;
   expectStatus(await ctx.queue(endpointId, 'runJobSync', { rawBody: body(max + 1), query: { wait: 5000 } }), 400, `runJobSync with a ${max + 1}-byte body`);
   expectStatus(await ctx.queue(endpointId, 'runJobSync', { rawBody: body(max), query: { wait: 5000 } }), 200, `runJobSync with a ${max}-byte body`);
-});
+}, { needs: ['jobs'] });
 
 // ---- retry, cancel, purge ------------------------------------------------------------------------
 
@@ -214,7 +214,7 @@ defineCheck('QUEUE-RETRY-001', async (ctx) => {
   const done = await ctx.finish(endpointId, id, 100);
   expectEqual(done.status, 'COMPLETED', 'status after the retry');
   expectEqual(done.output, { echo: { ...input, mock: { durationMs: 100, failTimes: 1 } } }, 'output of the retried job (its input echoed)');
-});
+}, { needs: ['jobs'] });
 
 defineCheck('QUEUE-RETRY-002', async (ctx) => {
   const endpointId = await ctx.endpoint();
@@ -226,7 +226,7 @@ defineCheck('QUEUE-RETRY-002', async (ctx) => {
   const queued = (await ctx.status(endpointId, id)).body;
   expect(queued.error === undefined && queued.output === undefined, 'retryJob kept the previous error/output');
   expectEqual(queued.retries ?? 0, retries + 1, 'retries after one retryJob');
-});
+}, { needs: ['jobs'] });
 
 defineCheck('QUEUE-RETRY-003', async (ctx) => {
   const endpointId = await ctx.endpoint({ workersMax: 1 });
@@ -246,7 +246,7 @@ defineCheck('QUEUE-RETRY-003', async (ctx) => {
     expectStatus(await ctx.queue(endpointId, 'retryJob', { path: { jobId: id } }), 400, `retryJob of a ${status} job`);
     expectEqual((await ctx.status(endpointId, id)).body.status, status, `status after the refused retry`);
   }
-});
+}, { needs: ['jobs'] });
 
 defineCheck('QUEUE-CANCEL-001', async (ctx) => {
   const endpointId = await noWorkerEndpoint(ctx);
@@ -272,7 +272,7 @@ defineCheck('QUEUE-CANCEL-002', async (ctx) => {
   const after = (await ctx.status(endpointId, id)).body;
   expectEqual(after.status, 'CANCELLED', 'status after the job would have finished');
   expect(after.output === undefined, 'the cancelled job produced output');
-});
+}, { needs: ['jobs'] });
 
 defineCheck('QUEUE-CANCEL-003', async (ctx) => {
   const endpointId = await ctx.endpoint();
@@ -284,7 +284,7 @@ defineCheck('QUEUE-CANCEL-003', async (ctx) => {
     expectEqual(answer.body.status, done.status, 'cancelJob answer status');
     expectEqual((await ctx.status(endpointId, id)).body.status, done.status, 'status after cancelJob');
   }
-});
+}, { needs: ['jobs'] });
 
 defineCheck('QUEUE-PURGE-001', async (ctx) => {
   const endpointId = await noWorkerEndpoint(ctx);
@@ -312,7 +312,7 @@ defineCheck('QUEUE-PURGE-002', async (ctx) => {
   expectEqual((await ctx.status(endpointId, running)).body.status, 'IN_PROGRESS', 'the running job after purge');
   expectEqual((await ctx.status(endpointId, done)).body.status, 'COMPLETED', 'the completed job after purge');
   expectEqual((await ctx.status(other, elsewhere)).body.status, 'IN_QUEUE', "another endpoint's queued job after purge");
-});
+}, { needs: ['jobs'] });
 
 // ---- health, requests, openai --------------------------------------------------------------------
 
@@ -338,7 +338,7 @@ defineCheck('QUEUE-HEALTH-002', async (ctx) => {
   await ctx.queue(endpointId, 'retryJob', { path: { jobId: bad } });
   h = (await health(ctx, endpointId)).jobs;
   expect(h.retried >= 1, `retried is ${h.retried} after a retryJob`);
-});
+}, { needs: ['jobs'] });
 
 defineCheck('QUEUE-REQUESTS-001', async (ctx) => {
   const endpointId = await ctx.endpoint({ workersMax: 1 });
@@ -352,11 +352,11 @@ defineCheck('QUEUE-REQUESTS-001', async (ctx) => {
   expectStatus(answer, 200, 'listRequests');
   const ids = (answer.body.requests as { id: string }[]).map((r) => r.id);
   expectEqual(ids, [a, b], 'listRequests ids (oldest first, no terminal job)');
-});
+}, { needs: ['jobs'] });
 
 defineCheck('QUEUE-OPENAI-001', async (ctx) => {
   const endpointId = await ctx.endpoint();
   const answer = await ctx.queue(endpointId, 'openaiProxy', { path: { openaiPath: 'v1/chat/completions' }, body: { model: 'm', messages: [{ role: 'user', content: 'hi' }] } });
   expectStatus(answer, 200, 'openaiProxy v1/chat/completions');
   expectStatus(await ctx.queue('cc-no-such-endpoint', 'openaiProxy', { path: { openaiPath: 'v1/models' }, body: {} }), 404, 'openaiProxy on an unknown endpoint');
-});
+}, { needs: ['jobs'] });

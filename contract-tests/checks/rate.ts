@@ -131,13 +131,16 @@ const RATE_RULES: [string, string][] = [
   ['QUEUE-RATE-009', 'getJobStatusSync'], ['QUEUE-RATE-010', 'retryJob'], ['QUEUE-RATE-011', 'getHealth'],
 ];
 
+/** Operations whose accepted requests wait on a job (held /runsync, stream, status-sync, OpenAI). */
+const WAITS_ON_JOBS = new Set(['runJobSync', 'streamJob', 'openaiProxy', 'getJobStatusSync']);
+
 for (const [id, operationId] of RATE_RULES) {
   defineCheck(id, async (ctx) => {
     const notes = [await windowCheck(ctx, operationId)];
     if (operationId === 'runJobSync' || operationId === 'getJobStatusSync') notes.push(await concurrencyCheck(ctx, operationId));
     else if (ctx.values['concurrent'] !== null) notes.push('concurrency part not observable black-box (the operation answers at once)');
     return notes.join('; ');
-  }, { timeoutMs: 60_000 });
+  }, { timeoutMs: 60_000, needs: WAITS_ON_JOBS.has(operationId) ? ['jobs'] : [] });
 }
 
 defineCheck('QUEUE-RATE-012', async (ctx) => {
@@ -157,4 +160,4 @@ defineCheck('RATE-429-001', async (ctx) => {
   for (let i = 0; i < 5 && answer?.status !== 429; i++) answer = await ctx.queue(a, 'purgeQueue');
   is429(answer!, 'purgeQueue beyond its limit');
   return 'every 429 of the run is checked by the rate rules; REST v1 states no limits';
-});
+}, { needs: ['restV1', 'queueV2'] });

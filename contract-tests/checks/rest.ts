@@ -247,12 +247,12 @@ defineCheck('REST-ENDPOINT-006', async (ctx) => {
   expectStatus(await ctx.rest('getEndpoint', { path: { endpointId: id } }), 404, 'getEndpoint after delete');
   expectStatus(await ctx.queue(id, 'getJobStatus', { path: { jobId } }), 404, 'getJobStatus on the deleted endpoint');
   expectStatus(await ctx.queue(id, 'getHealth'), 404, 'getHealth on the deleted endpoint');
-});
+}, { needs: ['restV1', 'queueV2'] });
 
 defineCheck('REST-ENDPOINT-007', async (ctx) => {
   const id = await ctx.endpoint();
   expectStatus(await ctx.queue(id, 'getHealth'), 200, 'getHealth of a new endpoint');
-});
+}, { needs: ['restV1', 'queueV2'] });
 
 // ---- templates ---------------------------------------------------------------------------------
 

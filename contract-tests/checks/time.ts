@@ -41,7 +41,7 @@ defineCheck('QUEUE-TTL-005', async (ctx) => {
   await ctx.waitForStatus(endpointId, id, ['IN_PROGRESS']);
   await ctx.pass(10_500);
   await gone(ctx, endpointId, id, 'getJobStatus of a running job after its ttl');
-}, { realWaitMs: 10_500 });
+}, { needs: ['jobs'], realWaitMs: 10_500 });
 
 defineCheck('QUEUE-TTL-006', async (ctx) => {
   const endpointId = await ctx.endpoint({ workersMax: 0 });
@@ -57,7 +57,7 @@ defineCheck('QUEUE-TTL-006', async (ctx) => {
   expectEqual((await alive(ctx, endpointId, id, 'status 1 min before the remaining time ends')).status, 'IN_PROGRESS', 'status');
   await ctx.pass(61_000);
   await gone(ctx, endpointId, id, 'getJobStatus once the 7-day ttl passed');
-}, { realWaitMs: 7 * DAY });
+}, { needs: ['jobs'], realWaitMs: 7 * DAY });
 
 defineCheck('QUEUE-EXEC-003', async (ctx) => {
   const endpointId = await ctx.endpoint();
@@ -68,7 +68,7 @@ defineCheck('QUEUE-EXEC-003', async (ctx) => {
   expectEqual((await alive(ctx, endpointId, id, 'status')).status, 'IN_PROGRESS', 'status just before the default timeout');
   await ctx.pass(2_000);
   expectEqual((await ctx.waitForStatus(endpointId, id, TERMINAL)).status, 'TIMED_OUT', 'status after the default executionTimeout');
-}, { realWaitMs: 10 * MIN });
+}, { needs: ['jobs'], realWaitMs: 10 * MIN });
 
 defineCheck('QUEUE-EXEC-004', async (ctx) => {
   const endpointId = await ctx.endpoint();
@@ -79,7 +79,7 @@ defineCheck('QUEUE-EXEC-004', async (ctx) => {
   const retried = await ctx.queue(endpointId, 'retryJob', { path: { jobId: id } });
   expectStatus(retried, 200, 'retryJob of a TIMED_OUT job');
   expectEqual([retried.body.id, retried.body.status], [id, 'IN_QUEUE'], 'retryJob answer');
-}, { realWaitMs: 6_000 });
+}, { needs: ['jobs'], realWaitMs: 6_000 });
 
 defineCheck('QUEUE-EXEC-005', async (ctx) => {
   const endpointId = await ctx.endpoint({ workersMax: 0 });
@@ -90,7 +90,7 @@ defineCheck('QUEUE-EXEC-005', async (ctx) => {
   await ctx.waitForStatus(endpointId, id, ['IN_PROGRESS']);
   await ctx.pass(3_000);
   expectEqual((await ctx.waitForStatus(endpointId, id, TERMINAL)).status, 'COMPLETED', 'a 3 s job with a 5 s timeout after 8 s queued');
-}, { realWaitMs: 11_000 });
+}, { needs: ['jobs'], realWaitMs: 11_000 });
 
 defineCheck('QUEUE-EXEC-006', async (ctx) => {
   const endpointId = await ctx.endpoint({ workersMax: 2 });
@@ -102,7 +102,7 @@ defineCheck('QUEUE-EXEC-006', async (ctx) => {
   await ctx.pass(8_500);
   expectEqual((await ctx.waitForStatus(endpointId, own, TERMINAL)).status, 'COMPLETED', 'job with its own 10 s timeout');
   expectEqual((await ctx.waitForStatus(endpointId, plain, TERMINAL)).status, 'TIMED_OUT', 'job under the endpoint 5 s timeout');
-}, { realWaitMs: 9_000 });
+}, { needs: ['restV1', 'queueV2', 'jobs'], realWaitMs: 9_000 });
 
 async function retention(ctx: Ctx, kind: 'run' | 'runsync', keepMs: number, maxMs: number) {
   const endpointId = await ctx.endpoint();
@@ -125,16 +125,16 @@ async function retention(ctx: Ctx, kind: 'run' | 'runsync', keepMs: number, maxM
 defineCheck('QUEUE-RETENTION-001', async (ctx) => {
   const ms = ctx.value<number>('resultRetentionRunMs');
   await retention(ctx, 'run', ms, ms);
-}, { realWaitMs: 31 * MIN });
+}, { needs: ['jobs'], realWaitMs: 31 * MIN });
 
 defineCheck('QUEUE-RETENTION-002', async (ctx) => {
   await retention(ctx, 'runsync', ctx.value<number>('resultRetentionRunSyncMs'), ctx.value<number>('resultRetentionRunSyncMaxMs'));
-}, { realWaitMs: 5 * MIN });
+}, { needs: ['jobs'], realWaitMs: 5 * MIN });
 
 defineCheck('QUEUE-RETENTION-003', async (ctx) => {
   await retention(ctx, 'run', 30 * MIN, 30 * MIN); // ttl was 7 days: retention, not ttl, removed it
   return 'ttl 7 days, gone after the 30-min retention';
-}, { realWaitMs: 31 * MIN });
+}, { needs: ['jobs'], realWaitMs: 31 * MIN });
 
 defineCheck('QUEUE-RETENTION-004', async (ctx) => {
   const endpointId = await ctx.endpoint();
@@ -143,7 +143,7 @@ defineCheck('QUEUE-RETENTION-004', async (ctx) => {
   await ctx.pass(30 * MIN + 1_000);
   await gone(ctx, endpointId, id, 'getJobStatus after retention');
   expectStatus(await ctx.queue(endpointId, 'retryJob', { path: { jobId: id } }), 404, 'retryJob after retention');
-}, { realWaitMs: 31 * MIN });
+}, { needs: ['jobs'], realWaitMs: 31 * MIN });
 
 defineCheck('QUEUE-SYNC-002', async (ctx) => {
   const endpointId = await ctx.endpoint();
@@ -156,7 +156,7 @@ defineCheck('QUEUE-SYNC-002', async (ctx) => {
   await ctx.pass(30_000);
   const done = await ctx.waitForStatus(endpointId, answer.body.id, TERMINAL);
   expectEqual([done.status, done.output], ['COMPLETED', 'late'], 'the job continued after runJobSync answered');
-}, { realWaitMs: 33_000 });
+}, { needs: ['jobs'], realWaitMs: 33_000 });
 
 defineCheck('QUEUE-SYNC-004', async (ctx) => {
   const endpointId = await ctx.endpoint();
@@ -171,7 +171,7 @@ defineCheck('QUEUE-SYNC-004', async (ctx) => {
   const answer = await pending;
   expectStatus(answer, 200, 'runJobSync without wait');
   expect(['IN_QUEUE', 'IN_PROGRESS'].includes(answer.body.status), `status ${answer.body.status}`);
-}, { realWaitMs: 95_000 });
+}, { needs: ['jobs'], realWaitMs: 95_000 });
 
 defineCheck('TEMPLATE-DELETE-001', async (ctx) => {
   const t = await ctx.template({ isServerless: true, volumeInGb: 0 });
@@ -181,4 +181,4 @@ defineCheck('TEMPLATE-DELETE-001', async (ctx) => {
   const delay = ctx.value<number>('templateDeleteDelayMs');
   await ctx.pass(delay);
   expectStatus(await ctx.rest('deleteTemplate', { path: { templateId: t.id } }), 204, `deleteTemplate ${delay} ms after its last user was removed`);
-}, { realWaitMs: 2 * MIN });
+}, { needs: ['restV1'], realWaitMs: 2 * MIN });

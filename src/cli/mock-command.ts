@@ -31,6 +31,8 @@ Options:
                               default off (no Access-Control-* headers)
   --retire-rest-v1            answer every REST v1 request 410 Gone naming its REST v2
                               replacement, as the real service does since 2026-11-15
+  --docs                      serve the documentation site at /docs, with try-it panels
+                              whose requests go to this mock
   -h, --help                  show this help
 `;
 
@@ -55,6 +57,7 @@ export function parseMockArgs(argv: string[]): MockOptions | 'help' {
       log: { type: 'boolean' },
       cors: { type: 'string' },
       'retire-rest-v1': { type: 'boolean' },
+      docs: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -96,6 +99,7 @@ export function parseMockArgs(argv: string[]): MockOptions | 'help' {
   if (values.log) options.log = true;
   if (values.cors !== undefined) options.cors = parseCorsOrigin(values.cors);
   if (values['retire-rest-v1']) options.retireRestV1 = true;
+  if (values.docs) options.docs = true;
   return options;
 }
 
@@ -129,6 +133,7 @@ export async function runMockCommand(argv: string[]): Promise<number> {
   if (!options.apiKeys) lines.push('auth:     default API key (README, "Reference mock")');
   if (options.faults?.length) lines.push(`faults:   ${options.faults.join(', ')}`);
   if (options.cors) lines.push(`cors:     ${options.cors}`);
+  if (options.docs) lines.push(`Docs:     ${mock.url}/docs/`);
   process.stdout.write(`${lines.join('\n')}\n`);
   return new Promise((resolve) => {
     const stop = (signal: NodeJS.Signals) => {

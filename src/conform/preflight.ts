@@ -50,7 +50,8 @@ function readProbe(target: TargetConfig, surface: SurfaceName, endpointId: strin
     return { what: 'a GraphQL query', url: url.toString(), init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'query { podTemplate(id: "cc-preflight") { id } }' }) } };
   }
   if (surface === 'queueV2') return { what: 'GET /{endpointId}/health', url: `${base}/${encodeURIComponent(endpointId)}/health`, init: { headers: bearer } };
-  const list = operations.find((o) => o.surface === surface && o.method === 'GET' && !o.path.includes('{') && o.requiredScope === 'read');
+  const reads = operations.filter((o) => o.surface === surface && o.method === 'GET' && !o.path.includes('{') && o.requiredScope === 'read');
+  const list = reads.find((o) => o.operationId.startsWith('list')) ?? reads[0];
   if (!list) throw new Error(`no read operation to probe ${SURFACE_INFO[surface].label} with`);
   const path = surface === 'restV2' ? list.path.replace(/^\/v2/, '') : list.path;
   return { what: `GET ${path}`, url: `${base}${path}`, init: { headers: bearer } };

@@ -34,3 +34,8 @@ export function operationAnchor(operationId: string): string {
 export function ruleAnchor(ruleId: string): string {
   return `rule-${ruleId}`;
 }
+
+/** Anchor id of a component schema on its spec page. */
+export function schemaAnchor(name: string): string {
+  return `schema-${name}`;
+}

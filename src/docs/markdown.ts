@@ -3,7 +3,7 @@
 // HTML shown as text, and images shown as links (the site never loads anything from outside).
 import { posix } from 'node:path';
 import { Marked, type Tokens } from 'marked';
-import { escapeHtml } from './html.js';
+import { escapeHtml, schemaAnchor } from './html.js';
 
 export interface Heading {
   depth: number;
@@ -103,6 +103,15 @@ function prose(): Marked {
         },
         image({ href, text: alt }: Tokens.Image) {
           return `<span class="image-ref" title="${escapeHtml(href)}">[image: ${escapeHtml(alt)}]</span>`;
+        },
+        link({ href, title, tokens }: Tokens.Link) {
+          const inner = this.parser.parseInline(tokens);
+          // JSON-pointer links of OpenAPI prose (`#/components/schemas/Pod/version`) → the schema's section.
+          if (href.startsWith('#/')) {
+            const schema = /^#\/components\/schemas?\/([^/]+)/.exec(href)?.[1];
+            return schema ? `<a href="#${escapeHtml(schemaAnchor(decodeURIComponent(schema)))}">${inner}</a>` : inner;
+          }
+          return `<a href="${escapeHtml(href)}"${title ? ` title="${escapeHtml(title)}"` : ''}>${inner}</a>`;
         },
       },
     });

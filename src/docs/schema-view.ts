@@ -1,7 +1,7 @@
 // JSON Schema (OpenAPI 3.1) → HTML: a type label per schema and a table of fields with their
 // constraints. Named component schemas are links to the page's schema section, so every schema is
 // written out once and the pages stay small; inline objects are expanded in place.
-import { escapeHtml, inlineValue } from './html.js';
+import { escapeHtml, inlineValue, schemaAnchor } from './html.js';
 import { renderDescription } from './markdown.js';
 import { firstSentence } from './cross-links.js';
 
@@ -11,7 +11,7 @@ export type Schema = Record<string, unknown>;
 const MAX_INLINE_DEPTH = 6;
 const SCHEMA_REF = '#/components/schemas/';
 
-export const schemaAnchor = (name: string) => `schema-${name}`;
+export { schemaAnchor };
 
 export function refName(ref: unknown): string | undefined {
   return typeof ref === 'string' && ref.startsWith(SCHEMA_REF) ? decodeURIComponent(ref.slice(SCHEMA_REF.length)) : undefined;

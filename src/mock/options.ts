@@ -60,6 +60,8 @@ export interface MockOptions {
   limits?: Partial<CapacityLimits>;
   /** CORS for browser pages: an origin (`https://docs.example.com`) or `*`. Default: off, no CORS header. */
   cors?: string;
+  /** Serve the documentation site with try-it panels at /docs. Default false. */
+  docs?: boolean;
   /** Answer every REST v1 request 410 Gone naming its REST v2 replacement, as the real service since 2026-11-15. */
   retireRestV1?: boolean;
 }
@@ -81,6 +83,7 @@ export interface ResolvedOptions {
   /** Mutable, so an embedding tool (or a conformance check) can lower a ceiling for a while. */
   limits: CapacityLimits;
   cors?: string;
+  docs: boolean;
   retireRestV1: boolean;
 }
 
@@ -107,6 +110,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     log: options.log ?? false,
     limits: { ...defaultCapacityLimits(), ...definedOnly(options.limits ?? {}) },
     cors: options.cors === undefined ? undefined : parseCorsOrigin(options.cors),
+    docs: options.docs ?? false,
     retireRestV1: options.retireRestV1 ?? false,
   };
 }

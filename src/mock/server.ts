@@ -7,6 +7,7 @@ import { validateRequest } from '../validation/index.js';
 import { bearerKey, type KeyRing } from './auth.js';
 import type { MockCore, Reply } from './core.js';
 import { answerOptions, type Cors } from './cors.js';
+import { isDocsPath, serveDocs } from './docs-route.js';
 import { allowHeaders, bodyForValidation, bodylessRejection } from './faults.js';
 import { GRAPHQL_ALLOW, handleGraphql } from './graphql/handler.js';
 import { parseJsonBody, parseQuery, readBody, sendError, sendJson, sendNoContent } from './http.js';
@@ -81,6 +82,7 @@ function handle(parts: ServerParts, req: IncomingMessage, res: ServerResponse): 
     return handleGraphql(parts.core, parts.keys, req, res, search);
   }
   if (parts.control && (path === '/__control' || path.startsWith('/__control/'))) return parts.control(req, res, path);
+  if (parts.core.options.docs && isDocsPath(path)) return serveDocs(req, res, path);
   req.resume();
   sendError(res, 404, `no route for ${req.method} ${path}`);
 }

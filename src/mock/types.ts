@@ -76,6 +76,10 @@ export interface Worker {
   /** Pending idle scale-down check (one per worker at most). */
   idleTimer?: { cancelled: boolean; readonly at: number };
   idleSince: number;
+  /** When the worker was spawned (epoch ms): the start of its simulated log (REST v2 getWorkerLogs). */
+  createdAt: number;
+  /** Endpoint release the worker runs (REST v2 listEndpointWorkers `version`, `isStale`). */
+  release: number;
 }
 
 export interface EndpointRecord {
@@ -110,6 +114,17 @@ export interface PodRecord {
   /** Running time billed before runningSince. */
   billedMs?: number;
   [field: string]: unknown;
+}
+
+/** A REST v2 cluster; its member pods are pods whose `clusterId` names it (rank in `clusterRank`). */
+export interface ClusterRecord {
+  id: string;
+  name: string;
+  type: 'APPLICATION' | 'TRAINING' | 'SLURM' | 'RAY';
+  compute: { gpuTypeId: string; gpuCountPerPod: number; podCount: number };
+  dataCenterId: string;
+  vxlanId: number;
+  createdAt: number;
 }
 
 export interface NetworkVolumeRecord {

@@ -10,6 +10,7 @@ export const PROVIDERS = {
   restV1: 'compute-rest-v1',
   queueV2: 'compute-queue-v2',
   graphql: 'compute-graphql',
+  restV2: 'compute-rest-v2',
 } as const;
 
 export type PactSurface = keyof typeof PROVIDERS;
@@ -45,14 +46,15 @@ export const PACT_WRONG_API_KEY = 'pact-wrong-key';
 
 /**
  * Path prefixes of each surface inside the pacts. The consumer tests point the clients at
- * `{mock}/v1`, `{mock}/v2` and `{mock}/graphql`, so pact paths look like the real service's
- * (`/v1/endpoints`, `/v2/{endpointId}/run`, `/graphql`), and a provider's base URL is the
- * target URL with that segment removed.
+ * `{mock}/v1`, `{mock}/v2`, `{mock}/graphql` and `{mock}` (REST v2: its paths carry `/v2`), so pact
+ * paths look like the real service's (`/v1/endpoints`, `/v2/{endpointId}/run`, `/graphql`,
+ * `/v2/templates`), and a provider's base URL is the target URL with that segment removed.
  */
 export const SURFACE_PREFIX: Record<PactSurface, string> = {
   restV1: '/v1',
   queueV2: '/v2',
   graphql: '/graphql',
+  restV2: '/v2',
 };
 
 /** Provider base URL for a surface from the target's surface URL (`https://rest.example/v1` → `https://rest.example`). */

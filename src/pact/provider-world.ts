@@ -9,7 +9,8 @@ import {
   type QueueClient,
   type RestClient,
 } from '../clients/index.js';
-import type { PactTarget } from './target.js';
+import { createRestV2Client, type RestV2Client } from '../clients/rest-v2/index.js';
+import { pactSurfaceUrl, type PactTarget } from './target.js';
 
 /** Worker template and endpoint the control API seeds for queue states. */
 export const SEEDED_ENDPOINT = { templateId: 'pact-worker-template', endpointId: 'pact-endpoint' } as const;
@@ -17,17 +18,29 @@ export const SEEDED_ENDPOINT = { templateId: 'pact-worker-template', endpointId:
 type Cleanup = () => Promise<unknown>;
 
 export class ProviderWorld {
-  readonly rest: RestClient;
-  readonly graphql: GraphqlClient;
   private cleanups: Cleanup[] = [];
+  // Built on first use: a target may offer only the surfaces being verified.
+  private clients: { rest?: RestClient; graphql?: GraphqlClient; restV2?: RestV2Client } = {};
+  private readonly common: { apiKey: string; maxRetries: number };
 
   constructor(
     readonly target: PactTarget,
     private readonly fetchImpl: typeof fetch = fetch,
   ) {
-    const common = { apiKey: target.apiKey, maxRetries: 2 };
-    this.rest = createRestClient({ baseUrl: target.restUrl, ...common });
-    this.graphql = createGraphqlClient({ graphqlUrl: target.graphqlUrl, ...common });
+    this.common = { apiKey: target.apiKey, maxRetries: 2 };
+  }
+
+  get rest(): RestClient {
+    return (this.clients.rest ??= createRestClient({ baseUrl: pactSurfaceUrl(this.target, 'restV1'), ...this.common }));
+  }
+
+  get graphql(): GraphqlClient {
+    return (this.clients.graphql ??= createGraphqlClient({ graphqlUrl: pactSurfaceUrl(this.target, 'graphql'), ...this.common }));
+  }
+
+  /** REST v2 client: its base URL is the origin without `/v2` (the operation paths carry it). */
+  get restV2(): RestV2Client {
+    return (this.clients.restV2 ??= createRestV2Client({ baseUrl: pactSurfaceUrl(this.target, 'restV2').replace(/\/v2\/*$/, ''), ...this.common }));
   }
 
   get hasControl(): boolean {
@@ -35,7 +48,7 @@ export class ProviderWorld {
   }
 
   queue(endpointId: string): QueueClient<Record<string, unknown>, unknown, unknown> {
-    return createQueueClient({ endpointBaseUrl: this.target.queueUrl, endpointId, apiKey: this.target.apiKey, maxRetries: 0 });
+    return createQueueClient({ endpointBaseUrl: pactSurfaceUrl(this.target, 'queueV2'), endpointId, apiKey: this.target.apiKey, maxRetries: 0 });
   }
 
   /** Start of every state: a clean slate (reset, or undo what earlier states created). */

@@ -1,11 +1,13 @@
 // Where provider verification points: the same flags and environment as the conformance suite
 // (src/conform/target.ts), or — by default — the reference mock on 127.0.0.1, port 0.
 import { randomBytes } from 'node:crypto';
+import { SURFACE_INFO } from '../conform/surfaces.js';
 import { readOptions, remoteTarget, type TargetConfig } from '../conform/target.js';
 import { startMock, type FaultName, type RunningMock } from '../mock/index.js';
+import { PACT_SURFACES, PROVIDERS, type PactSurface } from './participants.js';
 
 /** What verification needs of a target: the conformance suite's target config, minus suite-only fields. */
-export type PactTarget = Pick<TargetConfig, 'name' | 'apiKey' | 'endpointId' | 'controlUrl'> & Required<Pick<TargetConfig, 'restUrl' | 'queueUrl' | 'graphqlUrl'>>;
+export type PactTarget = Pick<TargetConfig, 'name' | 'apiKey' | 'endpointId' | 'controlUrl' | 'restUrl' | 'queueUrl' | 'graphqlUrl' | 'restV2Url'>;
 
 export interface StartedTarget {
   target: PactTarget;
@@ -13,20 +15,32 @@ export interface StartedTarget {
   stop(): Promise<void>;
 }
 
+/** The target's base URL of a surface (`--rest-url`, `--rest-v2-url` …); throws naming the flag when absent. */
+export function pactSurfaceUrl(target: PactTarget, surface: PactSurface): string {
+  const url = target[SURFACE_INFO[surface].field];
+  if (url === undefined) throw new Error(`verifying ${PROVIDERS[surface]} needs ${SURFACE_INFO[surface].flag} (or ${SURFACE_INFO[surface].env})`);
+  return url;
+}
+
 /**
- * Resolves the target from `--rest-url/--queue-url/--graphql-url/--api-key/--endpoint-id/--control-url`
- * (or their CONFORM_* variables). Without URLs, starts the embedded mock and stops it in `stop()`.
+ * Resolves the target from `--rest-url/--queue-url/--graphql-url/--rest-v2-url/--api-key/--endpoint-id/
+ * --control-url` (or their CONFORM_* variables). A remote target needs the URL of every surface
+ * verified (`surfaces`). Without URLs, starts the embedded mock and stops it in `stop()`.
  */
-export async function resolvePactTarget(argv: string[], env: NodeJS.ProcessEnv): Promise<StartedTarget> {
+export async function resolvePactTarget(argv: string[], env: NodeJS.ProcessEnv, surfaces: readonly PactSurface[] = PACT_SURFACES): Promise<StartedTarget> {
   const { values, errors } = readOptions(argv, env);
   if (errors.length > 0) throw new Error(errors.join('; '));
   const remote = remoteTarget(values);
   if (typeof remote === 'string') throw new Error(remote);
   if (remote) {
-    const { name, restUrl, queueUrl, graphqlUrl, apiKey, endpointId, controlUrl } = remote;
-    // The pacts span the three surfaces (the conformance suite alone accepts a partial target).
-    if (!restUrl || !queueUrl || !graphqlUrl) throw new Error('provider verification needs all three of --rest-url, --queue-url and --graphql-url');
-    return { target: { name, restUrl, queueUrl, graphqlUrl, apiKey, endpointId, controlUrl }, stop: async () => {} };
+    const { name, restUrl, queueUrl, graphqlUrl, restV2Url, apiKey, endpointId, controlUrl } = remote;
+    const target: PactTarget = { name, restUrl, queueUrl, graphqlUrl, restV2Url, apiKey, endpointId, controlUrl };
+    const missing = surfaces.filter((surface) => target[SURFACE_INFO[surface].field] === undefined);
+    if (missing.length > 0) {
+      const flags = missing.map((surface) => `${SURFACE_INFO[surface].flag} (${PROVIDERS[surface]})`).join(', ');
+      throw new Error(`provider verification of a remote target needs ${flags}; pick providers with --provider`);
+    }
+    return { target, stop: async () => {} };
   }
   return startEmbeddedPactTarget();
 }
@@ -34,6 +48,13 @@ export async function resolvePactTarget(argv: string[], env: NodeJS.ProcessEnv):
 /**
  * The reference mock with a real clock (jobs finish on their own), control API and a random key.
  * `faults` injects the mock's known defects (tests prove verification catches them).
+ *
+ * Rate limits stay at the spec's figures: the queue v2 pact expects the purge-queue 429, and a
+ * higher `rateLimits` factor would lift that limit too. REST v2's per-key quota (60 a minute) is not
+ * tripped by accident because every provider state — also the empty one before an interaction
+ * without a state — starts with `POST /reset`, which empties the quota windows: each interaction and
+ * its setup (a handful of requests) start with a full minute window. Only the state that uses the
+ * quota up on purpose (for the 429 interaction) reaches the limit.
  */
 export async function startEmbeddedPactTarget(faults: FaultName[] = []): Promise<StartedTarget> {
   const apiKey = `pact-verify-${randomBytes(12).toString('hex')}`;
@@ -50,6 +71,7 @@ export async function startEmbeddedPactTarget(faults: FaultName[] = []): Promise
       restUrl: mock.restV1Url,
       queueUrl: `${mock.url}/v2`,
       graphqlUrl: mock.graphqlUrl,
+      restV2Url: mock.restV2Url,
       apiKey,
       controlUrl: mock.controlUrl,
     },

@@ -7,7 +7,7 @@ import { brokerVerifierOptions, type BrokerSettings, type VersionInfo } from './
 import { PACT_API_KEY, PACT_SURFACES, PROVIDERS, pactFilePath, providerBaseUrl, type PactSurface } from './participants.js';
 import { ProviderWorld } from './provider-world.js';
 import { createStateHandlers } from './state-handlers.js';
-import type { PactTarget } from './target.js';
+import { pactSurfaceUrl, type PactTarget } from './target.js';
 
 export interface VerifyOptions {
   target: PactTarget;
@@ -27,9 +27,6 @@ export interface SurfaceResult {
   error?: string;
 }
 
-const surfaceUrl = (target: PactTarget, surface: PactSurface): string =>
-  surface === 'restV1' ? target.restUrl : surface === 'queueV2' ? target.queueUrl : target.graphqlUrl;
-
 /** Express middleware: `Bearer pact-api-key` / `api_key=pact-api-key` → the target's key; anything else passes unchanged. */
 export function credentialFilter(apiKey: string) {
   const placeholderQuery = new RegExp(`([?&]api_key=)${PACT_API_KEY}(?=&|$)`);
@@ -44,7 +41,7 @@ export function credentialFilter(apiKey: string) {
 export function verifierOptions(surface: PactSurface, options: VerifyOptions, world: ProviderWorld): VerifierOptions {
   const base: VerifierOptions = {
     provider: PROVIDERS[surface],
-    providerBaseUrl: providerBaseUrl(surface, surfaceUrl(options.target, surface)),
+    providerBaseUrl: providerBaseUrl(surface, pactSurfaceUrl(options.target, surface)),
     // The option's type also admits message-pact handlers (plain functions); ours are {setup, teardown}.
     stateHandlers: createStateHandlers(world) as unknown as VerifierOptions['stateHandlers'],
     // pact-js types this as an express handler; ours only needs the node:http request it wraps.

@@ -97,7 +97,7 @@ function judgeOperation(exchange: Exchange, url: URL, surface: Exclude<Judgement
     return;
   }
   for (const header of facts.requiredHeaders) {
-    const rule = RULE.header(header.name, status);
+    const rule = RULE.header(header.name, status, s);
     out.checked.push(rule);
     const problem = headerProblem(header, exchange.responseHeaders[header.name]);
     if (problem) out.violations.push(violation(rule, s, opId, `${opId} answered ${status} whose required header ${header.name} ${problem}`));
@@ -108,6 +108,10 @@ function judgeOperation(exchange: Exchange, url: URL, surface: Exclude<Judgement
   if (facts.mediaTypes.length > 0 && !facts.mediaTypes.some(isJsonMediaType)) return void out.notes.push(`answer body not judged: ${facts.mediaTypes.join(', ')}`);
   const bodyRule = status >= 400 ? RULE.errorBody(s) : answerRule;
   out.checked.push(bodyRule);
+  const contentType = exchange.responseHeaders['content-type']?.split(';')[0]!.trim().toLowerCase();
+  if (exchange.responseBody.totalBytes > 0 && facts.mediaTypes.length > 0 && !facts.mediaTypes.includes(contentType ?? '')) {
+    out.violations.push(violation(bodyRule, s, opId, `${opId} answered ${status} with Content-Type ${contentType ?? '(none)'} (documented: ${facts.mediaTypes.join(', ')})`));
+  }
   if (!response?.ok) return void out.violations.push(violation(bodyRule, s, opId, `${opId} answered ${status} with a body that is not JSON`));
   const issues = validateResponse(s, opId, status, response.value);
   if (issues.length) out.violations.push(violation(bodyRule, s, opId, `${opId} answered ${status} not matching the spec: ${formatIssues(issues.slice(0, 3))}`));
@@ -182,7 +186,7 @@ export function judgeExchange(exchange: Exchange, book: SecretBook, options: Jud
     if (exchange.status !== 401) out.violations.push(violation(rule, surface, out.operationId, `${out.operationId} answered ${exchange.status} to a request without credentials (expected 401)`));
   }
   if (cls.kind === 'method') {
-    const rule = RULE.methodNotAllowed();
+    const rule = RULE.methodNotAllowed(surface);
     out.checked.push(rule);
     // Authentication comes before routing, so a 401 is as good an answer as the 405.
     if (exchange.status === 401) return finish(out);

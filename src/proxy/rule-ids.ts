@@ -14,7 +14,14 @@ function firstKnown(...ids: string[]): string {
   return id;
 }
 
-export const RULE = {
+export const RULE: {
+  unauthenticated(surface: string): string;
+  leak(kind: SecretKind): string;
+  errorBody(surface: string): string;
+  header(name: string, status: number, surface: string): string;
+  answer(requestValid: boolean | undefined): string;
+  methodNotAllowed(surface: string): string;
+} = {
   /** A request without credentials must be answered 401. */
   unauthenticated: (surface: string) =>
     surface === 'restV1' ? 'AUTH-001' : surface === 'queueV2' ? 'AUTH-004' : surface === 'graphql' ? 'GQL-AUTH-002' : firstKnown('RESTV2-AUTH-001', 'AUTH-001'),
@@ -25,15 +32,19 @@ export const RULE = {
   errorBody: (surface: string) =>
     surface === 'restV1' ? 'REST-ERROR-001' : surface === 'queueV2' ? 'QUEUE-ERROR-003' : surface === 'graphql' ? 'GQL-ERROR-001' : firstKnown('RESTV2-ERROR-001', 'AGREE-VALID-001'),
   /** A required answer header is missing or malformed. */
-  header: (name: string, status: number) => (status === 429 && name === 'retry-after' ? 'RATE-429-001' : status === 405 && name === 'allow' ? 'HTTP-ALLOW-001' : 'AGREE-VALID-001'),
+  header: (name: string, status: number, surface: string) => {
+    if (status === 429 && name === 'retry-after') return surface === 'restV2' ? firstKnown('RESTV2-RATE-002', 'RATE-429-001') : 'RATE-429-001';
+    if (status === 405 && name === 'allow') return RULE.methodNotAllowed(surface);
+    return 'AGREE-VALID-001';
+  },
   /**
    * An undocumented status, or a success body not matching the spec: AGREE-VALID-001 for a request the
    * spec accepts (or one too large to judge), AGREE-INVALID-001 for one it refuses.
    */
   answer: (requestValid: boolean | undefined) => (requestValid === false ? 'AGREE-INVALID-001' : 'AGREE-VALID-001'),
   /** A method the path does not serve must be answered 405 with Allow. */
-  methodNotAllowed: () => 'HTTP-ALLOW-001',
-} as const;
+  methodNotAllowed: (surface: string) => (surface === 'restV2' ? firstKnown('RESTV2-HTTP-001', 'HTTP-ALLOW-001') : 'HTTP-ALLOW-001'),
+};
 
 export function violation(ruleId: string, surface: string, operationId: string, message: string): Violation {
   const source = sourceOf.get(ruleId);
@@ -49,8 +60,10 @@ export function judgedRuleIds(): string[] {
     ids.add(RULE.errorBody(surface));
   }
   for (const kind of ['API key', 'registry password', 'secret value', 's3 accessSecret']) ids.add(RULE.leak(kind));
-  ids.add(RULE.header('retry-after', 429));
-  ids.add(RULE.header('allow', 405));
+  for (const surface of ['restV1', 'queueV2', 'restV2']) {
+    ids.add(RULE.header('retry-after', 429, surface));
+    ids.add(RULE.methodNotAllowed(surface));
+  }
   ids.add(RULE.answer(true));
   ids.add(RULE.answer(false));
   return [...ids].sort();

@@ -95,6 +95,27 @@ const deviations: Record<FaultName, (h: Harness) => Promise<boolean>> = {
     const res = await h.graphql('mutation { deleteTemplate(templateName: "fault-probe") }');
     return String(res.body.errors?.[0]?.message).includes('[redacted]');
   },
+  'rest-v2-list-not-wrapped': async (h) => Array.isArray((await raw('GET', `${h.mock.restV2Url}/templates`)).body),
+  'rest-v2-error-not-problem': async (h) => {
+    const res = await fetch(`${h.mock.restV2Url}/templates/none`, { headers: { authorization: 'Bearer test-key' } });
+    return res.status === 404 && res.headers.get('content-type') === 'application/json' && 'message' in (await res.json() as object);
+  },
+  'rest-v2-429-without-retry-after': async (h) => {
+    for (let i = 0; i < 200; i++) {
+      const res = await fetch(`${h.mock.restV2Url}/templates`, { headers: { authorization: 'Bearer test-key' } });
+      await res.arrayBuffer();
+      if (res.status === 429) return res.headers.get('retry-after') === null;
+    }
+    return false;
+  },
+  'rest-v2-reset-accepted': async (h) => {
+    const pod = await raw('POST', `${h.mock.restV1Url}/pods`, { name: 'fault-probe', imageName: 'x:1' });
+    return (await raw('POST', `${h.mock.restV2Url}/pods/${pod.body.id}/action`, { action: 'reset' })).status === 200;
+  },
+  'rest-v2-v1-template-invisible': async (h) => {
+    const created = await raw('POST', `${h.mock.restV1Url}/templates`, { name: 'fault-probe', imageName: 'x:1' });
+    return (await raw('GET', `${h.mock.restV2Url}/templates/${created.body.id}`)).status === 404;
+  },
 };
 
 describe('fault injection', () => {

@@ -1,5 +1,6 @@
 // The jobs of one endpoint: FIFO queue, status counters (for /health), scaling demand, worker pool.
 import type { Clock } from '../clock.js';
+import { recordUsage, type UsageSegment } from '../state/usage.js';
 import type { Job, JobStatus } from '../types.js';
 import { WorkerPool, type EndpointConfig } from './workers.js';
 
@@ -16,6 +17,8 @@ export class EndpointJobs {
   dispatchPending = false;
   /** Worker time spent on jobs, kept after the jobs themselves expire (billing). */
   billedMs = 0;
+  /** When that time was spent (REST v2 billing buckets); not persisted, only the total is. */
+  readonly usage: UsageSegment[] = [];
   /** Sum of the stored jobs' retries (/health `retried`). */
   retried = 0;
 
@@ -86,6 +89,23 @@ export class EndpointJobs {
       },
       workers: { idle, initializing: 0, ready: idle, running, throttled: 0, unhealthy: 0 },
     };
+  }
+
+  /** Bills a finished stretch of worker time. */
+  bill(from: number, to: number): void {
+    this.billedMs += to - from;
+    recordUsage(this.usage, from, to);
+  }
+
+  /** Billed segments, running jobs included up to now. */
+  usageNow(): UsageSegment[] {
+    const now = this.clock.now();
+    const open: UsageSegment[] = [];
+    for (const worker of this.pool.workers) {
+      const job = worker.jobId ? this.jobs.get(worker.jobId) : undefined;
+      if (job?.startedAt !== undefined) open.push({ from: job.startedAt, to: now, ms: now - job.startedAt });
+    }
+    return [...this.usage, ...open];
   }
 
   /** Worker time used so far, running jobs included (billing). */

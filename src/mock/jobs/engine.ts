@@ -201,6 +201,9 @@ export class JobEngine {
     return this.endpoints.get(endpointId)?.executionMs() ?? 0;
   }
 
+  /** When the endpoint's billed worker time was spent (REST v2 billing). */
+  usageOf = (endpointId: string) => this.endpoints.get(endpointId)?.usageNow() ?? [];
+
   /** Queued and running jobs, oldest submission first. */
   activeJobs(endpointId: string): Job[] {
     const ep = this.ensureEndpoint(endpointId);
@@ -357,7 +360,7 @@ export class JobEngine {
       this.deps.clock.cancel(timers.run);
       timers.run = undefined;
     }
-    if (ep.pool.release(job.id) && job.startedAt !== undefined) ep.billedMs += this.deps.clock.now() - job.startedAt;
+    if (ep.pool.release(job.id) && job.startedAt !== undefined) ep.bill(job.startedAt, this.deps.clock.now());
   }
 
   private finish(ep: EndpointJobs, job: Job, status: JobStatus, result: { output?: unknown; error?: unknown }): void {

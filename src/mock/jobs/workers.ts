@@ -16,6 +16,8 @@ export interface EndpointConfig {
   /** Seconds. */
   idleTimeout?: number;
   executionTimeoutMs?: number;
+  /** Current release (state/releases.ts); workers of an older one are replaced as they fall idle. */
+  releaseVersion?: number;
 }
 
 export class WorkerPool {
@@ -39,6 +41,7 @@ export class WorkerPool {
     // Never more workers than the spec allows, whatever a restored state file says (memory per worker).
     const min = Math.min(config.workersMin ?? 0, WORKERS_CEILING);
     const max = Math.min(Math.max(min, config.workersMax ?? DEFAULT_WORKERS_MAX), WORKERS_CEILING);
+    this.retireStale(config, (w) => w.state === 'idle');
     while (this.workers.length < min && this.spawn(config));
     let idle = this.workers.length - this.running;
     while (demand > idle && this.workers.length < max && this.spawn(config)) idle++;
@@ -58,6 +61,8 @@ export class WorkerPool {
     worker.state = 'idle';
     worker.jobId = undefined;
     worker.idleSince = this.clock.now();
+    // A worker of an older release stops after its job (rollout); the next dispatch replaces it.
+    if (this.retireStale(this.config(), (w) => w === worker) > 0) return worker;
     this.armIdleScaleDown(worker);
     return worker;
   }
@@ -69,7 +74,8 @@ export class WorkerPool {
 
   /** Adds a worker on the first available GPU type in priority order; none when no type has capacity. */
   private spawn(config: EndpointConfig): Worker | undefined {
-    const worker: Worker = { id: workerId(), state: 'idle', idleSince: this.clock.now() };
+    const now = this.clock.now();
+    const worker: Worker = { id: workerId(), state: 'idle', idleSince: now, createdAt: now, release: config.releaseVersion ?? 0 };
     if (config.computeType !== 'CPU' && config.gpuTypeIds && config.gpuTypeIds.length > 0) {
       const gpu = config.gpuTypeIds.find((id) => this.isGpuAvailable(id));
       if (!gpu) return undefined;
@@ -78,6 +84,20 @@ export class WorkerPool {
     this.workers.push(worker);
     this.armIdleScaleDown(worker);
     return worker;
+  }
+
+  /** Removes the workers matching `which` that run an older release than the endpoint's; returns how many. */
+  private retireStale(config: EndpointConfig, which: (w: Worker) => boolean): number {
+    const current = config.releaseVersion ?? 0;
+    let removed = 0;
+    for (let i = this.workers.length - 1; i >= 0; i--) {
+      const worker = this.workers[i]!;
+      if (worker.release >= current || !which(worker)) continue;
+      this.clock.cancel(worker.idleTimer);
+      this.workers.splice(i, 1);
+      removed++;
+    }
+    return removed;
   }
 
   private armIdleScaleDown(worker: Worker): void {

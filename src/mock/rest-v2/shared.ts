@@ -21,7 +21,14 @@ export function renameErrorPaths(failure: Failure, renames: Record<string, strin
 }
 
 /** REST v2 `args` (one command line) ⇄ stored `dockerStartCmd` (words), as the migration map's shellJoin. */
-export const argsFromWords = (words: unknown): string => (Array.isArray(words) ? words.map((w) => shellQuote(String(w))).join(' ') : '');
+const argsCache = new WeakMap<readonly unknown[], string>();
+/** Cached per stored array: records replace (never mutate) their arrays, and lists render every record. */
+export function argsFromWords(words: unknown): string {
+  if (!Array.isArray(words)) return '';
+  let args = argsCache.get(words);
+  if (args === undefined) argsCache.set(words, (args = words.map((w) => shellQuote(String(w))).join(' ')));
+  return args;
+}
 export const wordsFromArgs = (args: string): string[] => splitShellWords(args);
 
 /** Copies `from[v2Key]` to `to[storeKey]` when present (PATCH semantics: absent keeps the stored value). */

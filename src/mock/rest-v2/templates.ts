@@ -14,7 +14,19 @@ export const PERSISTENT_MOUNT_FLOOR_GB = 10;
 const RENAMES = { name: 'name', image: 'imageName', disk: 'containerDiskInGb', ports: 'ports', env: 'env', registry: 'containerRegistryAuthId', serverless: 'isServerless', public: 'isPublic', category: 'category', startSsh: 'startSsh', startJupyter: 'startJupyter', allowedCudaVersions: 'allowedCudaVersions' };
 const ERROR_PATHS: Record<string, string> = { '/body/imageName': '/body/image', '/body/containerRegistryAuthId': '/body/registry', '/body/containerDiskInGb': '/body/disk' };
 
+const rendered = new WeakMap<TemplateRecord, Record<string, unknown>>();
+/**
+ * The REST v2 view of a stored template, cached per record object: the store replaces a template record
+ * on every change (create, update, GraphQL save), so an unchanged record renders the same. Lists of
+ * 1,000 templates stay within the REST v1 list cost (npm run bench:rest-v2).
+ */
 export function renderTemplateV2(t: TemplateRecord): Record<string, unknown> {
+  let view = rendered.get(t);
+  if (view === undefined) rendered.set(t, (view = viewOf(t)));
+  return view;
+}
+
+function viewOf(t: TemplateRecord): Record<string, unknown> {
   const volume = typeof t['volumeInGb'] === 'number' ? t['volumeInGb'] : 0;
   const registry = t['containerRegistryAuthId'];
   return {

@@ -3,10 +3,12 @@
 // in use + delete delay). Rendering to wire shapes lives in rest/render.ts and graphql/.
 import type { Clock } from '../clock.js';
 import type {
-  EndpointRecord, NetworkVolumeRecord, PodRecord, RegistryAuthRecord, SecretRecord, TemplateRecord,
+  ClusterRecord, EndpointRecord, NetworkVolumeRecord, PodRecord, RegistryAuthRecord, SecretRecord, TemplateRecord,
 } from '../types.js';
 import { resourceId } from './ids.js';
 import { secretInputFailure, templateInputFailure } from './input-bounds.js';
+import { noteRelease } from './releases.js';
+import { recordUsage, usageOn } from './usage.js';
 
 export type Failure = {
   ok: false;
@@ -30,6 +32,18 @@ export interface StoreSnapshot {
   networkVolumes: NetworkVolumeRecord[];
   registryAuths: RegistryAuthRecord[];
   secrets: SecretRecord[];
+  clusters: ClusterRecord[];
+  /** Account SSH public keys (REST v2 account/ssh-keys). */
+  sshKeys: string[];
+}
+
+/** A pod lifecycle change, as the simulated logs (rest-v2/log-book.ts) see it. */
+export type PodChange = 'created' | 'updated' | 'started' | 'stopped' | 'restarted' | 'reset' | 'deleted';
+
+/** Told about every pod change of every surface, after the change is stored. */
+export interface PodObserver {
+  podChanged(pod: PodRecord, change: PodChange): void;
+  cleared(): void;
 }
 
 type Body = Record<string, unknown>;
@@ -50,6 +64,9 @@ export class ResourceStore {
   readonly networkVolumes = new Map<string, NetworkVolumeRecord>();
   readonly registryAuths = new Map<string, RegistryAuthRecord>();
   readonly secrets = new Map<string, SecretRecord>();
+  readonly clusters = new Map<string, ClusterRecord>();
+  sshKeys: string[] = [];
+  podObserver: PodObserver | undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -104,6 +121,7 @@ export class ResourceStore {
     const workers = workersConflict(record, body);
     if (workers) return workers;
     this.endpoints.set(record.id, record);
+    noteRelease(record, this.templates.get(record.templateId), this.clock.now());
     return ok(record);
   }
 
@@ -117,6 +135,7 @@ export class ResourceStore {
     if (workers) return workers;
     if (next.templateId !== record.templateId) this.templateReleased(record.templateId);
     this.endpoints.set(id, next);
+    noteRelease(next, this.templates.get(next.templateId), this.clock.now());
     return ok(next);
   }
 
@@ -150,6 +169,7 @@ export class ResourceStore {
     const record: TemplateRecord = { ...TEMPLATE_DEFAULTS, ...body, id: replaceId ?? resourceId(), name, imageName: body['imageName'] as string };
     if (existing?.lastUsedAt !== undefined) record.lastUsedAt = existing.lastUsedAt;
     this.templates.set(record.id, record);
+    if (replaceId) this.templateChanged(record);
     return ok(record);
   }
 
@@ -164,7 +184,13 @@ export class ResourceStore {
     if (refs) return refs;
     const next = { ...record, ...body, id } as TemplateRecord;
     this.templates.set(id, next);
+    this.templateChanged(next);
     return ok(next);
+  }
+
+  /** A template change is a new release of every endpoint whose workers run it. */
+  private templateChanged(template: TemplateRecord): void {
+    for (const e of this.endpoints.values()) if (e.templateId === template.id) noteRelease(e, template, this.clock.now());
   }
 
   templateUsers(id: string): string[] {
@@ -214,6 +240,7 @@ export class ResourceStore {
       lastStatusChange: `Rented by User: ${new Date(now).toISOString()}`,
     };
     this.pods.set(record.id, record);
+    this.podObserver?.podChanged(record, 'created');
     return ok(record);
   }
 
@@ -226,6 +253,7 @@ export class ResourceStore {
     const next = { ...record, ...rest } as PodRecord;
     if (typeof imageName === 'string') next['image'] = imageName;
     this.pods.set(id, next);
+    this.podObserver?.podChanged(next, 'updated');
     return ok(next);
   }
 
@@ -239,6 +267,7 @@ export class ResourceStore {
       pod.desiredStatus = 'EXITED';
       pod.runningSince = undefined;
       pod.lastStatusChange = `Exited by User: ${iso}`;
+      this.podObserver?.podChanged(pod, 'stopped');
       return ok(pod);
     }
     // reset/restart of an EXITED pod starts it, like start (the spec states no refusal).
@@ -247,6 +276,7 @@ export class ResourceStore {
     pod.runningSince = now;
     pod.lastStartedAt = iso;
     pod.lastStatusChange = `${action === 'start' ? 'Resumed' : action === 'reset' ? 'Reset' : 'Restarted'} by User: ${iso}`;
+    this.podObserver?.podChanged(pod, action === 'start' ? 'started' : action === 'reset' ? 'reset' : 'restarted');
     return ok(pod);
   }
 
@@ -254,6 +284,7 @@ export class ResourceStore {
   accrue(pod: PodRecord, now: number): void {
     if (typeof pod.runningSince === 'number') {
       pod.billedMs = ((pod.billedMs as number | undefined) ?? 0) + (now - pod.runningSince);
+      recordUsage(usageOn(pod), pod.runningSince, now);
       pod.runningSince = now;
     }
   }
@@ -263,6 +294,7 @@ export class ResourceStore {
     if (!pod) return notFound('pod');
     this.pods.delete(id);
     this.templateReleased(pod.templateId);
+    this.podObserver?.podChanged(pod, 'deleted');
     return ok(pod);
   }
 
@@ -342,7 +374,7 @@ export class ResourceStore {
     return {
       pods: [...this.pods.values()], endpoints: [...this.endpoints.values()], templates: [...this.templates.values()],
       networkVolumes: [...this.networkVolumes.values()], registryAuths: [...this.registryAuths.values()],
-      secrets: [...this.secrets.values()],
+      secrets: [...this.secrets.values()], clusters: [...this.clusters.values()], sshKeys: [...this.sshKeys],
     };
   }
 
@@ -354,10 +386,14 @@ export class ResourceStore {
     for (const r of s.networkVolumes ?? []) this.networkVolumes.set(r.id, r);
     for (const r of s.registryAuths ?? []) this.registryAuths.set(r.id, r);
     for (const r of s.secrets ?? []) this.secrets.set(r.id, r);
+    for (const r of s.clusters ?? []) this.clusters.set(r.id, r);
+    this.sshKeys = [...(s.sshKeys ?? [])];
   }
 
   clear(): void {
-    for (const map of [this.pods, this.endpoints, this.templates, this.networkVolumes, this.registryAuths, this.secrets]) map.clear();
+    for (const map of [this.pods, this.endpoints, this.templates, this.networkVolumes, this.registryAuths, this.secrets, this.clusters]) map.clear();
+    this.sshKeys = [];
+    this.podObserver?.cleared();
   }
 }
 
