@@ -1,6 +1,6 @@
 // The suite as a vitest project: `npx vitest run --config contract-tests/vitest.config.ts`.
 // One test per rule of specs/rules.yaml, titled "<RULE-ID> <title>". The target comes from the
-// CONFORM_* environment variables (see README, "Testing your implementation"); none → the embedded mock.
+// CONFORM_* environment variables (see docs/conformance.md); none → the embedded mock.
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { defaultSettings, loadCatalogue, startEmbeddedTarget, type RuleResult, type TargetConfig } from '../src/conform/index.js';
 import { runSuite } from '../src/conform/runner.js';

@@ -3231,6 +3231,356 @@ export const rules = [
       "retiredOn": "2026-11-15"
     },
     "why-not-black-box": "Retirement is a switch of the reference mock (the suite checks REST v1 as the seed describes it, before 2026-11-15); a real service after that day answers 410 to everything, which is checked by pointing nothing at it."
+  },
+  {
+    "id": "RESTV2-POD-001",
+    "title": "REST v2 pod round trip: createPod answers 201 with the Pod (name, image, the gpu sent, cloud SECURE by default, template null, a status and its actions), getPod answers the same pod, listPods wraps it under pods, deletePod answers 204 and the id is then 404.",
+    "seed": "rest-v2 › POST /v2/pods; rest-v2 › GET /v2/pods/{id}; rest-v2 › GET /v2/pods; rest-v2 › DELETE /v2/pods/{id}; rest-v2 › Pod",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "values": {
+      "status": 201,
+      "cloud": "SECURE"
+    },
+    "operations": [
+      "createPod",
+      "getPod",
+      "listPods",
+      "deletePod"
+    ]
+  },
+  {
+    "id": "RESTV2-POD-002",
+    "title": "createPod breaking a cross-field rule is answered 400 and stores nothing: neither or both of gpu and cpu, a persistent mount beside a network mount, a persistent mount on a CPU pod.",
+    "seed": "rest-v2 › POST /v2/pods; rest-v2 › CreatePodRequest; rest-v2 › Mounts; migration-guide › Create bodies",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "values": {
+      "status": 400
+    },
+    "operations": [
+      "createPod",
+      "listPods"
+    ]
+  },
+  {
+    "id": "RESTV2-POD-003",
+    "title": "createPod stores the mount it is given: mounts.persistent comes back as sent, mounts.network as [{volumeId, path}] with the pod placed in the volume's data centre, and no mounts as {}; cloud comes back as sent.",
+    "seed": "rest-v2 › POST /v2/pods; rest-v2 › Mounts; rest-v2 › NetworkMount; rest-v2 › PersistentMount",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "operations": [
+      "createPod",
+      "getPod",
+      "createNetworkVolume",
+      "deleteNetworkVolume"
+    ]
+  },
+  {
+    "id": "RESTV2-POD-004",
+    "title": "createPod naming a template, network volume or registry credential that does not exist is answered 404 whose errors name templateId, mounts/network/0/volumeId or registry; a serverless template is answered 422; nothing is stored.",
+    "seed": "rest-v2 › POST /v2/pods; rest-v2 › NotFound; rest-v2 › CreatePodRequest",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "values": {
+      "unknownReference": 404,
+      "serverlessTemplate": 422
+    },
+    "operations": [
+      "createPod",
+      "createTemplate",
+      "deleteTemplate",
+      "listPods"
+    ]
+  },
+  {
+    "id": "RESTV2-POD-005",
+    "title": "createPod with templateId takes the template's image, args, disk, ports, env and registry, with body fields winning and env merged per key (body wins); the pod keeps no link to the template (template is null).",
+    "seed": "rest-v2 › POST /v2/pods; rest-v2 › CreatePodRequest",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "operations": [
+      "createPod",
+      "createTemplate",
+      "deleteTemplate",
+      "getPod"
+    ]
+  },
+  {
+    "id": "RESTV2-POD-006",
+    "title": "updatePod (PATCH) answers 200 with the pod, changes only the fields sent (a mount path may change), and answers 400 for network [] (clearing), a mount kind the pod was not created with, or another network volumeId.",
+    "seed": "rest-v2 › PATCH /v2/pods/{id}; rest-v2 › UpdatePodRequest; rest-v2 › Mounts",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "values": {
+      "status": 200,
+      "mountChange": 400
+    },
+    "operations": [
+      "updatePod",
+      "getPod"
+    ]
+  },
+  {
+    "id": "RESTV2-POD-007",
+    "title": "One state: a pod created through REST v1 is read through REST v2 with the same id and the migration map's renames (imageName → image, containerDiskInGb → disk, dockerStartCmd → args, gpuTypeIds/gpuCount → gpu, cloudType → cloud, volumeInGb/volumeMountPath → mounts.persistent), a pod created through REST v2 reads back through REST v1 the same way, and a pod terminated through REST v2 is 404 through REST v1.",
+    "seed": "migration-guide › Path map; migration-guide › Create bodies; rest-v2 › Pod",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "operations": [
+      "createPod",
+      "getPod",
+      "podAction"
+    ]
+  },
+  {
+    "id": "RESTV2-ACTION-001",
+    "title": "A new pod is PROVISIONING, then STARTING, then RUNNING, and its actions are at every moment those of its status (RUNNING stop, restart, terminate; EXITED and ERROR start, terminate; PROVISIONING and STARTING stop, terminate); the mock takes 2 s to provision and 3 s to start on its clock.",
+    "seed": "rest-v2 › POST /v2/pods/{id}/action; rest-v2 › PodStatus; rest-v2 › POST /v2/pods",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "values": {
+      "provisionMs": 2000,
+      "bootMs": 3000
+    },
+    "operations": [
+      "createPod",
+      "getPod"
+    ]
+  },
+  {
+    "id": "RESTV2-ACTION-002",
+    "title": "podAction follows the state machine: stop of a RUNNING pod answers 200 with the pod EXITED, start answers 200 with it STARTING, restart of a RUNNING pod answers 200, an action outside the pod's actions answers 409 with a problem body and changes nothing, and terminate answers 204 after which the pod is 404.",
+    "seed": "rest-v2 › POST /v2/pods/{id}/action; rest-v2 › Conflict; migration-guide › Pod lifecycle",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "values": {
+      "conflict": 409,
+      "terminated": 204
+    },
+    "operations": [
+      "podAction",
+      "getPod"
+    ]
+  },
+  {
+    "id": "RESTV2-ACTION-003",
+    "title": "reset is not a REST v2 action: {\"action\": \"reset\"} is answered 422 whose errors name /body/action, and the pod is unchanged.",
+    "seed": "migration-guide › Pod lifecycle; rest-v2 › PodAction",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "values": {
+      "status": 422
+    },
+    "operations": [
+      "podAction",
+      "getPod"
+    ]
+  },
+  {
+    "id": "RESTV2-ACTION-004",
+    "title": "A locked pod lists no stop, restart or terminate among its actions; podAction stop or terminate and deletePod are answered 409 and change nothing until PATCH {\"locked\": false}.",
+    "seed": "rest-v2 › Pod; rest-v2 › UpdatePodRequest; rest-v2 › POST /v2/pods/{id}/action",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "assumed",
+    "values": {
+      "status": 409
+    },
+    "operations": [
+      "updatePod",
+      "podAction",
+      "deletePod"
+    ]
+  },
+  {
+    "id": "RESTV2-LOGS-001",
+    "title": "getPodLogs answers 200 text/event-stream with Cache-Control no-cache and X-Accel-Buffering no; every event's id is an RFC 3339 timestamp equal to its data.ts, data is {source: container|system, line, ts}, and ids strictly increase.",
+    "seed": "rest-v2 › GET /v2/pods/{id}/logs; migration-guide › Logs",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "values": {
+      "contentType": "text/event-stream",
+      "cacheControl": "no-cache",
+      "accelBuffering": "no"
+    },
+    "operations": [
+      "getPodLogs",
+      "createPod"
+    ]
+  },
+  {
+    "id": "RESTV2-LOGS-002",
+    "title": "Log backlog: tail=N sends at most N past lines (exactly N when that many exist and the clock stands still), tail=0 none, source=system only system lines, since=T only lines at or after T.",
+    "seed": "rest-v2 › GET /v2/pods/{id}/logs; migration-guide › Logs",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "values": {
+      "defaultTail": 100,
+      "maxTail": 5000
+    },
+    "operations": [
+      "getPodLogs"
+    ]
+  },
+  {
+    "id": "RESTV2-LOGS-003",
+    "title": "A log stream reopened with Last-Event-ID = the id of an event resumes with the event that followed it, repeating and skipping none, and Last-Event-ID overrides tail and since.",
+    "seed": "rest-v2 › GET /v2/pods/{id}/logs; migration-guide › Logs",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "operations": [
+      "getPodLogs"
+    ]
+  },
+  {
+    "id": "RESTV2-LOGS-004",
+    "title": "The mock's log stream writes retry: 1000, the backlog, then each new line as it falls due on the mock clock (one container line per simulated second while RUNNING, system lines at status changes) for 30 s of mock time, then ends; it ends at once after the pod's last line when the pod is terminated.",
+    "seed": "rest-v2 › GET /v2/pods/{id}/logs; migration-guide › Logs",
+    "surface": "rest-v2",
+    "check": "mock-only",
+    "tier": "full",
+    "source": "assumed",
+    "values": {
+      "followMs": 30000,
+      "retryMs": 1000,
+      "lineIntervalMs": 1000,
+      "retainedLinesPerSource": 5000
+    },
+    "operations": [
+      "getPodLogs"
+    ],
+    "why-not-black-box": "How long one connection follows and how often lines come are the mock's simulation (the public description fixes neither); the check drives the embedded mock's clock."
+  },
+  {
+    "id": "RESTV2-LOGS-005",
+    "title": "getWorkerLogs streams the logs of a worker listed for the endpoint (first line a system line at the worker's start); an unknown endpoint or worker is 404, and every log stream answers 400 to tail above 5000, a since that is not a date-time or a Last-Event-ID that is not an event id.",
+    "seed": "rest-v2 › GET /v2/serverless/{id}/workers/{workerId}/logs; rest-v2 › GET /v2/pods/{id}/logs; rest-v2 › BadRequest",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "assumed",
+    "values": {
+      "unknown": 404,
+      "badCursor": 400
+    },
+    "operations": [
+      "getWorkerLogs",
+      "getPodLogs"
+    ]
+  },
+  {
+    "id": "RESTV2-CLUSTER-001",
+    "title": "Cluster round trip: createCluster answers 201 with compute as sent, pods.total = podCount, a network and a primary pod; listClusterPods lists podCount pods with cluster ranks 0 … podCount-1; getCluster and listClusters show it; updateCluster renames it; deleteCluster answers 204 and the cluster and its pods are then 404.",
+    "seed": "rest-v2 › POST /v2/clusters; rest-v2 › GET /v2/clusters/{id}/pods; rest-v2 › PATCH /v2/clusters/{id}; rest-v2 › DELETE /v2/clusters/{id}; rest-v2 › Cluster",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "operations": [
+      "createCluster",
+      "getCluster",
+      "listClusters",
+      "updateCluster",
+      "deleteCluster",
+      "listClusterPods",
+      "getPod"
+    ]
+  },
+  {
+    "id": "RESTV2-CLUSTER-002",
+    "title": "Cluster member pods are left out of listPods unless includeClusterPods=true (then each carries its cluster block), and updatePod, deletePod and podAction terminate of a member are answered 409 and change nothing.",
+    "seed": "rest-v2 › GET /v2/pods; rest-v2 › PATCH /v2/pods/{id}; rest-v2 › DELETE /v2/pods/{id}; rest-v2 › PodCluster",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "values": {
+      "status": 409
+    },
+    "operations": [
+      "listPods",
+      "updatePod",
+      "deletePod",
+      "podAction",
+      "createCluster",
+      "deleteCluster"
+    ]
+  },
+  {
+    "id": "RESTV2-CLUSTER-003",
+    "title": "createCluster without image is answered 400 (a cluster takes no template), with a network volume that does not exist 422, and with podCount below 2 422; none stores a cluster or pod.",
+    "seed": "rest-v2 › POST /v2/clusters; rest-v2 › CreateClusterRequest",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "values": {
+      "noImage": 400,
+      "unknownVolume": 422
+    },
+    "operations": [
+      "createCluster",
+      "listClusters"
+    ]
+  },
+  {
+    "id": "RESTV2-ACCOUNT-001",
+    "title": "updateSshKeys (PUT) replaces the whole key set and answers 200 with it, getSshKeys then answers exactly that set ([] removes all), and more than 64 keys or a line that is not an authorized_keys entry is answered 422 with the set unchanged.",
+    "seed": "rest-v2 › PUT /v2/account/ssh-keys; rest-v2 › GET /v2/account/ssh-keys; rest-v2 › UpdateSshKeysRequest",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "values": {
+      "maxKeys": 64,
+      "maxKeyLength": 16384
+    },
+    "operations": [
+      "getSshKeys",
+      "updateSshKeys"
+    ]
+  },
+  {
+    "id": "RESTV2-ACCOUNT-002",
+    "title": "A pod created with startSsh while SSH keys are registered gets them, one per line, as its PUBLIC_KEY env (unless the request sets PUBLIC_KEY); a pod created earlier keeps its keys when the set changes.",
+    "seed": "rest-v2 › PUT /v2/account/ssh-keys; rest-v2 › CreatePodRequest",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "operations": [
+      "updateSshKeys",
+      "createPod",
+      "getPod"
+    ]
   }
 ] as const satisfies readonly Rule[];
 export type RuleId = (typeof rules)[number]['id'];

@@ -1,6 +1,6 @@
 // Publishes pacts/ to a Pact Broker: `npm run pact:publish`. Needs PACT_BROKER_BASE_URL (+
 // PACT_BROKER_TOKEN, or PACT_BROKER_USERNAME/PASSWORD); the version is PACT_VERSION or the git
-// commit, the branch PACT_BRANCH or git's. Then gate releases with can-i-deploy (README, "Pact contracts").
+// commit, the branch PACT_BRANCH or git's. Then gate releases with can-i-deploy (docs/pact.md, "can-i-deploy").
 import { readFileSync } from 'node:fs';
 import { brokerFromEnv, buildPublishRequest, versionFromEnv } from '../src/pact/broker.js';
 import { PACT_SURFACES, pactFilePath } from '../src/pact/participants.js';

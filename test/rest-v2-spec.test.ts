@@ -1,6 +1,6 @@
 // REST v2 has a contract and validators but no behaviour yet (issue 12): the bundled spec covers every public
 // operation and documents the v2 error and rate-limit model on each; its examples validate under the generated
-// restV2 validators. Mock behaviour and conformance checks come with issue 13.
+// restV2 validators. Mock behaviour is checked by the RESTV2-* rules (contract-tests/checks/rest-v2-*.ts).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { formatIssues, validate, validateSchema } from '../src/validation/index.js';

@@ -102,7 +102,7 @@ describe('responses', () => {
   });
 });
 
-describe('REST v2 (validators only; behaviour comes with issue 13)', () => {
+describe('REST v2 validators', () => {
   const queueEndpoint = { name: 'e', type: 'QUEUE', templateId: 'tpl', scaling: { type: 'QUEUE_DELAY', queueDelay: 4 } };
 
   it('a QUEUE endpoint body is valid; a LOAD_BALANCER one must scale by request count', () => {

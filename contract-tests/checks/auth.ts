@@ -56,7 +56,7 @@ defineCheck('AUTH-005', async (ctx) => {
   const none = ctx.target.noPermissionKey!;
   let checked = 0;
   for (const op of operations) {
-    if (!isHttpSurface(op.surface)) continue; // REST v2 behaviour (scopes included) comes with issue 13.
+    if (!isHttpSurface(op.surface)) continue; // REST v2 (problem details, 403 for scopes): RESTV2-AUTH-*.
     // A read-only key must be refused everything but `read`; a scope-less key everything.
     if (op.requiredScope !== 'read') await expect401(ctx, op.surface, op.operationId, readOnly, endpointId, `a key without the '${op.requiredScope}' scope`);
     await expect401(ctx, op.surface, op.operationId, none, endpointId, 'a key without any scope');

@@ -15,7 +15,7 @@ interface Route {
 function routes(ctx: Ctx, endpointId: string): Route[] {
   const byUrl = new Map<string, Route>();
   for (const op of operations) {
-    if (!isHttpSurface(op.surface)) continue; // REST v2 behaviour comes with issue 13.
+    if (!isHttpSurface(op.surface)) continue; // REST v2 answers problem details: RESTV2-HTTP-001.
     const path: Record<string, string> = {};
     for (const [, name] of op.path.matchAll(/\{(\w+)\}/g)) path[name!] = name === 'openaiPath' ? 'v1/chat/completions' : 'cc-unknown-id';
     const url = ctx.http.url(op.surface, op.operationId, { path, endpointId });
@@ -64,7 +64,7 @@ defineCheck('HTTP-OPTIONS-001', async (ctx) => {
 
 defineCheck('HTTP-HEAD-001', async (ctx) => {
   const endpointId = await ctx.anyEndpoint();
-  // REST v2 behaviour comes with issue 13.
+  // REST v2: RESTV2-HTTP-001.
   const gets = operations.filter((o): o is typeof o & { surface: HttpSurface } => o.method === 'GET' && isHttpSurface(o.surface));
   for (const op of gets) {
     const path: Record<string, string> = {};

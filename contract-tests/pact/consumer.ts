@@ -2,10 +2,11 @@
 // at the Pact mock server, and the matchers every interaction uses.
 import { MatchersV3, PactV4, SpecificationVersion } from '@pact-foundation/pact';
 import { createGraphqlClient, createQueueClient, createRestClient } from '../../src/clients/index.js';
+import { createRestV2Client } from '../../src/clients/rest-v2/index.js';
 import type { FetchLike } from '../../src/clients/retry-fetch.js';
 import { CONSUMER, PACT_API_KEY, PACT_DIR, PROVIDERS, type PactSurface } from '../../src/pact/participants.js';
 
-const { regex, like, fromProviderState } = MatchersV3;
+const { regex, like, eachLike, fromProviderState } = MatchersV3;
 
 // The Pact core otherwise reports usage to an analytics host; tests talk to loopback only.
 process.env.PACT_DO_NOT_TRACK ??= 'true';
@@ -50,6 +51,21 @@ export const bearer = (key: string = PACT_API_KEY) => ({ Authorization: regex('^
 /** The error body every REST v1 / queue v2 error carries; the clients read `message` (and `errors[]` for 400). */
 export const errorBody = (message: string) => ({ message: like(message) });
 
+/** `Content-Type` of every REST v2 error answer (RFC 9457); parameters such as `charset` may follow. */
+export const problemContentType = () => ({ 'Content-Type': regex('^application/problem\\+json(;.*)?$', 'application/problem+json') });
+
+const STATUS_TITLES: Record<number, string> = { 401: 'Unauthorized', 404: 'Not Found', 422: 'Unprocessable Entity', 429: 'Too Many Requests' };
+/**
+ * REST v2 problem details: `status` repeats the HTTP status exactly, `title`/`detail` are any text,
+ * and `errors` (422) is a list of `"<path>: <message>"` lines, each matching `errorLine`.
+ */
+export const problemBody = (status: number, detail: string, errorLine?: { pattern: string; example: string }) => ({
+  title: like(STATUS_TITLES[status] ?? 'Error'),
+  status,
+  detail: like(detail),
+  ...(errorLine ? { errors: eachLike(regex(errorLine.pattern, errorLine.example)) } : {}),
+});
+
 /** A path holding provider-state values, e.g. `/v2/${endpointId}/status/${jobId}`. */
 export const statePath = (expression: string, example: string) => fromProviderState(expression, example);
 
@@ -89,6 +105,11 @@ export function queueClient(mockUrl: string, overrides: { apiKey?: string; valid
     ...NO_RETRIES,
     ...overrides,
   });
+}
+
+/** REST v2 client: its base URL is the origin (the Pact mock server's), the paths carry `/v2`. */
+export function restV2Client(mockUrl: string, overrides: { apiKey?: string; validateRequests?: boolean } = {}) {
+  return createRestV2Client({ baseUrl: mockUrl, apiKey: PACT_API_KEY, ...NO_RETRIES, ...overrides });
 }
 
 export function graphqlClient(mockUrl: string, overrides: { apiKey?: string } = {}) {

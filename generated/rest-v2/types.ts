@@ -33,13 +33,13 @@ export interface paths {
         };
         /**
          * List pods
-         * @description Pods of the caller, wrapped as `{"pods": [...]}`; cluster member pods only with `includeClusterPods=true`.
+         * @description Pods of the caller, wrapped as `{"pods": [...]}`; cluster member pods only with `includeClusterPods=true` (each then carries its `cluster` block). A query that breaks its schema → 400.
          */
         get: operations["listPods"];
         put?: never;
         /**
          * Create a pod
-         * @description Creates and starts a pod; `image` is required unless `templateId` is given. 404 when a referenced template, volume or registry credential does not exist.
+         * @description Creates and starts a pod and answers 201 with it. `name` is required; exactly one of `gpu` or `cpu`, else 400; `image` is required unless `templateId` is given. A template is a one-time source of settings (image, args, disk, ports, env merged per key with the body winning, registry, persistent mount on GPU pods, startSsh, CUDA versions): the pod keeps no link to it (`template` null); a serverless template → 422. One mount kind: `persistent` beside `network` → 400, `persistent` on a CPU pod → 400; a network mount places the pod in the volume's data centre (a `dataCenterIds` excluding it → 400). A template, network volume or registry credential that does not exist → 404. With `startSsh` and registered account keys the pod gets them as its `PUBLIC_KEY` env (unless the body sets one). The pod starts PROVISIONING, then STARTING, then RUNNING; the reference mock takes 2 s and 3 s on its clock (assumed; the public description gives no figures).
          */
         post: operations["createPod"];
         delete?: never;
@@ -64,14 +64,14 @@ export interface paths {
         post?: never;
         /**
          * Terminate a pod
-         * @description Deletes the pod for good; host-local storage is lost, a network volume is only detached. Cluster member pods: delete the cluster (409).
+         * @description Deletes the pod for good (as podAction terminate) and answers 204; host-local storage is lost, a network volume is only detached. A cluster member pod → 409 (delete the cluster); a locked pod → 409 until unlocked (assumed from `locked`: "cannot be stopped or terminated").
          */
         delete: operations["deletePod"];
         options?: never;
         head?: never;
         /**
          * Update a pod
-         * @description Changes the given fields. A cluster member pod cannot be changed here (409).
+         * @description PATCH: changes only the fields sent (absent = unchanged; `registry: null` clears it) and answers 200 with the pod. `templateId` applies the template's image, args, disk, ports, env (merged per key, body wins) and registry once, not its mounts; unknown → 404, serverless → 422. Mounts: `{}` or absent keeps them; `network: []` → 400; a mount kind the pod was not created with → 400; another network `volumeId` → 400; paths (and the persistent size) may change. A cluster member pod cannot be changed here (409).
          */
         patch: operations["updatePod"];
         trace?: never;
@@ -85,7 +85,7 @@ export interface paths {
         };
         /**
          * Stream pod logs
-         * @description Log lines of the pod as Server-Sent Events; reconnects resume with `Last-Event-ID`.
+         * @description Log lines of the pod as Server-Sent Events: each event's `id` is the line's timestamp (unique, increasing), `data` is {source, line, ts}. The backlog is chosen by `Last-Event-ID` (lines after it), else `since`, else `tail` (default 100); a `Last-Event-ID` that is no RFC 3339 timestamp, or a query breaking its schema → 400. The reference mock (assumed): writes `retry: 1000` first, simulates one container line per second while running and system lines at status changes, keeps the last 5000 lines per source, follows new lines for 30 s of its clock and then ends the stream (the client resumes with `Last-Event-ID`), and ends it early when the pod goes.
          */
         get: operations["getPodLogs"];
         put?: never;
@@ -107,7 +107,7 @@ export interface paths {
         put?: never;
         /**
          * Start, stop, restart or terminate a pod
-         * @description Requests one transition. Allowed actions depend on the status and are listed in the pod's `actions` (RUNNING: stop, restart, terminate; EXITED, ERROR: start, terminate; PROVISIONING, STARTING: stop, terminate); any other → 409. start, stop and restart answer 200 with the pod; terminate answers 204.
+         * @description Requests one transition. Allowed actions depend on the status and are listed in the pod's `actions` (RUNNING: stop, restart, terminate; EXITED, ERROR: start, terminate; PROVISIONING, STARTING: stop, terminate; TERMINATED: none), less stop, restart and terminate while the pod is `locked` and less terminate for a cluster member; any other → 409. start, stop and restart answer 200 with the pod (start and restart → STARTING, then RUNNING); terminate answers 204 and the pod is gone. `reset` is not an action (422 by the schema).
          */
         post: operations["podAction"];
         delete?: never;
@@ -131,7 +131,7 @@ export interface paths {
         put?: never;
         /**
          * Create a cluster
-         * @description Creates `compute.podCount` pods on one private network.
+         * @description Creates `compute.podCount` pods on one private network and answers 201 with the cluster. The member pods are ordinary pods (ranks 0 … podCount-1, rank 0 the primary; SLURM and RAY clusters assign roles) hidden from listPods unless `includeClusterPods=true`. Without `image` → 400 (a cluster takes no `templateId`; assumed); a network volume that does not exist → 422 (this operation documents no 404; assumed); `persistent` beside `network` → 400.
          */
         post: operations["createCluster"];
         delete?: never;
@@ -289,7 +289,7 @@ export interface paths {
         };
         /**
          * Stream worker logs
-         * @description Log lines of one worker as Server-Sent Events; reconnects resume with `Last-Event-ID`.
+         * @description Log lines of the worker as Server-Sent Events: each event's `id` is the line's timestamp (unique, increasing), `data` is {source, line, ts}. The backlog is chosen by `Last-Event-ID` (lines after it), else `since`, else `tail` (default 100); a `Last-Event-ID` that is no RFC 3339 timestamp, or a query breaking its schema → 400. Workers are those the endpoint lists now; an unknown endpoint or worker → 404. The reference mock (assumed): writes `retry: 1000` first, simulates one container line per second while running and system lines at status changes, keeps the last 5000 lines per source, follows new lines for 30 s of its clock and then ends the stream (the client resumes with `Last-Event-ID`), and ends it early when the worker goes.
          */
         get: operations["getWorkerLogs"];
         put?: never;
@@ -4369,6 +4369,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListPodsResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             405: components["responses"]["MethodNotAllowed"];
@@ -4546,6 +4547,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -5048,6 +5050,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

@@ -235,7 +235,7 @@ export const validate = {
     },
     listPods: {
       params: restV2P.listPods__params as Validator<RequestParams<restV2Ops['listPods']>>,
-      responses: { '200': restV2V.listPods__r200 as Validator<JsonResponse<restV2Ops['listPods'], 200>>, '401': restV2V.listPods__r401 as Validator<JsonResponse<restV2Ops['listPods'], 401>>, '403': restV2V.listPods__r403 as Validator<JsonResponse<restV2Ops['listPods'], 403>>, '405': restV2V.listPods__r405 as Validator<JsonResponse<restV2Ops['listPods'], 405>>, '429': restV2V.listPods__r429 as Validator<JsonResponse<restV2Ops['listPods'], 429>>, '500': restV2V.listPods__r500 as Validator<JsonResponse<restV2Ops['listPods'], 500>> },
+      responses: { '200': restV2V.listPods__r200 as Validator<JsonResponse<restV2Ops['listPods'], 200>>, '400': restV2V.listPods__r400 as Validator<JsonResponse<restV2Ops['listPods'], 400>>, '401': restV2V.listPods__r401 as Validator<JsonResponse<restV2Ops['listPods'], 401>>, '403': restV2V.listPods__r403 as Validator<JsonResponse<restV2Ops['listPods'], 403>>, '405': restV2V.listPods__r405 as Validator<JsonResponse<restV2Ops['listPods'], 405>>, '429': restV2V.listPods__r429 as Validator<JsonResponse<restV2Ops['listPods'], 429>>, '500': restV2V.listPods__r500 as Validator<JsonResponse<restV2Ops['listPods'], 500>> },
     },
     createPod: {
       body: restV2V.createPod__body as Validator<JsonBody<restV2Ops['createPod']>>,
@@ -257,7 +257,7 @@ export const validate = {
     },
     getPodLogs: {
       params: restV2P.getPodLogs__params as Validator<RequestParams<restV2Ops['getPodLogs']>>,
-      responses: { '200': null, '401': restV2V.getPodLogs__r401 as Validator<JsonResponse<restV2Ops['getPodLogs'], 401>>, '403': restV2V.getPodLogs__r403 as Validator<JsonResponse<restV2Ops['getPodLogs'], 403>>, '404': restV2V.getPodLogs__r404 as Validator<JsonResponse<restV2Ops['getPodLogs'], 404>>, '405': restV2V.getPodLogs__r405 as Validator<JsonResponse<restV2Ops['getPodLogs'], 405>>, '429': restV2V.getPodLogs__r429 as Validator<JsonResponse<restV2Ops['getPodLogs'], 429>>, '500': restV2V.getPodLogs__r500 as Validator<JsonResponse<restV2Ops['getPodLogs'], 500>> },
+      responses: { '200': null, '400': restV2V.getPodLogs__r400 as Validator<JsonResponse<restV2Ops['getPodLogs'], 400>>, '401': restV2V.getPodLogs__r401 as Validator<JsonResponse<restV2Ops['getPodLogs'], 401>>, '403': restV2V.getPodLogs__r403 as Validator<JsonResponse<restV2Ops['getPodLogs'], 403>>, '404': restV2V.getPodLogs__r404 as Validator<JsonResponse<restV2Ops['getPodLogs'], 404>>, '405': restV2V.getPodLogs__r405 as Validator<JsonResponse<restV2Ops['getPodLogs'], 405>>, '429': restV2V.getPodLogs__r429 as Validator<JsonResponse<restV2Ops['getPodLogs'], 429>>, '500': restV2V.getPodLogs__r500 as Validator<JsonResponse<restV2Ops['getPodLogs'], 500>> },
     },
     podAction: {
       body: restV2V.podAction__body as Validator<JsonBody<restV2Ops['podAction']>>,
@@ -322,7 +322,7 @@ export const validate = {
     },
     getWorkerLogs: {
       params: restV2P.getWorkerLogs__params as Validator<RequestParams<restV2Ops['getWorkerLogs']>>,
-      responses: { '200': null, '401': restV2V.getWorkerLogs__r401 as Validator<JsonResponse<restV2Ops['getWorkerLogs'], 401>>, '403': restV2V.getWorkerLogs__r403 as Validator<JsonResponse<restV2Ops['getWorkerLogs'], 403>>, '404': restV2V.getWorkerLogs__r404 as Validator<JsonResponse<restV2Ops['getWorkerLogs'], 404>>, '405': restV2V.getWorkerLogs__r405 as Validator<JsonResponse<restV2Ops['getWorkerLogs'], 405>>, '429': restV2V.getWorkerLogs__r429 as Validator<JsonResponse<restV2Ops['getWorkerLogs'], 429>>, '500': restV2V.getWorkerLogs__r500 as Validator<JsonResponse<restV2Ops['getWorkerLogs'], 500>> },
+      responses: { '200': null, '400': restV2V.getWorkerLogs__r400 as Validator<JsonResponse<restV2Ops['getWorkerLogs'], 400>>, '401': restV2V.getWorkerLogs__r401 as Validator<JsonResponse<restV2Ops['getWorkerLogs'], 401>>, '403': restV2V.getWorkerLogs__r403 as Validator<JsonResponse<restV2Ops['getWorkerLogs'], 403>>, '404': restV2V.getWorkerLogs__r404 as Validator<JsonResponse<restV2Ops['getWorkerLogs'], 404>>, '405': restV2V.getWorkerLogs__r405 as Validator<JsonResponse<restV2Ops['getWorkerLogs'], 405>>, '429': restV2V.getWorkerLogs__r429 as Validator<JsonResponse<restV2Ops['getWorkerLogs'], 429>>, '500': restV2V.getWorkerLogs__r500 as Validator<JsonResponse<restV2Ops['getWorkerLogs'], 500>> },
     },
     listTemplates: {
       params: restV2P.listTemplates__params as Validator<RequestParams<restV2Ops['listTemplates']>>,

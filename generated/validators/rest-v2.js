@@ -15154,8 +15154,8 @@ function validate371(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate371.evaluated = { "props": { "pods": true }, "dynamicProps": false, "dynamicItems": false };
-const listPods__r401 = validate373;
-const schema168 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r401" };
+const listPods__r400 = validate373;
+const schema168 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r400" };
 function validate373(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15175,8 +15175,8 @@ function validate373(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate373.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPods__r403 = validate375;
-const schema169 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r403" };
+const listPods__r401 = validate375;
+const schema169 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r401" };
 function validate375(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15196,8 +15196,8 @@ function validate375(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate375.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPods__r405 = validate377;
-const schema170 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r405" };
+const listPods__r403 = validate377;
+const schema170 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r403" };
 function validate377(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15217,8 +15217,8 @@ function validate377(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate377.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPods__r429 = validate379;
-const schema171 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r429" };
+const listPods__r405 = validate379;
+const schema171 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r405" };
 function validate379(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15238,8 +15238,8 @@ function validate379(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate379.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPods__r500 = validate381;
-const schema172 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r500" };
+const listPods__r429 = validate381;
+const schema172 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r429" };
 function validate381(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15259,8 +15259,8 @@ function validate381(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate381.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__body = validate383;
-const schema173 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreatePodRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__body" };
+const listPods__r500 = validate383;
+const schema173 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r500" };
 function validate383(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15272,16 +15272,16 @@ function validate383(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate244(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate244.errors : vErrors.concat(validate244.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate383.errors = vErrors;
   return errors === 0;
 }
-validate383.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createPod__r201 = validate385;
-const schema174 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r201" };
+validate383.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createPod__body = validate385;
+const schema174 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreatePodRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__body" };
 function validate385(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15293,16 +15293,16 @@ function validate385(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate208(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
+  if (!validate244(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate244.errors : vErrors.concat(validate244.errors);
     errors = vErrors.length;
   }
   validate385.errors = vErrors;
   return errors === 0;
 }
-validate385.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r400 = validate387;
-const schema175 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r400" };
+validate385.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createPod__r201 = validate387;
+const schema175 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r201" };
 function validate387(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15314,16 +15314,16 @@ function validate387(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate208(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
     errors = vErrors.length;
   }
   validate387.errors = vErrors;
   return errors === 0;
 }
-validate387.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r401 = validate389;
-const schema176 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r401" };
+validate387.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
+const createPod__r400 = validate389;
+const schema176 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r400" };
 function validate389(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15343,8 +15343,8 @@ function validate389(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate389.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r403 = validate391;
-const schema177 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r403" };
+const createPod__r401 = validate391;
+const schema177 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r401" };
 function validate391(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15364,8 +15364,8 @@ function validate391(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate391.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r404 = validate393;
-const schema178 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r404" };
+const createPod__r403 = validate393;
+const schema178 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r403" };
 function validate393(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15385,8 +15385,8 @@ function validate393(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate393.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r405 = validate395;
-const schema179 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r405" };
+const createPod__r404 = validate395;
+const schema179 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r404" };
 function validate395(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15406,8 +15406,8 @@ function validate395(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate395.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r422 = validate397;
-const schema180 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r422" };
+const createPod__r405 = validate397;
+const schema180 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r405" };
 function validate397(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15427,8 +15427,8 @@ function validate397(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate397.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r429 = validate399;
-const schema181 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r429" };
+const createPod__r422 = validate399;
+const schema181 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r422" };
 function validate399(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15448,8 +15448,8 @@ function validate399(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate399.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r500 = validate401;
-const schema182 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r500" };
+const createPod__r429 = validate401;
+const schema182 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r429" };
 function validate401(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15469,8 +15469,8 @@ function validate401(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate401.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r200 = validate403;
-const schema183 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r200" };
+const createPod__r500 = validate403;
+const schema183 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r500" };
 function validate403(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15482,16 +15482,16 @@ function validate403(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate208(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate403.errors = vErrors;
   return errors === 0;
 }
-validate403.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r401 = validate405;
-const schema184 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r401" };
+validate403.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getPod__r200 = validate405;
+const schema184 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r200" };
 function validate405(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15503,16 +15503,16 @@ function validate405(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate208(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
     errors = vErrors.length;
   }
   validate405.errors = vErrors;
   return errors === 0;
 }
-validate405.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r403 = validate407;
-const schema185 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r403" };
+validate405.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
+const getPod__r401 = validate407;
+const schema185 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r401" };
 function validate407(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15532,8 +15532,8 @@ function validate407(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate407.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r404 = validate409;
-const schema186 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r404" };
+const getPod__r403 = validate409;
+const schema186 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r403" };
 function validate409(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15553,8 +15553,8 @@ function validate409(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate409.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r405 = validate411;
-const schema187 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r405" };
+const getPod__r404 = validate411;
+const schema187 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r404" };
 function validate411(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15574,8 +15574,8 @@ function validate411(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate411.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r429 = validate413;
-const schema188 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r429" };
+const getPod__r405 = validate413;
+const schema188 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r405" };
 function validate413(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15595,8 +15595,8 @@ function validate413(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate413.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r500 = validate415;
-const schema189 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r500" };
+const getPod__r429 = validate415;
+const schema189 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r429" };
 function validate415(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15616,8 +15616,8 @@ function validate415(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate415.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r401 = validate417;
-const schema190 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r401" };
+const getPod__r500 = validate417;
+const schema190 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r500" };
 function validate417(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15637,8 +15637,8 @@ function validate417(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate417.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r403 = validate419;
-const schema191 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r403" };
+const deletePod__r401 = validate419;
+const schema191 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r401" };
 function validate419(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15658,8 +15658,8 @@ function validate419(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate419.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r404 = validate421;
-const schema192 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r404" };
+const deletePod__r403 = validate421;
+const schema192 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r403" };
 function validate421(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15679,8 +15679,8 @@ function validate421(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate421.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r405 = validate423;
-const schema193 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r405" };
+const deletePod__r404 = validate423;
+const schema193 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r404" };
 function validate423(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15700,8 +15700,8 @@ function validate423(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate423.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r409 = validate425;
-const schema194 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r409" };
+const deletePod__r405 = validate425;
+const schema194 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r405" };
 function validate425(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15721,8 +15721,8 @@ function validate425(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate425.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r429 = validate427;
-const schema195 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r429" };
+const deletePod__r409 = validate427;
+const schema195 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r409" };
 function validate427(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15742,8 +15742,8 @@ function validate427(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate427.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r500 = validate429;
-const schema196 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r500" };
+const deletePod__r429 = validate429;
+const schema196 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r429" };
 function validate429(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15763,8 +15763,8 @@ function validate429(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate429.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__body = validate431;
-const schema197 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdatePodRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__body" };
+const deletePod__r500 = validate431;
+const schema197 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r500" };
 function validate431(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15776,16 +15776,16 @@ function validate431(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate254(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate254.errors : vErrors.concat(validate254.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate431.errors = vErrors;
   return errors === 0;
 }
-validate431.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r200 = validate433;
-const schema198 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r200" };
+validate431.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updatePod__body = validate433;
+const schema198 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdatePodRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__body" };
 function validate433(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15797,16 +15797,16 @@ function validate433(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate208(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
+  if (!validate254(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate254.errors : vErrors.concat(validate254.errors);
     errors = vErrors.length;
   }
   validate433.errors = vErrors;
   return errors === 0;
 }
-validate433.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r400 = validate435;
-const schema199 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r400" };
+validate433.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updatePod__r200 = validate435;
+const schema199 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r200" };
 function validate435(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15818,16 +15818,16 @@ function validate435(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate208(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
     errors = vErrors.length;
   }
   validate435.errors = vErrors;
   return errors === 0;
 }
-validate435.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r401 = validate437;
-const schema200 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r401" };
+validate435.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
+const updatePod__r400 = validate437;
+const schema200 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r400" };
 function validate437(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15847,8 +15847,8 @@ function validate437(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate437.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r403 = validate439;
-const schema201 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r403" };
+const updatePod__r401 = validate439;
+const schema201 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r401" };
 function validate439(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15868,8 +15868,8 @@ function validate439(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate439.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r404 = validate441;
-const schema202 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r404" };
+const updatePod__r403 = validate441;
+const schema202 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r403" };
 function validate441(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15889,8 +15889,8 @@ function validate441(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate441.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r405 = validate443;
-const schema203 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r405" };
+const updatePod__r404 = validate443;
+const schema203 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r404" };
 function validate443(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15910,8 +15910,8 @@ function validate443(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate443.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r409 = validate445;
-const schema204 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r409" };
+const updatePod__r405 = validate445;
+const schema204 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r405" };
 function validate445(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15931,8 +15931,8 @@ function validate445(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate445.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r422 = validate447;
-const schema205 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r422" };
+const updatePod__r409 = validate447;
+const schema205 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r409" };
 function validate447(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15952,8 +15952,8 @@ function validate447(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate447.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r429 = validate449;
-const schema206 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r429" };
+const updatePod__r422 = validate449;
+const schema206 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r422" };
 function validate449(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15973,8 +15973,8 @@ function validate449(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate449.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r500 = validate451;
-const schema207 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r500" };
+const updatePod__r429 = validate451;
+const schema207 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r429" };
 function validate451(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15994,8 +15994,8 @@ function validate451(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate451.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__r401 = validate453;
-const schema208 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r401" };
+const updatePod__r500 = validate453;
+const schema208 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r500" };
 function validate453(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16015,8 +16015,8 @@ function validate453(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate453.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__r403 = validate455;
-const schema209 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r403" };
+const getPodLogs__r400 = validate455;
+const schema209 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r400" };
 function validate455(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16036,8 +16036,8 @@ function validate455(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate455.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__r404 = validate457;
-const schema210 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r404" };
+const getPodLogs__r401 = validate457;
+const schema210 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r401" };
 function validate457(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16057,8 +16057,8 @@ function validate457(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate457.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__r405 = validate459;
-const schema211 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r405" };
+const getPodLogs__r403 = validate459;
+const schema211 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r403" };
 function validate459(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16078,8 +16078,8 @@ function validate459(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate459.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__r429 = validate461;
-const schema212 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r429" };
+const getPodLogs__r404 = validate461;
+const schema212 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r404" };
 function validate461(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16099,8 +16099,8 @@ function validate461(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate461.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__r500 = validate463;
-const schema213 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r500" };
+const getPodLogs__r405 = validate463;
+const schema213 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r405" };
 function validate463(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16120,8 +16120,8 @@ function validate463(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate463.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__body = validate465;
-const schema214 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/PodActionRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__body" };
+const getPodLogs__r429 = validate465;
+const schema214 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r429" };
 function validate465(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16133,16 +16133,16 @@ function validate465(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate242(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate242.errors : vErrors.concat(validate242.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate465.errors = vErrors;
   return errors === 0;
 }
-validate465.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const podAction__r200 = validate467;
-const schema215 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r200" };
+validate465.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getPodLogs__r500 = validate467;
+const schema215 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r500" };
 function validate467(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16154,16 +16154,16 @@ function validate467(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate208(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate467.errors = vErrors;
   return errors === 0;
 }
-validate467.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r400 = validate469;
-const schema216 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r400" };
+validate467.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const podAction__body = validate469;
+const schema216 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/PodActionRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__body" };
 function validate469(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16175,16 +16175,16 @@ function validate469(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate242(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate242.errors : vErrors.concat(validate242.errors);
     errors = vErrors.length;
   }
   validate469.errors = vErrors;
   return errors === 0;
 }
-validate469.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r401 = validate471;
-const schema217 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r401" };
+validate469.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const podAction__r200 = validate471;
+const schema217 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r200" };
 function validate471(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16196,16 +16196,16 @@ function validate471(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate208(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
     errors = vErrors.length;
   }
   validate471.errors = vErrors;
   return errors === 0;
 }
-validate471.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r403 = validate473;
-const schema218 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r403" };
+validate471.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
+const podAction__r400 = validate473;
+const schema218 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r400" };
 function validate473(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16225,8 +16225,8 @@ function validate473(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate473.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r404 = validate475;
-const schema219 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r404" };
+const podAction__r401 = validate475;
+const schema219 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r401" };
 function validate475(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16246,8 +16246,8 @@ function validate475(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate475.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r405 = validate477;
-const schema220 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r405" };
+const podAction__r403 = validate477;
+const schema220 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r403" };
 function validate477(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16267,8 +16267,8 @@ function validate477(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate477.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r409 = validate479;
-const schema221 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r409" };
+const podAction__r404 = validate479;
+const schema221 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r404" };
 function validate479(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16288,8 +16288,8 @@ function validate479(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate479.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r422 = validate481;
-const schema222 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r422" };
+const podAction__r405 = validate481;
+const schema222 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r405" };
 function validate481(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16309,8 +16309,8 @@ function validate481(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate481.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r429 = validate483;
-const schema223 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r429" };
+const podAction__r409 = validate483;
+const schema223 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r409" };
 function validate483(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16330,8 +16330,8 @@ function validate483(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate483.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r500 = validate485;
-const schema224 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r500" };
+const podAction__r422 = validate485;
+const schema224 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r422" };
 function validate485(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16351,8 +16351,8 @@ function validate485(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate485.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusters__r200 = validate487;
-const schema225 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListClustersResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r200" };
+const podAction__r429 = validate487;
+const schema225 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r429" };
 function validate487(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16364,16 +16364,16 @@ function validate487(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate198(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate487.errors = vErrors;
   return errors === 0;
 }
-validate487.evaluated = { "props": { "clusters": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusters__r401 = validate489;
-const schema226 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r401" };
+validate487.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const podAction__r500 = validate489;
+const schema226 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r500" };
 function validate489(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16393,8 +16393,8 @@ function validate489(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate489.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusters__r403 = validate491;
-const schema227 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r403" };
+const listClusters__r200 = validate491;
+const schema227 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListClustersResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r200" };
 function validate491(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16406,16 +16406,16 @@ function validate491(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate198(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
     errors = vErrors.length;
   }
   validate491.errors = vErrors;
   return errors === 0;
 }
-validate491.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusters__r405 = validate493;
-const schema228 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r405" };
+validate491.evaluated = { "props": { "clusters": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusters__r401 = validate493;
+const schema228 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r401" };
 function validate493(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16435,8 +16435,8 @@ function validate493(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate493.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusters__r429 = validate495;
-const schema229 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r429" };
+const listClusters__r403 = validate495;
+const schema229 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r403" };
 function validate495(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16456,8 +16456,8 @@ function validate495(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate495.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusters__r500 = validate497;
-const schema230 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r500" };
+const listClusters__r405 = validate497;
+const schema230 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r405" };
 function validate497(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16477,8 +16477,8 @@ function validate497(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate497.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__body = validate499;
-const schema231 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateClusterRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__body" };
+const listClusters__r429 = validate499;
+const schema231 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r429" };
 function validate499(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16490,16 +16490,16 @@ function validate499(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate188(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate499.errors = vErrors;
   return errors === 0;
 }
-validate499.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r201 = validate501;
-const schema232 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cluster", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r201" };
+validate499.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusters__r500 = validate501;
+const schema232 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r500" };
 function validate501(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16511,16 +16511,16 @@ function validate501(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate175(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate501.errors = vErrors;
   return errors === 0;
 }
-validate501.evaluated = { "props": { "id": true, "name": true, "type": true, "compute": true, "template": true, "dataCenterId": true, "pods": true, "network": true, "primary": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r400 = validate503;
-const schema233 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r400" };
+validate501.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createCluster__body = validate503;
+const schema233 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateClusterRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__body" };
 function validate503(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16532,16 +16532,16 @@ function validate503(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate188(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
     errors = vErrors.length;
   }
   validate503.errors = vErrors;
   return errors === 0;
 }
-validate503.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r401 = validate505;
-const schema234 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r401" };
+validate503.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createCluster__r201 = validate505;
+const schema234 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cluster", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r201" };
 function validate505(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16553,16 +16553,16 @@ function validate505(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate175(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
     errors = vErrors.length;
   }
   validate505.errors = vErrors;
   return errors === 0;
 }
-validate505.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r403 = validate507;
-const schema235 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r403" };
+validate505.evaluated = { "props": { "id": true, "name": true, "type": true, "compute": true, "template": true, "dataCenterId": true, "pods": true, "network": true, "primary": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
+const createCluster__r400 = validate507;
+const schema235 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r400" };
 function validate507(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16582,8 +16582,8 @@ function validate507(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate507.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r405 = validate509;
-const schema236 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r405" };
+const createCluster__r401 = validate509;
+const schema236 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r401" };
 function validate509(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16603,8 +16603,8 @@ function validate509(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate509.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r422 = validate511;
-const schema237 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r422" };
+const createCluster__r403 = validate511;
+const schema237 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r403" };
 function validate511(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16624,8 +16624,8 @@ function validate511(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate511.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r429 = validate513;
-const schema238 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r429" };
+const createCluster__r405 = validate513;
+const schema238 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r405" };
 function validate513(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16645,8 +16645,8 @@ function validate513(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate513.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r500 = validate515;
-const schema239 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r500" };
+const createCluster__r422 = validate515;
+const schema239 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r422" };
 function validate515(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16666,8 +16666,8 @@ function validate515(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate515.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r200 = validate517;
-const schema240 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cluster", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r200" };
+const createCluster__r429 = validate517;
+const schema240 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r429" };
 function validate517(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16679,16 +16679,16 @@ function validate517(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate175(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate517.errors = vErrors;
   return errors === 0;
 }
-validate517.evaluated = { "props": { "id": true, "name": true, "type": true, "compute": true, "template": true, "dataCenterId": true, "pods": true, "network": true, "primary": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r401 = validate519;
-const schema241 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r401" };
+validate517.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createCluster__r500 = validate519;
+const schema241 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r500" };
 function validate519(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16708,8 +16708,8 @@ function validate519(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate519.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r403 = validate521;
-const schema242 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r403" };
+const getCluster__r200 = validate521;
+const schema242 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cluster", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r200" };
 function validate521(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16721,16 +16721,16 @@ function validate521(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate175(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
     errors = vErrors.length;
   }
   validate521.errors = vErrors;
   return errors === 0;
 }
-validate521.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r404 = validate523;
-const schema243 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r404" };
+validate521.evaluated = { "props": { "id": true, "name": true, "type": true, "compute": true, "template": true, "dataCenterId": true, "pods": true, "network": true, "primary": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
+const getCluster__r401 = validate523;
+const schema243 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r401" };
 function validate523(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16750,8 +16750,8 @@ function validate523(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate523.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r405 = validate525;
-const schema244 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r405" };
+const getCluster__r403 = validate525;
+const schema244 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r403" };
 function validate525(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16771,8 +16771,8 @@ function validate525(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate525.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r429 = validate527;
-const schema245 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r429" };
+const getCluster__r404 = validate527;
+const schema245 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r404" };
 function validate527(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16792,8 +16792,8 @@ function validate527(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate527.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r500 = validate529;
-const schema246 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r500" };
+const getCluster__r405 = validate529;
+const schema246 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r405" };
 function validate529(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16813,8 +16813,8 @@ function validate529(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate529.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteCluster__r401 = validate531;
-const schema247 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r401" };
+const getCluster__r429 = validate531;
+const schema247 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r429" };
 function validate531(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16834,8 +16834,8 @@ function validate531(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate531.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteCluster__r403 = validate533;
-const schema248 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r403" };
+const getCluster__r500 = validate533;
+const schema248 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r500" };
 function validate533(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16855,8 +16855,8 @@ function validate533(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate533.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteCluster__r404 = validate535;
-const schema249 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r404" };
+const deleteCluster__r401 = validate535;
+const schema249 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r401" };
 function validate535(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16876,8 +16876,8 @@ function validate535(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate535.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteCluster__r405 = validate537;
-const schema250 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r405" };
+const deleteCluster__r403 = validate537;
+const schema250 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r403" };
 function validate537(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16897,8 +16897,8 @@ function validate537(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate537.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteCluster__r429 = validate539;
-const schema251 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r429" };
+const deleteCluster__r404 = validate539;
+const schema251 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r404" };
 function validate539(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16918,8 +16918,8 @@ function validate539(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate539.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteCluster__r500 = validate541;
-const schema252 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r500" };
+const deleteCluster__r405 = validate541;
+const schema252 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r405" };
 function validate541(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16939,8 +16939,8 @@ function validate541(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate541.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__body = validate543;
-const schema253 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateClusterRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__body" };
+const deleteCluster__r429 = validate543;
+const schema253 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r429" };
 function validate543(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16952,16 +16952,16 @@ function validate543(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate197(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate197.errors : vErrors.concat(validate197.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate543.errors = vErrors;
   return errors === 0;
 }
-validate543.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r200 = validate545;
-const schema254 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cluster", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r200" };
+validate543.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteCluster__r500 = validate545;
+const schema254 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r500" };
 function validate545(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16973,16 +16973,16 @@ function validate545(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate175(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate545.errors = vErrors;
   return errors === 0;
 }
-validate545.evaluated = { "props": { "id": true, "name": true, "type": true, "compute": true, "template": true, "dataCenterId": true, "pods": true, "network": true, "primary": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r400 = validate547;
-const schema255 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r400" };
+validate545.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateCluster__body = validate547;
+const schema255 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateClusterRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__body" };
 function validate547(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16994,16 +16994,16 @@ function validate547(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate197(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate197.errors : vErrors.concat(validate197.errors);
     errors = vErrors.length;
   }
   validate547.errors = vErrors;
   return errors === 0;
 }
-validate547.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r401 = validate549;
-const schema256 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r401" };
+validate547.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updateCluster__r200 = validate549;
+const schema256 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cluster", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r200" };
 function validate549(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17015,16 +17015,16 @@ function validate549(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate175(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
     errors = vErrors.length;
   }
   validate549.errors = vErrors;
   return errors === 0;
 }
-validate549.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r403 = validate551;
-const schema257 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r403" };
+validate549.evaluated = { "props": { "id": true, "name": true, "type": true, "compute": true, "template": true, "dataCenterId": true, "pods": true, "network": true, "primary": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
+const updateCluster__r400 = validate551;
+const schema257 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r400" };
 function validate551(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17044,8 +17044,8 @@ function validate551(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate551.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r404 = validate553;
-const schema258 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r404" };
+const updateCluster__r401 = validate553;
+const schema258 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r401" };
 function validate553(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17065,8 +17065,8 @@ function validate553(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate553.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r405 = validate555;
-const schema259 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r405" };
+const updateCluster__r403 = validate555;
+const schema259 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r403" };
 function validate555(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17086,8 +17086,8 @@ function validate555(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate555.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r422 = validate557;
-const schema260 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r422" };
+const updateCluster__r404 = validate557;
+const schema260 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r404" };
 function validate557(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17107,8 +17107,8 @@ function validate557(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate557.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r429 = validate559;
-const schema261 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r429" };
+const updateCluster__r405 = validate559;
+const schema261 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r405" };
 function validate559(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17128,8 +17128,8 @@ function validate559(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate559.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r500 = validate561;
-const schema262 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r500" };
+const updateCluster__r422 = validate561;
+const schema262 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r422" };
 function validate561(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17149,8 +17149,8 @@ function validate561(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate561.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r200 = validate563;
-const schema263 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPodsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r200" };
+const updateCluster__r429 = validate563;
+const schema263 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r429" };
 function validate563(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17162,16 +17162,16 @@ function validate563(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate257(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate257.errors : vErrors.concat(validate257.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate563.errors = vErrors;
   return errors === 0;
 }
-validate563.evaluated = { "props": { "pods": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r401 = validate565;
-const schema264 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r401" };
+validate563.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateCluster__r500 = validate565;
+const schema264 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r500" };
 function validate565(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17191,8 +17191,8 @@ function validate565(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate565.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r403 = validate567;
-const schema265 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r403" };
+const listClusterPods__r200 = validate567;
+const schema265 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPodsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r200" };
 function validate567(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17204,16 +17204,16 @@ function validate567(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate257(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate257.errors : vErrors.concat(validate257.errors);
     errors = vErrors.length;
   }
   validate567.errors = vErrors;
   return errors === 0;
 }
-validate567.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r404 = validate569;
-const schema266 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r404" };
+validate567.evaluated = { "props": { "pods": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterPods__r401 = validate569;
+const schema266 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r401" };
 function validate569(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17233,8 +17233,8 @@ function validate569(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate569.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r405 = validate571;
-const schema267 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r405" };
+const listClusterPods__r403 = validate571;
+const schema267 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r403" };
 function validate571(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17254,8 +17254,8 @@ function validate571(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate571.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r429 = validate573;
-const schema268 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r429" };
+const listClusterPods__r404 = validate573;
+const schema268 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r404" };
 function validate573(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17275,8 +17275,8 @@ function validate573(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate573.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r500 = validate575;
-const schema269 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r500" };
+const listClusterPods__r405 = validate575;
+const schema269 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r405" };
 function validate575(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17296,8 +17296,8 @@ function validate575(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate575.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r200 = validate577;
-const schema270 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r200" };
+const listClusterPods__r429 = validate577;
+const schema270 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r429" };
 function validate577(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17309,16 +17309,16 @@ function validate577(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate313(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate313.errors : vErrors.concat(validate313.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate577.errors = vErrors;
   return errors === 0;
 }
-validate577.evaluated = { "props": { "endpoints": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r401 = validate579;
-const schema271 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r401" };
+validate577.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterPods__r500 = validate579;
+const schema271 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r500" };
 function validate579(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17338,8 +17338,8 @@ function validate579(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate579.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r403 = validate581;
-const schema272 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r403" };
+const listEndpoints__r200 = validate581;
+const schema272 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r200" };
 function validate581(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17351,16 +17351,16 @@ function validate581(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate313(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate313.errors : vErrors.concat(validate313.errors);
     errors = vErrors.length;
   }
   validate581.errors = vErrors;
   return errors === 0;
 }
-validate581.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r405 = validate583;
-const schema273 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r405" };
+validate581.evaluated = { "props": { "endpoints": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpoints__r401 = validate583;
+const schema273 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r401" };
 function validate583(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17380,8 +17380,8 @@ function validate583(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate583.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r429 = validate585;
-const schema274 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r429" };
+const listEndpoints__r403 = validate585;
+const schema274 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r403" };
 function validate585(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17401,8 +17401,8 @@ function validate585(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate585.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r500 = validate587;
-const schema275 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r500" };
+const listEndpoints__r405 = validate587;
+const schema275 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r405" };
 function validate587(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17422,8 +17422,8 @@ function validate587(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate587.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__body = validate589;
-const schema276 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateEndpointRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__body" };
+const listEndpoints__r429 = validate589;
+const schema276 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r429" };
 function validate589(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17435,16 +17435,16 @@ function validate589(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate293(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate293.errors : vErrors.concat(validate293.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate589.errors = vErrors;
   return errors === 0;
 }
-validate589.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r201 = validate591;
-const schema277 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r201" };
+validate589.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpoints__r500 = validate591;
+const schema277 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r500" };
 function validate591(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17456,16 +17456,16 @@ function validate591(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate268(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate268.errors : vErrors.concat(validate268.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate591.errors = vErrors;
   return errors === 0;
 }
-validate591.evaluated = { "props": { "id": true, "name": true, "type": true, "requestUrls": true, "gpu": true, "cpu": true, "workers": true, "scaling": true, "dataCenterIds": true, "networkVolumes": true, "timeout": true, "flashboot": true, "createdAt": true, "registry": true, "args": true, "disk": true, "env": true, "image": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r400 = validate593;
-const schema278 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r400" };
+validate591.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createEndpoint__body = validate593;
+const schema278 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateEndpointRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__body" };
 function validate593(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17477,16 +17477,16 @@ function validate593(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate293(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate293.errors : vErrors.concat(validate293.errors);
     errors = vErrors.length;
   }
   validate593.errors = vErrors;
   return errors === 0;
 }
-validate593.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r401 = validate595;
-const schema279 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r401" };
+validate593.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createEndpoint__r201 = validate595;
+const schema279 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r201" };
 function validate595(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17498,16 +17498,16 @@ function validate595(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate268(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate268.errors : vErrors.concat(validate268.errors);
     errors = vErrors.length;
   }
   validate595.errors = vErrors;
   return errors === 0;
 }
-validate595.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r403 = validate597;
-const schema280 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r403" };
+validate595.evaluated = { "props": { "id": true, "name": true, "type": true, "requestUrls": true, "gpu": true, "cpu": true, "workers": true, "scaling": true, "dataCenterIds": true, "networkVolumes": true, "timeout": true, "flashboot": true, "createdAt": true, "registry": true, "args": true, "disk": true, "env": true, "image": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
+const createEndpoint__r400 = validate597;
+const schema280 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r400" };
 function validate597(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17527,8 +17527,8 @@ function validate597(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate597.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r404 = validate599;
-const schema281 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r404" };
+const createEndpoint__r401 = validate599;
+const schema281 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r401" };
 function validate599(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17548,8 +17548,8 @@ function validate599(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate599.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r405 = validate601;
-const schema282 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r405" };
+const createEndpoint__r403 = validate601;
+const schema282 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r403" };
 function validate601(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17569,8 +17569,8 @@ function validate601(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate601.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r422 = validate603;
-const schema283 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r422" };
+const createEndpoint__r404 = validate603;
+const schema283 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r404" };
 function validate603(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17590,8 +17590,8 @@ function validate603(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate603.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r429 = validate605;
-const schema284 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r429" };
+const createEndpoint__r405 = validate605;
+const schema284 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r405" };
 function validate605(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17611,8 +17611,8 @@ function validate605(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate605.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r500 = validate607;
-const schema285 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r500" };
+const createEndpoint__r422 = validate607;
+const schema285 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r422" };
 function validate607(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17632,8 +17632,8 @@ function validate607(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate607.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r200 = validate609;
-const schema286 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r200" };
+const createEndpoint__r429 = validate609;
+const schema286 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r429" };
 function validate609(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17645,16 +17645,16 @@ function validate609(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate268(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate268.errors : vErrors.concat(validate268.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate609.errors = vErrors;
   return errors === 0;
 }
-validate609.evaluated = { "props": { "id": true, "name": true, "type": true, "requestUrls": true, "gpu": true, "cpu": true, "workers": true, "scaling": true, "dataCenterIds": true, "networkVolumes": true, "timeout": true, "flashboot": true, "createdAt": true, "registry": true, "args": true, "disk": true, "env": true, "image": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r401 = validate611;
-const schema287 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r401" };
+validate609.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createEndpoint__r500 = validate611;
+const schema287 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r500" };
 function validate611(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17674,8 +17674,8 @@ function validate611(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate611.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r403 = validate613;
-const schema288 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r403" };
+const getEndpoint__r200 = validate613;
+const schema288 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r200" };
 function validate613(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17687,16 +17687,16 @@ function validate613(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate268(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate268.errors : vErrors.concat(validate268.errors);
     errors = vErrors.length;
   }
   validate613.errors = vErrors;
   return errors === 0;
 }
-validate613.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r404 = validate615;
-const schema289 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r404" };
+validate613.evaluated = { "props": { "id": true, "name": true, "type": true, "requestUrls": true, "gpu": true, "cpu": true, "workers": true, "scaling": true, "dataCenterIds": true, "networkVolumes": true, "timeout": true, "flashboot": true, "createdAt": true, "registry": true, "args": true, "disk": true, "env": true, "image": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpoint__r401 = validate615;
+const schema289 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r401" };
 function validate615(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17716,8 +17716,8 @@ function validate615(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate615.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r405 = validate617;
-const schema290 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r405" };
+const getEndpoint__r403 = validate617;
+const schema290 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r403" };
 function validate617(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17737,8 +17737,8 @@ function validate617(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate617.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r429 = validate619;
-const schema291 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r429" };
+const getEndpoint__r404 = validate619;
+const schema291 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r404" };
 function validate619(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17758,8 +17758,8 @@ function validate619(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate619.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r500 = validate621;
-const schema292 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r500" };
+const getEndpoint__r405 = validate621;
+const schema292 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r405" };
 function validate621(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17779,8 +17779,8 @@ function validate621(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate621.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r401 = validate623;
-const schema293 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r401" };
+const getEndpoint__r429 = validate623;
+const schema293 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r429" };
 function validate623(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17800,8 +17800,8 @@ function validate623(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate623.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r403 = validate625;
-const schema294 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r403" };
+const getEndpoint__r500 = validate625;
+const schema294 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r500" };
 function validate625(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17821,8 +17821,8 @@ function validate625(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate625.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r404 = validate627;
-const schema295 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r404" };
+const deleteEndpoint__r401 = validate627;
+const schema295 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r401" };
 function validate627(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17842,8 +17842,8 @@ function validate627(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate627.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r405 = validate629;
-const schema296 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r405" };
+const deleteEndpoint__r403 = validate629;
+const schema296 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r403" };
 function validate629(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17863,8 +17863,8 @@ function validate629(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate629.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r429 = validate631;
-const schema297 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r429" };
+const deleteEndpoint__r404 = validate631;
+const schema297 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r404" };
 function validate631(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17884,8 +17884,8 @@ function validate631(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate631.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r500 = validate633;
-const schema298 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r500" };
+const deleteEndpoint__r405 = validate633;
+const schema298 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r405" };
 function validate633(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17905,8 +17905,8 @@ function validate633(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate633.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__body = validate635;
-const schema299 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateEndpointRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__body" };
+const deleteEndpoint__r429 = validate635;
+const schema299 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r429" };
 function validate635(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17918,16 +17918,16 @@ function validate635(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate304(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate304.errors : vErrors.concat(validate304.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate635.errors = vErrors;
   return errors === 0;
 }
-validate635.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r200 = validate637;
-const schema300 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r200" };
+validate635.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteEndpoint__r500 = validate637;
+const schema300 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r500" };
 function validate637(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17939,16 +17939,16 @@ function validate637(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate268(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate268.errors : vErrors.concat(validate268.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate637.errors = vErrors;
   return errors === 0;
 }
-validate637.evaluated = { "props": { "id": true, "name": true, "type": true, "requestUrls": true, "gpu": true, "cpu": true, "workers": true, "scaling": true, "dataCenterIds": true, "networkVolumes": true, "timeout": true, "flashboot": true, "createdAt": true, "registry": true, "args": true, "disk": true, "env": true, "image": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r400 = validate639;
-const schema301 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r400" };
+validate637.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__body = validate639;
+const schema301 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateEndpointRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__body" };
 function validate639(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17960,16 +17960,16 @@ function validate639(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate304(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate304.errors : vErrors.concat(validate304.errors);
     errors = vErrors.length;
   }
   validate639.errors = vErrors;
   return errors === 0;
 }
-validate639.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r401 = validate641;
-const schema302 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r401" };
+validate639.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__r200 = validate641;
+const schema302 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r200" };
 function validate641(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17981,16 +17981,16 @@ function validate641(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate268(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate268.errors : vErrors.concat(validate268.errors);
     errors = vErrors.length;
   }
   validate641.errors = vErrors;
   return errors === 0;
 }
-validate641.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r403 = validate643;
-const schema303 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r403" };
+validate641.evaluated = { "props": { "id": true, "name": true, "type": true, "requestUrls": true, "gpu": true, "cpu": true, "workers": true, "scaling": true, "dataCenterIds": true, "networkVolumes": true, "timeout": true, "flashboot": true, "createdAt": true, "registry": true, "args": true, "disk": true, "env": true, "image": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__r400 = validate643;
+const schema303 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r400" };
 function validate643(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18010,8 +18010,8 @@ function validate643(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate643.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r404 = validate645;
-const schema304 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r404" };
+const updateEndpoint__r401 = validate645;
+const schema304 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r401" };
 function validate645(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18031,8 +18031,8 @@ function validate645(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate645.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r405 = validate647;
-const schema305 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r405" };
+const updateEndpoint__r403 = validate647;
+const schema305 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r403" };
 function validate647(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18052,8 +18052,8 @@ function validate647(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate647.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r422 = validate649;
-const schema306 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r422" };
+const updateEndpoint__r404 = validate649;
+const schema306 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r404" };
 function validate649(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18073,8 +18073,8 @@ function validate649(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate649.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r429 = validate651;
-const schema307 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r429" };
+const updateEndpoint__r405 = validate651;
+const schema307 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r405" };
 function validate651(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18094,8 +18094,8 @@ function validate651(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate651.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r500 = validate653;
-const schema308 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r500" };
+const updateEndpoint__r422 = validate653;
+const schema308 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r422" };
 function validate653(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18115,8 +18115,8 @@ function validate653(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate653.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r200 = validate655;
-const schema309 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointWorkersResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r200" };
+const updateEndpoint__r429 = validate655;
+const schema309 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r429" };
 function validate655(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18128,16 +18128,16 @@ function validate655(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate315(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate315.errors : vErrors.concat(validate315.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate655.errors = vErrors;
   return errors === 0;
 }
-validate655.evaluated = { "props": { "workers": true, "summary": true, "endpointVersion": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r401 = validate657;
-const schema310 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r401" };
+validate655.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__r500 = validate657;
+const schema310 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r500" };
 function validate657(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18157,8 +18157,8 @@ function validate657(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate657.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r403 = validate659;
-const schema311 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r403" };
+const listEndpointWorkers__r200 = validate659;
+const schema311 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointWorkersResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r200" };
 function validate659(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18170,16 +18170,16 @@ function validate659(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate315(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate315.errors : vErrors.concat(validate315.errors);
     errors = vErrors.length;
   }
   validate659.errors = vErrors;
   return errors === 0;
 }
-validate659.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r404 = validate661;
-const schema312 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r404" };
+validate659.evaluated = { "props": { "workers": true, "summary": true, "endpointVersion": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointWorkers__r401 = validate661;
+const schema312 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r401" };
 function validate661(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18199,8 +18199,8 @@ function validate661(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate661.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r405 = validate663;
-const schema313 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r405" };
+const listEndpointWorkers__r403 = validate663;
+const schema313 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r403" };
 function validate663(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18220,8 +18220,8 @@ function validate663(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate663.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r429 = validate665;
-const schema314 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r429" };
+const listEndpointWorkers__r404 = validate665;
+const schema314 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r404" };
 function validate665(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18241,8 +18241,8 @@ function validate665(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate665.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r500 = validate667;
-const schema315 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r500" };
+const listEndpointWorkers__r405 = validate667;
+const schema315 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r405" };
 function validate667(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18262,8 +18262,8 @@ function validate667(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate667.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r200 = validate669;
-const schema316 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointReleasesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r200" };
+const listEndpointWorkers__r429 = validate669;
+const schema316 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r429" };
 function validate669(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18275,16 +18275,16 @@ function validate669(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate322(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate322.errors : vErrors.concat(validate322.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate669.errors = vErrors;
   return errors === 0;
 }
-validate669.evaluated = { "props": { "endpointVersion": true, "rollout": true, "releases": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r401 = validate671;
-const schema317 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r401" };
+validate669.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointWorkers__r500 = validate671;
+const schema317 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r500" };
 function validate671(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18304,8 +18304,8 @@ function validate671(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate671.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r403 = validate673;
-const schema318 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r403" };
+const listEndpointReleases__r200 = validate673;
+const schema318 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointReleasesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r200" };
 function validate673(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18317,16 +18317,16 @@ function validate673(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate322(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate322.errors : vErrors.concat(validate322.errors);
     errors = vErrors.length;
   }
   validate673.errors = vErrors;
   return errors === 0;
 }
-validate673.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r404 = validate675;
-const schema319 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r404" };
+validate673.evaluated = { "props": { "endpointVersion": true, "rollout": true, "releases": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointReleases__r401 = validate675;
+const schema319 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r401" };
 function validate675(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18346,8 +18346,8 @@ function validate675(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate675.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r405 = validate677;
-const schema320 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r405" };
+const listEndpointReleases__r403 = validate677;
+const schema320 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r403" };
 function validate677(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18367,8 +18367,8 @@ function validate677(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate677.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r429 = validate679;
-const schema321 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r429" };
+const listEndpointReleases__r404 = validate679;
+const schema321 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r404" };
 function validate679(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18388,8 +18388,8 @@ function validate679(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate679.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r500 = validate681;
-const schema322 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r500" };
+const listEndpointReleases__r405 = validate681;
+const schema322 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r405" };
 function validate681(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18409,8 +18409,8 @@ function validate681(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate681.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__r401 = validate683;
-const schema323 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r401" };
+const listEndpointReleases__r429 = validate683;
+const schema323 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r429" };
 function validate683(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18430,8 +18430,8 @@ function validate683(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate683.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__r403 = validate685;
-const schema324 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r403" };
+const listEndpointReleases__r500 = validate685;
+const schema324 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r500" };
 function validate685(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18451,8 +18451,8 @@ function validate685(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate685.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__r404 = validate687;
-const schema325 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r404" };
+const getWorkerLogs__r400 = validate687;
+const schema325 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r400" };
 function validate687(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18472,8 +18472,8 @@ function validate687(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate687.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__r405 = validate689;
-const schema326 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r405" };
+const getWorkerLogs__r401 = validate689;
+const schema326 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r401" };
 function validate689(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18493,8 +18493,8 @@ function validate689(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate689.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__r429 = validate691;
-const schema327 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r429" };
+const getWorkerLogs__r403 = validate691;
+const schema327 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r403" };
 function validate691(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18514,8 +18514,8 @@ function validate691(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate691.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__r500 = validate693;
-const schema328 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r500" };
+const getWorkerLogs__r404 = validate693;
+const schema328 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r404" };
 function validate693(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18535,8 +18535,8 @@ function validate693(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate693.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r200 = validate695;
-const schema329 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListTemplatesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r200" };
+const getWorkerLogs__r405 = validate695;
+const schema329 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r405" };
 function validate695(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18548,16 +18548,16 @@ function validate695(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate339(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate339.errors : vErrors.concat(validate339.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate695.errors = vErrors;
   return errors === 0;
 }
-validate695.evaluated = { "props": { "templates": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r401 = validate697;
-const schema330 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r401" };
+validate695.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getWorkerLogs__r429 = validate697;
+const schema330 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r429" };
 function validate697(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18577,8 +18577,8 @@ function validate697(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate697.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r403 = validate699;
-const schema331 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r403" };
+const getWorkerLogs__r500 = validate699;
+const schema331 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r500" };
 function validate699(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18598,8 +18598,8 @@ function validate699(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate699.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r405 = validate701;
-const schema332 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r405" };
+const listTemplates__r200 = validate701;
+const schema332 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListTemplatesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r200" };
 function validate701(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18611,16 +18611,16 @@ function validate701(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate339(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate339.errors : vErrors.concat(validate339.errors);
     errors = vErrors.length;
   }
   validate701.errors = vErrors;
   return errors === 0;
 }
-validate701.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r429 = validate703;
-const schema333 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r429" };
+validate701.evaluated = { "props": { "templates": true }, "dynamicProps": false, "dynamicItems": false };
+const listTemplates__r401 = validate703;
+const schema333 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r401" };
 function validate703(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18640,8 +18640,8 @@ function validate703(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate703.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r500 = validate705;
-const schema334 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r500" };
+const listTemplates__r403 = validate705;
+const schema334 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r403" };
 function validate705(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18661,8 +18661,8 @@ function validate705(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate705.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__body = validate707;
-const schema335 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateTemplateRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__body" };
+const listTemplates__r405 = validate707;
+const schema335 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r405" };
 function validate707(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18674,16 +18674,16 @@ function validate707(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate331(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate331.errors : vErrors.concat(validate331.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate707.errors = vErrors;
   return errors === 0;
 }
-validate707.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r201 = validate709;
-const schema336 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r201" };
+validate707.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listTemplates__r429 = validate709;
+const schema336 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r429" };
 function validate709(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18695,16 +18695,16 @@ function validate709(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate163(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate709.errors = vErrors;
   return errors === 0;
 }
-validate709.evaluated = { "props": { "id": true, "name": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true, "mounts": true, "serverless": true, "public": true, "category": true, "startSsh": true, "startJupyter": true, "allowedCudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r400 = validate711;
-const schema337 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r400" };
+validate709.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listTemplates__r500 = validate711;
+const schema337 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r500" };
 function validate711(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18724,8 +18724,8 @@ function validate711(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate711.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r401 = validate713;
-const schema338 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r401" };
+const createTemplate__body = validate713;
+const schema338 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateTemplateRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__body" };
 function validate713(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18737,16 +18737,16 @@ function validate713(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate331(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate331.errors : vErrors.concat(validate331.errors);
     errors = vErrors.length;
   }
   validate713.errors = vErrors;
   return errors === 0;
 }
-validate713.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r403 = validate715;
-const schema339 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r403" };
+validate713.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createTemplate__r201 = validate715;
+const schema339 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r201" };
 function validate715(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18758,16 +18758,16 @@ function validate715(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate163(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
     errors = vErrors.length;
   }
   validate715.errors = vErrors;
   return errors === 0;
 }
-validate715.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r405 = validate717;
-const schema340 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r405" };
+validate715.evaluated = { "props": { "id": true, "name": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true, "mounts": true, "serverless": true, "public": true, "category": true, "startSsh": true, "startJupyter": true, "allowedCudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
+const createTemplate__r400 = validate717;
+const schema340 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r400" };
 function validate717(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18787,8 +18787,8 @@ function validate717(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate717.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r422 = validate719;
-const schema341 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r422" };
+const createTemplate__r401 = validate719;
+const schema341 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r401" };
 function validate719(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18808,8 +18808,8 @@ function validate719(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate719.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r429 = validate721;
-const schema342 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r429" };
+const createTemplate__r403 = validate721;
+const schema342 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r403" };
 function validate721(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18829,8 +18829,8 @@ function validate721(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate721.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r500 = validate723;
-const schema343 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r500" };
+const createTemplate__r405 = validate723;
+const schema343 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r405" };
 function validate723(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18850,8 +18850,8 @@ function validate723(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate723.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r200 = validate725;
-const schema344 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r200" };
+const createTemplate__r422 = validate725;
+const schema344 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r422" };
 function validate725(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18863,16 +18863,16 @@ function validate725(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate163(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate725.errors = vErrors;
   return errors === 0;
 }
-validate725.evaluated = { "props": { "id": true, "name": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true, "mounts": true, "serverless": true, "public": true, "category": true, "startSsh": true, "startJupyter": true, "allowedCudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r401 = validate727;
-const schema345 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r401" };
+validate725.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createTemplate__r429 = validate727;
+const schema345 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r429" };
 function validate727(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18892,8 +18892,8 @@ function validate727(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate727.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r403 = validate729;
-const schema346 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r403" };
+const createTemplate__r500 = validate729;
+const schema346 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r500" };
 function validate729(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18913,8 +18913,8 @@ function validate729(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate729.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r404 = validate731;
-const schema347 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r404" };
+const getTemplate__r200 = validate731;
+const schema347 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r200" };
 function validate731(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18926,16 +18926,16 @@ function validate731(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate163(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
     errors = vErrors.length;
   }
   validate731.errors = vErrors;
   return errors === 0;
 }
-validate731.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r405 = validate733;
-const schema348 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r405" };
+validate731.evaluated = { "props": { "id": true, "name": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true, "mounts": true, "serverless": true, "public": true, "category": true, "startSsh": true, "startJupyter": true, "allowedCudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
+const getTemplate__r401 = validate733;
+const schema348 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r401" };
 function validate733(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18955,8 +18955,8 @@ function validate733(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate733.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r429 = validate735;
-const schema349 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r429" };
+const getTemplate__r403 = validate735;
+const schema349 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r403" };
 function validate735(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18976,8 +18976,8 @@ function validate735(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate735.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r500 = validate737;
-const schema350 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r500" };
+const getTemplate__r404 = validate737;
+const schema350 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r404" };
 function validate737(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18997,8 +18997,8 @@ function validate737(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate737.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r400 = validate739;
-const schema351 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r400" };
+const getTemplate__r405 = validate739;
+const schema351 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r405" };
 function validate739(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19018,8 +19018,8 @@ function validate739(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate739.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r401 = validate741;
-const schema352 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r401" };
+const getTemplate__r429 = validate741;
+const schema352 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r429" };
 function validate741(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19039,8 +19039,8 @@ function validate741(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate741.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r403 = validate743;
-const schema353 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r403" };
+const getTemplate__r500 = validate743;
+const schema353 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r500" };
 function validate743(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19060,8 +19060,8 @@ function validate743(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate743.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r404 = validate745;
-const schema354 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r404" };
+const deleteTemplate__r400 = validate745;
+const schema354 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r400" };
 function validate745(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19081,8 +19081,8 @@ function validate745(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate745.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r405 = validate747;
-const schema355 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r405" };
+const deleteTemplate__r401 = validate747;
+const schema355 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r401" };
 function validate747(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19102,8 +19102,8 @@ function validate747(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate747.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r429 = validate749;
-const schema356 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r429" };
+const deleteTemplate__r403 = validate749;
+const schema356 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r403" };
 function validate749(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19123,8 +19123,8 @@ function validate749(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate749.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r500 = validate751;
-const schema357 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r500" };
+const deleteTemplate__r404 = validate751;
+const schema357 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r404" };
 function validate751(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19144,8 +19144,8 @@ function validate751(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate751.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__body = validate753;
-const schema358 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateTemplateRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__body" };
+const deleteTemplate__r405 = validate753;
+const schema358 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r405" };
 function validate753(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19157,16 +19157,16 @@ function validate753(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate335(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate335.errors : vErrors.concat(validate335.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate753.errors = vErrors;
   return errors === 0;
 }
-validate753.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r200 = validate755;
-const schema359 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r200" };
+validate753.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteTemplate__r429 = validate755;
+const schema359 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r429" };
 function validate755(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19178,16 +19178,16 @@ function validate755(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate163(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate755.errors = vErrors;
   return errors === 0;
 }
-validate755.evaluated = { "props": { "id": true, "name": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true, "mounts": true, "serverless": true, "public": true, "category": true, "startSsh": true, "startJupyter": true, "allowedCudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r400 = validate757;
-const schema360 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r400" };
+validate755.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteTemplate__r500 = validate757;
+const schema360 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r500" };
 function validate757(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19207,8 +19207,8 @@ function validate757(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate757.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r401 = validate759;
-const schema361 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r401" };
+const updateTemplate__body = validate759;
+const schema361 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateTemplateRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__body" };
 function validate759(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19220,16 +19220,16 @@ function validate759(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate335(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate335.errors : vErrors.concat(validate335.errors);
     errors = vErrors.length;
   }
   validate759.errors = vErrors;
   return errors === 0;
 }
-validate759.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r403 = validate761;
-const schema362 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r403" };
+validate759.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updateTemplate__r200 = validate761;
+const schema362 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r200" };
 function validate761(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19241,16 +19241,16 @@ function validate761(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate163(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
     errors = vErrors.length;
   }
   validate761.errors = vErrors;
   return errors === 0;
 }
-validate761.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r404 = validate763;
-const schema363 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r404" };
+validate761.evaluated = { "props": { "id": true, "name": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true, "mounts": true, "serverless": true, "public": true, "category": true, "startSsh": true, "startJupyter": true, "allowedCudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
+const updateTemplate__r400 = validate763;
+const schema363 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r400" };
 function validate763(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19270,8 +19270,8 @@ function validate763(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate763.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r405 = validate765;
-const schema364 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r405" };
+const updateTemplate__r401 = validate765;
+const schema364 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r401" };
 function validate765(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19291,8 +19291,8 @@ function validate765(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate765.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r422 = validate767;
-const schema365 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r422" };
+const updateTemplate__r403 = validate767;
+const schema365 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r403" };
 function validate767(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19312,8 +19312,8 @@ function validate767(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate767.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r429 = validate769;
-const schema366 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r429" };
+const updateTemplate__r404 = validate769;
+const schema366 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r404" };
 function validate769(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19333,8 +19333,8 @@ function validate769(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate769.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r500 = validate771;
-const schema367 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r500" };
+const updateTemplate__r405 = validate771;
+const schema367 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r405" };
 function validate771(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19354,8 +19354,8 @@ function validate771(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate771.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r200 = validate773;
-const schema368 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListNetworkVolumesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r200" };
+const updateTemplate__r422 = validate773;
+const schema368 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r422" };
 function validate773(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19367,16 +19367,16 @@ function validate773(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate206(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate773.errors = vErrors;
   return errors === 0;
 }
-validate773.evaluated = { "props": { "networkVolumes": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r401 = validate775;
-const schema369 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r401" };
+validate773.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateTemplate__r429 = validate775;
+const schema369 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r429" };
 function validate775(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19396,8 +19396,8 @@ function validate775(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate775.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r403 = validate777;
-const schema370 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r403" };
+const updateTemplate__r500 = validate777;
+const schema370 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r500" };
 function validate777(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19417,8 +19417,8 @@ function validate777(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate777.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r405 = validate779;
-const schema371 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r405" };
+const listNetworkVolumes__r200 = validate779;
+const schema371 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListNetworkVolumesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r200" };
 function validate779(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19430,16 +19430,16 @@ function validate779(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate206(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
     errors = vErrors.length;
   }
   validate779.errors = vErrors;
   return errors === 0;
 }
-validate779.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r429 = validate781;
-const schema372 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r429" };
+validate779.evaluated = { "props": { "networkVolumes": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumes__r401 = validate781;
+const schema372 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r401" };
 function validate781(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19459,8 +19459,8 @@ function validate781(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate781.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r500 = validate783;
-const schema373 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r500" };
+const listNetworkVolumes__r403 = validate783;
+const schema373 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r403" };
 function validate783(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19480,8 +19480,8 @@ function validate783(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate783.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__body = validate785;
-const schema374 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateNetworkVolumeRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__body" };
+const listNetworkVolumes__r405 = validate785;
+const schema374 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r405" };
 function validate785(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19493,16 +19493,16 @@ function validate785(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate203(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate203.errors : vErrors.concat(validate203.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate785.errors = vErrors;
   return errors === 0;
 }
-validate785.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r201 = validate787;
-const schema375 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r201" };
+validate785.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumes__r429 = validate787;
+const schema375 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r429" };
 function validate787(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19514,16 +19514,16 @@ function validate787(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate201(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate201.errors : vErrors.concat(validate201.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate787.errors = vErrors;
   return errors === 0;
 }
-validate787.evaluated = { "props": { "id": true, "name": true, "size": true, "dataCenter": true, "type": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r400 = validate789;
-const schema376 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r400" };
+validate787.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumes__r500 = validate789;
+const schema376 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r500" };
 function validate789(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19543,8 +19543,8 @@ function validate789(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate789.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r401 = validate791;
-const schema377 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r401" };
+const createNetworkVolume__body = validate791;
+const schema377 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateNetworkVolumeRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__body" };
 function validate791(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19556,16 +19556,16 @@ function validate791(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate203(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate203.errors : vErrors.concat(validate203.errors);
     errors = vErrors.length;
   }
   validate791.errors = vErrors;
   return errors === 0;
 }
-validate791.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r403 = validate793;
-const schema378 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r403" };
+validate791.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createNetworkVolume__r201 = validate793;
+const schema378 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r201" };
 function validate793(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19577,16 +19577,16 @@ function validate793(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate201(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate201.errors : vErrors.concat(validate201.errors);
     errors = vErrors.length;
   }
   validate793.errors = vErrors;
   return errors === 0;
 }
-validate793.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r405 = validate795;
-const schema379 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r405" };
+validate793.evaluated = { "props": { "id": true, "name": true, "size": true, "dataCenter": true, "type": true }, "dynamicProps": false, "dynamicItems": false };
+const createNetworkVolume__r400 = validate795;
+const schema379 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r400" };
 function validate795(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19606,8 +19606,8 @@ function validate795(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate795.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r422 = validate797;
-const schema380 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r422" };
+const createNetworkVolume__r401 = validate797;
+const schema380 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r401" };
 function validate797(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19627,8 +19627,8 @@ function validate797(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate797.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r429 = validate799;
-const schema381 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r429" };
+const createNetworkVolume__r403 = validate799;
+const schema381 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r403" };
 function validate799(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19648,8 +19648,8 @@ function validate799(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate799.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r500 = validate801;
-const schema382 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r500" };
+const createNetworkVolume__r405 = validate801;
+const schema382 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r405" };
 function validate801(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19669,8 +19669,8 @@ function validate801(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate801.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r200 = validate803;
-const schema383 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r200" };
+const createNetworkVolume__r422 = validate803;
+const schema383 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r422" };
 function validate803(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19682,16 +19682,16 @@ function validate803(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate201(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate201.errors : vErrors.concat(validate201.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate803.errors = vErrors;
   return errors === 0;
 }
-validate803.evaluated = { "props": { "id": true, "name": true, "size": true, "dataCenter": true, "type": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r401 = validate805;
-const schema384 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r401" };
+validate803.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createNetworkVolume__r429 = validate805;
+const schema384 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r429" };
 function validate805(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19711,8 +19711,8 @@ function validate805(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate805.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r403 = validate807;
-const schema385 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r403" };
+const createNetworkVolume__r500 = validate807;
+const schema385 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r500" };
 function validate807(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19732,8 +19732,8 @@ function validate807(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate807.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r404 = validate809;
-const schema386 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r404" };
+const getNetworkVolume__r200 = validate809;
+const schema386 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r200" };
 function validate809(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19745,16 +19745,16 @@ function validate809(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate201(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate201.errors : vErrors.concat(validate201.errors);
     errors = vErrors.length;
   }
   validate809.errors = vErrors;
   return errors === 0;
 }
-validate809.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r405 = validate811;
-const schema387 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r405" };
+validate809.evaluated = { "props": { "id": true, "name": true, "size": true, "dataCenter": true, "type": true }, "dynamicProps": false, "dynamicItems": false };
+const getNetworkVolume__r401 = validate811;
+const schema387 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r401" };
 function validate811(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19774,8 +19774,8 @@ function validate811(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate811.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r429 = validate813;
-const schema388 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r429" };
+const getNetworkVolume__r403 = validate813;
+const schema388 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r403" };
 function validate813(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19795,8 +19795,8 @@ function validate813(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate813.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r500 = validate815;
-const schema389 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r500" };
+const getNetworkVolume__r404 = validate815;
+const schema389 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r404" };
 function validate815(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19816,8 +19816,8 @@ function validate815(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate815.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r401 = validate817;
-const schema390 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r401" };
+const getNetworkVolume__r405 = validate817;
+const schema390 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r405" };
 function validate817(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19837,8 +19837,8 @@ function validate817(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate817.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r403 = validate819;
-const schema391 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r403" };
+const getNetworkVolume__r429 = validate819;
+const schema391 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r429" };
 function validate819(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19858,8 +19858,8 @@ function validate819(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate819.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r404 = validate821;
-const schema392 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r404" };
+const getNetworkVolume__r500 = validate821;
+const schema392 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r500" };
 function validate821(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19879,8 +19879,8 @@ function validate821(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate821.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r405 = validate823;
-const schema393 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r405" };
+const deleteNetworkVolume__r401 = validate823;
+const schema393 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r401" };
 function validate823(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19900,8 +19900,8 @@ function validate823(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate823.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r429 = validate825;
-const schema394 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r429" };
+const deleteNetworkVolume__r403 = validate825;
+const schema394 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r403" };
 function validate825(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19921,8 +19921,8 @@ function validate825(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate825.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r500 = validate827;
-const schema395 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r500" };
+const deleteNetworkVolume__r404 = validate827;
+const schema395 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r404" };
 function validate827(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19942,8 +19942,8 @@ function validate827(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate827.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__body = validate829;
-const schema396 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateNetworkVolumeRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__body" };
+const deleteNetworkVolume__r405 = validate829;
+const schema396 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r405" };
 function validate829(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19955,16 +19955,16 @@ function validate829(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate205(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate829.errors = vErrors;
   return errors === 0;
 }
-validate829.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r200 = validate831;
-const schema397 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r200" };
+validate829.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteNetworkVolume__r429 = validate831;
+const schema397 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r429" };
 function validate831(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19976,16 +19976,16 @@ function validate831(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate201(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate201.errors : vErrors.concat(validate201.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate831.errors = vErrors;
   return errors === 0;
 }
-validate831.evaluated = { "props": { "id": true, "name": true, "size": true, "dataCenter": true, "type": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r400 = validate833;
-const schema398 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r400" };
+validate831.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteNetworkVolume__r500 = validate833;
+const schema398 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r500" };
 function validate833(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20005,8 +20005,8 @@ function validate833(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate833.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r401 = validate835;
-const schema399 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r401" };
+const updateNetworkVolume__body = validate835;
+const schema399 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateNetworkVolumeRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__body" };
 function validate835(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20018,16 +20018,16 @@ function validate835(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate205(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
     errors = vErrors.length;
   }
   validate835.errors = vErrors;
   return errors === 0;
 }
-validate835.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r403 = validate837;
-const schema400 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r403" };
+validate835.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updateNetworkVolume__r200 = validate837;
+const schema400 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r200" };
 function validate837(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20039,16 +20039,16 @@ function validate837(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate201(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate201.errors : vErrors.concat(validate201.errors);
     errors = vErrors.length;
   }
   validate837.errors = vErrors;
   return errors === 0;
 }
-validate837.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r404 = validate839;
-const schema401 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r404" };
+validate837.evaluated = { "props": { "id": true, "name": true, "size": true, "dataCenter": true, "type": true }, "dynamicProps": false, "dynamicItems": false };
+const updateNetworkVolume__r400 = validate839;
+const schema401 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r400" };
 function validate839(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20068,8 +20068,8 @@ function validate839(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate839.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r405 = validate841;
-const schema402 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r405" };
+const updateNetworkVolume__r401 = validate841;
+const schema402 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r401" };
 function validate841(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20089,8 +20089,8 @@ function validate841(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate841.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r422 = validate843;
-const schema403 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r422" };
+const updateNetworkVolume__r403 = validate843;
+const schema403 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r403" };
 function validate843(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20110,8 +20110,8 @@ function validate843(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate843.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r429 = validate845;
-const schema404 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r429" };
+const updateNetworkVolume__r404 = validate845;
+const schema404 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r404" };
 function validate845(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20131,8 +20131,8 @@ function validate845(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate845.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r500 = validate847;
-const schema405 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r500" };
+const updateNetworkVolume__r405 = validate847;
+const schema405 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r405" };
 function validate847(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20152,8 +20152,8 @@ function validate847(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate847.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listRegistries__r200 = validate849;
-const schema406 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListRegistriesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r200" };
+const updateNetworkVolume__r422 = validate849;
+const schema406 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r422" };
 function validate849(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20165,16 +20165,16 @@ function validate849(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate262(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate262.errors : vErrors.concat(validate262.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate849.errors = vErrors;
   return errors === 0;
 }
-validate849.evaluated = { "props": { "registries": true }, "dynamicProps": false, "dynamicItems": false };
-const listRegistries__r401 = validate851;
-const schema407 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r401" };
+validate849.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateNetworkVolume__r429 = validate851;
+const schema407 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r429" };
 function validate851(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20194,8 +20194,8 @@ function validate851(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate851.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listRegistries__r403 = validate853;
-const schema408 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r403" };
+const updateNetworkVolume__r500 = validate853;
+const schema408 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r500" };
 function validate853(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20215,8 +20215,8 @@ function validate853(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate853.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listRegistries__r405 = validate855;
-const schema409 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r405" };
+const listRegistries__r200 = validate855;
+const schema409 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListRegistriesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r200" };
 function validate855(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20228,16 +20228,16 @@ function validate855(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate262(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate262.errors : vErrors.concat(validate262.errors);
     errors = vErrors.length;
   }
   validate855.errors = vErrors;
   return errors === 0;
 }
-validate855.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listRegistries__r429 = validate857;
-const schema410 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r429" };
+validate855.evaluated = { "props": { "registries": true }, "dynamicProps": false, "dynamicItems": false };
+const listRegistries__r401 = validate857;
+const schema410 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r401" };
 function validate857(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20257,8 +20257,8 @@ function validate857(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate857.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listRegistries__r500 = validate859;
-const schema411 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r500" };
+const listRegistries__r403 = validate859;
+const schema411 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r403" };
 function validate859(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20278,8 +20278,8 @@ function validate859(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate859.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__body = validate861;
-const schema412 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateRegistryRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__body" };
+const listRegistries__r405 = validate861;
+const schema412 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r405" };
 function validate861(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20291,16 +20291,16 @@ function validate861(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate261(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate261.errors : vErrors.concat(validate261.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate861.errors = vErrors;
   return errors === 0;
 }
-validate861.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r201 = validate863;
-const schema413 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Registry", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r201" };
+validate861.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listRegistries__r429 = validate863;
+const schema413 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r429" };
 function validate863(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20312,16 +20312,16 @@ function validate863(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate260(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate260.errors : vErrors.concat(validate260.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate863.errors = vErrors;
   return errors === 0;
 }
-validate863.evaluated = { "props": { "id": true, "name": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r400 = validate865;
-const schema414 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r400" };
+validate863.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listRegistries__r500 = validate865;
+const schema414 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r500" };
 function validate865(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20341,8 +20341,8 @@ function validate865(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate865.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r401 = validate867;
-const schema415 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r401" };
+const createRegistry__body = validate867;
+const schema415 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateRegistryRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__body" };
 function validate867(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20354,16 +20354,16 @@ function validate867(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate261(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate261.errors : vErrors.concat(validate261.errors);
     errors = vErrors.length;
   }
   validate867.errors = vErrors;
   return errors === 0;
 }
-validate867.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r403 = validate869;
-const schema416 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r403" };
+validate867.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createRegistry__r201 = validate869;
+const schema416 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Registry", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r201" };
 function validate869(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20375,16 +20375,16 @@ function validate869(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate260(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate260.errors : vErrors.concat(validate260.errors);
     errors = vErrors.length;
   }
   validate869.errors = vErrors;
   return errors === 0;
 }
-validate869.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r405 = validate871;
-const schema417 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r405" };
+validate869.evaluated = { "props": { "id": true, "name": true }, "dynamicProps": false, "dynamicItems": false };
+const createRegistry__r400 = validate871;
+const schema417 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r400" };
 function validate871(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20404,8 +20404,8 @@ function validate871(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate871.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r422 = validate873;
-const schema418 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r422" };
+const createRegistry__r401 = validate873;
+const schema418 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r401" };
 function validate873(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20425,8 +20425,8 @@ function validate873(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate873.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r429 = validate875;
-const schema419 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r429" };
+const createRegistry__r403 = validate875;
+const schema419 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r403" };
 function validate875(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20446,8 +20446,8 @@ function validate875(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate875.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r500 = validate877;
-const schema420 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r500" };
+const createRegistry__r405 = validate877;
+const schema420 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r405" };
 function validate877(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20467,8 +20467,8 @@ function validate877(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate877.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r200 = validate879;
-const schema421 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Registry", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r200" };
+const createRegistry__r422 = validate879;
+const schema421 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r422" };
 function validate879(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20480,16 +20480,16 @@ function validate879(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate260(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate260.errors : vErrors.concat(validate260.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate879.errors = vErrors;
   return errors === 0;
 }
-validate879.evaluated = { "props": { "id": true, "name": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r401 = validate881;
-const schema422 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r401" };
+validate879.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createRegistry__r429 = validate881;
+const schema422 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r429" };
 function validate881(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20509,8 +20509,8 @@ function validate881(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate881.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r403 = validate883;
-const schema423 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r403" };
+const createRegistry__r500 = validate883;
+const schema423 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r500" };
 function validate883(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20530,8 +20530,8 @@ function validate883(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate883.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r404 = validate885;
-const schema424 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r404" };
+const getRegistry__r200 = validate885;
+const schema424 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Registry", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r200" };
 function validate885(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20543,16 +20543,16 @@ function validate885(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate260(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate260.errors : vErrors.concat(validate260.errors);
     errors = vErrors.length;
   }
   validate885.errors = vErrors;
   return errors === 0;
 }
-validate885.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r405 = validate887;
-const schema425 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r405" };
+validate885.evaluated = { "props": { "id": true, "name": true }, "dynamicProps": false, "dynamicItems": false };
+const getRegistry__r401 = validate887;
+const schema425 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r401" };
 function validate887(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20572,8 +20572,8 @@ function validate887(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate887.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r429 = validate889;
-const schema426 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r429" };
+const getRegistry__r403 = validate889;
+const schema426 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r403" };
 function validate889(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20593,8 +20593,8 @@ function validate889(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate889.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r500 = validate891;
-const schema427 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r500" };
+const getRegistry__r404 = validate891;
+const schema427 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r404" };
 function validate891(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20614,8 +20614,8 @@ function validate891(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate891.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r400 = validate893;
-const schema428 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r400" };
+const getRegistry__r405 = validate893;
+const schema428 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r405" };
 function validate893(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20635,8 +20635,8 @@ function validate893(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate893.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r401 = validate895;
-const schema429 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r401" };
+const getRegistry__r429 = validate895;
+const schema429 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r429" };
 function validate895(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20656,8 +20656,8 @@ function validate895(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate895.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r403 = validate897;
-const schema430 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r403" };
+const getRegistry__r500 = validate897;
+const schema430 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r500" };
 function validate897(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20677,8 +20677,8 @@ function validate897(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate897.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r404 = validate899;
-const schema431 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r404" };
+const deleteRegistry__r400 = validate899;
+const schema431 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r400" };
 function validate899(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20698,8 +20698,8 @@ function validate899(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate899.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r405 = validate901;
-const schema432 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r405" };
+const deleteRegistry__r401 = validate901;
+const schema432 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r401" };
 function validate901(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20719,8 +20719,8 @@ function validate901(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate901.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r429 = validate903;
-const schema433 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r429" };
+const deleteRegistry__r403 = validate903;
+const schema433 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r403" };
 function validate903(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20740,8 +20740,8 @@ function validate903(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate903.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r500 = validate905;
-const schema434 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r500" };
+const deleteRegistry__r404 = validate905;
+const schema434 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r404" };
 function validate905(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20761,8 +20761,8 @@ function validate905(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate905.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDelegations__r200 = validate907;
-const schema435 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListDelegationsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r200" };
+const deleteRegistry__r405 = validate907;
+const schema435 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r405" };
 function validate907(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20774,16 +20774,16 @@ function validate907(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate266(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate266.errors : vErrors.concat(validate266.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate907.errors = vErrors;
   return errors === 0;
 }
-validate907.evaluated = { "props": { "delegations": true }, "dynamicProps": false, "dynamicItems": false };
-const listDelegations__r401 = validate909;
-const schema436 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r401" };
+validate907.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteRegistry__r429 = validate909;
+const schema436 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r429" };
 function validate909(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20803,8 +20803,8 @@ function validate909(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate909.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDelegations__r403 = validate911;
-const schema437 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r403" };
+const deleteRegistry__r500 = validate911;
+const schema437 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r500" };
 function validate911(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20824,8 +20824,8 @@ function validate911(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate911.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDelegations__r405 = validate913;
-const schema438 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r405" };
+const listDelegations__r200 = validate913;
+const schema438 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListDelegationsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r200" };
 function validate913(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20837,16 +20837,16 @@ function validate913(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate266(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate266.errors : vErrors.concat(validate266.errors);
     errors = vErrors.length;
   }
   validate913.errors = vErrors;
   return errors === 0;
 }
-validate913.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDelegations__r429 = validate915;
-const schema439 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r429" };
+validate913.evaluated = { "props": { "delegations": true }, "dynamicProps": false, "dynamicItems": false };
+const listDelegations__r401 = validate915;
+const schema439 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r401" };
 function validate915(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20866,8 +20866,8 @@ function validate915(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate915.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDelegations__r500 = validate917;
-const schema440 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r500" };
+const listDelegations__r403 = validate917;
+const schema440 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r403" };
 function validate917(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20887,8 +20887,8 @@ function validate917(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate917.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__body = validate919;
-const schema441 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateDelegationRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__body" };
+const listDelegations__r405 = validate919;
+const schema441 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r405" };
 function validate919(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20900,16 +20900,16 @@ function validate919(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate265(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate919.errors = vErrors;
   return errors === 0;
 }
-validate919.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r201 = validate921;
-const schema442 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EcrDelegation", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r201" };
+validate919.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listDelegations__r429 = validate921;
+const schema442 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r429" };
 function validate921(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20921,16 +20921,16 @@ function validate921(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate264(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate264.errors : vErrors.concat(validate264.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate921.errors = vErrors;
   return errors === 0;
 }
-validate921.evaluated = { "props": { "id": true, "name": true, "delegatorUserId": true, "awsUser": true, "repository": true, "tag": true, "awsRegion": true, "dockerRegistryUri": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r400 = validate923;
-const schema443 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r400" };
+validate921.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listDelegations__r500 = validate923;
+const schema443 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r500" };
 function validate923(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20950,8 +20950,8 @@ function validate923(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate923.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r401 = validate925;
-const schema444 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r401" };
+const createDelegation__body = validate925;
+const schema444 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateDelegationRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__body" };
 function validate925(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20963,16 +20963,16 @@ function validate925(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate265(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
     errors = vErrors.length;
   }
   validate925.errors = vErrors;
   return errors === 0;
 }
-validate925.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r403 = validate927;
-const schema445 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r403" };
+validate925.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createDelegation__r201 = validate927;
+const schema445 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EcrDelegation", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r201" };
 function validate927(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20984,16 +20984,16 @@ function validate927(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate264(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate264.errors : vErrors.concat(validate264.errors);
     errors = vErrors.length;
   }
   validate927.errors = vErrors;
   return errors === 0;
 }
-validate927.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r405 = validate929;
-const schema446 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r405" };
+validate927.evaluated = { "props": { "id": true, "name": true, "delegatorUserId": true, "awsUser": true, "repository": true, "tag": true, "awsRegion": true, "dockerRegistryUri": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
+const createDelegation__r400 = validate929;
+const schema446 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r400" };
 function validate929(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21013,8 +21013,8 @@ function validate929(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate929.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r422 = validate931;
-const schema447 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r422" };
+const createDelegation__r401 = validate931;
+const schema447 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r401" };
 function validate931(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21034,8 +21034,8 @@ function validate931(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate931.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r429 = validate933;
-const schema448 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r429" };
+const createDelegation__r403 = validate933;
+const schema448 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r403" };
 function validate933(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21055,8 +21055,8 @@ function validate933(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate933.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r500 = validate935;
-const schema449 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r500" };
+const createDelegation__r405 = validate935;
+const schema449 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r405" };
 function validate935(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21076,8 +21076,8 @@ function validate935(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate935.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const revokeDelegation__r401 = validate937;
-const schema450 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r401" };
+const createDelegation__r422 = validate937;
+const schema450 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r422" };
 function validate937(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21097,8 +21097,8 @@ function validate937(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate937.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const revokeDelegation__r403 = validate939;
-const schema451 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r403" };
+const createDelegation__r429 = validate939;
+const schema451 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r429" };
 function validate939(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21118,8 +21118,8 @@ function validate939(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate939.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const revokeDelegation__r404 = validate941;
-const schema452 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r404" };
+const createDelegation__r500 = validate941;
+const schema452 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r500" };
 function validate941(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21139,8 +21139,8 @@ function validate941(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate941.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const revokeDelegation__r405 = validate943;
-const schema453 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r405" };
+const revokeDelegation__r401 = validate943;
+const schema453 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r401" };
 function validate943(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21160,8 +21160,8 @@ function validate943(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate943.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const revokeDelegation__r429 = validate945;
-const schema454 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r429" };
+const revokeDelegation__r403 = validate945;
+const schema454 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r403" };
 function validate945(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21181,8 +21181,8 @@ function validate945(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate945.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const revokeDelegation__r500 = validate947;
-const schema455 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r500" };
+const revokeDelegation__r404 = validate947;
+const schema455 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r404" };
 function validate947(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21202,8 +21202,8 @@ function validate947(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate947.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r200 = validate949;
-const schema456 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListGpuTypesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r200" };
+const revokeDelegation__r405 = validate949;
+const schema456 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r405" };
 function validate949(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21215,16 +21215,16 @@ function validate949(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate146(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate949.errors = vErrors;
   return errors === 0;
 }
-validate949.evaluated = { "props": { "gpus": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r400 = validate951;
-const schema457 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r400" };
+validate949.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const revokeDelegation__r429 = validate951;
+const schema457 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r429" };
 function validate951(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21244,8 +21244,8 @@ function validate951(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate951.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r401 = validate953;
-const schema458 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r401" };
+const revokeDelegation__r500 = validate953;
+const schema458 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r500" };
 function validate953(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21265,8 +21265,8 @@ function validate953(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate953.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r403 = validate955;
-const schema459 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r403" };
+const listGpuTypes__r200 = validate955;
+const schema459 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListGpuTypesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r200" };
 function validate955(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21278,16 +21278,16 @@ function validate955(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate146(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
     errors = vErrors.length;
   }
   validate955.errors = vErrors;
   return errors === 0;
 }
-validate955.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r405 = validate957;
-const schema460 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r405" };
+validate955.evaluated = { "props": { "gpus": true }, "dynamicProps": false, "dynamicItems": false };
+const listGpuTypes__r400 = validate957;
+const schema460 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r400" };
 function validate957(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21307,8 +21307,8 @@ function validate957(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate957.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r422 = validate959;
-const schema461 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r422" };
+const listGpuTypes__r401 = validate959;
+const schema461 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r401" };
 function validate959(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21328,8 +21328,8 @@ function validate959(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate959.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r429 = validate961;
-const schema462 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r429" };
+const listGpuTypes__r403 = validate961;
+const schema462 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r403" };
 function validate961(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21349,8 +21349,8 @@ function validate961(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate961.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r500 = validate963;
-const schema463 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r500" };
+const listGpuTypes__r405 = validate963;
+const schema463 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r405" };
 function validate963(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21370,8 +21370,8 @@ function validate963(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate963.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r200 = validate965;
-const schema464 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/GpuType", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r200" };
+const listGpuTypes__r422 = validate965;
+const schema464 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r422" };
 function validate965(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21383,16 +21383,16 @@ function validate965(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate141(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate965.errors = vErrors;
   return errors === 0;
 }
-validate965.evaluated = { "props": { "id": true, "name": true, "pool": true, "manufacturer": true, "memory": true, "secure": true, "community": true, "price": true, "maxCount": true, "availability": true, "dataCenters": true, "cudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r400 = validate967;
-const schema465 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r400" };
+validate965.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listGpuTypes__r429 = validate967;
+const schema465 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r429" };
 function validate967(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21412,8 +21412,8 @@ function validate967(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate967.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r401 = validate969;
-const schema466 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r401" };
+const listGpuTypes__r500 = validate969;
+const schema466 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r500" };
 function validate969(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21433,8 +21433,8 @@ function validate969(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate969.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r403 = validate971;
-const schema467 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r403" };
+const getGpuType__r200 = validate971;
+const schema467 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/GpuType", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r200" };
 function validate971(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21446,16 +21446,16 @@ function validate971(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate141(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
     errors = vErrors.length;
   }
   validate971.errors = vErrors;
   return errors === 0;
 }
-validate971.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r404 = validate973;
-const schema468 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r404" };
+validate971.evaluated = { "props": { "id": true, "name": true, "pool": true, "manufacturer": true, "memory": true, "secure": true, "community": true, "price": true, "maxCount": true, "availability": true, "dataCenters": true, "cudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
+const getGpuType__r400 = validate973;
+const schema468 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r400" };
 function validate973(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21475,8 +21475,8 @@ function validate973(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate973.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r405 = validate975;
-const schema469 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r405" };
+const getGpuType__r401 = validate975;
+const schema469 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r401" };
 function validate975(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21496,8 +21496,8 @@ function validate975(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate975.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r422 = validate977;
-const schema470 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r422" };
+const getGpuType__r403 = validate977;
+const schema470 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r403" };
 function validate977(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21517,8 +21517,8 @@ function validate977(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate977.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r429 = validate979;
-const schema471 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r429" };
+const getGpuType__r404 = validate979;
+const schema471 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r404" };
 function validate979(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21538,8 +21538,8 @@ function validate979(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate979.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r500 = validate981;
-const schema472 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r500" };
+const getGpuType__r405 = validate981;
+const schema472 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r405" };
 function validate981(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21559,8 +21559,8 @@ function validate981(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate981.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r200 = validate983;
-const schema473 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListCpuTypesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r200" };
+const getGpuType__r422 = validate983;
+const schema473 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r422" };
 function validate983(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21572,16 +21572,16 @@ function validate983(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate151(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate983.errors = vErrors;
   return errors === 0;
 }
-validate983.evaluated = { "props": { "cpus": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r400 = validate985;
-const schema474 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r400" };
+validate983.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getGpuType__r429 = validate985;
+const schema474 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r429" };
 function validate985(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21601,8 +21601,8 @@ function validate985(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate985.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r401 = validate987;
-const schema475 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r401" };
+const getGpuType__r500 = validate987;
+const schema475 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r500" };
 function validate987(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21622,8 +21622,8 @@ function validate987(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate987.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r403 = validate989;
-const schema476 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r403" };
+const listCpuTypes__r200 = validate989;
+const schema476 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListCpuTypesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r200" };
 function validate989(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21635,16 +21635,16 @@ function validate989(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate151(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
     errors = vErrors.length;
   }
   validate989.errors = vErrors;
   return errors === 0;
 }
-validate989.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r405 = validate991;
-const schema477 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r405" };
+validate989.evaluated = { "props": { "cpus": true }, "dynamicProps": false, "dynamicItems": false };
+const listCpuTypes__r400 = validate991;
+const schema477 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r400" };
 function validate991(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21664,8 +21664,8 @@ function validate991(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate991.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r422 = validate993;
-const schema478 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r422" };
+const listCpuTypes__r401 = validate993;
+const schema478 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r401" };
 function validate993(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21685,8 +21685,8 @@ function validate993(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate993.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r429 = validate995;
-const schema479 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r429" };
+const listCpuTypes__r403 = validate995;
+const schema479 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r403" };
 function validate995(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21706,8 +21706,8 @@ function validate995(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate995.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r500 = validate997;
-const schema480 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r500" };
+const listCpuTypes__r405 = validate997;
+const schema480 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r405" };
 function validate997(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21727,8 +21727,8 @@ function validate997(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate997.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r200 = validate999;
-const schema481 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CpuType", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r200" };
+const listCpuTypes__r422 = validate999;
+const schema481 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r422" };
 function validate999(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21740,16 +21740,16 @@ function validate999(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate148(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate999.errors = vErrors;
   return errors === 0;
 }
-validate999.evaluated = { "props": { "id": true, "name": true, "group": true, "vcpu": true, "ramGbPerVcpu": true, "price": true, "availability": true, "dataCenters": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r400 = validate1001;
-const schema482 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r400" };
+validate999.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listCpuTypes__r429 = validate1001;
+const schema482 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r429" };
 function validate1001(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21769,8 +21769,8 @@ function validate1001(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1001.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r401 = validate1003;
-const schema483 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r401" };
+const listCpuTypes__r500 = validate1003;
+const schema483 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r500" };
 function validate1003(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21790,8 +21790,8 @@ function validate1003(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1003.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r403 = validate1005;
-const schema484 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r403" };
+const getCpuType__r200 = validate1005;
+const schema484 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CpuType", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r200" };
 function validate1005(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21803,16 +21803,16 @@ function validate1005(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate148(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
     errors = vErrors.length;
   }
   validate1005.errors = vErrors;
   return errors === 0;
 }
-validate1005.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r404 = validate1007;
-const schema485 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r404" };
+validate1005.evaluated = { "props": { "id": true, "name": true, "group": true, "vcpu": true, "ramGbPerVcpu": true, "price": true, "availability": true, "dataCenters": true }, "dynamicProps": false, "dynamicItems": false };
+const getCpuType__r400 = validate1007;
+const schema485 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r400" };
 function validate1007(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21832,8 +21832,8 @@ function validate1007(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1007.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r405 = validate1009;
-const schema486 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r405" };
+const getCpuType__r401 = validate1009;
+const schema486 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r401" };
 function validate1009(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21853,8 +21853,8 @@ function validate1009(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1009.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r422 = validate1011;
-const schema487 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r422" };
+const getCpuType__r403 = validate1011;
+const schema487 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r403" };
 function validate1011(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21874,8 +21874,8 @@ function validate1011(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1011.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r429 = validate1013;
-const schema488 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r429" };
+const getCpuType__r404 = validate1013;
+const schema488 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r404" };
 function validate1013(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21895,8 +21895,8 @@ function validate1013(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1013.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r500 = validate1015;
-const schema489 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r500" };
+const getCpuType__r405 = validate1015;
+const schema489 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r405" };
 function validate1015(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21916,8 +21916,8 @@ function validate1015(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1015.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r200 = validate1017;
-const schema490 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListDataCentersResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r200" };
+const getCpuType__r422 = validate1017;
+const schema490 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r422" };
 function validate1017(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21929,16 +21929,16 @@ function validate1017(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate160(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate1017.errors = vErrors;
   return errors === 0;
 }
-validate1017.evaluated = { "props": { "dataCenters": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r400 = validate1019;
-const schema491 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r400" };
+validate1017.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getCpuType__r429 = validate1019;
+const schema491 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r429" };
 function validate1019(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21958,8 +21958,8 @@ function validate1019(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1019.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r401 = validate1021;
-const schema492 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r401" };
+const getCpuType__r500 = validate1021;
+const schema492 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r500" };
 function validate1021(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21979,8 +21979,8 @@ function validate1021(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1021.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r403 = validate1023;
-const schema493 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r403" };
+const listDataCenters__r200 = validate1023;
+const schema493 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListDataCentersResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r200" };
 function validate1023(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21992,16 +21992,16 @@ function validate1023(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate160(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
     errors = vErrors.length;
   }
   validate1023.errors = vErrors;
   return errors === 0;
 }
-validate1023.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r405 = validate1025;
-const schema494 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r405" };
+validate1023.evaluated = { "props": { "dataCenters": true }, "dynamicProps": false, "dynamicItems": false };
+const listDataCenters__r400 = validate1025;
+const schema494 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r400" };
 function validate1025(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22021,8 +22021,8 @@ function validate1025(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1025.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r422 = validate1027;
-const schema495 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r422" };
+const listDataCenters__r401 = validate1027;
+const schema495 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r401" };
 function validate1027(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22042,8 +22042,8 @@ function validate1027(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1027.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r429 = validate1029;
-const schema496 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r429" };
+const listDataCenters__r403 = validate1029;
+const schema496 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r403" };
 function validate1029(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22063,8 +22063,8 @@ function validate1029(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1029.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r500 = validate1031;
-const schema497 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r500" };
+const listDataCenters__r405 = validate1031;
+const schema497 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r405" };
 function validate1031(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22084,8 +22084,8 @@ function validate1031(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1031.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r200 = validate1033;
-const schema498 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/DataCenter", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r200" };
+const listDataCenters__r422 = validate1033;
+const schema498 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r422" };
 function validate1033(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22097,16 +22097,16 @@ function validate1033(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate153(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate1033.errors = vErrors;
   return errors === 0;
 }
-validate1033.evaluated = { "props": { "id": true, "name": true, "region": true, "globalNetwork": true, "networkVolumeTypes": true, "compliance": true, "gpuAvailability": true, "cpuAvailability": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r400 = validate1035;
-const schema499 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r400" };
+validate1033.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listDataCenters__r429 = validate1035;
+const schema499 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r429" };
 function validate1035(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22126,8 +22126,8 @@ function validate1035(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1035.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r401 = validate1037;
-const schema500 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r401" };
+const listDataCenters__r500 = validate1037;
+const schema500 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r500" };
 function validate1037(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22147,8 +22147,8 @@ function validate1037(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1037.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r403 = validate1039;
-const schema501 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r403" };
+const getDataCenter__r200 = validate1039;
+const schema501 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/DataCenter", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r200" };
 function validate1039(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22160,16 +22160,16 @@ function validate1039(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate153(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
     errors = vErrors.length;
   }
   validate1039.errors = vErrors;
   return errors === 0;
 }
-validate1039.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r404 = validate1041;
-const schema502 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r404" };
+validate1039.evaluated = { "props": { "id": true, "name": true, "region": true, "globalNetwork": true, "networkVolumeTypes": true, "compliance": true, "gpuAvailability": true, "cpuAvailability": true }, "dynamicProps": false, "dynamicItems": false };
+const getDataCenter__r400 = validate1041;
+const schema502 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r400" };
 function validate1041(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22189,8 +22189,8 @@ function validate1041(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1041.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r405 = validate1043;
-const schema503 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r405" };
+const getDataCenter__r401 = validate1043;
+const schema503 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r401" };
 function validate1043(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22210,8 +22210,8 @@ function validate1043(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1043.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r422 = validate1045;
-const schema504 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r422" };
+const getDataCenter__r403 = validate1045;
+const schema504 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r403" };
 function validate1045(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22231,8 +22231,8 @@ function validate1045(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1045.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r429 = validate1047;
-const schema505 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r429" };
+const getDataCenter__r404 = validate1047;
+const schema505 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r404" };
 function validate1047(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22252,8 +22252,8 @@ function validate1047(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1047.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r500 = validate1049;
-const schema506 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r500" };
+const getDataCenter__r405 = validate1049;
+const schema506 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r405" };
 function validate1049(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22273,8 +22273,8 @@ function validate1049(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1049.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r200 = validate1051;
-const schema507 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPublicTemplatesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r200" };
+const getDataCenter__r422 = validate1051;
+const schema507 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r422" };
 function validate1051(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22286,16 +22286,16 @@ function validate1051(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate162(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate1051.errors = vErrors;
   return errors === 0;
 }
-validate1051.evaluated = { "props": { "templates": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r400 = validate1053;
-const schema508 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r400" };
+validate1051.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getDataCenter__r429 = validate1053;
+const schema508 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r429" };
 function validate1053(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22315,8 +22315,8 @@ function validate1053(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1053.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r401 = validate1055;
-const schema509 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r401" };
+const getDataCenter__r500 = validate1055;
+const schema509 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r500" };
 function validate1055(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22336,8 +22336,8 @@ function validate1055(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1055.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r403 = validate1057;
-const schema510 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r403" };
+const listPublicTemplates__r200 = validate1057;
+const schema510 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPublicTemplatesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r200" };
 function validate1057(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22349,16 +22349,16 @@ function validate1057(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate162(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
     errors = vErrors.length;
   }
   validate1057.errors = vErrors;
   return errors === 0;
 }
-validate1057.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r405 = validate1059;
-const schema511 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r405" };
+validate1057.evaluated = { "props": { "templates": true }, "dynamicProps": false, "dynamicItems": false };
+const listPublicTemplates__r400 = validate1059;
+const schema511 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r400" };
 function validate1059(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22378,8 +22378,8 @@ function validate1059(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1059.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r422 = validate1061;
-const schema512 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r422" };
+const listPublicTemplates__r401 = validate1061;
+const schema512 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r401" };
 function validate1061(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22399,8 +22399,8 @@ function validate1061(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1061.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r429 = validate1063;
-const schema513 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r429" };
+const listPublicTemplates__r403 = validate1063;
+const schema513 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r403" };
 function validate1063(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22420,8 +22420,8 @@ function validate1063(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1063.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r500 = validate1065;
-const schema514 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r500" };
+const listPublicTemplates__r405 = validate1065;
+const schema514 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r405" };
 function validate1065(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22441,8 +22441,8 @@ function validate1065(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1065.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r200 = validate1067;
-const schema515 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r200" };
+const listPublicTemplates__r422 = validate1067;
+const schema515 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r422" };
 function validate1067(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22454,16 +22454,16 @@ function validate1067(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate109(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate1067.errors = vErrors;
   return errors === 0;
 }
-validate1067.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r400 = validate1069;
-const schema516 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r400" };
+validate1067.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPublicTemplates__r429 = validate1069;
+const schema516 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r429" };
 function validate1069(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22483,8 +22483,8 @@ function validate1069(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1069.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r401 = validate1071;
-const schema517 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r401" };
+const listPublicTemplates__r500 = validate1071;
+const schema517 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r500" };
 function validate1071(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22504,8 +22504,8 @@ function validate1071(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1071.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r403 = validate1073;
-const schema518 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r403" };
+const listBilling__r200 = validate1073;
+const schema518 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r200" };
 function validate1073(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22517,16 +22517,16 @@ function validate1073(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate109(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
     errors = vErrors.length;
   }
   validate1073.errors = vErrors;
   return errors === 0;
 }
-validate1073.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r405 = validate1075;
-const schema519 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r405" };
+validate1073.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const listBilling__r400 = validate1075;
+const schema519 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r400" };
 function validate1075(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22546,8 +22546,8 @@ function validate1075(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1075.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r422 = validate1077;
-const schema520 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r422" };
+const listBilling__r401 = validate1077;
+const schema520 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r401" };
 function validate1077(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22567,8 +22567,8 @@ function validate1077(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1077.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r429 = validate1079;
-const schema521 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r429" };
+const listBilling__r403 = validate1079;
+const schema521 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r403" };
 function validate1079(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22588,8 +22588,8 @@ function validate1079(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1079.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r500 = validate1081;
-const schema522 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r500" };
+const listBilling__r405 = validate1081;
+const schema522 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r405" };
 function validate1081(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22609,8 +22609,8 @@ function validate1081(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1081.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r200 = validate1083;
-const schema523 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPodBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r200" };
+const listBilling__r422 = validate1083;
+const schema523 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r422" };
 function validate1083(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22622,16 +22622,16 @@ function validate1083(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate112(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate1083.errors = vErrors;
   return errors === 0;
 }
-validate1083.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r400 = validate1085;
-const schema524 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r400" };
+validate1083.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listBilling__r429 = validate1085;
+const schema524 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r429" };
 function validate1085(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22651,8 +22651,8 @@ function validate1085(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1085.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r401 = validate1087;
-const schema525 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r401" };
+const listBilling__r500 = validate1087;
+const schema525 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r500" };
 function validate1087(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22672,8 +22672,8 @@ function validate1087(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1087.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r403 = validate1089;
-const schema526 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r403" };
+const listPodBilling__r200 = validate1089;
+const schema526 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPodBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r200" };
 function validate1089(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22685,16 +22685,16 @@ function validate1089(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate112(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
     errors = vErrors.length;
   }
   validate1089.errors = vErrors;
   return errors === 0;
 }
-validate1089.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r405 = validate1091;
-const schema527 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r405" };
+validate1089.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const listPodBilling__r400 = validate1091;
+const schema527 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r400" };
 function validate1091(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22714,8 +22714,8 @@ function validate1091(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1091.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r422 = validate1093;
-const schema528 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r422" };
+const listPodBilling__r401 = validate1093;
+const schema528 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r401" };
 function validate1093(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22735,8 +22735,8 @@ function validate1093(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1093.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r429 = validate1095;
-const schema529 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r429" };
+const listPodBilling__r403 = validate1095;
+const schema529 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r403" };
 function validate1095(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22756,8 +22756,8 @@ function validate1095(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1095.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r500 = validate1097;
-const schema530 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r500" };
+const listPodBilling__r405 = validate1097;
+const schema530 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r405" };
 function validate1097(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22777,8 +22777,8 @@ function validate1097(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1097.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r200 = validate1099;
-const schema531 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListServerlessBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r200" };
+const listPodBilling__r422 = validate1099;
+const schema531 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r422" };
 function validate1099(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22790,16 +22790,16 @@ function validate1099(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate115(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate1099.errors = vErrors;
   return errors === 0;
 }
-validate1099.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r400 = validate1101;
-const schema532 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r400" };
+validate1099.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPodBilling__r429 = validate1101;
+const schema532 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r429" };
 function validate1101(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22819,8 +22819,8 @@ function validate1101(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1101.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r401 = validate1103;
-const schema533 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r401" };
+const listPodBilling__r500 = validate1103;
+const schema533 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r500" };
 function validate1103(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22840,8 +22840,8 @@ function validate1103(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1103.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r403 = validate1105;
-const schema534 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r403" };
+const listServerlessBilling__r200 = validate1105;
+const schema534 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListServerlessBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r200" };
 function validate1105(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22853,16 +22853,16 @@ function validate1105(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate115(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
     errors = vErrors.length;
   }
   validate1105.errors = vErrors;
   return errors === 0;
 }
-validate1105.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r405 = validate1107;
-const schema535 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r405" };
+validate1105.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const listServerlessBilling__r400 = validate1107;
+const schema535 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r400" };
 function validate1107(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22882,8 +22882,8 @@ function validate1107(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1107.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r422 = validate1109;
-const schema536 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r422" };
+const listServerlessBilling__r401 = validate1109;
+const schema536 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r401" };
 function validate1109(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22903,8 +22903,8 @@ function validate1109(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1109.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r429 = validate1111;
-const schema537 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r429" };
+const listServerlessBilling__r403 = validate1111;
+const schema537 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r403" };
 function validate1111(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22924,8 +22924,8 @@ function validate1111(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1111.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r500 = validate1113;
-const schema538 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r500" };
+const listServerlessBilling__r405 = validate1113;
+const schema538 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r405" };
 function validate1113(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22945,8 +22945,8 @@ function validate1113(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1113.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r200 = validate1115;
-const schema539 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r200" };
+const listServerlessBilling__r422 = validate1115;
+const schema539 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r422" };
 function validate1115(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22958,16 +22958,16 @@ function validate1115(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate118(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate1115.errors = vErrors;
   return errors === 0;
 }
-validate1115.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r400 = validate1117;
-const schema540 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r400" };
+validate1115.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listServerlessBilling__r429 = validate1117;
+const schema540 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r429" };
 function validate1117(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22987,8 +22987,8 @@ function validate1117(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1117.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r401 = validate1119;
-const schema541 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r401" };
+const listServerlessBilling__r500 = validate1119;
+const schema541 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r500" };
 function validate1119(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23008,8 +23008,8 @@ function validate1119(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1119.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r403 = validate1121;
-const schema542 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r403" };
+const listEndpointBilling__r200 = validate1121;
+const schema542 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r200" };
 function validate1121(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23021,16 +23021,16 @@ function validate1121(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate118(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
     errors = vErrors.length;
   }
   validate1121.errors = vErrors;
   return errors === 0;
 }
-validate1121.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r405 = validate1123;
-const schema543 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r405" };
+validate1121.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBilling__r400 = validate1123;
+const schema543 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r400" };
 function validate1123(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23050,8 +23050,8 @@ function validate1123(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1123.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r422 = validate1125;
-const schema544 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r422" };
+const listEndpointBilling__r401 = validate1125;
+const schema544 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r401" };
 function validate1125(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23071,8 +23071,8 @@ function validate1125(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1125.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r429 = validate1127;
-const schema545 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r429" };
+const listEndpointBilling__r403 = validate1127;
+const schema545 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r403" };
 function validate1127(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23092,8 +23092,8 @@ function validate1127(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1127.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r500 = validate1129;
-const schema546 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r500" };
+const listEndpointBilling__r405 = validate1129;
+const schema546 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r405" };
 function validate1129(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23113,8 +23113,8 @@ function validate1129(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1129.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r200 = validate1131;
-const schema547 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListNetworkVolumeBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r200" };
+const listEndpointBilling__r422 = validate1131;
+const schema547 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r422" };
 function validate1131(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23126,16 +23126,16 @@ function validate1131(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate121(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate1131.errors = vErrors;
   return errors === 0;
 }
-validate1131.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r400 = validate1133;
-const schema548 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r400" };
+validate1131.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBilling__r429 = validate1133;
+const schema548 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r429" };
 function validate1133(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23155,8 +23155,8 @@ function validate1133(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1133.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r401 = validate1135;
-const schema549 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r401" };
+const listEndpointBilling__r500 = validate1135;
+const schema549 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r500" };
 function validate1135(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23176,8 +23176,8 @@ function validate1135(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1135.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r403 = validate1137;
-const schema550 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r403" };
+const listNetworkVolumeBilling__r200 = validate1137;
+const schema550 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListNetworkVolumeBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r200" };
 function validate1137(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23189,16 +23189,16 @@ function validate1137(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate121(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
     errors = vErrors.length;
   }
   validate1137.errors = vErrors;
   return errors === 0;
 }
-validate1137.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r405 = validate1139;
-const schema551 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r405" };
+validate1137.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumeBilling__r400 = validate1139;
+const schema551 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r400" };
 function validate1139(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23218,8 +23218,8 @@ function validate1139(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1139.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r422 = validate1141;
-const schema552 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r422" };
+const listNetworkVolumeBilling__r401 = validate1141;
+const schema552 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r401" };
 function validate1141(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23239,8 +23239,8 @@ function validate1141(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1141.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r429 = validate1143;
-const schema553 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r429" };
+const listNetworkVolumeBilling__r403 = validate1143;
+const schema553 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r403" };
 function validate1143(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23260,8 +23260,8 @@ function validate1143(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1143.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r500 = validate1145;
-const schema554 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r500" };
+const listNetworkVolumeBilling__r405 = validate1145;
+const schema554 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r405" };
 function validate1145(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23281,8 +23281,8 @@ function validate1145(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1145.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r200 = validate1147;
-const schema555 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListClusterBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r200" };
+const listNetworkVolumeBilling__r422 = validate1147;
+const schema555 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r422" };
 function validate1147(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23294,16 +23294,16 @@ function validate1147(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate124(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
     errors = vErrors.length;
   }
   validate1147.errors = vErrors;
   return errors === 0;
 }
-validate1147.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r400 = validate1149;
-const schema556 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r400" };
+validate1147.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumeBilling__r429 = validate1149;
+const schema556 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r429" };
 function validate1149(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23323,8 +23323,8 @@ function validate1149(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1149.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r401 = validate1151;
-const schema557 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r401" };
+const listNetworkVolumeBilling__r500 = validate1151;
+const schema557 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r500" };
 function validate1151(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23344,8 +23344,8 @@ function validate1151(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1151.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r403 = validate1153;
-const schema558 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r403" };
+const listClusterBilling__r200 = validate1153;
+const schema558 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListClusterBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r200" };
 function validate1153(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23357,16 +23357,16 @@ function validate1153(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+  if (!validate124(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
     errors = vErrors.length;
   }
   validate1153.errors = vErrors;
   return errors === 0;
 }
-validate1153.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r405 = validate1155;
-const schema559 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r405" };
+validate1153.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterBilling__r400 = validate1155;
+const schema559 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r400" };
 function validate1155(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23386,8 +23386,8 @@ function validate1155(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1155.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r422 = validate1157;
-const schema560 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r422" };
+const listClusterBilling__r401 = validate1157;
+const schema560 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r401" };
 function validate1157(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23407,8 +23407,8 @@ function validate1157(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1157.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r429 = validate1159;
-const schema561 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r429" };
+const listClusterBilling__r403 = validate1159;
+const schema561 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r403" };
 function validate1159(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23428,8 +23428,8 @@ function validate1159(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1159.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r500 = validate1161;
-const schema562 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r500" };
+const listClusterBilling__r405 = validate1161;
+const schema562 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r405" };
 function validate1161(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23449,6 +23449,69 @@ function validate1161(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1161.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterBilling__r422 = validate1163;
+const schema563 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r422" };
+function validate1163(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1163.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+    errors = vErrors.length;
+  }
+  validate1163.errors = vErrors;
+  return errors === 0;
+}
+validate1163.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterBilling__r429 = validate1165;
+const schema564 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r429" };
+function validate1165(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1165.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+    errors = vErrors.length;
+  }
+  validate1165.errors = vErrors;
+  return errors === 0;
+}
+validate1165.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterBilling__r500 = validate1167;
+const schema565 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r500" };
+function validate1167(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1167.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate259(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+    errors = vErrors.length;
+  }
+  validate1167.errors = vErrors;
+  return errors === 0;
+}
+validate1167.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
 export {
   createCluster__body,
   createCluster__r201,
@@ -23602,6 +23665,7 @@ export {
   getNetworkVolume__r405,
   getNetworkVolume__r429,
   getNetworkVolume__r500,
+  getPodLogs__r400,
   getPodLogs__r401,
   getPodLogs__r403,
   getPodLogs__r404,
@@ -23635,6 +23699,7 @@ export {
   getTemplate__r405,
   getTemplate__r429,
   getTemplate__r500,
+  getWorkerLogs__r400,
   getWorkerLogs__r401,
   getWorkerLogs__r403,
   getWorkerLogs__r404,
@@ -23751,6 +23816,7 @@ export {
   listPodBilling__r429,
   listPodBilling__r500,
   listPods__r200,
+  listPods__r400,
   listPods__r401,
   listPods__r403,
   listPods__r405,

@@ -6,8 +6,8 @@ import { repoRoot } from './output.js';
 export type SurfaceName = 'restV1' | 'queueV2' | 'restV2';
 /**
  * Every OpenAPI surface: bundled, typed, validated (generated/validators) and listed in generated/operations.ts.
- * REST v2 has no behaviour yet (mock, conformance, agreement, Pact come with issue 13): consumers that enumerate
- * operations for behaviour filter it out explicitly.
+ * Consumers that enumerate operations for the REST v1 error body (generic auth/HTTP checks) filter REST v2 out
+ * explicitly (isHttpSurface); REST v2 behaviour is checked by the RESTV2-* rules.
  */
 export const surfaces: Record<SurfaceName, { dir: string; title: string }> = {
   restV1: { dir: 'rest-v1', title: 'REST v1' },

@@ -1,17 +1,22 @@
 // `compute-contract conform [options]`: the conformance suite against a target, or the embedded mock.
 import { FAULT_NAMES, type FaultName } from '../mock/index.js';
 import { defaultSettings, measureMutationScore, runConformance } from '../conform/index.js';
-import { FLAG_NAMES, parseTier, readOptions, remoteTarget } from '../conform/target.js';
+import { parseLevels } from '../conform/levels.js';
+import { FLAG_NAMES, MAX_PREFLIGHT_JOB_MS, MAX_REQUEST_TIMEOUT_MS, parseTier, readOptions, remoteTarget } from '../conform/target.js';
+
+const SWITCHES = ['--quiet', '--prove', '--strict'];
 
 export const conformUsage = `Usage: compute-contract conform [options]
 
 Runs the conformance suite (one check per rule of specs/rules.yaml). Without a target it starts the
 embedded mock (virtual clock + control API) and runs against it.
 
-Target (flags or environment):
+Target (flags or environment): any subset of the four surface URLs; the rules of a surface left out
+are skipped ("needs --queue-url"), and coverage counts the rules of the given surfaces only.
   --rest-url URL            REST v1 base, e.g. https://rest.example.com/v1     CONFORM_REST_URL
   --queue-url URL           queue v2 base without endpoint id, …/v2            CONFORM_QUEUE_URL
   --graphql-url URL         GraphQL address                                    CONFORM_GRAPHQL_URL
+  --rest-v2-url URL         REST v2 base, e.g. https://api.example.com/v2      CONFORM_REST_V2_URL
   --api-key KEY             key with every scope                               CONFORM_API_KEY
   --endpoint-id ID          (optional) existing queue endpoint (running the conformance handler) used by
                             the checks that read no counters or limits: auth, version, stream, sync;
@@ -23,6 +28,16 @@ Target (flags or environment):
 
 Run:
   --tier safe|full|slow     default full; slow also waits for real on clock rules without control
+  --level LIST              only rules of these levels, comma-separated: must (the seed states
+                            it), should (observed of the real service), may (assumed); default
+                            all                                                CONFORM_LEVEL
+  --strict                  failures of every level decide the exit code (default: must only)
+  --preflight-job-ms N      how long the preflight's job may take to reach a terminal status
+                            before the rules waiting on jobs are reported not run (default
+                            10000, max ${MAX_PREFLIGHT_JOB_MS})                                CONFORM_PREFLIGHT_JOB_MS
+  --request-timeout-ms N    a request unanswered by then fails its rule (held /runsync, stream,
+                            status-sync excepted; default 10000, max ${MAX_REQUEST_TIMEOUT_MS})
+                                                                               CONFORM_REQUEST_TIMEOUT_MS
   --seed N                  fast-check seed (default fixed)
   --grep REGEXP             only rules whose id matches
   --reports DIR             report directory (default reports/)
@@ -35,7 +50,12 @@ Run:
                             mutation score (faults caught / faults) in the report
   --quiet                   no per-rule progress
 
-Exit code: 0 when no rule failed, 1 on any failure, 2 on usage errors.`;
+Before the rules, a preflight checks each configured surface (reachable, key accepted, and for queue
+v2 that a job finishes); a missing capability is reported once, as the root cause of the rules it
+keeps from running.
+
+Exit code: 0 when no must rule failed (with --strict: no rule) and the preflight passed; 1 otherwise;
+2 on usage errors.`;
 
 export async function runConformCommand(argv: string[]): Promise<number> {
   const faults: FaultName[] = [];
@@ -56,7 +76,7 @@ export async function runConformCommand(argv: string[]): Promise<number> {
     console.log(conformUsage);
     return 0;
   }
-  for (const flag of flags) if (flag !== '--quiet' && flag !== '--prove') errors.push(`unknown option ${flag} (known: ${FLAG_NAMES.join(' ')} --fault --prove --quiet)`);
+  for (const flag of flags) if (!SWITCHES.includes(flag)) errors.push(`unknown option ${flag} (known: ${FLAG_NAMES.join(' ')} --fault ${SWITCHES.join(' ')})`);
   const tier = parseTier(values['--tier']);
   if (!tier) errors.push(`--tier must be safe, full or slow (got ${values['--tier']})`);
   const target = remoteTarget(values);
@@ -64,10 +84,16 @@ export async function runConformCommand(argv: string[]): Promise<number> {
   if (target && faults.length) errors.push('--fault applies to the embedded mock only');
   if (flags.has('--prove') && (target || faults.length)) errors.push('--prove runs against the fault-free embedded mock only (no target, no --fault)');
   const numeric = (flag: string) => (values[flag] === undefined ? undefined : Number(values[flag]));
-  for (const flag of ['--seed', '--max-real-wait-ms', '--job-timeout-ms', '--fuzz-runs']) {
+  for (const flag of ['--seed', '--max-real-wait-ms', '--job-timeout-ms', '--fuzz-runs', '--preflight-job-ms', '--request-timeout-ms']) {
     const n = numeric(flag);
     if (n !== undefined && !Number.isInteger(n)) errors.push(`${flag} must be an integer`);
   }
+  const preflightJobMs = numeric('--preflight-job-ms');
+  if (preflightJobMs !== undefined && (preflightJobMs < 1 || preflightJobMs > MAX_PREFLIGHT_JOB_MS)) errors.push(`--preflight-job-ms must be between 1 and ${MAX_PREFLIGHT_JOB_MS}`);
+  const requestTimeoutMs = numeric('--request-timeout-ms');
+  if (requestTimeoutMs !== undefined && (requestTimeoutMs < 1 || requestTimeoutMs > MAX_REQUEST_TIMEOUT_MS)) errors.push(`--request-timeout-ms must be between 1 and ${MAX_REQUEST_TIMEOUT_MS}`);
+  const levels = parseLevels(values['--level']);
+  if (typeof levels === 'string') errors.push(levels);
   if (errors.length) {
     console.error(`${errors.join('\n')}\n\n${conformUsage}`);
     return 2;
@@ -78,6 +104,10 @@ export async function runConformCommand(argv: string[]): Promise<number> {
   if (numeric('--job-timeout-ms') !== undefined) settings.jobTimeoutMs = numeric('--job-timeout-ms')!;
   if (numeric('--fuzz-runs') !== undefined) settings.fuzzRuns = numeric('--fuzz-runs')!;
   if (values['--grep']) settings.grep = values['--grep'];
+  if (preflightJobMs !== undefined) settings.preflightJobMs = preflightJobMs;
+  if (requestTimeoutMs !== undefined) settings.requestTimeoutMs = requestTimeoutMs;
+  if (values['--level'] !== undefined) settings.levels = levels as Exclude<typeof levels, string>;
+  if (flags.has('--strict')) settings.strict = true;
   const mutation = flags.has('--prove') ? await measureMutationScore(settings, (line) => console.log(line)) : undefined;
   const result = await runConformance({
     target: (target as Exclude<typeof target, string>) ?? undefined,

@@ -1,5 +1,5 @@
 // `compute-contract <command>`: mock | conform | docs | rules. `npm start` runs `start`.
-import { rulesSummary } from './rules-summary.js';
+import { runRulesCommand } from './rules-summary.js';
 import { runDocsCommand } from './docs-command.js';
 import { runMockCommand } from './mock-command.js';
 import { runConformCommand } from './conform-command.js';
@@ -10,8 +10,8 @@ const usage = `Usage: compute-contract <command> [options]
 
 Commands:
   start     The default job of \`npm start\`: conformance run against the embedded mock.
-  rules     Print the rule catalogue summary (specs/rules.yaml).
-  mock      Start the stateful reference mock (see README, "Reference mock").
+  rules     Print the rule catalogue summary (specs/rules.yaml); --list: every rule with its level.
+  mock      Start the stateful reference mock (see docs/mock.md).
   conform   Run the conformance suite against a target.
   docs      Build HTML docs from the specs.
   proxy     Validating proxy: forward to --upstream URL and judge every exchange against the specs.
@@ -22,10 +22,7 @@ Commands:
 type Command = (argv: string[]) => Promise<number>;
 
 const commands: Record<string, Command> = {
-  rules: async () => {
-    console.log(rulesSummary());
-    return 0;
-  },
+  rules: async (argv) => runRulesCommand(argv),
   docs: runDocsCommand,
   mock: runMockCommand,
   conform: runConformCommand,

@@ -14,7 +14,7 @@ Options:
   --host HOST                 interface to bind (default 127.0.0.1)
   --api-key KEY[:SCOPES]      accepted API key, repeatable; SCOPES is a comma list of
                               read,write,jobs,graphql (default: all). Without any key the
-                              documented default key is accepted (see README, "Reference mock").
+                              documented default key is accepted (see docs/mock.md).
   --keys-file FILE            one KEY[:SCOPES] per line (# comments allowed)
   --clock real|virtual        virtual: time moves only through the control API (default real)
   --control                   serve the control API at /__control (no auth; loopback only)
@@ -130,7 +130,7 @@ export async function runMockCommand(argv: string[]): Promise<number> {
     `GraphQL:  ${mock.graphqlUrl}`,
   ];
   if (options.control) lines.push(`control:  ${mock.controlUrl}`);
-  if (!options.apiKeys) lines.push('auth:     default API key (README, "Reference mock")');
+  if (!options.apiKeys) lines.push('auth:     default API key (docs/mock.md)');
   if (options.faults?.length) lines.push(`faults:   ${options.faults.join(', ')}`);
   if (options.cors) lines.push(`cors:     ${options.cors}`);
   if (options.docs) lines.push(`Docs:     ${mock.url}/docs/`);

@@ -70,8 +70,13 @@ function pathOf(node: unknown, needle: string, at = ''): string | undefined {
 /** queue v2 operations that hold the request until a job progresses (or their wait runs out). */
 const HOLDING_OPERATIONS = new Set(['runJobSync', 'getJobStatusSync', 'streamJob', 'openaiProxy']);
 
+/** Default bound for one answer (held queue requests excepted: their own wait bounds them). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+
 export class Http {
   calls = 0;
+  /** A request without an answer by then fails its check (a target that never answers must not stall the run). */
+  requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS;
   constructor(
     readonly target: TargetConfig,
     readonly secrets: SecretBook,
@@ -117,7 +122,8 @@ export class Http {
     let body: string | undefined = options.rawBody;
     if (options.body !== undefined) body = JSON.stringify(options.body);
     if (body !== undefined) headers['content-type'] ??= 'application/json';
-    const answer = await this.send<T>(op.method, this.url(surface, operationId, options), headers, body, options.signal, operationId);
+    const holds = surface === 'queueV2' && HOLDING_OPERATIONS.has(operationId);
+    const answer = await this.send<T>(op.method, this.url(surface, operationId, options), headers, body, options.signal, operationId, holds);
     // An accepted held request waits on a job's progress: the check needs jobs that finish.
     if (answer.status === 200 && surface === 'queueV2' && HOLDING_OPERATIONS.has(operationId)) this.usage?.record('jobs');
     this.checkSchema(surface, operationId, answer);
@@ -164,15 +170,18 @@ export class Http {
     return this.send<T>(method, url, headers, body === undefined ? undefined : JSON.stringify(body), undefined, `${method} ${new URL(url).pathname}`);
   }
 
-  private async send<T>(method: string, url: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal | undefined, what: string): Promise<Answer<T>> {
+  private async send<T>(method: string, url: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal | undefined, what: string, holds = false): Promise<Answer<T>> {
     this.calls++;
+    const bounded = holds ? signal : AbortSignal.any([AbortSignal.timeout(this.requestTimeoutMs), ...(signal ? [signal] : [])]);
     let response: Response;
+    let text: string;
     try {
-      response = await fetch(url, { method, headers, body, signal });
+      response = await fetch(url, { method, headers, body, signal: bounded });
+      text = await response.text();
     } catch (error) {
+      if ((error as Error | undefined)?.name === 'TimeoutError') throw new CheckFailure(`${what}: no answer within ${this.requestTimeoutMs / 1000} s`);
       throw new CheckFailure(`${what}: request failed: ${error instanceof Error ? error.message : String(error)}`);
     }
-    const text = await response.text();
     let parsed: unknown;
     // An event stream (REST v2 logs) is text; its events are parsed by the check that asked for it.
     if (text !== '' && !(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {

@@ -12,3 +12,12 @@ export function levelOf(source: string): RuleLevel {
   if (!level) throw new Error(`rule source '${source}' has no level (expected seed, observed or assumed)`);
   return level;
 }
+
+/** `--level must,should` → the levels; a string names what is wrong. */
+export function parseLevels(value: string | undefined): readonly RuleLevel[] | string {
+  if (value === undefined) return RULE_LEVELS;
+  const parts = value.split(',').map((p) => p.trim().toLowerCase());
+  const bad = parts.filter((p) => !(RULE_LEVELS as readonly string[]).includes(p));
+  if (parts.length === 0 || bad.length > 0) return `--level takes a comma-separated list of ${RULE_LEVELS.join(', ')} (got ${JSON.stringify(value.slice(0, 80))})`;
+  return RULE_LEVELS.filter((l) => parts.includes(l));
+}

@@ -24,14 +24,13 @@ export interface PreflightOutcome {
   missing: Map<Need, string>;
 }
 
-const PROBE_TIMEOUT_MS = 10_000;
 const PREFLIGHT_RULE: CatalogueRule = { id: 'PREFLIGHT', title: 'preflight', seed: '', surface: 'all', check: 'black-box', tier: 'safe', source: 'seed' };
 
 type Reply = { status: number } | { error: string };
 
-async function send(url: string, init: RequestInit): Promise<Reply> {
+async function send(url: string, init: RequestInit, timeoutMs: number): Promise<Reply> {
   try {
-    const response = await fetch(url, { ...init, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    const response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
     await response.arrayBuffer();
     return { status: response.status };
   } catch (error) {
@@ -68,7 +67,7 @@ export async function runPreflight(plan: PreflightPlan, target: TargetConfig, se
   for (const surface of plan.surfaces) {
     const started = Date.now();
     const { what, url, init } = readProbe(target, surface, target.endpointId ?? 'cc-preflight');
-    const reply = await send(url, init);
+    const reply = await send(url, init, state.http.requestTimeoutMs);
     if ('error' in reply) {
       note(surface, 'reachable', false, `${SURFACE_INFO[surface].flag} ${urlOf(target, surface)} is unreachable (${reply.error})`, started);
       continue;
@@ -88,7 +87,7 @@ export async function runPreflight(plan: PreflightPlan, target: TargetConfig, se
       const { endpointId, why } = await preflightEndpoint(ctx, target, missing);
       if (!target.endpointId && endpointId) {
         const { what, url, init } = readProbe(target, 'queueV2', endpointId);
-        const reply = await send(url, init);
+        const reply = await send(url, init, state.http.requestTimeoutMs);
         const refused = 'status' in reply && (reply.status === 401 || reply.status === 403);
         note('queueV2', 'key', !refused, refused ? `the API key is refused (${what} answered ${'status' in reply ? reply.status : ''})` : `${what} answered ${'status' in reply ? reply.status : reply.error}`, started);
       }

@@ -39,6 +39,7 @@ export async function runSuite({ target, settings, onResult }: RunOptions): Prom
   if (target.noPermissionKey) secrets.add(target.noPermissionKey, 'no-permission API key');
   const usage = new Usage();
   const http = new Http(target, secrets, usage);
+  if (settings.requestTimeoutMs !== undefined) http.requestTimeoutMs = settings.requestTimeoutMs;
   const state: RunState = { http, runId: randomBytes(3).toString('hex'), counter: 0, deferred: [], usage, missing: new Map() };
   const catalogue = loadCatalogue();
   const planned = planRules(catalogue, registeredChecks(), target, settings);

@@ -1,7 +1,7 @@
 // Where the suite points: flags, environment, or the embedded mock (virtual clock + control API).
 import { randomBytes } from 'node:crypto';
 import { startMock, type FaultName, type RunningMock } from '../mock/index.js';
-import { RULE_LEVELS, type RuleLevel } from './levels.js';
+import type { RuleLevel } from './levels.js';
 import { SURFACE_NAMES, SURFACE_INFO, urlOf } from './surfaces.js';
 import type { Tier } from './types.js';
 
@@ -50,6 +50,8 @@ export interface RunSettings {
   strict?: boolean;
   /** Preflight bound for a submitted job to reach a terminal status (--preflight-job-ms). */
   preflightJobMs: number;
+  /** Bound for one answer, held queue requests excepted (--request-timeout-ms); default 10 s. */
+  requestTimeoutMs?: number;
 }
 
 export const DEFAULT_SEED = 20_240_601;
@@ -75,11 +77,13 @@ const FLAGS: Record<string, string> = {
   '--fuzz-runs': 'CONFORM_FUZZ_RUNS',
   '--level': 'CONFORM_LEVEL',
   '--preflight-job-ms': 'CONFORM_PREFLIGHT_JOB_MS',
+  '--request-timeout-ms': 'CONFORM_REQUEST_TIMEOUT_MS',
 };
 
 export const DEFAULT_PREFLIGHT_JOB_MS = 10_000;
 /** Longest preflight job bound accepted (a cold start of a real worker can take minutes). */
 export const MAX_PREFLIGHT_JOB_MS = 600_000;
+export const MAX_REQUEST_TIMEOUT_MS = 300_000;
 
 export const FLAG_NAMES = Object.keys(FLAGS);
 
@@ -164,15 +168,6 @@ export async function startEmbeddedTarget(faults: FaultName[] = []): Promise<Tar
     workerImage: DEFAULT_WORKER_IMAGE,
     embedded: mock,
   };
-}
-
-/** `--level must,should` → the levels; a string names what is wrong. */
-export function parseLevels(value: string | undefined): readonly RuleLevel[] | string {
-  if (value === undefined) return RULE_LEVELS;
-  const parts = value.split(',').map((p) => p.trim().toLowerCase());
-  const bad = parts.filter((p) => !(RULE_LEVELS as readonly string[]).includes(p));
-  if (parts.length === 0 || bad.length > 0) return `--level takes a comma-separated list of ${RULE_LEVELS.join(', ')} (got ${JSON.stringify(value.slice(0, 80))})`;
-  return RULE_LEVELS.filter((l) => parts.includes(l));
 }
 
 export function parseTier(value: string | undefined): Tier | undefined {

@@ -139,8 +139,11 @@ export class SchemaView {
       const parts = schema[key];
       if (!Array.isArray(parts)) continue;
       parts.forEach((part: Schema, index) => {
-        if (part.$ref) return;
         const label = `${prefix}(${VARIANT_WORDS[key]} #${index + 1})`;
+        if (part.$ref) {
+          out.push(`<tr class="variant"><td colspan="3">${escapeHtml(label)}: the fields of ${this.typeLabel(part)}</td></tr>`);
+          return;
+        }
         const partRows = this.rows(part, prefix, depth + 1);
         if (partRows.length > 0) out.push(`<tr class="variant"><td colspan="3">${escapeHtml(label)}</td></tr>`, ...partRows);
       });

@@ -85,7 +85,13 @@ function navigation(reference: readonly PageOutput[], docs: readonly MarkdownPag
   // Navigation titles stay short: no " reference" suffix, no trailing parenthetical.
   const link = (p: PageOutput) => ({ title: p.title.replace(/ reference$/, '').replace(/\s*\([^)]*\)\s*$/, ''), page: p.path });
   const home = docs.find((p) => p.repoPath === 'README.md');
-  const guides = docs.filter((p) => p.repoPath.startsWith('docs/'));
+  // Guides in the order the README links them (its "Guides" list), the rest after them by path.
+  const readme = docs.find((p) => p.repoPath === 'README.md')?.body ?? '';
+  const rank = (p: MarkdownPage) => {
+    const at = readme.indexOf(`href="${p.path}`);
+    return at === -1 ? Number.MAX_SAFE_INTEGER : at;
+  };
+  const guides = docs.filter((p) => p.repoPath.startsWith('docs/')).sort((a, b) => rank(a) - rank(b) || a.path.localeCompare(b.path));
   const specNotes = docs.filter((p) => p.repoPath.startsWith('specs/'));
   const project = docs.filter((p) => p !== home && !guides.includes(p) && !specNotes.includes(p));
   const groups: NavGroup[] = [

@@ -64,14 +64,12 @@ const MAX_DOCS_DEPTH = 4;
 export const MAX_DOCS_FILES = 500;
 
 export interface SourceOptions {
-  /** Package root (default: this package). Tests point it elsewhere to add Markdown files. */
-  root?: string;
-  /** Directory of the Markdown pages (default: `<root>/docs`). */
+  /** Directory of the Markdown pages (default: the package's docs/). Tests point it elsewhere. */
   docsDir?: string;
 }
 
 export function loadSources(options: SourceOptions = {}): SiteSources {
-  const root = options.root ?? packageRoot;
+  const root = packageRoot;
   const specRoot = join(packageRoot, 'generated');
   const specKeys = readdirSync(specRoot)
     .filter((name) => existsSync(join(specRoot, name, 'openapi.json')))

@@ -5,6 +5,7 @@ import type { WebhookDispatcher } from './jobs/webhooks.js';
 import type { ResolvedOptions } from './options.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { QuotaWindows } from './rest-v2/quota.js';
+import type { LogBook } from './rest-v2/log-book.js';
 import type { ResourceStore } from './state/store.js';
 
 export interface MockCore {
@@ -16,6 +17,8 @@ export interface MockCore {
   rateLimiter: RateLimiter;
   /** REST v2 per-caller minute/hour/day windows. */
   restV2Quota: QuotaWindows;
+  /** Simulated pod and worker logs (REST v2 getPodLogs / getWorkerLogs). */
+  logs: LogBook;
   /** GPU types without capacity, set through the control API (worker allocation). */
   unavailableGpuTypes: Set<string>;
   /** Marks state as changed (persistence). */

@@ -12,6 +12,7 @@ import { WebhookDispatcher } from './jobs/webhooks.js';
 import { resolveOptions, type MockOptions } from './options.js';
 import { loadState, savedClockNow, saveState, StateWriter } from './persistence.js';
 import { RateLimiter } from './rate-limit.js';
+import { LogBook } from './rest-v2/log-book.js';
 import { QuotaWindows } from './rest-v2/quota.js';
 import { Router } from './router.js';
 import { createRequestHandler } from './server.js';
@@ -74,7 +75,9 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
   });
   const rateLimiter = new RateLimiter(clock, mockRateLimitPolicy.windowMs, options.rateLimitFactor);
   const restV2Quota = new QuotaWindows(clock, options.rateLimitFactor);
-  const core: MockCore = { clock, options, store, engine, webhooks, rateLimiter, restV2Quota, unavailableGpuTypes, touch, openRequests: 0 };
+  const logs = new LogBook(clock, engine);
+  store.podObserver = logs;
+  const core: MockCore = { clock, options, store, engine, webhooks, rateLimiter, restV2Quota, logs, unavailableGpuTypes, touch, openRequests: 0 };
 
   if (options.stateFile) {
     const persisted = { clock, store, engine, webhooks };

@@ -143,6 +143,19 @@ export interface RegistryAuthRecord {
   password: string;
 }
 
+/** A REST v2 ECR delegation: RunPod may pull one Amazon ECR repository for the account. Holds no secret. */
+export interface EcrDelegationRecord {
+  id: string;
+  name: string | null;
+  delegatorUserId: string;
+  awsUser: string;
+  repository: string;
+  tag: string;
+  awsRegion: string;
+  dockerRegistryUri: string;
+  createdAt: number;
+}
+
 export interface SecretRecord {
   id: string;
   name: string;

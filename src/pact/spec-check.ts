@@ -40,23 +40,29 @@ export interface PactDocument {
   metadata?: { pactSpecification?: { version?: string } };
 }
 
-/** Response headers the specs mark `required` (by status); read once from the bundled specs. */
-const requiredHeaders = loadRequiredHeaders();
+/** Facts of each documented response (`surface:operationId:status`), read once from the bundled specs. */
+interface ResponseFacts {
+  /** Headers the spec marks `required`. */
+  requiredHeaders: string[];
+  /** Media types of the documented body (`application/problem+json` for REST v2 errors); empty without a body. */
+  mediaTypes: string[];
+}
+const BUNDLED_SPECS = { restV1: 'rest-v1', queueV2: 'queue-v2', restV2: 'rest-v2' } as const;
+const responseFacts = loadResponseFacts();
 
-function loadRequiredHeaders(): Map<string, string[]> {
-  const map = new Map<string, string[]>();
-  for (const surface of ['restV1', 'queueV2'] as const) {
-    const file = surface === 'restV1' ? 'rest-v1' : 'queue-v2';
+function loadResponseFacts(): Map<string, ResponseFacts> {
+  const map = new Map<string, ResponseFacts>();
+  for (const [surface, file] of Object.entries(BUNDLED_SPECS)) {
     const spec = JSON.parse(readFileSync(packageFile(`generated/${file}/openapi.json`), 'utf8')) as OpenApiDoc;
     for (const item of Object.values(spec.paths)) {
       for (const op of Object.values(item)) {
         if (!op || typeof op !== 'object' || !('operationId' in op)) continue;
         for (const [status, response] of Object.entries(op.responses ?? {})) {
-          const resolved = deref(spec, response) as { headers?: Record<string, unknown> };
-          const names = Object.entries(resolved.headers ?? {})
+          const resolved = deref(spec, response) as { headers?: Record<string, unknown>; content?: Record<string, unknown> };
+          const requiredHeaders = Object.entries(resolved.headers ?? {})
             .filter(([, header]) => (deref(spec, header) as { required?: boolean }).required === true)
             .map(([name]) => name);
-          if (names.length > 0) map.set(`${surface}:${op.operationId}:${status}`, names);
+          map.set(`${surface}:${op.operationId}:${status}`, { requiredHeaders, mediaTypes: Object.keys(resolved.content ?? {}) });
         }
       }
     }
@@ -76,8 +82,7 @@ function deref(spec: unknown, node: unknown): unknown {
 }
 
 /** Path templates compiled per surface; `x-multi-segment` parameters (openaiPath) may span `/`. */
-// REST v2 has no Pact participant yet: its behaviour (and pacts) come with issue 13.
-const matchers = operations.filter((op) => op.surface !== 'restV2').map((op) => ({
+const matchers = operations.map((op) => ({
   op,
   names: [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!),
   regex: new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_m, name: string) => (name === 'openaiPath' ? '(.+)' : '([^/]+)'))}$`),
@@ -95,10 +100,14 @@ export function findOperation(surface: Surface, method: string, relativePath: st
   return undefined;
 }
 
-/** `/v1/endpoints` → `/endpoints`; `/v2/{endpointId}/run` → `/run`; undefined when the prefix is wrong. */
-export function relativePath(surface: 'restV1' | 'queueV2', pactPath: string): string | undefined {
+/**
+ * The operation path inside a pact path: `/v1/endpoints` → `/endpoints`; `/v2/{endpointId}/run` →
+ * `/run`; REST v2 keeps `/v2/templates` (its spec paths carry `/v2`); undefined when the prefix is wrong.
+ */
+export function relativePath(surface: 'restV1' | 'queueV2' | 'restV2', pactPath: string): string | undefined {
   const prefix = SURFACE_PREFIX[surface];
   if (!pactPath.startsWith(`${prefix}/`)) return undefined;
+  if (surface === 'restV2') return pactPath;
   const rest = pactPath.slice(prefix.length);
   if (surface === 'restV1') return rest;
   const match = /^\/[^/]+(\/.*)$/.exec(rest);
@@ -152,33 +161,59 @@ export function checkInteraction(surface: PactSurface, interaction: PactInteract
   }
   const query = Object.fromEntries(Object.entries(request.query ?? {}).map(([key, values]) => [key, values.length === 1 ? values[0] : values]));
   const requestIssues = validateRequest(surface, op.operationId, { path, query, body: jsonContent(request.body) });
-  if (response.status === 400) report.issues.push(...checkNegativeRequest(requestIssues, jsonContent(response.body)));
+  if (isNegative(surface, response.status)) report.issues.push(...checkNegativeRequest(requestIssues, jsonContent(response.body)));
   else for (const issue of requestIssues) report.issues.push({ path: `/request${issue.path}`, message: issue.message });
   for (const issue of validateResponse(surface, op.operationId, response.status, jsonContent(response.body))) {
     report.issues.push({ path: issue.path === '/status' ? '/response/status' : `/response${issue.path}`, message: issue.message });
   }
-  for (const name of requiredHeaders.get(`${surface}:${op.operationId}:${response.status}`) ?? []) {
+  const facts = responseFacts.get(`${surface}:${op.operationId}:${response.status}`);
+  for (const name of facts?.requiredHeaders ?? []) {
     if (headerValue(response.headers, name) === undefined) {
       report.issues.push({ path: `/response/headers/${name}`, message: `is required on ${response.status} by the spec` });
     }
   }
+  report.issues.push(...checkContentType(response, facts?.mediaTypes ?? []));
   return report;
 }
 
+/** 400 (and REST v2's 422) interactions send a bad request on purpose. */
+const isNegative = (surface: PactSurface, status: number): boolean => status === 400 || (surface === 'restV2' && status === 422);
+
 /**
- * A 400 interaction sends a bad request on purpose. When its answer lists `errors[].path`, each
+ * A response with a body must say which media type it is, and it must be one the spec documents
+ * for that status — so a REST v2 error the pact expects is `application/problem+json`, and the
+ * verifier holds the provider to that header.
+ */
+function checkContentType(response: PactInteraction['response'], documented: readonly string[]): SpecIssue[] {
+  if (documented.length === 0 || jsonContent(response.body) === undefined) return [];
+  const declared = headerValue(response.headers, 'content-type');
+  if (declared === undefined) return [{ path: '/response/headers/Content-Type', message: `is missing; the spec documents ${documented.join(', ')}` }];
+  const mediaType = declared.split(';')[0]!.trim().toLowerCase();
+  if (documented.includes(mediaType)) return [];
+  return [{ path: '/response/headers/Content-Type', message: `${declared} is not documented for ${response.status} (documented: ${documented.join(', ')})` }];
+}
+
+/**
+ * A 400 (REST v2: 422) interaction sends a bad request on purpose. When its answer lists error paths, each
  * listed path must be one the spec itself rejects — the 400 the pact expects is the one the spec
  * predicts — and the request must be invalid at all.
  */
 function checkNegativeRequest(requestIssues: SpecIssue[], responseBody: unknown): SpecIssue[] {
-  const listed = ((responseBody as { errors?: { path?: unknown }[] } | undefined)?.errors ?? [])
-    .map((e) => e.path)
-    .filter((p): p is string => typeof p === 'string');
+  const listed = ((responseBody as { errors?: unknown[] } | undefined)?.errors ?? [])
+    .map(errorPath)
+    .filter((p): p is string => p !== undefined);
   if (listed.length === 0) return [];
   const rejected = new Set(requestIssues.map((issue) => issue.path));
   return listed
     .filter((p) => !rejected.has(p))
     .map((p) => ({ path: '/response/body/errors', message: `lists ${p}, but the spec accepts the request there` }));
+}
+
+/** `errors[]` entries name a path: `{path, message}` (REST v1, queue v2) or `"<path>: <message>"` (REST v2 problems). */
+function errorPath(entry: unknown): string | undefined {
+  if (typeof entry === 'string') return /^(\/[^:\s]*):/.exec(entry)?.[1];
+  const path = (entry as { path?: unknown } | null)?.path;
+  return typeof path === 'string' ? path : undefined;
 }
 
 /** Checks every interaction of a pact; the provider name decides the surface. */

@@ -4,6 +4,7 @@
 import { RateLimitError, type QueueClient } from '../clients/index.js';
 import { getOperation } from '../validation/index.js';
 import type { ProviderWorld } from './provider-world.js';
+import { createRestV2StateHandlers } from './rest-v2-states.js';
 import { NAMES, STATES, type StateName } from './state-names.js';
 
 type Values = Record<string, string>;
@@ -120,6 +121,7 @@ export function createStateHandlers(world: ProviderWorld): Record<StateName | ty
       world.track(() => world.graphql.secretDelete(secret.id));
       return { secretId: secret.id };
     }),
+    ...createRestV2StateHandlers(world, state),
   };
 }
 

@@ -19,6 +19,20 @@ export const STATES = {
   namedTemplateExists: 'an unused template named pact-template exists',
   secretNameFree: 'no secret is named pact-secret',
   secretExists: 'a secret exists',
+  // REST v2 (set up through REST v2 itself, so a v2-only target can verify its pact; the GraphQL one needs --graphql-url)
+  v2TemplateNameFree: 'no template is named pact-v2-template',
+  v2TemplateExists: 'a pod template named pact-v2-template exists',
+  v2TemplateFromGraphql: 'a pod template saved through GraphQL exists',
+  v2PodNameFree: 'no pod is named pact-v2-pod',
+  v2PodExists: 'a pod named pact-v2-pod was just created',
+  v2ServerlessTemplateExists: 'a serverless template for REST v2 endpoints exists',
+  v2EndpointExists: 'a serverless endpoint named pact-v2-endpoint exists',
+  v2VolumeNameFree: 'no network volume is named pact-v2-volume',
+  v2VolumeExists: 'a network volume named pact-v2-volume exists',
+  v2RegistryNameFree: 'no registry credential is named pact-v2-registry',
+  v2RegistryExists: 'a registry credential named pact-v2-registry exists',
+  v2SshKeyPresent: 'the account holds the pact SSH key',
+  v2QuotaUsedUp: 'the REST v2 minute quota of the key is used up',
 } as const;
 
 export type StateName = (typeof STATES)[keyof typeof STATES];
@@ -39,6 +53,19 @@ export const STATE_VALUES: Record<StateName, readonly string[]> = {
   [STATES.namedTemplateExists]: [],
   [STATES.secretNameFree]: [],
   [STATES.secretExists]: ['secretId'],
+  [STATES.v2TemplateNameFree]: [],
+  [STATES.v2TemplateExists]: ['templateId'],
+  [STATES.v2TemplateFromGraphql]: ['templateId'],
+  [STATES.v2PodNameFree]: [],
+  [STATES.v2PodExists]: ['podId'],
+  [STATES.v2ServerlessTemplateExists]: ['templateId'],
+  [STATES.v2EndpointExists]: ['endpointId'],
+  [STATES.v2VolumeNameFree]: [],
+  [STATES.v2VolumeExists]: ['networkVolumeId'],
+  [STATES.v2RegistryNameFree]: [],
+  [STATES.v2RegistryExists]: ['registryId'],
+  [STATES.v2SshKeyPresent]: [],
+  [STATES.v2QuotaUsedUp]: [],
 };
 
 /** Fixed names the interactions and handlers agree on. */
@@ -47,4 +74,10 @@ export const NAMES = {
   template: 'pact-template',
   endpoint: 'pact-endpoint',
   secret: 'pact-secret',
+  v2Template: 'pact-v2-template',
+  v2ServerlessTemplate: 'pact-v2-serverless-template',
+  v2Pod: 'pact-v2-pod',
+  v2Endpoint: 'pact-v2-endpoint',
+  v2Volume: 'pact-v2-volume',
+  v2Registry: 'pact-v2-registry',
 } as const;

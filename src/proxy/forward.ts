@@ -99,7 +99,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { message: `${REPORT_PATH} answers GET` }, { allow: 'GET, HEAD' });
       return sendJson(res, 200, report());
     }
-    const url = `${upstream.origin}${base}${target}`;
+    const upstreamPath = `${base}${target}`;
+    const url = `${upstream.origin}${upstreamPath}`;
+    const example = `${req.method} ${base}${pathOnly}`;
     const requestHeaders = headerRecord(rawPairs(req.rawHeaders));
     const requestCapture = new BodyCapture();
     const responseCapture = new BodyCapture();
@@ -107,7 +109,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     let upstreamAnswer: IncomingMessage | undefined;
     let settled = false;
 
-    const outgoing = send(url, { method: req.method, headers: forwardable(req.rawHeaders, upstream.host) as unknown as Record<string, string>, agent, maxHeaderSize: MAX_HEAD_BYTES });
+    const outgoing = send({
+      protocol: upstream.protocol, hostname: upstream.hostname.replace(/^\[|\]$/g, ''), port: upstream.port, path: upstreamPath, method: req.method,
+      headers: forwardable(req.rawHeaders, upstream.host) as unknown as Record<string, string>, agent, maxHeaderSize: MAX_HEAD_BYTES,
+    });
     req.on('data', (chunk: Buffer) => requestCapture.push(chunk));
     // Learn the request's secrets before its answer streams back, so the scan covers every answer byte.
     req.on('end', () => {
@@ -120,7 +125,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           parsed = undefined;
         }
       }
-      book.learnRequest(requestHeaders, new URL(url).searchParams, parsed);
+      const q = target.indexOf('?');
+      book.learnRequest(requestHeaders, new URLSearchParams(q === -1 ? '' : target.slice(q + 1)), parsed);
     });
     req.pipe(outgoing);
 
@@ -146,14 +152,20 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         };
         try {
           const judgement = judgeExchange(exchange, book, { surface: options.surface, responseLeaks: () => scanner.leaks() });
-          tally.add(judgement, `${exchange.method} ${new URL(url).pathname}`);
+          tally.add(judgement, example);
           options.onJudged?.(judgement, exchange);
         } catch (error) {
           // A judging bug must not take traffic down; it is counted as an exchange with a note.
-          tally.add({ operationId: '(error)', violations: [], checked: [], notes: [`not judged: ${(error as Error).message}`] }, `${exchange.method} ${new URL(url).pathname}`);
+          tally.add({ operationId: '(error)', violations: [], checked: [], notes: [`not judged: ${(error as Error).message}`] }, example);
         }
       });
-      answer.on('aborted', () => res.destroy());
+      // The upstream broke off mid-answer: the client must see a broken answer too, not a hang.
+      answer.on('close', () => {
+        if (answer.complete) return;
+        if (!settled) tally.upstreamError();
+        settled = true;
+        res.destroy();
+      });
     });
     outgoing.on('error', (error) => {
       if (settled) return;
@@ -162,9 +174,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       if (!res.headersSent) sendJson(res, 502, { message: `proxy: upstream ${upstream.origin} failed: ${(error as NodeJS.ErrnoException).code ?? error.message}` });
       else res.destroy();
     });
-    // The client went away: stop the upstream call too (a held /runsync or a stream).
+    // The client went away: stop the upstream call too (a held /runsync or a stream); nothing to judge.
     res.on('close', () => {
-      if (!res.writableFinished) {
+      if (!res.writableFinished && !settled) {
+        settled = true;
         outgoing.destroy();
         upstreamAnswer?.destroy();
       }

@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { rules } from '../../generated/rules.js';
+import { rules as catalogue, type Rule } from '../../generated/rules.js';
 import { levelOf } from '../../src/conform/levels.js';
 import { graphqlRootFields, parseSchema } from '../../src/docs/graphql-page.js';
 import { operationAnchor, ruleAnchor } from '../../src/docs/html.js';
@@ -13,6 +13,7 @@ import { loadSources, markdownFiles } from '../../src/docs/sources.js';
 import { packageFile } from '../../src/package-files.js';
 import { brokenLinks } from './site-links.js';
 
+const rules: readonly Rule[] = catalogue;
 const site = buildSite();
 const sources = loadSources();
 const page = (path: string) => {

@@ -18,7 +18,7 @@ describe('compute-contract proxy CLI', () => {
     expect(parseProxyArgs(['--upstream', 'http://127.0.0.1:1', '--port', '0', '--surface', 'queueV2', '--report', 'r', '--level', 'must,should', '--quiet'])).toMatchObject({
       upstream: 'http://127.0.0.1:1', port: 0, host: '127.0.0.1', surface: 'queueV2', reportDir: 'r', levels: new Set(['must', 'should']), quiet: true,
     });
-    expect(parseProxyArgs(['--upstream', 'http://x']).port).toBe(8790);
+    expect(parseProxyArgs(['--upstream', 'http://x'])).toMatchObject({ port: 8790 });
     expect(() => parseProxyArgs([])).toThrow(/--upstream URL is required/);
     expect(() => parseProxyArgs(['--upstream', 'http://x', '--port', '70000'])).toThrow(/--port/);
     expect(() => parseProxyArgs(['--upstream', 'http://x', '--surface', 'soap'])).toThrow(/--surface/);

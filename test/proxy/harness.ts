@@ -40,7 +40,11 @@ export function recordingFetch(har: Har): typeof fetch {
     const requestText = request.body ? await request.clone().text() : undefined;
     const response = await fetch(request);
     const responseText = await response.clone().text();
-    const pairs = (headers: Headers) => [...headers].map(([name, value]) => ({ name, value }));
+    const pairs = (headers: Headers) => {
+      const list: { name: string; value: string }[] = [];
+      headers.forEach((value, name) => list.push({ name, value }));
+      return list;
+    };
     har.log.entries.push({
       startedDateTime: new Date().toISOString(),
       time: 0,

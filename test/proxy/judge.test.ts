@@ -133,7 +133,7 @@ describe('judgement of one exchange', () => {
 
 describe('levels and rule ids', () => {
   it('every rule a judgement can name is in specs/rules.yaml', () => {
-    const ids = new Set(rules.map((r) => r.id));
+    const ids = new Set<string>(rules.map((r) => r.id));
     expect(judgedRuleIds().filter((id) => !ids.has(id))).toEqual([]);
   });
   it('failing levels: must by default, all with --strict, a list with --level', () => {

@@ -73,6 +73,20 @@ describe('validating proxy', () => {
     for (const id of ['AUTH-001', 'AUTH-006', 'SECRET-001', 'SECRET-002', 'SECRET-003', 'AGREE-VALID-001', 'REST-ERROR-001', 'GQL-ERROR-001']) expect(checked, id).toContain(id);
   });
 
+  it('clean upstream, REST v2 of the mock (/rest/v2): templates, 401 and 405 → 0 violations', async () => {
+    const { mock, proxy } = await mockBehindProxy();
+    const base = `${proxy.url}${new URL(mock.restV2Url).pathname}`;
+    const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
+    expect((await fetch(`${base}/templates`, { method: 'POST', headers, body: JSON.stringify({ name: `v2-${Date.now()}`, image: 'img:1' }) })).status).toBe(201);
+    expect((await fetch(`${base}/templates`, { headers })).status).toBe(200);
+    expect((await fetch(`${base}/templates`)).status).toBe(401);
+    expect((await fetch(`${base}/templates`, { method: 'PUT', headers, body: '{}' })).status).toBe(405);
+    const report = proxy.report();
+    expect(report.violations).toEqual([]);
+    expect(report.operations.map((o) => `${o.surface} ${o.operationId} ${o.exchanges}`).sort()).toEqual(['restV2 PUT /v2/templates 1', 'restV2 createTemplate 1', 'restV2 listTemplates 2']);
+    expect(report.rules.filter((r) => r.checked > 0).map((r) => r.ruleId)).toEqual(expect.arrayContaining(['RESTV2-AUTH-001', 'RESTV2-ERROR-001', 'RESTV2-HTTP-001']));
+  });
+
   it('upstream echoing the registry password (mock fault password-echoed) → SECRET-001 at level must', async () => {
     const { proxy } = await mockBehindProxy(['password-echoed']);
     const rest = createRestClient({ baseUrl: `${proxy.url}/v1`, apiKey: KEY });
@@ -192,6 +206,19 @@ describe('validating proxy', () => {
     expect(proxy.report().totals).toMatchObject({ exchanges: 1, upstreamErrors: 1, violations: 0 });
     expect((await fetch(`${proxy.url}/__proxy/other`)).status).toBe(404);
     expect((await fetch(`${proxy.url}/__proxy/report`, { method: 'POST' })).status).toBe(405);
+  });
+
+  it('an upstream breaking off mid-answer breaks the answer to the client too, and is counted', async () => {
+    const { proxy } = await upstreamBehindProxy((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      res.write('[{"id":');
+      setImmediate(() => res.socket?.destroy());
+    });
+    const res = await fetch(`${proxy.url}/v1/pods`, { headers: { authorization: `Bearer ${KEY}` } });
+    await expect(res.text()).rejects.toThrow();
+    await expect.poll(() => proxy.report().totals.upstreamErrors, { timeout: 5_000 }).toBe(1);
+    expect(proxy.report().totals).toMatchObject({ exchanges: 1, judged: 0, violations: 0 });
   });
 
   it('refuses an upstream that is not an absolute http(s) URL', async () => {

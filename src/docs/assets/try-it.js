@@ -22,7 +22,7 @@
     if (!input) return null;
     try {
       input.value = window.sessionStorage.getItem(store) || input.value;
-      input.addEventListener('change', function () { window.sessionStorage.setItem(store, input.value); });
+      input.addEventListener('input', function () { window.sessionStorage.setItem(store, input.value); });
     } catch (e) { /* storage refused: the field still works for this page */ }
     return input;
   }

@@ -1,4 +1,4 @@
-// The simulated worker handler: `input.mock` decides what a job does. Documented in README, "Reference mock".
+// The simulated worker handler: `input.mock` decides what a job does. Documented in docs/mock.md ("The `input.mock` protocol").
 import type { Job } from '../types.js';
 
 export interface MockDirective {

@@ -1,7 +1,25 @@
 // REST v2 operation handlers (53 operations, keyed by operationId), one module per resource.
+import { accountHandlers } from './account.js';
+import { billingHandlersV2 } from './billing.js';
+import { catalogHandlers } from './catalog.js';
+import { clusterHandlers } from './clusters.js';
+import { logHandlers } from './logs.js';
+import { networkVolumeHandlers } from './network-volumes.js';
+import { podHandlers } from './pods.js';
+import { registryHandlers } from './registries.js';
+import { serverlessHandlers } from './serverless.js';
 import { templateHandlers } from './templates.js';
 import type { V2Handler } from './types.js';
 
 export const restV2Handlers: Record<string, V2Handler> = {
   ...templateHandlers,
+  ...podHandlers,
+  ...logHandlers,
+  ...clusterHandlers,
+  ...accountHandlers,
+  ...serverlessHandlers,
+  ...networkVolumeHandlers,
+  ...registryHandlers,
+  ...catalogHandlers,
+  ...billingHandlersV2,
 };

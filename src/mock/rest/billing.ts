@@ -4,8 +4,8 @@ import type { Handler, MockCore } from '../core.js';
 import { podGpuType, podHourlyCost } from './render.js';
 
 const HOUR = 3_600_000;
-const ENDPOINT_PRICE_PER_SECOND = 0.00031;
-const VOLUME_PRICE_PER_GB_MONTH = 0.07;
+export const ENDPOINT_PRICE_PER_SECOND = 0.00031;
+export const VOLUME_PRICE_PER_GB_MONTH = 0.07;
 
 function bucketStart(now: number, size: unknown): string {
   const d = new Date(now);

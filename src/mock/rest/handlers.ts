@@ -116,7 +116,11 @@ export const restHandlers: Record<string, Handler> = {
     return done(result);
   },
   // templates
-  listTemplates: (core) => ({ status: 200, body: [...core.store.templates.values()].map(renderTemplate) }),
+  // Templates REST v2 made for one endpoint only with includeEndpointBoundTemplates (the spec's default false).
+  listTemplates: (core, { query }) => ({
+    status: 200,
+    body: [...core.store.templates.values()].filter((t) => flag(query['includeEndpointBoundTemplates']) || t['boundEndpointId'] === undefined).map(renderTemplate),
+  }),
   createTemplate: (core, { body }) => reply(core.store.saveTemplate(body as Body), 200, renderTemplate),
   getTemplate: (core, { params }) => {
     const template = core.store.templates.get(params['templateId']!);

@@ -3,7 +3,7 @@
 // in use + delete delay). Rendering to wire shapes lives in rest/render.ts and graphql/.
 import type { Clock } from '../clock.js';
 import type {
-  ClusterRecord, EndpointRecord, NetworkVolumeRecord, PodRecord, RegistryAuthRecord, SecretRecord, TemplateRecord,
+  ClusterRecord, EcrDelegationRecord, EndpointRecord, NetworkVolumeRecord, PodRecord, RegistryAuthRecord, SecretRecord, TemplateRecord,
 } from '../types.js';
 import { resourceId } from './ids.js';
 import { secretInputFailure, templateInputFailure } from './input-bounds.js';
@@ -32,6 +32,8 @@ export interface StoreSnapshot {
   networkVolumes: NetworkVolumeRecord[];
   registryAuths: RegistryAuthRecord[];
   secrets: SecretRecord[];
+  /** REST v2 ECR delegations (absent in older state files). */
+  ecrDelegations?: EcrDelegationRecord[];
   clusters: ClusterRecord[];
   /** Account SSH public keys (REST v2 account/ssh-keys). */
   sshKeys: string[];
@@ -64,6 +66,7 @@ export class ResourceStore {
   readonly networkVolumes = new Map<string, NetworkVolumeRecord>();
   readonly registryAuths = new Map<string, RegistryAuthRecord>();
   readonly secrets = new Map<string, SecretRecord>();
+  readonly ecrDelegations = new Map<string, EcrDelegationRecord>();
   readonly clusters = new Map<string, ClusterRecord>();
   sshKeys: string[] = [];
   podObserver: PodObserver | undefined;
@@ -374,7 +377,7 @@ export class ResourceStore {
     return {
       pods: [...this.pods.values()], endpoints: [...this.endpoints.values()], templates: [...this.templates.values()],
       networkVolumes: [...this.networkVolumes.values()], registryAuths: [...this.registryAuths.values()],
-      secrets: [...this.secrets.values()], clusters: [...this.clusters.values()], sshKeys: [...this.sshKeys],
+      secrets: [...this.secrets.values()], ecrDelegations: [...this.ecrDelegations.values()], clusters: [...this.clusters.values()], sshKeys: [...this.sshKeys],
     };
   }
 
@@ -386,12 +389,13 @@ export class ResourceStore {
     for (const r of s.networkVolumes ?? []) this.networkVolumes.set(r.id, r);
     for (const r of s.registryAuths ?? []) this.registryAuths.set(r.id, r);
     for (const r of s.secrets ?? []) this.secrets.set(r.id, r);
+    for (const r of s.ecrDelegations ?? []) this.ecrDelegations.set(r.id, r);
     for (const r of s.clusters ?? []) this.clusters.set(r.id, r);
     this.sshKeys = [...(s.sshKeys ?? [])];
   }
 
   clear(): void {
-    for (const map of [this.pods, this.endpoints, this.templates, this.networkVolumes, this.registryAuths, this.secrets, this.clusters]) map.clear();
+    for (const map of [this.pods, this.endpoints, this.templates, this.networkVolumes, this.registryAuths, this.secrets, this.clusters, this.ecrDelegations]) map.clear();
     this.sshKeys = [];
     this.podObserver?.cleared();
   }

@@ -31,24 +31,38 @@ export function usageOn(record: Record<string, unknown>, key = 'usage'): UsageSe
 }
 
 /**
- * Billed ms that fall in [start, end). `totalMs` is the authoritative total; what the segments do not
- * explain (e.g. usage from before a restart that kept only totals) is spread evenly over `lifetime`.
+ * Billed ms per bucket of `edges` (bucket i is [edges[i], edges[i + 1])). `totalMs` is the authoritative
+ * total; what the segments do not explain (e.g. usage from before a restart that kept only totals) is
+ * spread evenly over `lifetime`. Each segment visits only the buckets it overlaps.
  */
-export function msWithin(segments: readonly UsageSegment[], totalMs: number, lifetime: { from: number; to: number }, start: number, end: number): number {
-  let ms = 0;
+export function msPerBucket(segments: readonly UsageSegment[], totalMs: number, lifetime: { from: number; to: number }, edges: readonly number[]): number[] {
+  const out = new Array<number>(Math.max(0, edges.length - 1)).fill(0);
   let explained = 0;
   for (const s of segments) {
     explained += s.ms;
-    ms += share(s.from, s.to, s.ms, start, end);
+    spreadInto(out, edges, s.from, s.to, s.ms);
   }
   const rest = totalMs - explained;
-  if (rest > 0) ms += share(lifetime.from, lifetime.to, rest, start, end);
-  return ms;
+  if (rest > 0) spreadInto(out, edges, lifetime.from, lifetime.to, rest);
+  return out;
 }
 
-/** The part of `amount`, spread evenly over [from, to], inside [start, end). */
-export function share(from: number, to: number, amount: number, start: number, end: number): number {
-  if (to <= from) return from >= start && from < end ? amount : 0;
-  const overlap = Math.min(to, end) - Math.max(from, start);
-  return overlap > 0 ? (amount * overlap) / (to - from) : 0;
+/** Adds `amount`, spread evenly over [from, to], to the buckets of `edges` it overlaps. */
+export function spreadInto(out: number[], edges: readonly number[], from: number, to: number, amount: number): void {
+  // First bucket ending after `from` (binary search: edges ascend).
+  let lo = 0;
+  let hi = out.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (edges[mid + 1]! <= from) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < out.length && edges[i]! <= to; i++) {
+    if (to <= from) {
+      if (from >= edges[i]! && from < edges[i + 1]!) out[i]! += amount;
+      return;
+    }
+    const overlap = Math.min(to, edges[i + 1]!) - Math.max(from, edges[i]!);
+    if (overlap > 0) out[i]! += (amount * overlap) / (to - from);
+  }
 }

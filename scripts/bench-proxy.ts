@@ -1,0 +1,167 @@
+// Bench of the validating proxy (run: `tsx scripts/bench-proxy.ts`): overhead on GET
+// /v2/{endpointId}/status/{jobId} of the reference mock, direct vs through `compute-contract proxy`,
+// measured in the same run (goals: p50 added ≤ 1 ms, throughput ratio ≥ 0.7×).
+//   p50: sequential requests on one keep-alive connection, alternating direct and proxied blocks
+//   throughput: autocannon, interleaved rounds, median of the proxied/direct ratios
+// A bare node:http pipe proxy (no judging) is measured alongside as the floor any Node proxy pays.
+// Mock and proxies run in child processes (so the load generator does not steal their event loop);
+// traffic is loopback only and every loop is bounded in count and time.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Agent, createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { startMock } from '../src/mock/index.js';
+import { startProxy } from '../src/proxy/index.js';
+
+interface AutocannonResult { non2xx: number; errors: number; requests: { average: number } }
+// autocannon ships no type declarations; this is the slice used here.
+const autocannon = createRequire(import.meta.url)('autocannon') as (options: {
+  url: string; connections: number; duration: number; headers: Record<string, string>;
+}) => Promise<AutocannonResult>;
+
+const DURATION_S = Number(process.env['BENCH_DURATION_S'] ?? 5);
+const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
+const LATENCY_REQUESTS = Number(process.env['BENCH_LATENCY_REQUESTS'] ?? 2000);
+const KEY = 'bench-proxy-key';
+
+// ---- child side ---------------------------------------------------------------------------
+
+/** A mock with one completed job; prints its base URL and the status path of that job. */
+async function serveMock(): Promise<{ url: string; path: string }> {
+  const mock = await startMock({ clock: 'virtual', rateLimits: false, apiKeys: [{ key: KEY, scopes: ['jobs'] }] });
+  const template = mock.core.store.saveTemplate({ name: 'bench', imageName: 'bench:1' });
+  if (!template.ok) throw new Error(template.message);
+  const endpoint = mock.core.store.createEndpoint({ templateId: template.value.id, workersMax: 1 });
+  if (!endpoint.ok) throw new Error(endpoint.message);
+  mock.core.engine.ensureEndpoint(endpoint.value.id);
+  const job = mock.core.engine.submit(endpoint.value.id, 'run', { input: { prompt: 'bench', mock: { durationMs: 1 } } });
+  for (let i = 0; i < 5; i++) mock.clock.advance(1);
+  return { url: mock.url, path: `/v2/${endpoint.value.id}/status/${job.id}` };
+}
+
+async function serveProxy(upstream: string): Promise<{ url: string }> {
+  const proxy = await startProxy({ upstream, port: 0 });
+  return { url: proxy.url };
+}
+
+/** The floor: forward and pipe back, nothing else. */
+async function serveBareProxy(upstream: string): Promise<{ url: string }> {
+  const target = new URL(upstream);
+  const upstreamAgent = new Agent({ keepAlive: true, maxSockets: 256 });
+  const server = createServer((req, res) => {
+    const out = request({ hostname: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers, agent: upstreamAgent }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    req.pipe(out);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+// ---- parent side --------------------------------------------------------------------------
+
+async function child<T>(...args: string[]): Promise<{ proc: ChildProcess; served: T }> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const served = await new Promise<T>((resolve, reject) => {
+    let out = '';
+    proc.stdout!.on('data', (chunk) => {
+      out += chunk;
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) resolve(JSON.parse(line) as T);
+    });
+    proc.on('exit', (code) => reject(new Error(`bench server ${args[0]} exited with ${code}`)));
+  });
+  return { proc, served };
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+
+function once(url: string): Promise<number> {
+  const started = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent, headers: { authorization: `Bearer ${KEY}` }, timeout: 10_000 }, (res) => {
+      res.resume();
+      res.on('end', () => (res.statusCode === 200 ? resolve(Number(process.hrtime.bigint() - started) / 1e6) : reject(new Error(`${url}: ${res.statusCode}`))));
+    });
+    req.on('timeout', () => req.destroy(new Error(`${url}: timed out`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+
+/** Sequential latency in alternating blocks of 100, so every side sees the same machine load. */
+async function p50s(urls: Record<string, string>): Promise<Record<string, number>> {
+  const times: Record<string, number[]> = Object.fromEntries(Object.keys(urls).map((k) => [k, []]));
+  for (const url of Object.values(urls)) for (let i = 0; i < 50; i++) await once(url); // warm-up
+  for (let done = 0; done < LATENCY_REQUESTS; done += 100) {
+    for (const [name, url] of Object.entries(urls)) for (let i = 0; i < 100; i++) times[name]!.push(await once(url));
+  }
+  return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
+}
+
+async function rps(url: string): Promise<number> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers: { authorization: `Bearer ${KEY}` } });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result.requests.average;
+}
+
+async function main(): Promise<void> {
+  const serveIndex = process.argv.indexOf('--serve');
+  if (serveIndex !== -1) {
+    process.on('SIGTERM', () => process.exit(0));
+    const kind = process.argv[serveIndex + 1];
+    const upstream = process.argv[serveIndex + 2]!;
+    const served = kind === 'mock' ? await serveMock() : kind === 'bare' ? await serveBareProxy(upstream) : await serveProxy(upstream);
+    process.stdout.write(`${JSON.stringify(served)}\n`);
+    return;
+  }
+  const mock = await child<{ url: string; path: string }>('mock');
+  const proxy = await child<{ url: string }>('proxy', mock.served.url);
+  const bare = await child<{ url: string }>('bare', mock.served.url);
+  const urls = { direct: `${mock.served.url}${mock.served.path}`, proxied: `${proxy.served.url}${mock.served.path}`, bare: `${bare.served.url}${mock.served.path}` };
+  const rounds: Record<string, number>[] = [];
+  let latency: Record<string, number>;
+  let tally: { totals: { judged: number; violations: number } };
+  try {
+    latency = await p50s(urls);
+    for (let round = 0; round < ROUNDS; round++) {
+      const d = await rps(urls.direct);
+      const p = await rps(urls.proxied);
+      const b = await rps(urls.bare);
+      rounds.push({ directRps: Math.round(d), proxiedRps: Math.round(p), bareProxyRps: Math.round(b), ratio: +(p / d).toFixed(2), bareRatio: +(b / d).toFixed(2) });
+    }
+    tally = (await (await fetch(`${proxy.served.url}/__proxy/report`)).json()) as typeof tally;
+  } finally {
+    agent.destroy();
+    for (const c of [proxy, bare, mock]) c.proc.kill('SIGTERM');
+  }
+  const report = {
+    request: 'GET /v2/{endpointId}/status/{jobId} (reference mock)',
+    latencyRequestsPerSide: LATENCY_REQUESTS,
+    p50DirectMs: +latency['direct']!.toFixed(3),
+    p50ProxiedMs: +latency['proxied']!.toFixed(3),
+    p50AddedMs: +(latency['proxied']! - latency['direct']!).toFixed(3),
+    p50Goal: '<= 1 ms added',
+    p50AddedByBareProxyMs: +(latency['bare']! - latency['direct']!).toFixed(3),
+    durationSecondsPerLoad: DURATION_S,
+    connections: CONNECTIONS,
+    rounds,
+    throughputRatio: median(rounds.map((r) => r.ratio!)),
+    throughputGoal: '>= 0.7 (proxied / direct requests per second, median of rounds)',
+    bareProxyThroughputRatio: median(rounds.map((r) => r.bareRatio!)),
+    proxyJudged: tally.totals.judged,
+    proxyViolations: tally.totals.violations,
+  };
+  process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  if (report.p50AddedMs > 1 || report.throughputRatio < 0.7 || report.proxyViolations > 0) process.stdout.write('bench: a goal was missed\n');
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

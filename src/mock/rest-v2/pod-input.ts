@@ -1,0 +1,177 @@
+// REST v2 pod bodies (createPod, updatePod) as stored (REST v1-shaped) fields, following the migration
+// map backwards, with the cross-field rules the public description states: exactly one of gpu or cpu,
+// one kind of mount (none persistent on CPU pods), a template as a one-time source of settings.
+// Refusals carry the documented status: 400 cross-field rule, 404 unknown reference, 422 serverless template.
+import type { ResourceStore } from '../state/store.js';
+import type { PodRecord, TemplateRecord } from '../types.js';
+import type { MockCore } from '../core.js';
+import { DEFAULT_CUDA_VERSION, DEFAULT_DATA_CENTER } from './pod-view.js';
+import { wordsFromArgs, type Body } from './shared.js';
+
+export interface Refusal {
+  status: 400 | 404 | 409 | 422;
+  detail: string;
+  /** `"<path>: <message>"` lines. */
+  errors: string[];
+}
+
+const refuse = (status: Refusal['status'], path: string, message: string): Refusal => ({ status, detail: message, errors: [`${path}: ${message}`] });
+export const isRefusal = (v: unknown): v is Refusal => typeof (v as Refusal).detail === 'string' && Array.isArray((v as Refusal).errors);
+
+interface Mounts {
+  persistent?: { size: number; path: string };
+  network?: { volumeId: string; path: string }[];
+}
+
+/** Container settings a template supplies (image, args, disk, ports, env, registry), as stored fields. */
+function templateSettings(t: TemplateRecord): Body {
+  const out: Body = { imageName: t.imageName };
+  for (const key of ['dockerStartCmd', 'containerDiskInGb', 'ports', 'env', 'containerRegistryAuthId'] as const) {
+    if (t[key] !== undefined) out[key] = t[key];
+  }
+  return out;
+}
+
+function usableTemplate(store: ResourceStore, id: string): TemplateRecord | Refusal {
+  const t = store.templates.get(id);
+  if (!t) return refuse(404, '/body/templateId', `template ${id} does not exist`);
+  if (t['isServerless'] === true) return refuse(422, '/body/templateId', `template ${id} is a serverless template; pods need a pod template`);
+  return t;
+}
+
+/** The container settings of a body (v2 names) as stored fields; only what was sent. */
+function containerFields(body: Body): Body {
+  const out: Body = {};
+  if (body['image'] !== undefined) out['imageName'] = body['image'];
+  if (typeof body['args'] === 'string') out['dockerStartCmd'] = wordsFromArgs(body['args']);
+  if (body['disk'] !== undefined) out['containerDiskInGb'] = body['disk'];
+  if (body['ports'] !== undefined) out['ports'] = body['ports'];
+  if (body['registry'] !== undefined) out['containerRegistryAuthId'] = body['registry'] ?? undefined;
+  return out;
+}
+
+/** 404 for an unknown registry credential, named by its v2 path. */
+function registryRefusal(store: ResourceStore, fields: Body): Refusal | undefined {
+  const id = fields['containerRegistryAuthId'];
+  return typeof id === 'string' && id !== '' && !store.registryAuths.has(id) ? refuse(404, '/body/registry', `registry credential ${id} does not exist`) : undefined;
+}
+
+function mountRefusal(mounts: Mounts | undefined, cpu: boolean): Refusal | undefined {
+  if (mounts?.persistent && (mounts.network?.length ?? 0) > 0) return refuse(400, '/body/mounts', 'persistent and network mounts exclude each other');
+  if (mounts?.persistent && cpu) return refuse(400, '/body/mounts/persistent', 'CPU pods take no persistent mount');
+  return undefined;
+}
+
+/** createPod body → stored fields (computeType, gpuTypeIds … as REST v1 names them). */
+export function createPodFields(core: MockCore, body: Body): Body | Refusal {
+  const { store } = core;
+  const gpu = body['gpu'] as { id: string; count?: number; allowedCudaVersions?: string[]; minCudaVersion?: string } | undefined;
+  const cpu = body['cpu'] as { id: string; vcpuCount: number } | undefined;
+  if ((gpu === undefined) === (cpu === undefined)) return refuse(400, '/body', 'exactly one of gpu or cpu is required');
+  const mounts = body['mounts'] as Mounts | undefined;
+  const mountProblem = mountRefusal(mounts, cpu !== undefined);
+  if (mountProblem) return mountProblem;
+
+  let fields: Body = {};
+  let startSsh = body['startSsh'] === true;
+  let cuda: string[] | undefined = gpu?.allowedCudaVersions;
+  if (typeof body['templateId'] === 'string') {
+    const t = usableTemplate(store, body['templateId']);
+    if (isRefusal(t)) return t;
+    fields = templateSettings(t);
+    if (body['startSsh'] === undefined) startSsh = t['startSsh'] !== false;
+    // Sending either CUDA field replaces the template's constraint; CPU pods ignore it.
+    if (gpu && gpu.allowedCudaVersions === undefined && gpu.minCudaVersion === undefined && Array.isArray(t['allowedCudaVersions'])) cuda = t['allowedCudaVersions'] as string[];
+    const volume = typeof t['volumeInGb'] === 'number' ? t['volumeInGb'] : 0;
+    if (gpu && !mounts && volume > 0) Object.assign(fields, { volumeInGb: volume, volumeMountPath: t['volumeMountPath'] ?? '/workspace' });
+  }
+  const env = { ...((fields['env'] as Record<string, string> | undefined) ?? {}), ...((body['env'] as Record<string, string> | undefined) ?? {}) };
+  Object.assign(fields, containerFields(body), { name: body['name'], env, cloudType: body['cloud'] ?? 'SECURE', createdThrough: 'restV2' });
+  if (fields['imageName'] === undefined) return refuse(400, '/body/image', 'image is required (the template names none)');
+  const registry = registryRefusal(store, fields);
+  if (registry) return registry;
+
+  if (gpu) {
+    Object.assign(fields, { computeType: 'GPU', gpuTypeIds: [gpu.id], gpuCount: gpu.count ?? 1 });
+    if (cuda !== undefined) fields['allowedCudaVersions'] = cuda;
+    if (gpu.minCudaVersion !== undefined) fields['minCudaVersion'] = gpu.minCudaVersion;
+    fields['cudaVersion'] = cuda?.[0] ?? higherVersion(gpu.minCudaVersion, DEFAULT_CUDA_VERSION);
+  } else {
+    Object.assign(fields, { computeType: 'CPU', cpuFlavorIds: [cpu!.id], vcpuCount: cpu!.vcpuCount });
+  }
+  if (body['globalNetworking'] !== undefined) fields['globalNetworking'] = body['globalNetworking'];
+  const preferred = Array.isArray(body['dataCenterIds']) ? (body['dataCenterIds'] as string[]) : [];
+  if (preferred.length > 0) fields['dataCenterIds'] = preferred;
+
+  const placed = placeMounts(core, mounts, preferred, fields);
+  if (placed) return placed;
+  if (startSsh && store.sshKeys.length > 0 && env['PUBLIC_KEY'] === undefined) env['PUBLIC_KEY'] = store.sshKeys.join('\n');
+  if (startSsh) fields['startSsh'] = true;
+  if (body['startJupyter'] === true) fields['startJupyter'] = true;
+  return fields;
+}
+
+/** Mount fields and the data centre: a network volume places the pod in the volume's data centre. */
+function placeMounts(core: MockCore, mounts: Mounts | undefined, preferred: readonly string[], fields: Body): Refusal | undefined {
+  const network = mounts?.network?.[0];
+  if (network) {
+    const volume = core.store.networkVolumes.get(network.volumeId);
+    if (!volume) return refuse(404, '/body/mounts/network/0/volumeId', `network volume ${network.volumeId} does not exist`);
+    if (preferred.length > 0 && !preferred.includes(volume.dataCenterId)) {
+      return refuse(400, '/body/dataCenterIds', `network volume ${volume.id} is in ${volume.dataCenterId}, which dataCenterIds excludes`);
+    }
+    Object.assign(fields, { networkVolumeId: volume.id, volumeMountPath: network.path, volumeInGb: 0, dataCenterId: volume.dataCenterId });
+    return undefined;
+  }
+  if (mounts?.persistent) Object.assign(fields, { volumeInGb: mounts.persistent.size, volumeMountPath: mounts.persistent.path });
+  else if (fields['volumeInGb'] === undefined) fields['volumeInGb'] = 0;
+  fields['dataCenterId'] = preferred[0] ?? DEFAULT_DATA_CENTER;
+  return undefined;
+}
+
+function higherVersion(a: string | undefined, b: string): string {
+  if (a === undefined) return b;
+  const [am = 0, an = 0] = a.split('.').map(Number);
+  const [bm = 0, bn = 0] = b.split('.').map(Number);
+  return am > bm || (am === bm && an > bn) ? a : b;
+}
+
+/** updatePod body → stored fields to merge; PATCH semantics (absent = unchanged). */
+export function updatePodFields(core: MockCore, pod: PodRecord, body: Body): Body | Refusal {
+  const { store } = core;
+  let fields: Body = {};
+  let env = body['env'] as Record<string, string> | undefined;
+  if (typeof body['templateId'] === 'string') {
+    // One-time application of the template's container settings (not its mounts); body fields win.
+    const t = usableTemplate(store, body['templateId']);
+    if (isRefusal(t)) return t;
+    fields = templateSettings(t);
+    env = { ...((t['env'] as Record<string, string> | undefined) ?? {}), ...(env ?? {}) };
+  }
+  Object.assign(fields, containerFields(body));
+  if (env !== undefined) fields['env'] = env;
+  for (const key of ['name', 'locked', 'globalNetworking'] as const) if (body[key] !== undefined) fields[key] = body[key];
+  const registry = registryRefusal(store, fields);
+  if (registry) return registry;
+  const mounts = body['mounts'] as Mounts | undefined;
+  const mountProblem = mountRefusal(mounts, pod['computeType'] === 'CPU') ?? changeMounts(pod, mounts, fields);
+  return mountProblem ?? fields;
+}
+
+/** The mount kind is fixed at create; a network mount's volume is immutable; paths and sizes may change. */
+function changeMounts(pod: PodRecord, mounts: Mounts | undefined, fields: Body): Refusal | undefined {
+  if (!mounts || (mounts.persistent === undefined && mounts.network === undefined)) return undefined;
+  const current = typeof pod['networkVolumeId'] === 'string' && pod['networkVolumeId'] !== '' ? 'network'
+    : pod['computeType'] !== 'CPU' && (typeof pod['volumeInGb'] !== 'number' || pod['volumeInGb'] > 0) ? 'persistent' : 'none';
+  if (mounts.network !== undefined) {
+    if (mounts.network.length === 0) return refuse(400, '/body/mounts/network', 'clearing a mount is not supported');
+    if (current !== 'network') return refuse(400, '/body/mounts/network', `the pod was created with ${current === 'none' ? 'no mount' : 'a persistent mount'}; the mount kind is fixed at create`);
+    const wanted = mounts.network[0]!;
+    if (wanted.volumeId !== pod['networkVolumeId']) return refuse(400, '/body/mounts/network/0/volumeId', 'the network volume of a pod cannot change');
+    fields['volumeMountPath'] = wanted.path;
+    return undefined;
+  }
+  if (current !== 'persistent') return refuse(400, '/body/mounts/persistent', `the pod was created with ${current === 'none' ? 'no mount' : 'a network mount'}; the mount kind is fixed at create`);
+  Object.assign(fields, { volumeInGb: mounts.persistent!.size, volumeMountPath: mounts.persistent!.path });
+  return undefined;
+}
