@@ -3348,6 +3348,23 @@ export const rules = [
     ]
   },
   {
+    "id": "RESTV2-POD-008",
+    "title": "createPod compute the catalog cannot place is answered 400 naming the field and stores nothing: a GPU type or CPU flavour not in the catalog, a GPU type not offered in the cloud asked for or above its per-cloud count, vCPUs outside the flavour's range, no host with an accepted CUDA version, no stock in the data centres allowed; a placed pod reports its data centre and the newest accepted CUDA version.",
+    "seed": "rest-v2 › POST /v2/pods; rest-v2 › CreateGpuConfig; rest-v2 › GET /v2/catalog/gpus; rest-v2 › GET /v2/catalog/datacenters",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "values": {
+      "status": 400
+    },
+    "operations": [
+      "createPod",
+      "listPods",
+      "listGpuTypes"
+    ]
+  },
+  {
     "id": "RESTV2-ACTION-001",
     "title": "A new pod is PROVISIONING, then STARTING, then RUNNING, and its actions are at every moment those of its status (RUNNING stop, restart, terminate; EXITED and ERROR start, terminate; PROVISIONING and STARTING stop, terminate); the mock takes 2 s to provision and 3 s to start on its clock.",
     "seed": "rest-v2 › POST /v2/pods/{id}/action; rest-v2 › PodStatus; rest-v2 › POST /v2/pods",
@@ -3580,6 +3597,458 @@ export const rules = [
       "updateSshKeys",
       "createPod",
       "getPod"
+    ]
+  },
+  {
+    "id": "RESTV2-ENDPOINT-001",
+    "title": "REST v2 endpoint round trip: createEndpoint (image + gpu) answers 201 with the endpoint and the v2 defaults (workers min 0, max 3, idleTimeout 10; timeout 300000; flashboot OFF), getEndpoint answers it unchanged, listEndpoints wraps it under endpoints, PATCH changes only what it sends, deleteEndpoint answers 204 and the id is then 404.",
+    "seed": "rest-v2 › POST /v2/serverless; rest-v2 › GET /v2/serverless/{id}; rest-v2 › PATCH /v2/serverless/{id}; rest-v2 › DELETE /v2/serverless/{id}; rest-v2 › CreateEndpointRequest; rest-v2 › Endpoint",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "values": {
+      "status": 201,
+      "workersMin": 0,
+      "workersMax": 3,
+      "idleTimeout": 10,
+      "timeout": 300000,
+      "flashboot": "OFF"
+    },
+    "operations": [
+      "createEndpoint",
+      "getEndpoint",
+      "listEndpoints",
+      "updateEndpoint",
+      "deleteEndpoint"
+    ]
+  },
+  {
+    "id": "RESTV2-ENDPOINT-002",
+    "title": "createEndpoint with neither or both of gpu and cpu, or a non-empty gpu.allowedCudaVersions beside gpu.minCudaVersion, is answered 400; with a template or network volume that does not exist 404; updateEndpoint sending gpu to a CPU endpoint or cpu to a GPU endpoint 400; none changes anything.",
+    "seed": "rest-v2 › POST /v2/serverless; rest-v2 › PATCH /v2/serverless/{id}; rest-v2 › CreateEndpointGpuConfig; migration-guide › Create bodies",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "values": {
+      "crossField": 400,
+      "missingReference": 404
+    },
+    "operations": [
+      "createEndpoint",
+      "updateEndpoint",
+      "listEndpoints"
+    ]
+  },
+  {
+    "id": "RESTV2-ENDPOINT-003",
+    "title": "createEndpoint or updateEndpoint leaving workers.min above workers.max is answered 400 naming /body/workers/min, and a GPU pool, CPU flavour or data centre that the catalog does not list 422 naming its path; none changes anything.",
+    "seed": "rest-v2 › POST /v2/serverless; rest-v2 › EndpointWorkers; rest-v2 › GET /v2/catalog/gpus",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "values": {
+      "workers": 400,
+      "notInCatalog": 422
+    },
+    "operations": [
+      "createEndpoint",
+      "updateEndpoint",
+      "getEndpoint"
+    ]
+  },
+  {
+    "id": "RESTV2-ENDPOINT-004",
+    "title": "One state: an endpoint created through REST v1 is read and updated through REST v2 with the same id and the migration map's names (workersMin/workersMax/idleTimeout → workers, scalerType/scalerValue → scaling, executionTimeoutMs → timeout, gpuTypeIds → gpu.pools of those types), and one created through REST v2 reads back through REST v1 the same way.",
+    "seed": "migration-guide › Path map; migration-guide › Create bodies; rest-v2 › Endpoint",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "operations": [
+      "createEndpoint",
+      "getEndpoint",
+      "updateEndpoint",
+      "listEndpoints"
+    ]
+  },
+  {
+    "id": "RESTV2-ENDPOINT-005",
+    "title": "An endpoint created through REST v2 with container settings gets a template of its own (REST v1 getEndpoint names it; REST v1 listTemplates lists it only with includeEndpointBoundTemplates=true) which deleteEndpoint deletes with it, while an endpoint created from templateId alone shows that template's container settings and leaves it in place.",
+    "seed": "rest-v2 › DELETE /v2/serverless/{id}; rest-v2 › POST /v2/serverless",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "operations": [
+      "createEndpoint",
+      "deleteEndpoint",
+      "getEndpoint"
+    ]
+  },
+  {
+    "id": "RESTV2-WORKERS-001",
+    "title": "listEndpointWorkers answers the workers and a summary whose running, idle, initializing, throttled and unhealthy counts add up to total and match the listed workers' statuses; an endpoint with workers.min 1 lists a worker on the current release (version = endpointVersion, not stale); an unknown endpoint is 404.",
+    "seed": "rest-v2 › GET /v2/serverless/{id}/workers; rest-v2 › WorkerSummary; migration-guide › Serverless workers",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "operations": [
+      "listEndpointWorkers",
+      "createEndpoint"
+    ]
+  },
+  {
+    "id": "RESTV2-WORKERS-002",
+    "title": "Workers an endpoint needs but cannot place because none of its GPU types has capacity are counted as throttled in the summary (and in total) but not listed.",
+    "seed": "rest-v2 › WorkerSummary; rest-v2 › GET /v2/serverless/{id}/workers",
+    "surface": "rest-v2",
+    "check": "mock-only",
+    "tier": "safe",
+    "source": "assumed",
+    "operations": [
+      "listEndpointWorkers"
+    ],
+    "why-not-black-box": "Taking GPU capacity away is a switch of the reference mock (control API gpu-availability); a real service's stock cannot be emptied on purpose."
+  },
+  {
+    "id": "RESTV2-RELEASE-001",
+    "title": "A change of what an endpoint's workers run (image, env) is a new release listed first by listEndpointReleases with endpointVersion one higher and a diff naming each changed field with its old and new value; a change of name, workers or scaling makes none.",
+    "seed": "rest-v2 › GET /v2/serverless/{id}/releases; rest-v2 › PATCH /v2/serverless/{id}; rest-v2 › Release",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "operations": [
+      "listEndpointReleases",
+      "updateEndpoint",
+      "createEndpoint"
+    ]
+  },
+  {
+    "id": "RESTV2-RELEASE-002",
+    "title": "listEndpointReleases keeps at most the 20 newest releases, newest first, while versions keep counting.",
+    "seed": "rest-v2 › GET /v2/serverless/{id}/releases; rest-v2 › ListEndpointReleasesResponse",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "values": {
+      "maxReleases": 20
+    },
+    "operations": [
+      "listEndpointReleases",
+      "updateEndpoint"
+    ]
+  },
+  {
+    "id": "RESTV2-RELEASE-003",
+    "title": "A worker busy when a release is made keeps running the older release (isStale, its version and image) and the rollout is in progress; when its job ends it is replaced and the rollout reaches 100 % on the latest release.",
+    "seed": "rest-v2 › PATCH /v2/serverless/{id}; rest-v2 › RolloutSummary; rest-v2 › Worker",
+    "surface": "rest-v2",
+    "check": "clock",
+    "tier": "slow",
+    "source": "observed",
+    "operations": [
+      "listEndpointReleases",
+      "listEndpointWorkers",
+      "updateEndpoint"
+    ]
+  },
+  {
+    "id": "RESTV2-VOLUME-001",
+    "title": "REST v2 network volume round trip: createNetworkVolume answers 201 with id, name, size, dataCenter and type (without type, the data centre's primary tier: the first networkVolumeTypes entry of getDataCenter), get and list answer it, PATCH renames and grows it, delete answers 204 and the id is then 404.",
+    "seed": "rest-v2 › POST /v2/network-volumes; rest-v2 › PATCH /v2/network-volumes/{id}; rest-v2 › DELETE /v2/network-volumes/{id}; rest-v2 › NetworkVolume; migration-guide › Create bodies",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "operations": [
+      "createNetworkVolume",
+      "getNetworkVolume",
+      "listNetworkVolumes",
+      "updateNetworkVolume",
+      "deleteNetworkVolume",
+      "getDataCenter"
+    ]
+  },
+  {
+    "id": "RESTV2-VOLUME-002",
+    "title": "updateNetworkVolume with a size below the current one is answered 400 naming /body/size, and the volume keeps its size.",
+    "seed": "rest-v2 › PATCH /v2/network-volumes/{id}; rest-v2 › UpdateNetworkVolumeRequest",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "values": {
+      "status": 400
+    },
+    "operations": [
+      "updateNetworkVolume",
+      "getNetworkVolume"
+    ]
+  },
+  {
+    "id": "RESTV2-VOLUME-003",
+    "title": "createNetworkVolume in a data centre the catalog does not list, or with a tier that data centre does not offer, is answered 422 and stores nothing; deleting a volume an endpoint uses is answered 409 and deletes nothing.",
+    "seed": "rest-v2 › POST /v2/network-volumes; rest-v2 › DELETE /v2/network-volumes/{id}; rest-v2 › Conflict",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "assumed",
+    "values": {
+      "notOffered": 422,
+      "inUse": 409
+    },
+    "operations": [
+      "createNetworkVolume",
+      "deleteNetworkVolume",
+      "listNetworkVolumes",
+      "createEndpoint"
+    ]
+  },
+  {
+    "id": "RESTV2-VOLUME-004",
+    "title": "One state: a network volume created through REST v1 reads through REST v2 with the same id, dataCenterId as dataCenter and type STANDARD, and one created through REST v2 reads back through REST v1 with dataCenterId.",
+    "seed": "migration-guide › Path map; migration-guide › Create bodies; rest-v2 › NetworkVolume",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "assumed",
+    "operations": [
+      "getNetworkVolume",
+      "createNetworkVolume",
+      "listNetworkVolumes"
+    ]
+  },
+  {
+    "id": "RESTV2-REGISTRY-001",
+    "title": "REST v2 registry credentials are write-only: createRegistry answers 201 with id and name only, getRegistry and listRegistries the same, no answer carries the username or password, a taken name is 400, and deleteRegistry answers 204 and the id is then 404.",
+    "seed": "rest-v2 › POST /v2/registries; rest-v2 › GET /v2/registries/{id}; rest-v2 › DELETE /v2/registries/{id}; rest-v2 › Registry",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "operations": [
+      "createRegistry",
+      "getRegistry",
+      "listRegistries",
+      "deleteRegistry"
+    ]
+  },
+  {
+    "id": "RESTV2-REGISTRY-002",
+    "title": "deleteRegistry of a credential a pod uses is answered 400 and deletes nothing; a template that references it does not block the delete and then reads registry null.",
+    "seed": "rest-v2 › DELETE /v2/registries/{id}",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "values": {
+      "inUse": 400
+    },
+    "operations": [
+      "deleteRegistry",
+      "createPod",
+      "deletePod",
+      "createTemplate",
+      "getTemplate"
+    ]
+  },
+  {
+    "id": "RESTV2-REGISTRY-003",
+    "title": "One state: REST v1 container registry auths are the REST v2 registry credentials, same ids, readable and deletable through either surface.",
+    "seed": "migration-guide › Path map; rest-v2 › Registry",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "operations": [
+      "getRegistry",
+      "listRegistries",
+      "createRegistry",
+      "deleteRegistry"
+    ]
+  },
+  {
+    "id": "RESTV2-DELEGATION-001",
+    "title": "createDelegation with an ECR repository ARN answers 201 with region, account (awsUser) and repository taken from it and only the EcrDelegation fields, listDelegations lists it, revokeDelegation answers 204 and then 404; a resource that is no ECR repository ARN is 422 and a repository already delegated 400.",
+    "seed": "rest-v2 › POST /v2/registries/delegations; rest-v2 › GET /v2/registries/delegations; rest-v2 › DELETE /v2/registries/delegations/{id}; rest-v2 › EcrDelegation",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "values": {
+      "malformed": 422,
+      "duplicate": 400
+    },
+    "operations": [
+      "createDelegation",
+      "listDelegations",
+      "revokeDelegation"
+    ]
+  },
+  {
+    "id": "RESTV2-CATALOG-001",
+    "title": "The catalog lists GPU types, CPU flavors and data centers wrapped under gpus, cpus and dataCenters, without stock unless asked; getGpuType, getCpuType and getDataCenter answer a listed id as listed and an unknown id 404.",
+    "seed": "rest-v2 › GET /v2/catalog/gpus; rest-v2 › GET /v2/catalog/gpus/{id}; rest-v2 › GET /v2/catalog/cpus; rest-v2 › GET /v2/catalog/cpus/{id}; rest-v2 › GET /v2/catalog/datacenters; rest-v2 › GET /v2/catalog/datacenters/{id}",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "operations": [
+      "listGpuTypes",
+      "getGpuType",
+      "listCpuTypes",
+      "getCpuType",
+      "listDataCenters",
+      "getDataCenter"
+    ]
+  },
+  {
+    "id": "RESTV2-CATALOG-002",
+    "title": "A GPU or CPU catalog request with include=AVAILABILITY but no product, with an availability filter (product, count, cloud, countryCodes, cudaVersions, minCudaVersion, vcpuCount) but no include, or with both cudaVersions and minCudaVersion is answered 400.",
+    "seed": "rest-v2 › GET /v2/catalog/gpus; rest-v2 › GET /v2/catalog/cpus; rest-v2 › BadRequest",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "values": {
+      "status": 400
+    },
+    "operations": [
+      "listGpuTypes",
+      "getGpuType",
+      "listCpuTypes",
+      "getCpuType"
+    ]
+  },
+  {
+    "id": "RESTV2-CATALOG-003",
+    "title": "With include=AVAILABILITY and a product every GPU type carries availability, its dataCenters name catalog data centers, countryCodes keeps only types offered in those countries, and cudaVersions narrows a type's cudaVersions to the versions asked for.",
+    "seed": "rest-v2 › GET /v2/catalog/gpus; rest-v2 › GpuType; rest-v2 › DataCenterAvailability",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "operations": [
+      "listGpuTypes",
+      "getGpuType",
+      "listDataCenters"
+    ]
+  },
+  {
+    "id": "RESTV2-CATALOG-004",
+    "title": "listDataCenters keeps the data centers in any of the regions asked, offering all networkVolumeTypes asked, holding all compliance asked and matching globalNetwork; gpuAvailability and cpuAvailability appear only with the include that asks for them.",
+    "seed": "rest-v2 › GET /v2/catalog/datacenters; rest-v2 › DataCenter",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "operations": [
+      "listDataCenters",
+      "getDataCenter"
+    ]
+  },
+  {
+    "id": "RESTV2-CATALOG-005",
+    "title": "listPublicTemplates answers at most 100 public templates of the asked source (official by default), each with registry null, none of them the caller's own templates.",
+    "seed": "rest-v2 › GET /v2/catalog/templates; rest-v2 › ListPublicTemplatesResponse",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "values": {
+      "maxItems": 100
+    },
+    "operations": [
+      "listPublicTemplates",
+      "listTemplates"
+    ]
+  },
+  {
+    "id": "RESTV2-CATALOG-006",
+    "title": "The mock's catalog is seeded and deterministic: its GPU type ids are REST v1's gpuTypeIds (NVIDIA GeForce RTX 4090 in pool ADA_24), its data centers REST v1's 26 dataCenterIds, and a GPU type the control API marks unavailable has availability NONE everywhere.",
+    "seed": "rest-v2 › GET /v2/catalog/gpus; rest-v2 › GET /v2/catalog/datacenters; rest-v2 › AvailabilityLevel",
+    "surface": "rest-v2",
+    "check": "mock-only",
+    "tier": "safe",
+    "source": "assumed",
+    "operations": [
+      "listGpuTypes",
+      "getGpuType",
+      "listDataCenters"
+    ],
+    "why-not-black-box": "A real catalog changes with the market and its stock cannot be set; the seeded data and the control API's unavailable GPU types are the reference mock's."
+  },
+  {
+    "id": "RESTV2-BILLING-001",
+    "title": "Every REST v2 billing answer is {records, metadata}: recordCount equals the number of records, every record is a bucket [startTime, endTime) inside the window metadata.query echoes (with bucketSize and the filter, null when not sent), and metadata.totals is the sum of the records.",
+    "seed": "rest-v2 › GET /v2/billing; rest-v2 › GET /v2/billing/pods; rest-v2 › GET /v2/billing/serverless; rest-v2 › GET /v2/billing/endpoints; rest-v2 › GET /v2/billing/network-volumes; rest-v2 › GET /v2/billing/clusters; rest-v2 › BillingMetadata",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "operations": [
+      "listBilling",
+      "listPodBilling",
+      "listServerlessBilling",
+      "listEndpointBilling",
+      "listNetworkVolumeBilling",
+      "listClusterBilling"
+    ]
+  },
+  {
+    "id": "RESTV2-BILLING-002",
+    "title": "A billing window moves startTime back to the start of its bucket and endTime forward to the end of its bucket (UTC), lastN is the last N buckets ending with the current one, and lastN beside startTime or endTime, startTime not before endTime, or a window of more than 8784 buckets is answered 400.",
+    "seed": "rest-v2 › GET /v2/billing; rest-v2 › BillingQuery; rest-v2 › BillingBucketSize",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "values": {
+      "maxBuckets": 8784,
+      "status": 400
+    },
+    "operations": [
+      "listBilling",
+      "listPodBilling",
+      "listEndpointBilling"
+    ]
+  },
+  {
+    "id": "RESTV2-BILLING-003",
+    "title": "Billing is derived from what exists on the clock with REST v1's prices: over a window covering a pod's life, listPodBilling for that pod totals what REST v1 getPodBilling bills it, placed in the buckets where it ran.",
+    "seed": "rest-v2 › GET /v2/billing/pods; rest-v2 › PodBillingRecord; migration-guide › Path map",
+    "surface": "rest-v2",
+    "check": "clock",
+    "tier": "slow",
+    "source": "assumed",
+    "operations": [
+      "listPodBilling",
+      "listBilling"
+    ]
+  },
+  {
+    "id": "RESTV2-BILLING-004",
+    "title": "The id filter of a per-resource billing list (podId, serverlessId, networkVolumeId, clusterId) keeps only that resource's records, an id that names nothing gives no records (not 404), and a per-resource answer of more than 10000 records is refused 400.",
+    "seed": "rest-v2 › GET /v2/billing/network-volumes; rest-v2 › GET /v2/billing/pods; rest-v2 › NetworkVolumeBillingRecord",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "assumed",
+    "values": {
+      "maxRecords": 10000
+    },
+    "operations": [
+      "listNetworkVolumeBilling",
+      "listPodBilling",
+      "listServerlessBilling",
+      "listClusterBilling",
+      "createNetworkVolume"
     ]
   }
 ] as const satisfies readonly Rule[];

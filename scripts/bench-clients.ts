@@ -7,14 +7,18 @@
  *    openapi-fetch alone (the floor of a client built on it), and
  *    the client's own CPU cost per call in µs against an in-process fetch that answers instantly;
  * 2. queue-client and REST v2 client bundle sizes min+gz via esbuild (goal ≤ 10 kB each), without the lazily loaded validators
- *    (what every user pays) and with them (what the first validated call loads).
+ *    (what every user pays);
+ * 3. per client (REST v1, queue v2, REST v2): the chunks its first validated call loads lazily, from an esbuild
+ *    build with code splitting (each chunk gzipped on its own, as a browser fetches them), and which surfaces'
+ *    generated validators they hold.
  * Bounded: fixed request counts and a time cap, loopback only.
- * Usage: `tsx scripts/bench-clients.ts [--requests N] [--rounds N]`.
+ * Usage: `tsx scripts/bench-clients.ts [--requests N] [--rounds N] [--bundles-only]` (--bundles-only: sizes, no timing).
  */
 import { fork } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import createClient from 'openapi-fetch';
 import type { paths as QueueV2Paths } from '../generated/queue-v2/types.js';
 import { createQueueClient } from '../src/clients/index.js';
@@ -121,38 +125,92 @@ async function clientCpuPerCall() {
   return { extraUsPerCall: round3(median(extra)), instantFetchUsPerCall: round3(median(samples.instantFetch!)) };
 }
 
+// Everything under src/validation/ stays out of the core bundle: the clients only ever import it lazily.
 const externalValidation: Plugin = {
   name: 'external-validation',
   setup(builder) {
-    builder.onResolve({ filter: /validation\/index\.js$/ }, (args) => ({ path: args.path, external: true }));
+    builder.onResolve({ filter: /\/validation\/[\w./-]+\.js$/ }, (args) => ({ path: args.path, external: true }));
   },
 };
 
-async function bundleSize(withValidation: boolean, client = 'queue-client.ts') {
-  const entry = fileURLToPath(new URL(`../src/clients/${client}`, import.meta.url));
-  const result = await build({
-    entryPoints: [entry],
-    bundle: true,
-    minify: true,
-    write: false,
-    format: 'esm',
-    platform: 'neutral',
-    target: 'es2022',
-    mainFields: ['module', 'main'],
-    external: ['node:*'],
-    plugins: withValidation ? [] : [externalValidation],
-    logLevel: 'silent',
-  });
+const clientEntry = (client: string) => fileURLToPath(new URL(`../src/clients/${client}`, import.meta.url));
+const esbuildOptions = {
+  bundle: true,
+  minify: true,
+  write: false,
+  format: 'esm',
+  platform: 'neutral',
+  target: 'es2022',
+  mainFields: ['module', 'main'],
+  external: ['node:*'],
+  logLevel: 'silent',
+} satisfies BuildOptions;
+
+async function bundleSize(client: string) {
+  const result = await build({ ...esbuildOptions, entryPoints: [clientEntry(client)], plugins: [externalValidation] });
   const code = result.outputFiles[0]?.contents ?? new Uint8Array();
   return { minBytes: code.length, minGzBytes: gzipSync(code, { level: 9 }).length };
 }
 
+/** Output files reachable from `start` over static imports, minus those in `except`. */
+function staticClosure(metafile: Metafile, start: string[], except = new Set<string>()): Set<string> {
+  const seen = new Set<string>();
+  const queue = start.filter((file) => !except.has(file));
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const edge of metafile.outputs[file]?.imports ?? []) {
+      if (edge.kind === 'import-statement' && !edge.external && !except.has(edge.path)) queue.push(edge.path);
+    }
+  }
+  return seen;
+}
+
+/**
+ * What the first validated call of a client loads: the dynamic-import target chunks of its core whose
+ * module names its surface (or, with a loader shared by all surfaces, the only target), plus their own
+ * static imports that the core does not already hold.
+ */
+async function lazyValidators(client: string, surfaceDir: string) {
+  const outdir = '/bench-out';
+  const result = await build({ ...esbuildOptions, entryPoints: [clientEntry(client)], splitting: true, outdir, metafile: true });
+  const metafile = result.metafile;
+  const outputs = Object.keys(metafile.outputs);
+  const entry = outputs.find((file) => metafile.outputs[file]?.entryPoint?.endsWith(`src/clients/${client}`));
+  if (!entry) throw new Error(`no entry chunk for ${client}`);
+  const core = staticClosure(metafile, [entry]);
+  const targets = [...core].flatMap((file) => metafile.outputs[file]!.imports.filter((edge) => edge.kind === 'dynamic-import' && !edge.external).map((edge) => edge.path));
+  const validationTargets = [...new Set(targets)].filter((file) => /src\/validation\//.test(metafile.outputs[file]?.entryPoint ?? ''));
+  const forSurface = validationTargets.filter((file) => metafile.outputs[file]!.entryPoint!.includes(surfaceDir));
+  const loaded = staticClosure(metafile, forSurface.length > 0 ? forSurface : validationTargets, core);
+  const contents = new Map(result.outputFiles.map((out) => [out.path, out.contents]));
+  const bytes = (file: string) => contents.get(resolve(file)) ?? new Uint8Array();
+  const files = [...loaded];
+  const surfacesHeld = new Set(
+    files.flatMap((file) => Object.keys(metafile.outputs[file]!.inputs).map((input) => /generated\/validators\/([\w-]+?)(?:\.params)?\.js$/.exec(input)?.[1])).filter((name): name is string => name !== undefined),
+  );
+  return {
+    loadedModule: forSurface.map((file) => metafile.outputs[file]!.entryPoint).join(', ') || validationTargets.map((file) => metafile.outputs[file]!.entryPoint).join(', '),
+    chunks: files.length,
+    minBytes: files.reduce((sum, file) => sum + bytes(file).length, 0),
+    minGzBytes: files.reduce((sum, file) => sum + gzipSync(bytes(file), { level: 9 }).length, 0),
+    validatorsOf: [...surfacesHeld].sort(),
+  };
+}
+
 const round3 = (value: number) => Math.round(value * 1000) / 1000;
 
+const bundlesOnly = process.argv.includes('--bundles-only');
 const report = {
-  statusOverhead: await overheadOnLoopback(),
-  clientCpu: await clientCpuPerCall(),
-  queueClientBundle: { core: await bundleSize(false), withValidators: await bundleSize(true), goal: 'core min+gz <= 10240 bytes' },
-  restV2ClientBundle: { core: await bundleSize(false, 'rest-v2/index.ts'), withValidators: await bundleSize(true, 'rest-v2/index.ts'), goal: 'core min+gz <= 10240 bytes' },
+  ...(bundlesOnly ? {} : { statusOverhead: await overheadOnLoopback(), clientCpu: await clientCpuPerCall() }),
+  queueClientBundle: { core: await bundleSize('queue-client.ts'), goal: 'core min+gz <= 10240 bytes' },
+  restV2ClientBundle: { core: await bundleSize('rest-v2/index.ts'), goal: 'core min+gz <= 10240 bytes' },
+  lazilyLoadedValidators: {
+    restV1: await lazyValidators('rest-client.ts', 'rest-v1'),
+    queueV2: await lazyValidators('queue-client.ts', 'queue-v2'),
+    restV2: await lazyValidators('rest-v2/index.ts', 'rest-v2'),
+    goal: 'each client loads only its own surface\'s validators',
+  },
 };
 console.log(JSON.stringify(report, null, 2));

@@ -4,7 +4,7 @@ import { bundleSpec, surfaces, type OpenApiDocument, type SurfaceName } from './
 import { openapiTypes } from './generators/openapi-types.js';
 import { operationsModule, operationsTable, type OperationInfo } from './generators/operations.js';
 import { buildValidators, declarations, type SurfaceValidators } from './generators/validators.js';
-import { validatorIndexModule, validatorTypesModule } from './generators/validator-index.js';
+import { surfaceValidatorIndexModule, surfaceValidatorIndexPath, validatorIndexModule, validatorTypesModule } from './generators/validator-index.js';
 import { graphqlFiles } from './generators/graphql.js';
 import { rulesModule } from './generators/rules.js';
 import { migrationModule } from './generators/migration.js';
@@ -31,6 +31,7 @@ for (const surface of Object.keys(surfaces) as SurfaceName[]) {
   await out.write(`validators/${dir}.d.ts`, declarations(v.exportNames));
   await out.write(`validators/${dir}.params.js`, v.paramsModule);
   await out.write(`validators/${dir}.params.d.ts`, declarations(v.paramsExportNames));
+  await out.write(surfaceValidatorIndexPath(v), surfaceValidatorIndexModule(v));
 }
 await out.write('validators/types.ts', validatorTypesModule());
 await out.write('validators/index.ts', validatorIndexModule(allValidators));

@@ -1,6 +1,7 @@
 // Provider verification of the pacts: `npm run pact:verify [-- --provider queueV2] [target flags]`.
-// Target flags/env are the conformance suite's (--rest-url, --queue-url, --graphql-url, --api-key,
-// --endpoint-id, --control-url; CONFORM_*); none → the embedded mock. PACT_BROKER_BASE_URL → pacts
+// Target flags/env are the conformance suite's (--rest-url, --queue-url, --graphql-url, --rest-v2-url,
+// --api-key, --endpoint-id, --control-url; CONFORM_*); none → the embedded mock. A remote target needs
+// the URL of each provider verified. PACT_BROKER_BASE_URL → pacts
 // come from the broker (results published with PACT_PUBLISH_VERIFICATION_RESULTS=true).
 import { brokerFromEnv, versionFromEnv } from '../src/pact/broker.js';
 import { PACT_SURFACES, PROVIDERS, type PactSurface } from '../src/pact/participants.js';
@@ -27,7 +28,7 @@ function splitProviders(argv: string[]): { surfaces: PactSurface[]; rest: string
 async function main(): Promise<number> {
   const { surfaces, rest } = splitProviders(process.argv.slice(2));
   const broker = brokerFromEnv(process.env);
-  const started = await resolvePactTarget(rest, process.env);
+  const started = await resolvePactTarget(rest, process.env, surfaces);
   try {
     console.log(`pact:verify → ${started.target.name}; pacts from ${broker ? broker.baseUrl : 'pacts/'}`);
     const results = await verifyProviders({

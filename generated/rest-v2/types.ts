@@ -39,7 +39,7 @@ export interface paths {
         put?: never;
         /**
          * Create a pod
-         * @description Creates and starts a pod and answers 201 with it. `name` is required; exactly one of `gpu` or `cpu`, else 400; `image` is required unless `templateId` is given. A template is a one-time source of settings (image, args, disk, ports, env merged per key with the body winning, registry, persistent mount on GPU pods, startSsh, CUDA versions): the pod keeps no link to it (`template` null); a serverless template → 422. One mount kind: `persistent` beside `network` → 400, `persistent` on a CPU pod → 400; a network mount places the pod in the volume's data centre (a `dataCenterIds` excluding it → 400). A template, network volume or registry credential that does not exist → 404. With `startSsh` and registered account keys the pod gets them as its `PUBLIC_KEY` env (unless the body sets one). The pod starts PROVISIONING, then STARTING, then RUNNING; the reference mock takes 2 s and 3 s on its clock (assumed; the public description gives no figures).
+         * @description Creates and starts a pod and answers 201 with it. `name` is required; exactly one of `gpu` or `cpu`, else 400; `image` is required unless `templateId` is given. A template is a one-time source of settings (image, args, disk, ports, env merged per key with the body winning, registry, persistent mount on GPU pods, startSsh, CUDA versions): the pod keeps no link to it (`template` null); a serverless template → 422. One mount kind: `persistent` beside `network` → 400, `persistent` on a CPU pod → 400; a network mount places the pod in the volume's data centre (a `dataCenterIds` excluding it → 400). A template, network volume or registry credential that does not exist → 404. Placement follows the catalog: a GPU type or CPU flavour it lacks, a GPU type not offered in `cloud` or above its per-cloud count, vCPUs outside the flavour's range, no host with an accepted CUDA version, or no stock in the allowed data centres → 400 ("could not be placed"); the pod reports its data centre and host CUDA version. With `startSsh` and registered account keys the pod gets them as its `PUBLIC_KEY` env (unless the body sets one). The pod starts PROVISIONING, then STARTING, then RUNNING; the reference mock takes 2 s and 3 s on its clock (assumed; the public description gives no figures).
          */
         post: operations["createPod"];
         delete?: never;
@@ -131,7 +131,7 @@ export interface paths {
         put?: never;
         /**
          * Create a cluster
-         * @description Creates `compute.podCount` pods on one private network and answers 201 with the cluster. The member pods are ordinary pods (ranks 0 … podCount-1, rank 0 the primary; SLURM and RAY clusters assign roles) hidden from listPods unless `includeClusterPods=true`. Without `image` → 400 (a cluster takes no `templateId`; assumed); a network volume that does not exist → 422 (this operation documents no 404; assumed); `persistent` beside `network` → 400.
+         * @description Creates `compute.podCount` pods on one private network and answers 201 with the cluster. The member pods are ordinary pods (ranks 0 … podCount-1, rank 0 the primary; SLURM and RAY clusters assign roles) hidden from listPods unless `includeClusterPods=true`. Without `image` → 400 (a cluster takes no `templateId`; assumed); a network volume that does not exist → 422 (this operation documents no 404; assumed); `persistent` beside `network` → 400; a GPU type the catalog does not offer for clusters, above its count, or without stock in the allowed data centres → 400 (one data centre for all members).
          */
         post: operations["createCluster"];
         delete?: never;
@@ -197,13 +197,13 @@ export interface paths {
         };
         /**
          * List serverless endpoints
-         * @description Endpoints of the caller, wrapped as `{"endpoints": [...]}`.
+         * @description Endpoints of the caller, wrapped as `{"endpoints": [...]}`, whatever surface created them (one state with REST v1: same ids, the migration map's names).
          */
         get: operations["listEndpoints"];
         put?: never;
         /**
          * Create a serverless endpoint
-         * @description Creates an endpoint; `image` is required unless `templateId` is given. 404 when a referenced template, volume or registry credential does not exist.
+         * @description Creates an endpoint and answers 201 with it; it takes jobs on queue v2 at once. Exactly one of `gpu` or `cpu`; neither or both → 400, and so does a non-empty `gpu.allowedCudaVersions` with `gpu.minCudaVersion` or `gpu.excludedTypes` that leaves no type of the pools. `image` is required unless `templateId` is given; a referenced template, network volume or registry credential that does not exist → 404. Assumed: `workers.min` above `workers.max` → 400 (the REST v1 rule); a GPU pool, GPU type, CPU flavour (or a vCPU count outside its range) or data centre not in the catalog → 422. Container settings in the body (with or without `templateId`) give the endpoint a template of its own, bound to it and deleted with it; `templateId` alone uses that template as is (assumed).
          */
         post: operations["createEndpoint"];
         delete?: never;
@@ -221,21 +221,21 @@ export interface paths {
         };
         /**
          * Get a serverless endpoint
-         * @description One endpoint by id.
+         * @description One endpoint by id, created through any surface.
          */
         get: operations["getEndpoint"];
         put?: never;
         post?: never;
         /**
          * Delete a serverless endpoint
-         * @description Deletes the endpoint and its workers.
+         * @description Deletes the endpoint, its workers, its queued and running jobs and its bound template (the one created for it); a template it only referenced stays.
          */
         delete: operations["deleteEndpoint"];
         options?: never;
         head?: never;
         /**
          * Update a serverless endpoint
-         * @description Changes the given fields; a change of the container or hardware starts a new release.
+         * @description Changes the given fields and answers 200 with the endpoint. `gpu` on a CPU endpoint, `cpu` on a GPU endpoint, or both → 400 (the compute family is fixed). A change of what the workers run (container settings, env, GPU or CPU selection, network volumes, data centres) is a new release (listEndpointReleases) that rolls out as workers fall idle; workers, scaling, timeout, flashboot and name apply at once. Assumed: `workers.min` above `workers.max` → 400; a LOAD_BALANCER endpoint keeps REQUEST_COUNT scaling (else 400); container settings replace the endpoint's own template by a new one (one release per update).
          */
         patch: operations["updateEndpoint"];
         trace?: never;
@@ -249,7 +249,7 @@ export interface paths {
         };
         /**
          * List the workers of an endpoint
-         * @description Current workers with their state and a count per state.
+         * @description Current workers with their state and a count per state. A worker runs the release that was current when it started (`version`; `isStale` once a newer one exists). Assumed: workers the endpoint needs (workers.min, or queued and running jobs up to workers.max) but cannot place because none of its GPU types has capacity count as `throttled`; they are in the summary, not in `workers` (they do not exist yet), and `total` counts every state.
          */
         get: operations["listEndpointWorkers"];
         put?: never;
@@ -269,7 +269,7 @@ export interface paths {
         };
         /**
          * List the releases of an endpoint
-         * @description Configuration versions of the endpoint with what changed, and the rollout progress of the latest.
+         * @description Releases of the endpoint, newest first, each with the fields it changed (`diff`: field, old, new), and the rollout progress of the latest. The creation is release 1; every change of what the workers run adds one. Assumed: at most 20 releases are kept (older ones drop; versions keep counting), `endpointVersion` is the latest release's version, and a busy worker of an older release is replaced when its job ends, an idle one at once.
          */
         get: operations["listEndpointReleases"];
         put?: never;
@@ -361,13 +361,13 @@ export interface paths {
         };
         /**
          * List network volumes
-         * @description Returns the caller's network volumes, wrapped as `{"networkVolumes": [...]}` (no pagination).
+         * @description Network volumes of the caller, wrapped; REST v1 volumes too (their `dataCenterId` as `dataCenter`, tier STANDARD, a size below the v2 minimum shown as 10).
          */
         get: operations["listNetworkVolumes"];
         put?: never;
         /**
          * Create a network volume
-         * @description Creates a network volume (`name`, `size` in GB, `dataCenter`, optional tier `type`, fixed afterwards). It is billed until deleted. Answers 201 with the volume and its id.
+         * @description Creates a network volume and answers 201 with it. Without `type`, the data centre's primary tier (the first of its `networkVolumeTypes` in the catalog). Assumed: a data centre not in the catalog, or a tier it does not offer → 422.
          */
         post: operations["createNetworkVolume"];
         delete?: never;
@@ -385,21 +385,21 @@ export interface paths {
         };
         /**
          * Get a network volume
-         * @description Returns one network volume.
+         * @description One network volume by id, created through any surface.
          */
         get: operations["getNetworkVolume"];
         put?: never;
         post?: never;
         /**
          * Delete a network volume
-         * @description Deletes a network volume and frees its storage; the data is gone.
+         * @description Deletes a network volume and frees its storage; the data is gone. Assumed: a volume a pod or endpoint still uses → 409 (state conflict), nothing deleted.
          */
         delete: operations["deleteNetworkVolume"];
         options?: never;
         head?: never;
         /**
          * Update a network volume
-         * @description Renames or grows a network volume; only the properties sent change. A size below the current one is answered 400.
+         * @description Renames or grows a network volume; `size` never below the current size (400, nothing changes).
          */
         patch: operations["updateNetworkVolume"];
         trace?: never;
@@ -413,13 +413,13 @@ export interface paths {
         };
         /**
          * List registry credentials
-         * @description Returns the caller's container registry credentials, wrapped as `{"registries": [...]}`, without user names or passwords (no pagination).
+         * @description Registry credentials of the caller (REST v1's container registry auths: the same records and ids), wrapped; never a username or password.
          */
         get: operations["listRegistries"];
         put?: never;
         /**
          * Create a registry credential
-         * @description Stores a credential for a private container registry. `username` and `password` are write-only: no answer contains them. Answers 201 with id and name.
+         * @description Stores a registry credential and answers 201 with its id and name only; `username` and `password` are write-only. A taken name → 400 (names are unique per account, as in REST v1; assumed).
          */
         post: operations["createRegistry"];
         delete?: never;
@@ -437,14 +437,14 @@ export interface paths {
         };
         /**
          * Get a registry credential
-         * @description Returns id and name of one registry credential (never its user name or password).
+         * @description One registry credential by id (id and name only), created through any surface.
          */
         get: operations["getRegistry"];
         put?: never;
         post?: never;
         /**
          * Delete a registry credential
-         * @description Deletes a registry credential. Refused with 400 while a pod pulls its image with it; templates that name it do not block the delete and lose the reference (`registry` becomes null).
+         * @description Deletes a registry credential. While a pod uses it → 400; templates that reference it lose the reference (`registry` becomes null) instead.
          */
         delete: operations["deleteRegistry"];
         options?: never;
@@ -461,13 +461,13 @@ export interface paths {
         };
         /**
          * List ECR delegations
-         * @description Returns the caller's Amazon ECR delegations, wrapped as `{"delegations": [...]}` (no pagination). The literal segment `delegations` wins over `/v2/registries/{id}`.
+         * @description ECR delegations of the caller, wrapped. (GET/DELETE /v2/registries/delegations take this literal path before /v2/registries/{id}, so a registry id `delegations` is unreachable.)
          */
         get: operations["listDelegations"];
         put?: never;
         /**
          * Create an ECR delegation
-         * @description Lets RunPod pull images of one Amazon ECR repository (`resource` ARN) for the caller. Answers 201 with the delegation.
+         * @description Lets RunPod pull one Amazon ECR repository for the account: `resource` is the repository ARN (`arn:aws:ecr:<region>:<account>:repository/<name>`). Answers 201 with the delegation: region, account (`awsUser`) and repository from the ARN, `tag` latest, `dockerRegistryUri` `<account>.dkr.ecr.<region>.amazonaws.com`. Assumed: a resource that is no ECR repository ARN → 422; a repository already delegated → 400; a delegation holds no credential.
          */
         post: operations["createDelegation"];
         delete?: never;
@@ -488,7 +488,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke an ECR delegation
-         * @description Revokes one ECR delegation.
+         * @description Revokes an ECR delegation; an unknown id → 404.
          */
         delete: operations["revokeDelegation"];
         options?: never;
@@ -505,7 +505,7 @@ export interface paths {
         };
         /**
          * List GPU types
-         * @description Returns GPU types with list prices, wrapped as `{"gpus": [...]}`. Stock appears only with include=AVAILABILITY plus `product`; `countryCodes` drops the types offered nowhere in those countries.
+         * @description Returns GPU types with list prices, wrapped as `{"gpus": [...]}` (ids as REST v1's gpuTypeIds; `pool` is the serverless pool createEndpoint takes). Stock (`availability`, `dataCenters`, `cudaVersions`) appears only with include=AVAILABILITY plus `product`, and follows `product` (SERVERLESS: pooled types only; CLUSTER: cluster types only), `cloud`, `count` (above the type's maxCount: NONE), `countryCodes` (which drops the types offered nowhere in those countries) and the CUDA filters (no matching version: NONE). A filter without include, include without product, or cudaVersions with minCudaVersion → 400. Prices are list prices whatever the filters (assumed).
          */
         get: operations["listGpuTypes"];
         put?: never;
@@ -525,7 +525,7 @@ export interface paths {
         };
         /**
          * Get a GPU type
-         * @description Returns one GPU type (id like `NVIDIA GeForce RTX 4090`, percent-encoded in the path) with list prices; stock only with include=AVAILABILITY plus `product`.
+         * @description Returns one GPU type (id like `NVIDIA GeForce RTX 4090`, percent-encoded in the path) with list prices; stock only with include=AVAILABILITY plus `product`, with the filters of listGpuTypes (a type offered nowhere in `countryCodes` answers availability NONE). An unknown id → 404.
          */
         get: operations["getGpuType"];
         put?: never;
@@ -545,7 +545,7 @@ export interface paths {
         };
         /**
          * List CPU types
-         * @description Returns CPU flavors with per-vCPU prices, wrapped as `{"cpus": [...]}`; stock only with include=AVAILABILITY plus `product`.
+         * @description Returns CPU flavors (ids as REST v1's cpuFlavorIds) with per-vCPU prices, wrapped as `{"cpus": [...]}`; stock only with include=AVAILABILITY plus `product`. `vcpuCount` outside a flavor's range gives it NONE; a vcpuCount that is no power of two → 400, as is a filter without include.
          */
         get: operations["listCpuTypes"];
         put?: never;
@@ -565,7 +565,7 @@ export interface paths {
         };
         /**
          * Get a CPU type
-         * @description Returns one CPU flavor with per-vCPU prices; stock only with include=AVAILABILITY plus `product`.
+         * @description Returns one CPU flavor with per-vCPU prices; stock only with include=AVAILABILITY plus `product`. An unknown id → 404.
          */
         get: operations["getCpuType"];
         put?: never;
@@ -585,7 +585,7 @@ export interface paths {
         };
         /**
          * List data centers
-         * @description Returns data centers with region, certifications, network volume tiers and global network support, wrapped as `{"dataCenters": [...]}`. `regions`, `networkVolumeTypes`, `compliance` and `globalNetwork` filter the list; `include` adds stock per GPU type or CPU flavor.
+         * @description Returns data centers (ids as REST v1's dataCenterIds) with region, certifications, network volume tiers (the primary first) and global network support, wrapped as `{"dataCenters": [...]}`. `regions` (any), `networkVolumeTypes` (all), `compliance` (all) and `globalNetwork` filter the list; `include` adds stock per GPU type or CPU flavor, only when asked.
          */
         get: operations["listDataCenters"];
         put?: never;
@@ -605,7 +605,7 @@ export interface paths {
         };
         /**
          * Get a data center
-         * @description Returns one data center; `include` adds stock per GPU type or CPU flavor.
+         * @description Returns one data center; `include` adds stock per GPU type or CPU flavor. An unknown id → 404.
          */
         get: operations["getDataCenter"];
         put?: never;
@@ -625,7 +625,7 @@ export interface paths {
         };
         /**
          * List public templates
-         * @description Returns the public template catalog, pod and serverless templates alike (see each `serverless`): `official` (RunPod's own, the default), `verified` (community templates RunPod checked) or `community` (every other shared one). `registry` is null on templates the caller does not own. At most 100 entries, no pagination yet. The caller's own templates are under /v2/templates.
+         * @description Returns the public template catalog, pod and serverless templates alike (see each `serverless`): `official` (RunPod's own, the default), `verified` (community templates RunPod checked) or `community` (every other shared one). `registry` is null on templates the caller does not own. At most 100 entries, no pagination yet. The caller's own templates are under /v2/templates and never here.
          */
         get: operations["listPublicTemplates"];
         put?: never;
@@ -645,7 +645,7 @@ export interface paths {
         };
         /**
          * Billing history over every resource
-         * @description Total spend per time bucket with one component per resource kind (pods, serverless, storage, public endpoints, clusters), and metadata echoing the resolved window, record count and totals. Window: startTime/endTime, or lastN, with bucketSize.
+         * @description Total spend per time bucket, one record per bucket, with one component per resource kind (pods, serverless, storage, public endpoints, clusters), and metadata echoing the resolved window, record count and totals. Window (assumed where the public file is silent): startTime moves back to the start of its bucket and endTime forward to the end of its bucket (UTC; weeks start on Sunday, as REST v1's buckets); left out, the last 30 days up to the end of the current bucket; lastN = the last N buckets, the current one included; lastN with startTime or endTime, startTime not before endTime, or more than 8784 buckets → 400. The mock derives costs from what exists, with REST v1's prices, so over a window covering a resource's life REST v1 and REST v2 bill it the same; deleted resources are no longer billed.
          */
         get: operations["listBilling"];
         put?: never;
@@ -665,7 +665,7 @@ export interface paths {
         };
         /**
          * Pod billing history
-         * @description Pod cost (GPU and CPU pods) per pod and time bucket, or for one pod with `podId`, with metadata.
+         * @description Pod cost (GPU and CPU pods) per pod and time bucket, or for one pod with `podId`, with metadata. A cluster's member pods are billed under /v2/billing/clusters. One record per resource and bucket it existed in; at most 10000 records (more → 400: shorten the window, choose a larger bucket or filter); an id that names nothing gives no records. Window (assumed where the public file is silent): startTime moves back to the start of its bucket and endTime forward to the end of its bucket (UTC; weeks start on Sunday, as REST v1's buckets); left out, the last 30 days up to the end of the current bucket; lastN = the last N buckets, the current one included; lastN with startTime or endTime, startTime not before endTime, or more than 8784 buckets → 400. The mock derives costs from what exists, with REST v1's prices, so over a window covering a resource's life REST v1 and REST v2 bill it the same; deleted resources are no longer billed.
          */
         get: operations["listPodBilling"];
         put?: never;
@@ -685,7 +685,7 @@ export interface paths {
         };
         /**
          * Serverless billing history
-         * @description Serverless endpoint cost (GPU, CPU, disk, platform fee) per endpoint and time bucket, or for one endpoint with `serverlessId`, with metadata. Pods are billed under /v2/billing/pods.
+         * @description Serverless endpoint cost (GPU, CPU, disk, platform fee) per endpoint and time bucket, or for one endpoint with `serverlessId`, with metadata. Pods are billed under /v2/billing/pods. One record per resource and bucket it existed in; at most 10000 records (more → 400: shorten the window, choose a larger bucket or filter); an id that names nothing gives no records. Window (assumed where the public file is silent): startTime moves back to the start of its bucket and endTime forward to the end of its bucket (UTC; weeks start on Sunday, as REST v1's buckets); left out, the last 30 days up to the end of the current bucket; lastN = the last N buckets, the current one included; lastN with startTime or endTime, startTime not before endTime, or more than 8784 buckets → 400. The mock derives costs from what exists, with REST v1's prices, so over a window covering a resource's life REST v1 and REST v2 bill it the same; deleted resources are no longer billed.
          */
         get: operations["listServerlessBilling"];
         put?: never;
@@ -705,7 +705,7 @@ export interface paths {
         };
         /**
          * Public endpoint billing history
-         * @description Cost of RunPod public endpoints per time bucket, with metadata. Not the REST v1 `/billing/endpoints` (serverless endpoints): that one is /v2/billing/serverless.
+         * @description Cost of RunPod public endpoints per time bucket, one record per bucket, with metadata. Not the REST v1 `/billing/endpoints` (serverless endpoints): that one is /v2/billing/serverless. Window (assumed where the public file is silent): startTime moves back to the start of its bucket and endTime forward to the end of its bucket (UTC; weeks start on Sunday, as REST v1's buckets); left out, the last 30 days up to the end of the current bucket; lastN = the last N buckets, the current one included; lastN with startTime or endTime, startTime not before endTime, or more than 8784 buckets → 400. The mock derives costs from what exists, with REST v1's prices, so over a window covering a resource's life REST v1 and REST v2 bill it the same; deleted resources are no longer billed.
          */
         get: operations["listEndpointBilling"];
         put?: never;
@@ -725,7 +725,7 @@ export interface paths {
         };
         /**
          * Network volume billing history
-         * @description Storage cost (standard and high-performance) per network volume and time bucket, or for one volume with `networkVolumeId`, with metadata.
+         * @description Storage cost (standard and high-performance) per network volume and time bucket, or for one volume with `networkVolumeId`, with metadata. One record per resource and bucket it existed in; at most 10000 records (more → 400: shorten the window, choose a larger bucket or filter); an id that names nothing gives no records. Window (assumed where the public file is silent): startTime moves back to the start of its bucket and endTime forward to the end of its bucket (UTC; weeks start on Sunday, as REST v1's buckets); left out, the last 30 days up to the end of the current bucket; lastN = the last N buckets, the current one included; lastN with startTime or endTime, startTime not before endTime, or more than 8784 buckets → 400. The mock derives costs from what exists, with REST v1's prices, so over a window covering a resource's life REST v1 and REST v2 bill it the same; deleted resources are no longer billed.
          */
         get: operations["listNetworkVolumeBilling"];
         put?: never;
@@ -745,7 +745,7 @@ export interface paths {
         };
         /**
          * Cluster billing history
-         * @description Cluster cost (GPU, disk, inter-node networking; no CPU part) per cluster and time bucket, or for one cluster with `clusterId`, with metadata.
+         * @description Cluster cost (GPU, disk, inter-node networking; no CPU part) per cluster and time bucket, or for one cluster with `clusterId`, with metadata. One record per resource and bucket it existed in; at most 10000 records (more → 400: shorten the window, choose a larger bucket or filter); an id that names nothing gives no records. Window (assumed where the public file is silent): startTime moves back to the start of its bucket and endTime forward to the end of its bucket (UTC; weeks start on Sunday, as REST v1's buckets); left out, the last 30 days up to the end of the current bucket; lastN = the last N buckets, the current one included; lastN with startTime or endTime, startTime not before endTime, or more than 8784 buckets → 400. The mock derives costs from what exists, with REST v1's prices, so over a window covering a resource's life REST v1 and REST v2 bill it the same; deleted resources are no longer billed.
          */
         get: operations["listClusterBilling"];
         put?: never;
@@ -5333,6 +5333,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };

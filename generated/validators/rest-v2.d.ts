@@ -378,6 +378,7 @@ export declare const deleteNetworkVolume__r401: ValidateFunction;
 export declare const deleteNetworkVolume__r403: ValidateFunction;
 export declare const deleteNetworkVolume__r404: ValidateFunction;
 export declare const deleteNetworkVolume__r405: ValidateFunction;
+export declare const deleteNetworkVolume__r409: ValidateFunction;
 export declare const deleteNetworkVolume__r429: ValidateFunction;
 export declare const deleteNetworkVolume__r500: ValidateFunction;
 export declare const updateNetworkVolume__body: ValidateFunction;

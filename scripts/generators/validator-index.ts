@@ -38,46 +38,70 @@ export function validatorTypesModule(): string {
   return typeSupport;
 }
 
-export function validatorIndexModule(all: SurfaceValidators[]): string {
+/**
+ * One surface's validators (`generated/validators/<dir>.index.ts`): what a client of that surface loads
+ * lazily, so a queue client never downloads REST v2's validators.
+ */
+export function surfaceValidatorIndexModule(s: SurfaceValidators): string {
+  const f = surfaces[s.surface].dir;
+  const title = surfaces[s.surface].title;
   const lines: string[] = [
     `import type { Validator, JsonBody, JsonResponse, OperationValidators, RequestParams } from './types.js';`,
-    `export type { Validator, JsonBody, JsonResponse, OperationValidators, RequestParams } from './types.js';`,
+    `import * as V from './${f}.js';`,
+    `import * as P from './${f}.params.js';`,
+    `import type { operations as Ops, components as Components } from '../${f}/types.js';`,
   ];
-  for (const s of all) {
-    const f = surfaces[s.surface].dir;
-    lines.push(`import * as ${s.surface}V from './${f}.js';`);
-    lines.push(`import * as ${s.surface}P from './${f}.params.js';`);
-    lines.push(`import type { operations as ${s.surface}Ops, components as ${s.surface}Components } from '../${f}/types.js';`);
-  }
-  const opsBlocks = all.map((s) => {
-    const ops = s.entries.map((e) => {
-      const parts = [];
-      if (e.body) parts.push(`body: ${s.surface}V.${e.body} as Validator<JsonBody<${s.surface}Ops['${e.operationId}']>>`);
-      parts.push(`params: ${s.surface}P.${e.params} as Validator<RequestParams<${s.surface}Ops['${e.operationId}']>>`);
-      const responses = Object.entries(e.responses).map(([status, name]) =>
-        name === null
-          ? `'${status}': null`
-          : `'${status}': ${s.surface}V.${name} as Validator<JsonResponse<${s.surface}Ops['${e.operationId}'], ${Number(status) || 0}>>`,
-      );
-      parts.push(`responses: { ${responses.join(', ')} }`);
-      return `    ${e.operationId}: {\n      ${parts.join(',\n      ')},\n    },`;
-    });
-    return `  ${s.surface}: {\n${ops.join('\n')}\n  },`;
-  });
-  lines.push(`/** Request and response validators per surface and operationId. */`);
-  lines.push(`export const validate = {\n${opsBlocks.join('\n')}\n} as const satisfies Record<string, Record<string, OperationValidators>>;`);
-  const schemaBlocks = all.map((s) => {
-    const entries = s.schemaNames.map(
-      (n) => `    ${n}: ${s.surface}V.schema__${n} as Validator<${s.surface}Components['schemas']['${n}']>,`,
+  const ops = s.entries.map((e) => {
+    const parts = [];
+    if (e.body) parts.push(`body: V.${e.body} as Validator<JsonBody<Ops['${e.operationId}']>>`);
+    parts.push(`params: P.${e.params} as Validator<RequestParams<Ops['${e.operationId}']>>`);
+    const responses = Object.entries(e.responses).map(([status, name]) =>
+      name === null
+        ? `'${status}': null`
+        : `'${status}': V.${name} as Validator<JsonResponse<Ops['${e.operationId}'], ${Number(status) || 0}>>`,
     );
-    return `  ${s.surface}: {\n${entries.join('\n')}\n  },`;
+    parts.push(`responses: { ${responses.join(', ')} }`);
+    return `  ${e.operationId}: {\n    ${parts.join(',\n    ')},\n  },`;
   });
+  lines.push(`/** ${title} request and response validators per operationId. */`);
+  lines.push(`export const validate = {\n${ops.join('\n')}\n} as const satisfies Record<string, OperationValidators>;`);
+  const schemaEntries = s.schemaNames.map((n) => `  ${n}: V.schema__${n} as Validator<Components['schemas']['${n}']>,`);
+  lines.push(`/** One validator per named ${title} component schema. */`);
+  lines.push(`export const schemas = {\n${schemaEntries.join('\n')}\n} as const;`);
+  lines.push(`/** Validators of the ${title} webhook payloads the service sends. */`);
+  lines.push(`export const webhooks = {\n${webhookNames(s).map((n) => `  ${n}: V.webhook__${n} as Validator<unknown>,`).join('\n')}\n} as const;`);
+  const required = s.entries.filter((e) => e.bodyRequired).map((e) => `'${e.operationId}'`);
+  lines.push(`/** operationIds whose request body is required; an optional body may be absent. */`);
+  lines.push(`export const requiredBodies: ReadonlySet<string> = new Set([${required.join(', ')}]);`);
+  return `${lines.join('\n')}\n`;
+}
+
+export const surfaceValidatorIndexPath = (s: SurfaceValidators): string => `validators/${surfaces[s.surface].dir}.index.ts`;
+
+const webhookNames = (s: SurfaceValidators): string[] =>
+  s.exportNames.filter((n) => n.startsWith('webhook__')).map((n) => n.slice('webhook__'.length));
+
+/** The typed index over all surfaces (`validate.restV1.createEndpoint.body(x)`), composed of the per-surface modules. */
+export function validatorIndexModule(all: SurfaceValidators[]): string {
+  const owner = new Map<string, string>();
+  for (const s of all) {
+    for (const name of webhookNames(s)) {
+      const other = owner.get(name);
+      if (other) throw new Error(`webhook "${name}" is declared by both ${other} and ${s.surface}`);
+      owner.set(name, s.surface);
+    }
+  }
+  const lines: string[] = [`export type { Validator, JsonBody, JsonResponse, OperationValidators, RequestParams } from './types.js';`];
+  for (const s of all) lines.push(`import * as ${s.surface}Index from './${surfaces[s.surface].dir}.index.js';`);
+  const table = (member: string) => all.map((s) => `  ${s.surface}: ${s.surface}Index.${member},`).join('\n');
+  lines.push(`/** Request and response validators per surface and operationId. */`);
+  lines.push(`export const validate = {\n${table('validate')}\n} as const;`);
   lines.push(`/** One validator per named component schema. */`);
-  lines.push(`export const schemas = {\n${schemaBlocks.join('\n')}\n} as const;`);
-  const hooks = all.flatMap((s) =>
-    s.exportNames.filter((n) => n.startsWith('webhook__')).map((n) => `  ${n.slice('webhook__'.length)}: ${s.surface}V.${n} as Validator<unknown>,`),
-  );
+  lines.push(`export const schemas = {\n${table('schemas')}\n} as const;`);
+  const hooks = all.filter((s) => webhookNames(s).length > 0).map((s) => `  ...${s.surface}Index.webhooks,`);
   lines.push(`/** Validators of webhook payloads the service sends. */`);
   lines.push(`export const webhooks = {\n${hooks.join('\n')}\n} as const;`);
+  lines.push(`/** Per surface: operationIds whose request body is required. */`);
+  lines.push(`export const requiredBodies = {\n${table('requiredBodies')}\n} as const;`);
   return `${lines.join('\n')}\n`;
 }

@@ -16,6 +16,8 @@ type Json = Record<string, unknown>;
 export type ValidatorIndexEntry = {
   operationId: string;
   body?: string;
+  /** `requestBody.required` (an optional body may be absent; present, it must be valid). */
+  bodyRequired: boolean;
   params?: string;
   responses: Record<string, string | null>;
 };
@@ -70,8 +72,8 @@ export function buildValidators(surface: SurfaceName, doc: OpenApiDocument, exte
   const entries: ValidatorIndexEntry[] = [];
   for (const { op, path } of listOperations(doc)) {
     const operationId = String(op.operationId);
-    const entry: ValidatorIndexEntry = { operationId, responses: {} };
     const body = op.requestBody ? resolveLocal<Json>(doc, op.requestBody) : undefined;
+    const entry: ValidatorIndexEntry = { operationId, bodyRequired: body?.required === true, responses: {} };
     const bodySchema = (body?.content as Json | undefined)?.['application/json'] as Json | undefined;
     if (bodySchema?.schema) entry.body = add(`${operationId}__body`, rewrite(bodySchema.schema) as Json);
     entry.params = add(`${operationId}__params`, paramsSchema(doc, path, op, rewrite), paramsAjv, paramsExports);

@@ -122,7 +122,7 @@ export class HttpCore {
     const errorInit = { operationId, jobId: context.jobId, redactor };
     const validateResponses = this.options.validateResponses === true;
     const validator =
-      this.options.validateRequests !== false || validateResponses ? await resolveValidator(this.options.validator) : undefined;
+      this.options.validateRequests !== false || validateResponses ? await resolveValidator(this.options.validator, this.surface) : undefined;
 
     if (validator && this.options.validateRequests !== false) {
       const issues = validator.validateRequest(this.surface, operationId, parts);

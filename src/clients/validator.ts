@@ -1,14 +1,14 @@
 /**
  * Contract validation used by the clients: request checks before sending (on by default) and response
  * checks (`validateResponses: true`). The Ajv validators are large, so they are loaded on first use
- * with a dynamic import; a client that switches validation off never loads them.
+ * with a dynamic import, one surface at a time: a queue client loads queue v2's validators only, never
+ * REST v1's or REST v2's. A client that switches validation off loads none.
  */
 import type { ValidationIssue } from './errors.js';
+// Type-only: the validators themselves are loaded lazily below.
+import type { RequestParts, SurfaceValidation } from '../validation/surface-check.js';
 
 export type Surface = 'restV1' | 'queueV2' | 'restV2';
-
-// Type-only: the validators themselves are loaded lazily below.
-import type { RequestParts } from '../validation/index.js';
 export type { RequestParts };
 
 /** What the clients need from `src/validation`; injectable (e.g. a stricter or a no-op validator). */
@@ -19,18 +19,41 @@ export interface ContractValidator {
   validateWebhook?(name: 'jobCompleted', payload: unknown): ValidationIssue[];
 }
 
-let defaultValidator: Promise<ContractValidator> | undefined;
+// One literal specifier per surface, so bundlers emit one lazily loaded chunk per surface.
+const surfaceLoaders: Record<Surface, () => Promise<{ validation: SurfaceValidation }>> = {
+  restV1: () => import('../validation/surfaces/rest-v1.js'),
+  queueV2: () => import('../validation/surfaces/queue-v2.js'),
+  restV2: () => import('../validation/surfaces/rest-v2.js'),
+};
 
-/** The package's own validator (`src/validation`), imported once, lazily. */
-export function loadDefaultValidator(): Promise<ContractValidator> {
-  defaultValidator ??= import('../validation/index.js').then((module) => ({
-    validateRequest: (surface, operationId, parts) => module.validateRequest(surface, operationId, parts),
-    validateResponse: (surface, operationId, status, body) => module.validateResponse(surface, operationId, status, body),
-    validateWebhook: (name, payload) => module.validateWebhook(name, payload),
-  }));
-  return defaultValidator;
+const defaultValidators = new Map<Surface, Promise<ContractValidator>>();
+
+/** The package's own validator (`src/validation`) for one surface, imported once, lazily. */
+export function loadDefaultValidator(surface: Surface): Promise<ContractValidator> {
+  let validator = defaultValidators.get(surface);
+  if (!validator) {
+    validator = surfaceLoaders[surface]().then(({ validation }) => forSurface(validation));
+    // A failed import (e.g. a chunk that could not be fetched) is not cached: the next call retries.
+    validator.catch(() => defaultValidators.delete(surface));
+    defaultValidators.set(surface, validator);
+  }
+  return validator;
 }
 
-export function resolveValidator(option: ContractValidator | undefined): Promise<ContractValidator> {
-  return option ? Promise.resolve(option) : loadDefaultValidator();
+/** Adapts one surface's checks to ContractValidator; asking it about another surface is a programming error. */
+function forSurface(validation: SurfaceValidation): ContractValidator {
+  const checked = (surface: Surface): SurfaceValidation => {
+    if (surface !== validation.surface) throw new Error(`the ${validation.surface} validator was asked about ${surface}`);
+    return validation;
+  };
+  return {
+    validateRequest: (surface, operationId, parts) => checked(surface).validateRequest(operationId, parts),
+    validateResponse: (surface, operationId, status, body) => checked(surface).validateResponse(operationId, status, body),
+    validateWebhook: (name, payload) => validation.validateWebhook(name, payload),
+  };
+}
+
+/** The caller's validator, else the package's own for `surface` (loaded on first use). */
+export function resolveValidator(option: ContractValidator | undefined, surface: Surface): Promise<ContractValidator> {
+  return option ? Promise.resolve(option) : loadDefaultValidator(surface);
 }

@@ -86,7 +86,7 @@ export function createWebhookHandler<Input = JsonObject, Output = unknown>(optio
     const shape = basicShape(payload);
     if (shape.length > 0 || options.validate === false) return shape;
     if (typeof options.validate === 'function') return options.validate(payload);
-    const validator = await loadDefaultValidator();
+    const validator = await loadDefaultValidator('queueV2');
     return validator.validateWebhook?.('jobCompleted', payload) ?? [];
   }
 

@@ -18,10 +18,10 @@ import type { CatalogueRule } from './types.js';
 
 export type Need = SurfaceName | 'endpoint' | 'jobs';
 
+/** The rule's own surface first, so that a skip names it before what the check uses besides. */
 export function needsOf(rule: CatalogueRule, declared: readonly Need[] = []): Set<Need> {
-  const needs = new Set<Need>(declared);
   const surface = surfaceOfRule(rule.surface);
-  if (surface) needs.add(surface);
+  const needs = new Set<Need>(surface ? [surface, ...declared] : declared);
   if (surface === 'queueV2' && !needs.has('endpoint')) needs.add('restV1');
   return needs;
 }
@@ -31,16 +31,14 @@ export function covers(declared: ReadonlySet<Need>, used: Need): boolean {
   return declared.has(used) || (used === 'endpoint' && declared.has('restV1'));
 }
 
-/** The first need the target's configuration cannot meet, as a skip reason; undefined when all can be. */
+/** The surfaces the target's configuration lacks, as a skip reason naming their flags; undefined when none. */
 export function unconfiguredNeed(needs: ReadonlySet<Need>, target: TargetConfig): string | undefined {
-  for (const need of needs) {
-    if (need === 'jobs') continue;
-    if (need === 'endpoint') {
-      if (!target.endpointId && urlOf(target, 'restV1') === undefined) return 'needs --endpoint-id or --rest-url (a queue endpoint to submit to)';
-      continue;
-    }
-    if (urlOf(target, need) === undefined) return `needs ${SURFACE_INFO[need].flag} (${SURFACE_INFO[need].label} is not configured)`;
+  const absent = [...needs].filter((n): n is SurfaceName => n !== 'jobs' && n !== 'endpoint' && urlOf(target, n) === undefined);
+  if (absent.length > 0) {
+    const labels = absent.map((s) => SURFACE_INFO[s].label);
+    return `needs ${absent.map((s) => SURFACE_INFO[s].flag).join(' and ')} (${labels.join(', ')} ${labels.length === 1 ? 'is' : 'are'} not configured)`;
   }
+  if (needs.has('endpoint') && !target.endpointId && urlOf(target, 'restV1') === undefined) return 'needs --endpoint-id or --rest-url (a queue endpoint to submit to)';
   return undefined;
 }
 

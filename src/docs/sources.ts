@@ -59,8 +59,8 @@ export const EXTRA_MARKDOWN = [
   'specs/rest-v2/OPERATIONS.md',
 ];
 
-/** Deepest docs/ nesting followed, and most Markdown files read from it (a bound, not a target). */
-const MAX_DOCS_DEPTH = 4;
+/** Deepest docs/ nesting and most Markdown files read from it; beyond either the build fails with a clear error. */
+export const MAX_DOCS_DEPTH = 4;
 export const MAX_DOCS_FILES = 500;
 
 export interface SourceOptions {
@@ -115,7 +115,8 @@ function order(key: string): number {
 export function markdownFiles(dir: string): string[] {
   const found: string[] = [];
   const walk = (current: string, depth: number) => {
-    if (depth > MAX_DOCS_DEPTH || !existsSync(current)) return;
+    if (!existsSync(current)) return;
+    if (depth > MAX_DOCS_DEPTH) throw new Error(`docs/ nests deeper than ${MAX_DOCS_DEPTH} directory levels: ${current}`);
     for (const name of readdirSync(current).sort()) {
       if (name.startsWith('.')) continue;
       const path = join(current, name);

@@ -9,6 +9,7 @@ import { validateRequest, validateResponse, type Surface } from '../validation/i
 import { checkGraphqlExchange } from './graphql-check.js';
 import { SURFACE_PREFIX, surfaceOfProvider, type PactSurface } from './participants.js';
 import { packageFile } from '../package-files.js';
+import { SecretRedactor } from '../clients/redact.js';
 
 export interface SpecIssue {
   path: string;
@@ -131,6 +132,7 @@ export function checkInteraction(surface: PactSurface, interaction: PactInteract
     return report;
   }
   const { request, response } = interaction;
+  report.issues.push(...checkNoCredentialEcho(request, response));
   if (surface === 'graphql') {
     const body = jsonContent(request.body) as { operationName?: string } | undefined;
     report.operation = `graphql:${body?.operationName ?? 'anonymous'}`;
@@ -174,6 +176,18 @@ export function checkInteraction(surface: PactSurface, interaction: PactInteract
   }
   report.issues.push(...checkContentType(response, facts?.mediaTypes ?? []));
   return report;
+}
+
+/**
+ * No answer may carry a credential its request sent (a registry password, a secret's value, the API
+ * key): the contract would teach consumers to expect the leak. The issue never quotes the value.
+ */
+function checkNoCredentialEcho(request: PactInteraction['request'], response: PactInteraction['response']): SpecIssue[] {
+  const body = jsonContent(response.body);
+  if (body === undefined) return [];
+  const text = JSON.stringify(body);
+  const redactor = new SecretRedactor().addFromBody(jsonContent(request.body));
+  return redactor.text(text) === text ? [] : [{ path: '/response/body', message: 'echoes a credential (password, secret value or key) the request sent' }];
 }
 
 /** 400 (and REST v2's 422) interactions send a bad request on purpose. */

@@ -31,12 +31,19 @@ interface Route {
 }
 
 const routes = new Map<Surface, Route[]>();
+/** Routes by `surface method segmentCount` (multi-segment tails by `surface method *`): few tried per request. */
+const index = new Map<string, Route[]>();
+const push = <K, V>(map: Map<K, V[]>, key: K, value: V) => map.set(key, [...(map.get(key) ?? []), value]);
 for (const op of operations) {
   const segments = op.path.split('/').filter(Boolean).map((part) => (part.startsWith('{') && part.endsWith('}') ? { param: part.slice(1, -1) } : { literal: part }));
   const last = segments[segments.length - 1];
   const route: Route = { op, segments, multiSegmentTail: Boolean(last?.param && MULTI_SEGMENT_PARAMS.has(last.param)) };
-  routes.set(op.surface, [...(routes.get(op.surface) ?? []), route]);
+  push(routes, op.surface, route);
+  push(index, `${op.surface} ${op.method} ${route.multiSegmentTail ? '*' : segments.length}`, route);
 }
+// A literal beats a parameter: /v2/registries/delegations is listDelegations, not getRegistry("delegations").
+const literals = (route: Route) => route.segments.filter((segment) => segment.literal !== undefined).length;
+for (const bucket of index.values()) bucket.sort((a, b) => literals(b) - literals(a));
 /** First segments after `v2` of REST v2 paths (pods, serverless, templates, …). */
 const REST_V2_RESOURCES = new Set((routes.get('restV2') ?? []).map((r) => r.segments[1]?.literal).filter((s): s is string => Boolean(s)));
 
@@ -50,24 +57,26 @@ function decode(segment: string): string {
 
 interface Match { route: Route; params: Record<string, string> }
 
-function matchRoute(surface: Surface, method: string, parts: readonly string[]): Match | 'method' | undefined {
-  let otherMethod = false;
-  for (const route of routes.get(surface) ?? []) {
-    const n = route.segments.length;
-    if (route.multiSegmentTail ? parts.length < n : parts.length !== n) continue;
-    const params: Record<string, string> = {};
-    let ok = true;
-    for (let i = 0; i < n && ok; i++) {
-      const seg = route.segments[i]!;
-      if (seg.literal !== undefined) ok = seg.literal === parts[i];
-      else if (route.multiSegmentTail && i === n - 1) params[seg.param!] = parts.slice(i).map(decode).join('/');
-      else ok = parts[i] !== '' && ((params[seg.param!] = decode(parts[i]!)), true);
-    }
-    if (!ok) continue;
-    if (route.op.method === method) return { route, params };
-    otherMethod = true;
+function matchOne(route: Route, parts: readonly string[]): Record<string, string> | undefined {
+  const n = route.segments.length;
+  if (route.multiSegmentTail ? parts.length < n : parts.length !== n) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < n; i++) {
+    const seg = route.segments[i]!;
+    if (seg.literal !== undefined) {
+      if (seg.literal !== parts[i]) return undefined;
+    } else if (route.multiSegmentTail && i === n - 1) params[seg.param!] = parts.slice(i).map(decode).join('/');
+    else params[seg.param!] = decode(parts[i]!);
   }
-  return otherMethod ? 'method' : undefined;
+  return params;
+}
+
+function matchRoute(surface: Surface, method: string, parts: readonly string[]): Match | 'method' | undefined {
+  for (const route of [...(index.get(`${surface} ${method} ${parts.length}`) ?? []), ...(index.get(`${surface} ${method} *`) ?? [])]) {
+    const params = matchOne(route, parts);
+    if (params) return { route, params };
+  }
+  return (routes.get(surface) ?? []).some((route) => route.op.method !== method && matchOne(route, parts)) ? 'method' : undefined;
 }
 
 interface Candidate { surface: Surface; match: Match | 'method'; restV2Hint: boolean; path: string }

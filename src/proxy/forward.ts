@@ -108,6 +108,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const scanner = new StreamScanner(book);
     let upstreamAnswer: IncomingMessage | undefined;
     let settled = false;
+    let learned = false;
 
     const outgoing = send({
       protocol: upstream.protocol, hostname: upstream.hostname.replace(/^\[|\]$/g, ''), port: upstream.port, path: upstreamPath, method: req.method,
@@ -127,6 +128,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       }
       const q = target.indexOf('?');
       book.learnRequest(requestHeaders, new URLSearchParams(q === -1 ? '' : target.slice(q + 1)), parsed);
+      learned = true;
     });
     req.pipe(outgoing);
 
@@ -151,7 +153,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           responseBody: responseCapture.body(),
         };
         try {
-          const judgement = judgeExchange(exchange, book, { surface: options.surface, responseLeaks: () => scanner.leaks() });
+          const judgement = judgeExchange(exchange, book, { surface: options.surface, responseLeaks: () => scanner.leaks(), secretsLearned: learned });
           tally.add(judgement, example);
           options.onJudged?.(judgement, exchange);
         } catch (error) {

@@ -29,6 +29,8 @@ export interface JudgeOptions {
    * stream scan, or a search of the full recorded body. Without it the captured bytes are searched.
    */
   responseLeaks?: () => Leak[];
+  /** The caller already learned this request's secrets (the proxy does so before the answer streams). */
+  secretsLearned?: boolean;
 }
 
 type Parsed = { ok: true; value: unknown } | { ok: false };
@@ -47,9 +49,11 @@ const isUnauthenticated = (exchange: Exchange, url: URL) => !exchange.requestHea
 
 /** Learns the request's secrets and reports the ones its answer carries; runs for every exchange. */
 function judgeSecrets(exchange: Exchange, url: URL, book: SecretBook, options: JudgeOptions, out: Judgement, what: string, response: Parsed | undefined): void {
-  const request = parseBody(exchange.requestBody);
-  book.learnRequest(exchange.requestHeaders, url.searchParams, request?.ok ? request.value : undefined);
-  for (const kind of new Set([...book.needles()].map((n) => n.kind))) out.checked.push(RULE.leak(kind));
+  if (!options.secretsLearned) {
+    const request = parseBody(exchange.requestBody);
+    book.learnRequest(exchange.requestHeaders, url.searchParams, request?.ok ? request.value : undefined);
+  }
+  for (const kind of book.kinds()) out.checked.push(RULE.leak(kind));
   const bodyLeaks = options.responseLeaks?.() ?? book.find(exchange.responseBody.bytes).map((kind): Leak => ({ kind, where: 'body' }));
   for (const leak of [...bodyLeaks, ...headerLeaks(book, exchange.responseHeaders)]) {
     let where: string;

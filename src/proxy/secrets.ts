@@ -19,19 +19,29 @@ export interface Leak {
 
 const KIND_OF_FIELD: Record<string, SecretKind> = { password: 'registry password', accessSecret: 's3 accessSecret' };
 
-interface Needle { bytes: Buffer; kind: SecretKind }
+interface Needle { text: string; bytes: Buffer; kind: SecretKind }
 
 export class SecretBook {
   private readonly values = new Map<string, SecretKind>();
   private needleCache: Needle[] | undefined;
+  private kindCache: SecretKind[] | undefined;
   private longest = 0;
 
   add(value: unknown, kind: SecretKind): void {
     if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH) return;
+    const known = this.values.get(value) === kind;
+    // Re-inserting keeps a secret in use (the API key) newest, so it is the last one forgotten.
     this.values.delete(value);
     this.values.set(value, kind);
+    if (known) return;
     if (this.values.size > MAX_SECRETS) this.values.delete(this.values.keys().next().value!);
     this.needleCache = undefined;
+    this.kindCache = undefined;
+  }
+
+  /** The kinds of secret known so far (each is searched for in every answer). */
+  kinds(): readonly SecretKind[] {
+    return (this.kindCache ??= [...new Set(this.values.values())]);
   }
 
   /** Values of one kind, so the judge can name where a leaked secret sits. */
@@ -48,9 +58,9 @@ export class SecretBook {
     if (this.needleCache) return this.needleCache;
     const list: Needle[] = [];
     for (const [value, kind] of this.values) {
-      list.push({ bytes: Buffer.from(value), kind });
+      list.push({ text: value, bytes: Buffer.from(value), kind });
       const escaped = JSON.stringify(value).slice(1, -1);
-      if (escaped !== value) list.push({ bytes: Buffer.from(escaped), kind });
+      if (escaped !== value) list.push({ text: escaped, bytes: Buffer.from(escaped), kind });
     }
     this.longest = list.reduce((m, n) => Math.max(m, n.bytes.length), 0);
     return (this.needleCache = list);
@@ -63,9 +73,8 @@ export class SecretBook {
 
   /** Kinds of the secrets in a text (a header value, a captured body). */
   find(text: string | Buffer): SecretKind[] {
-    const hay = typeof text === 'string' ? Buffer.from(text) : text;
     const kinds = new Set<SecretKind>();
-    for (const needle of this.needles()) if (hay.includes(needle.bytes)) kinds.add(needle.kind);
+    for (const needle of this.needles()) if (typeof text === 'string' ? text.includes(needle.text) : text.includes(needle.bytes)) kinds.add(needle.kind);
     return [...kinds];
   }
 
@@ -84,7 +93,7 @@ export class SecretBook {
     const authorization = headers['authorization']?.trim();
     if (authorization) this.add(/^Bearer\s+(.+)$/i.exec(authorization)?.[1]?.trim() ?? authorization, 'API key');
     for (const key of searchParams.getAll('api_key')) this.add(key, 'API key');
-    this.learnBody(body, secretFieldNames(), 0);
+    if (body !== undefined) this.learnBody(body, secretFieldNames(), 0);
     const graphql = body as { query?: unknown; variables?: unknown } | undefined;
     if (graphql && typeof graphql.query === 'string') this.learnGraphql(graphql.query, graphql.variables);
   }

@@ -82,10 +82,12 @@ export function answerFacts(surface: Surface, operationId: string, status: numbe
 }
 
 /** Property names marked x-secret in any surface's request schemas (password, accessSecret). */
+let allSecretFields: Set<string> | undefined;
 export function secretFieldNames(): ReadonlySet<string> {
-  const all = new Set<string>();
-  for (const surface of Object.keys(DOC_FILE) as Surface[]) for (const name of facts(surface).secretFields) all.add(name);
-  return all;
+  if (allSecretFields) return allSecretFields;
+  allSecretFields = new Set<string>();
+  for (const surface of Object.keys(DOC_FILE) as Surface[]) for (const name of facts(surface).secretFields) allSecretFields.add(name);
+  return allSecretFields;
 }
 
 /** True for JSON media types (application/json, application/problem+json, …). */

@@ -9,7 +9,7 @@ import { levelOf } from '../../src/conform/levels.js';
 import { graphqlRootFields, parseSchema } from '../../src/docs/graphql-page.js';
 import { operationAnchor, ruleAnchor } from '../../src/docs/html.js';
 import { buildSite } from '../../src/docs/site.js';
-import { loadSources, markdownFiles } from '../../src/docs/sources.js';
+import { loadSources, markdownFiles, MAX_DOCS_DEPTH } from '../../src/docs/sources.js';
 import { packageFile } from '../../src/package-files.js';
 import { brokenLinks } from './site-links.js';
 
@@ -138,6 +138,15 @@ describe('docs site: Markdown pages and search', () => {
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(withNew.files.get('index.html')?.body).toContain('href="docs/guides/new-page.html"');
     expect(withNew.files.get('assets/search-index.js')?.body).toContain('"u":"docs/guides/new-page.html#its-section"');
+  });
+
+  it('refuses docs/ nested deeper than its documented bound with a clear error', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cc-docs-deep-'));
+    dirs.push(dir);
+    const deep = join(dir, ...Array.from({ length: MAX_DOCS_DEPTH + 1 }, (_, i) => `level${i + 1}`));
+    await mkdir(deep, { recursive: true });
+    await writeFile(join(deep, 'page.md'), '# Deep\n');
+    expect(() => buildSite({ docsDir: dir })).toThrow(`docs/ nests deeper than ${MAX_DOCS_DEPTH} directory levels`);
   });
 
   it('indexes every operation, GraphQL type, rule and page for search', () => {

@@ -1,6 +1,7 @@
 // REST v2 pods in the mock: CRUD over the shared store, cross-field rules, templates, mounts, one state
 // with REST v1, and the /action state machine on the mock clock (RESTV2-POD-*, RESTV2-ACTION-*).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATA_CENTERS, seededLevel } from '../../src/mock/rest-v2/catalog-data.js';
 import { GPU, startV2, v2Pod, type V2Mock } from './rest-v2-pod-fixtures.js';
 
 let mock: V2Mock;
@@ -50,7 +51,7 @@ describe('REST v2 pods', () => {
     const excluded = await mock.v2('POST', '/pods', { name: 'n', image: 'i:1', gpu: GPU, dataCenterIds: ['US-TX-3'], mounts: { network: [{ volumeId: volume.id, path: '/v' }] } });
     expect(excluded.status).toBe(400);
     const cpu = await v2Pod(mock, { gpu: undefined, cpu: { id: 'cpu5c', vcpuCount: 4 } });
-    expect(cpu).toMatchObject({ cpu: { id: 'cpu5c', vcpuCount: 4, memory: 16 }, mounts: {}, cudaVersion: null });
+    expect(cpu).toMatchObject({ cpu: { id: 'cpu5c', vcpuCount: 4, memory: 8 }, mounts: {}, cudaVersion: null });
   });
 
   it('RESTV2-POD-004 unknown references → 404 naming the v2 path; serverless template → 422', async () => {
@@ -109,6 +110,35 @@ describe('REST v2 pods', () => {
     mock.advance(5_000);
     expect((await mock.v2('POST', `/pods/${v2.id}/action`, { action: 'terminate' })).status).toBe(204);
     expect((await mock.h.rest('GET', `/pods/${v2.id}`)).status).toBe(404);
+  });
+});
+
+describe('REST v2 pod placement', () => {
+  it('RESTV2-POD-008 compute the catalog cannot place → 400 naming the field; CUDA and data centre as placed', async () => {
+    const before = await podIds();
+    const noStock = DATA_CENTERS.find((d) => seededLevel('NVIDIA H200', d.id) === 'NONE')!.id;
+    const cases: [Record<string, unknown>, string][] = [
+      [{ gpu: { id: 'NVIDIA GeForce GTX 970' } }, '/body/gpu/id'],
+      [{ gpu: { id: 'NVIDIA A40' }, cloud: 'COMMUNITY' }, '/body/gpu/id'],
+      [{ gpu: { id: 'NVIDIA GeForce RTX 4090', count: 5 }, cloud: 'COMMUNITY' }, '/body/gpu/count'],
+      [{ gpu: { id: 'NVIDIA GeForce RTX 4090', allowedCudaVersions: ['11.8'] } }, '/body/gpu/allowedCudaVersions'],
+      [{ gpu: { id: 'AMD Instinct MI300X OAM', minCudaVersion: '12.0' } }, '/body/gpu/allowedCudaVersions'],
+      [{ gpu: { id: 'NVIDIA H200' }, dataCenterIds: [noStock] }, '/body/dataCenterIds'],
+      [{ gpu: GPU, dataCenterIds: ['XX-NOWHERE-1'] }, '/body/dataCenterIds'],
+      [{ cpu: { id: 'cpu9z', vcpuCount: 2 } }, '/body/cpu/id'],
+      [{ cpu: { id: 'cpu3c', vcpuCount: 64 } }, '/body/cpu/vcpuCount'],
+    ];
+    for (const [compute, path] of cases) {
+      const res = await mock.v2('POST', '/pods', { name: 'n', image: 'i:1', ...compute });
+      expect(res.status, JSON.stringify(compute)).toBe(400);
+      expect(res.body.errors[0]).toMatch(new RegExp(`^${path}: `));
+    }
+    await mock.h.control('POST', '/gpu-availability', { unavailable: ['NVIDIA L4'] });
+    expect((await mock.v2('POST', '/pods', { name: 'n', image: 'i:1', gpu: { id: 'NVIDIA L4' } })).status).toBe(400);
+    await mock.h.control('POST', '/gpu-availability', { unavailable: [] });
+    expect(await podIds()).toEqual(before);
+    expect(await v2Pod(mock, { gpu: { id: 'NVIDIA GeForce RTX 4090', allowedCudaVersions: ['12.4', '12.6'] } })).toMatchObject({ cudaVersion: '12.6', dataCenterId: 'EU-RO-1' });
+    expect((await v2Pod(mock, { gpu: { id: 'NVIDIA GeForce RTX 4090', minCudaVersion: '12.9' }, dataCenterIds: ['US-KS-2'] }))).toMatchObject({ cudaVersion: '13.0', dataCenterId: 'US-KS-2' });
   });
 });
 

@@ -4,7 +4,7 @@ import { brokerFromEnv, brokerHeaders, brokerVerifierOptions, buildPublishReques
 import { ProviderWorld } from '../../src/pact/provider-world.js';
 import { verifierOptions } from '../../src/pact/verify.js';
 
-const target = { name: 't', restUrl: 'https://rest.example/v1', queueUrl: 'https://api.example/v2', graphqlUrl: 'https://gql.example/graphql', apiKey: 'k' };
+const target = { name: 't', restUrl: 'https://rest.example/v1', queueUrl: 'https://api.example/v2', graphqlUrl: 'https://gql.example/graphql', restV2Url: 'https://mgmt.example/v2', apiKey: 'k' };
 const noGit = () => undefined;
 
 describe('broker settings', () => {
@@ -78,6 +78,12 @@ describe('verification options', () => {
     expect(rest.publishVerificationResult).toBeUndefined();
     expect(verifierOptions('queueV2', { target }, world).providerBaseUrl).toBe('https://api.example');
     expect(verifierOptions('graphql', { target }, world).providerBaseUrl).toBe('https://gql.example');
+    expect(verifierOptions('restV2', { target }, world)).toMatchObject({ provider: 'compute-rest-v2', providerBaseUrl: 'https://mgmt.example' });
+  });
+
+  it('a surface the target lacks is named with its flag', () => {
+    const { restV2Url: _omitted, ...withoutV2 } = target;
+    expect(() => verifierOptions('restV2', { target: withoutV2 }, new ProviderWorld(withoutV2))).toThrow(/compute-rest-v2 needs --rest-v2-url \(or CONFORM_REST_V2_URL\)/);
   });
 
   it('broker mode replaces the pact files with the broker', () => {

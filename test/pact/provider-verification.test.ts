@@ -31,4 +31,15 @@ describe('provider verification catches a provider that breaks the contract', ()
       await faulty.stop();
     }
   }, 60_000);
+
+  it('a mock whose REST v2 errors are not problem details fails the REST v2 pact', async () => {
+    const faulty = await startEmbeddedPactTarget(['rest-v2-error-not-problem']);
+    try {
+      const [result] = await verifyProviders({ target: faulty.target, surfaces: ['restV2'], logLevel: 'error' });
+      expect(result?.ok).toBe(false);
+      expect(result?.error).toMatch(/Content-Type/);
+    } finally {
+      await faulty.stop();
+    }
+  }, 60_000);
 });

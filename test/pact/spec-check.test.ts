@@ -41,6 +41,23 @@ describe('pact ↔ spec: the committed pacts', () => {
     for (const name of ['SaveTemplate', 'DeleteTemplate', 'SecretCreate', 'SecretDelete']) expect(matched('graphql')).toContain(`graphql:${name}`);
   });
 
+  it('covers every REST v2 resource family but clusters', () => {
+    const tagOf = (id: string | undefined) => operations.find((o) => o.surface === 'restV2' && `restV2:${o.operationId}` === id)?.tag;
+    const tags = new Set([...matched('restV2')].map(tagOf));
+    expect([...tags].sort()).toEqual(['account', 'billing', 'catalog', 'network-volumes', 'pods', 'registries', 'serverless', 'templates']);
+    for (const op of ['createPod', 'getPod', 'podAction', 'createEndpoint', 'getEndpoint', 'createRegistry', 'listRegistries', 'createNetworkVolume']) {
+      expect(matched('restV2')).toContain(`restV2:${op}`);
+    }
+    const templateOps = operations.filter((o) => o.surface === 'restV2' && o.tag === 'templates').map((o) => `restV2:${o.operationId}`);
+    for (const op of templateOps) expect(matched('restV2')).toContain(op);
+  });
+
+  it('REST v2 errors (401, 404, 422, 429) are all application/problem+json', () => {
+    const errors = load('restV2').interactions.filter((i) => i.response.status >= 400);
+    expect(errors.map((i) => i.response.status)).toEqual(expect.arrayContaining([401, 404, 422, 429]));
+    for (const i of errors) expect(i.response.headers?.['Content-Type']).toEqual(['application/problem+json']);
+  });
+
   it('holds the error interactions: 401, 400 (ttl), 404 (unknown job), 429 with Retry-After', () => {
     const statuses = load('queueV2').interactions.map((i) => i.response.status);
     expect(statuses).toEqual(expect.arrayContaining([401, 400, 404, 429]));
@@ -90,6 +107,48 @@ describe('pact ↔ spec: wrong interactions are rejected', () => {
     const wrong = interaction('restV1', 'an endpoint creation');
     (wrong.request.body!.content as Record<string, unknown>).workersMax = -1;
     expect(issuesOf(pactWith('restV1', wrong)).join('\n')).toMatch(/\/request\/body\/workersMax/);
+  });
+
+  it('REST v2: an error answered as application/json → rejected', () => {
+    const wrong = interaction('restV2', 'a REST v2 read of an unknown template');
+    wrong.response.headers = { 'Content-Type': ['application/json'] };
+    expect(issuesOf(pactWith('restV2', wrong))).toEqual([
+      expect.stringMatching(/\/response\/headers\/Content-Type application\/json is not documented for 404 \(documented: application\/problem\+json\)/),
+    ]);
+  });
+
+  it('REST v2: an error in the REST v1 shape ({message}) → rejected', () => {
+    const wrong = interaction('restV2', 'a REST v2 template list with a wrong API key');
+    wrong.response.body!.content = { message: 'Unauthorized' };
+    expect(issuesOf(pactWith('restV2', wrong)).join('\n')).toMatch(/\/response\/body\/title is required/);
+  });
+
+  it('REST v2: a list that is not wrapped → rejected', () => {
+    const wrong = interaction('restV2', 'a REST v2 template list');
+    wrong.response.body!.content = (wrong.response.body!.content as { templates: unknown[] }).templates;
+    expect(issuesOf(pactWith('restV2', wrong)).join('\n')).toMatch(/\/response\/body must be object/);
+  });
+
+  it('REST v2: a 422 blaming a field the spec accepts → rejected', () => {
+    const wrong = interaction('restV2', 'a REST v2 template creation with disk 0');
+    (wrong.response.body!.content as { errors: string[] }).errors = ['/body/image: must be a string'];
+    expect(issuesOf(pactWith('restV2', wrong)).join('\n')).toMatch(/lists \/body\/image, but the spec accepts the request there/);
+  });
+
+  it('REST v2: reset answered 200 → rejected (the request breaks the PodAction enum)', () => {
+    const wrong = interaction('restV2', 'a REST v2 pod reset action');
+    wrong.response.status = 200;
+    wrong.response.headers = { 'Content-Type': ['application/json'] };
+    wrong.response.body!.content = interaction('restV2', 'a REST v2 pod stop action').response.body!.content;
+    expect(issuesOf(pactWith('restV2', wrong)).join('\n')).toMatch(/\/request\/body\/action must be one of/);
+  });
+
+  it('a registry answer echoing the password → rejected, without quoting it', () => {
+    const wrong = interaction('restV2', 'a REST v2 registry creation');
+    (wrong.response.body!.content as Record<string, unknown>).secretCopy = 'pact-password';
+    const issues = issuesOf(pactWith('restV2', wrong));
+    expect(issues).toEqual([expect.stringMatching(/\/response\/body echoes a credential/)]);
+    expect(issues.join('\n')).not.toContain('pact-password');
   });
 
   const savedTemplate = () => {

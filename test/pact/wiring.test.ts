@@ -11,6 +11,7 @@ import { PACT_API_KEY, PACT_SURFACES, PACT_WRONG_API_KEY, pactFileName, pactFile
 import { ProviderWorld } from '../../src/pact/provider-world.js';
 import { NO_STATE, createStateHandlers } from '../../src/pact/state-handlers.js';
 import { STATES, STATE_VALUES } from '../../src/pact/state-names.js';
+import { resolvePactTarget } from '../../src/pact/target.js';
 import { credentialFilter } from '../../src/pact/verify.js';
 
 type PactFile = { interactions: { providerStates?: { name: string }[]; request: { path: string; generators?: Record<string, unknown> } }[] };
@@ -74,6 +75,21 @@ describe('provider base URLs', () => {
     expect(providerBaseUrl('queueV2', 'http://127.0.0.1:4010/proxy/v2')).toBe('http://127.0.0.1:4010/proxy');
     expect(providerBaseUrl('graphql', 'https://api.runpod.io/graphql')).toBe('https://api.runpod.io');
     expect(() => providerBaseUrl('restV1', 'https://rest.runpod.io/v2')).toThrow(/must end in \/v1/);
+  });
+
+  it('REST v2: the origin its /v2 paths hang off (the mock serves it under /rest)', () => {
+    expect(providerBaseUrl('restV2', 'https://api.runpod.io/v2')).toBe('https://api.runpod.io');
+    expect(providerBaseUrl('restV2', 'http://127.0.0.1:4010/rest/v2')).toBe('http://127.0.0.1:4010/rest');
+  });
+});
+
+describe('remote targets', () => {
+  const flags = ['--rest-url', 'https://rest.example/v1', '--api-key', 'k'];
+  it('need the URL of every provider verified', async () => {
+    await expect(resolvePactTarget(flags, {}, ['restV1', 'restV2'])).rejects.toThrow(/needs --rest-v2-url \(compute-rest-v2\); pick providers with --provider/);
+    const started = await resolvePactTarget([...flags, '--rest-v2-url', 'https://api.example/v2'], {}, ['restV1', 'restV2']);
+    expect(started.target).toMatchObject({ restUrl: 'https://rest.example/v1', restV2Url: 'https://api.example/v2' });
+    await started.stop();
   });
 });
 

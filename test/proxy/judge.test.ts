@@ -37,6 +37,8 @@ describe('classify: path → surface and operation', () => {
     expect(op('POST', '/v2/ep1/openai/v1/chat/completions')).toBe('queueV2 openaiProxy {"openaiPath":"v1/chat/completions"}');
     expect(op('GET', '/v2/pods')).toBe('restV2 listPods {}');
     expect(op('GET', '/rest/v2/serverless/e1')).toBe('restV2 getEndpoint {"id":"e1"}');
+    expect(op('GET', '/v2/registries/delegations')).toBe('restV2 listDelegations {}');
+    expect(op('GET', '/v2/registries/r1')).toBe('restV2 getRegistry {"id":"r1"}');
     expect(op('POST', '/graphql')).toBe('graphql');
     expect(op('OPTIONS', '/v1/pods')).toBe('options');
     expect(op('PUT', '/v1/pods')).toBe('method');

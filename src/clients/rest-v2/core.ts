@@ -94,7 +94,7 @@ export class RestV2Core {
 
   private async validator(): Promise<ContractValidator | undefined> {
     const wanted = this.options.validateRequests !== false || this.options.validateResponses === true;
-    return wanted ? resolveValidator(this.options.validator) : undefined;
+    return wanted ? resolveValidator(this.options.validator, 'restV2') : undefined;
   }
 
   private async checkRequest(operationId: string, parts: RequestParts, errorInit: ApiErrorInit): Promise<ContractValidator | undefined> {

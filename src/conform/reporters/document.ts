@@ -1,12 +1,15 @@
 // The conformance report as a neutral document (sections, tables), rendered to Markdown and HTML.
-import { pct } from './console.js';
+import { groupedSkips, pct } from './console.js';
+import { RULE_LEVELS } from '../levels.js';
+import { SURFACE_INFO } from '../surfaces.js';
 import type { RuleResult, RunSummary } from '../types.js';
+import { verdictLine } from '../verdict.js';
 
 export interface Table { head: string[]; rows: string[][] }
 export type Block = { h: string } | { p: string } | { table: Table } | { list: string[] };
 
 const outcomeLabel = (r: RuleResult) =>
-  r.outcome === 'pass' ? 'pass' : r.outcome === 'fail' ? '**FAIL**' : r.skipKind === 'needs-clock' ? 'skipped (needs clock)' : `skipped (${r.skipKind})`;
+  r.outcome === 'pass' ? 'pass' : r.outcome === 'fail' ? (r.level === 'must' ? '**FAIL**' : `**FAIL** (${r.level})`) : r.skipKind === 'needs-clock' ? 'skipped (needs clock)' : `skipped (${r.skipKind})`;
 
 /** Top-level seed section ("## …" heading) of a rule's first seed reference. */
 const seedSection = (seed: string) => seed.split(';')[0]!.split('›')[0]!.trim();
@@ -17,9 +20,11 @@ export function reportDocument(summary: RunSummary): Block[] {
     { h: 'compute-contract conformance report' },
     { table: { head: ['', ''], rows: [
       ['Target', summary.target],
-      ['Result', t.fail === 0 ? 'PASS' : `FAIL (${t.fail} rule${t.fail === 1 ? '' : 's'})`],
+      ['Surfaces', `${labels(summary.surfaces.configured) || 'none'}${summary.surfaces.absent.length ? ` (not configured: ${labels(summary.surfaces.absent)})` : ''}`],
+      ['Result', verdictLine(summary)],
+      ['Counted levels', summary.strict ? 'every level (--strict)' : 'must only (should and may failures are reported, not counted; --strict counts them)'],
       ['Rules', `${t.pass} passed, ${t.fail} failed, ${t.skip} skipped of ${t.rules}`],
-      ['Coverage (rules checked / rules in catalogue)', `${t.checked}/${t.rules} (${pct(t.checked, t.rules)})`],
+      ['Coverage (rules checked / rules of the configured surfaces)', `${t.checked}/${t.inScope} (${pct(t.checked, t.inScope)})`],
       ['Mutation score (faults caught / faults)', summary.mutation ? `${summary.mutation.caught}/${summary.mutation.total} (${pct(summary.mutation.caught, summary.mutation.total)})` : 'not measured in this run (`compute-contract conform --prove` or `npm run bench:conform` measure it against the embedded mock)'],
       ['Tier', summary.tier],
       ['Clock control', summary.clockControl ? 'yes (virtual time via the control API)' : 'no (clock rules skipped unless the slow tier waits for real)'],
@@ -28,14 +33,22 @@ export function reportDocument(summary: RunSummary): Block[] {
       ['Wall time', `${(summary.wallMs / 1000).toFixed(1)} s`],
     ] } },
   ];
+  blocks.push({ h: 'By level' }, { p: 'A rule\'s level follows its source: must (stated by the seed), should (observed of the real service), may (assumed where both are silent).' }, { table: { head: ['Level', 'Pass', 'Fail', 'Skipped', 'Counts toward the result'], rows: RULE_LEVELS.map((l) => [l, String(t.byLevel[l].pass), String(t.byLevel[l].fail), String(t.byLevel[l].skip), l === 'must' || summary.strict ? 'yes' : 'no']) } });
+  if (summary.preflight.length) {
+    blocks.push({ h: 'Preflight' }, { table: { head: ['Surface', 'Probe', 'Result', 'Detail'], rows: summary.preflight.map((p) => [SURFACE_INFO[p.surface].label, p.probe, p.ok ? 'ok' : '**FAIL**', p.detail]) } });
+  }
+  const groups = groupedSkips(summary);
+  if (groups.length) {
+    blocks.push({ h: 'Not run: root causes' }, { list: groups.map((g) => `${g.reason.replace(/^not run: /, '')}: ${g.rules.length} rule${g.rules.length === 1 ? '' : 's'} not run (${g.rules.join(', ')})`) });
+  }
   const failures = summary.results.filter((r) => r.outcome === 'fail');
   if (failures.length) {
-    blocks.push({ h: 'Failures' }, { list: failures.map((r) => `${r.id} — ${r.title} — ${r.reason ?? ''} (seed: ${r.seed})`) });
+    blocks.push({ h: 'Failures' }, { list: failures.map((r) => `${r.id} [${r.level}] — ${r.title} — ${r.reason ?? ''} (seed: ${r.seed})`) });
   }
   if (summary.mutation) {
     blocks.push({ h: 'Mutation score: faults of the reference mock' }, { table: { head: ['Fault', 'Caught', 'Failing rules'], rows: summary.mutation.perFault.map((f) => [f.fault, f.failing.length ? 'yes' : '**no**', f.failing.join(', ')]) } });
   }
-  blocks.push({ h: 'Every rule' }, { table: { head: ['Rule', 'Surface', 'Check', 'Tier', 'Outcome', 'Reason / note', 'Seed'], rows: summary.results.map((r) => [r.id, r.surface, r.check, r.tier, outcomeLabel(r), r.reason ?? '', r.seed]) } });
+  blocks.push({ h: 'Every rule' }, { table: { head: ['Rule', 'Level', 'Surface', 'Check', 'Tier', 'Outcome', 'Reason / note', 'Seed'], rows: summary.results.map((r) => [r.id, r.level, r.surface, r.check, r.tier, outcomeLabel(r), r.reason ?? '', r.seed]) } });
 
   const bySection = new Map<string, { pass: number; fail: number; skip: number }>();
   for (const r of summary.results) {
@@ -56,6 +69,8 @@ export function reportDocument(summary: RunSummary): Block[] {
   if (needsClock.length) blocks.push({ h: 'Skipped: needs clock' }, { p: 'Give --control-url (POST {control}/clock/advance {ms}) or run --tier slow to wait for real.' }, { list: needsClock.map((r) => `${r.id}: ${r.reason}`) });
   return blocks;
 }
+
+const labels = (surfaces: readonly (keyof typeof SURFACE_INFO)[]) => surfaces.map((s) => SURFACE_INFO[s].label).join(', ');
 
 const mdCell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -88,7 +103,7 @@ export function toHtml(blocks: Block[]): string {
     else if ('list' in b) body.push(`<ul>${b.list.map((l) => `<li>${inline(l)}</li>`).join('')}</ul>`);
     else {
       const rows = b.table.rows.map((r) => {
-        const cls = r.some((c) => c === '**FAIL**') ? ' class="fail"' : r.some((c) => c.startsWith('skipped')) ? ' class="skip"' : '';
+        const cls = r.some((c) => c.startsWith('**FAIL**')) ? ' class="fail"' : r.some((c) => c.startsWith('skipped')) ? ' class="skip"' : '';
         return `<tr${cls}>${r.map((c) => `<td>${inline(c)}</td>`).join('')}</tr>`;
       });
       body.push(`<table><thead><tr>${b.table.head.map((c) => `<th>${h(c)}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`);

@@ -5,7 +5,8 @@ import type { MockCore } from '../core.js';
 import { resourceId } from '../state/ids.js';
 import type { ClusterRecord, PodRecord } from '../types.js';
 import { podPhase } from './pod-status.js';
-import { DEFAULT_DATA_CENTER, renderPodV2 } from './pod-view.js';
+import { place } from './placement.js';
+import { renderPodV2 } from './pod-view.js';
 import { problem, problemFromFailure } from './problem.js';
 import { wordsFromArgs, type Body } from './shared.js';
 import { json, noContent, type V2Handler, type V2Reply } from './types.js';
@@ -80,11 +81,19 @@ function memberFields(core: MockCore, body: Body, compute: ClusterRecord['comput
     if (preferred.length > 0 && !preferred.includes(volume.dataCenterId)) {
       return refuse(400, '/body/dataCenterIds', `network volume ${volume.id} is in ${volume.dataCenterId}, which dataCenterIds excludes`);
     }
-    Object.assign(fields, { networkVolumeId: volume.id, volumeMountPath: network.path, volumeInGb: 0, dataCenterId: volume.dataCenterId });
+    Object.assign(fields, { networkVolumeId: volume.id, volumeMountPath: network.path, volumeInGb: 0 });
   } else {
     Object.assign(fields, mounts?.persistent ? { volumeInGb: mounts.persistent.size, volumeMountPath: mounts.persistent.path } : { volumeInGb: 0 });
-    fields['dataCenterId'] = preferred[0] ?? DEFAULT_DATA_CENTER;
   }
+  // One data centre for the whole cluster, with stock of its GPU type.
+  const placed = place(core, {
+    gpu: { id: compute.gpuTypeId, count: compute.gpuCountPerPod }, cloud: 'SECURE', preferred, cluster: true,
+    ...(fields['networkVolumeId'] !== undefined ? { fixed: core.store.networkVolumes.get(network!.volumeId)!.dataCenterId } : {}),
+    at: { id: '/body/compute/gpuTypeId', count: '/body/compute/gpuCountPerPod', cuda: '/body/compute' },
+  });
+  if (!placed.ok) return refuse(400, placed.path, placed.message);
+  fields['dataCenterId'] = placed.dataCenterId;
+  if (placed.cudaVersion !== null) fields['cudaVersion'] = placed.cudaVersion;
   const env = fields['env'] as Record<string, string>;
   if (body['startSsh'] === true && core.store.sshKeys.length > 0 && env['PUBLIC_KEY'] === undefined) env['PUBLIC_KEY'] = core.store.sshKeys.join('\n');
   return { ok: true, fields };

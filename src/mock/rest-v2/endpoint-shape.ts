@@ -14,7 +14,7 @@ import type { V2Reply } from './types.js';
 /** Defaults of a REST v2 create (CreateEndpointRequest), which differ from REST v1's (idle 5 s, timeout 600 s). */
 export const V2_ENDPOINT_DEFAULTS = { workersMin: 0, workersMax: 3, idleTimeout: 10, executionTimeoutMs: 300_000 };
 /** CPU flavour of a CPU endpoint stored without one (REST v1 lets the service choose). */
-const DEFAULT_CPU_FLAVOR = 'cpu3c';
+export const DEFAULT_CPU_FLAVOR = 'cpu3c';
 
 const unique = <T>(items: T[]): T[] => [...new Set(items)];
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);

@@ -1,11 +1,13 @@
 // REST v2 pod bodies (createPod, updatePod) as stored (REST v1-shaped) fields, following the migration
 // map backwards, with the cross-field rules the public description states: exactly one of gpu or cpu,
 // one kind of mount (none persistent on CPU pods), a template as a one-time source of settings.
-// Refusals carry the documented status: 400 cross-field rule, 404 unknown reference, 422 serverless template.
+// Refusals carry the documented status: 400 cross-field rule or no placement (placement.ts), 404 unknown
+// reference, 422 serverless template.
 import type { ResourceStore } from '../state/store.js';
 import type { PodRecord, TemplateRecord } from '../types.js';
 import type { MockCore } from '../core.js';
-import { DEFAULT_CUDA_VERSION, DEFAULT_DATA_CENTER } from './pod-view.js';
+import { publicTemplate } from './catalog-data.js';
+import { place } from './placement.js';
 import { wordsFromArgs, type Body } from './shared.js';
 
 export interface Refusal {
@@ -16,7 +18,8 @@ export interface Refusal {
 }
 
 const refuse = (status: Refusal['status'], path: string, message: string): Refusal => ({ status, detail: message, errors: [`${path}: ${message}`] });
-export const isRefusal = (v: unknown): v is Refusal => typeof (v as Refusal).detail === 'string' && Array.isArray((v as Refusal).errors);
+export const isRefusal = (v: unknown): v is Refusal =>
+  typeof v === 'object' && v !== null && typeof (v as Refusal).detail === 'string' && Array.isArray((v as Refusal).errors);
 
 interface Mounts {
   persistent?: { size: number; path: string };
@@ -33,7 +36,8 @@ function templateSettings(t: TemplateRecord): Body {
 }
 
 function usableTemplate(store: ResourceStore, id: string): TemplateRecord | Refusal {
-  const t = store.templates.get(id);
+  // Own templates or RunPod's public catalog templates.
+  const t = store.templates.get(id) ?? publicTemplate(id);
   if (!t) return refuse(404, '/body/templateId', `template ${id} does not exist`);
   if (t['isServerless'] === true) return refuse(422, '/body/templateId', `template ${id} is a serverless template; pods need a pod template`);
   return t;
@@ -95,7 +99,6 @@ export function createPodFields(core: MockCore, body: Body): Body | Refusal {
     Object.assign(fields, { computeType: 'GPU', gpuTypeIds: [gpu.id], gpuCount: gpu.count ?? 1 });
     if (cuda !== undefined) fields['allowedCudaVersions'] = cuda;
     if (gpu.minCudaVersion !== undefined) fields['minCudaVersion'] = gpu.minCudaVersion;
-    fields['cudaVersion'] = cuda?.[0] ?? higherVersion(gpu.minCudaVersion, DEFAULT_CUDA_VERSION);
   } else {
     Object.assign(fields, { computeType: 'CPU', cpuFlavorIds: [cpu!.id], vcpuCount: cpu!.vcpuCount });
   }
@@ -103,16 +106,26 @@ export function createPodFields(core: MockCore, body: Body): Body | Refusal {
   const preferred = Array.isArray(body['dataCenterIds']) ? (body['dataCenterIds'] as string[]) : [];
   if (preferred.length > 0) fields['dataCenterIds'] = preferred;
 
-  const placed = placeMounts(core, mounts, preferred, fields);
-  if (placed) return placed;
+  const fixed = mountFields(core, mounts, preferred, fields);
+  if (isRefusal(fixed)) return fixed;
+  const placed = place(core, {
+    ...(gpu ? { gpu: { id: gpu.id, count: gpu.count ?? 1, allowedCudaVersions: cuda, minCudaVersion: gpu.minCudaVersion } } : { cpu: cpu! }),
+    cloud: fields['cloudType'] as 'SECURE' | 'COMMUNITY',
+    preferred,
+    ...(fixed !== undefined ? { fixed } : {}),
+    at: gpu ? { id: '/body/gpu/id', count: '/body/gpu/count', cuda: '/body/gpu/allowedCudaVersions' } : { id: '/body/cpu/id', count: '/body/cpu/vcpuCount', cuda: '/body/cpu' },
+  });
+  if (!placed.ok) return refuse(400, placed.path, placed.message);
+  fields['dataCenterId'] = placed.dataCenterId;
+  if (placed.cudaVersion !== null) fields['cudaVersion'] = placed.cudaVersion;
   if (startSsh && store.sshKeys.length > 0 && env['PUBLIC_KEY'] === undefined) env['PUBLIC_KEY'] = store.sshKeys.join('\n');
   if (startSsh) fields['startSsh'] = true;
   if (body['startJupyter'] === true) fields['startJupyter'] = true;
   return fields;
 }
 
-/** Mount fields and the data centre: a network volume places the pod in the volume's data centre. */
-function placeMounts(core: MockCore, mounts: Mounts | undefined, preferred: readonly string[], fields: Body): Refusal | undefined {
+/** Mount fields; a network volume fixes the data centre (returned). */
+function mountFields(core: MockCore, mounts: Mounts | undefined, preferred: readonly string[], fields: Body): Refusal | string | undefined {
   const network = mounts?.network?.[0];
   if (network) {
     const volume = core.store.networkVolumes.get(network.volumeId);
@@ -120,20 +133,12 @@ function placeMounts(core: MockCore, mounts: Mounts | undefined, preferred: read
     if (preferred.length > 0 && !preferred.includes(volume.dataCenterId)) {
       return refuse(400, '/body/dataCenterIds', `network volume ${volume.id} is in ${volume.dataCenterId}, which dataCenterIds excludes`);
     }
-    Object.assign(fields, { networkVolumeId: volume.id, volumeMountPath: network.path, volumeInGb: 0, dataCenterId: volume.dataCenterId });
-    return undefined;
+    Object.assign(fields, { networkVolumeId: volume.id, volumeMountPath: network.path, volumeInGb: 0 });
+    return volume.dataCenterId;
   }
   if (mounts?.persistent) Object.assign(fields, { volumeInGb: mounts.persistent.size, volumeMountPath: mounts.persistent.path });
   else if (fields['volumeInGb'] === undefined) fields['volumeInGb'] = 0;
-  fields['dataCenterId'] = preferred[0] ?? DEFAULT_DATA_CENTER;
   return undefined;
-}
-
-function higherVersion(a: string | undefined, b: string): string {
-  if (a === undefined) return b;
-  const [am = 0, an = 0] = a.split('.').map(Number);
-  const [bm = 0, bn = 0] = b.split('.').map(Number);
-  return am > bm || (am === bm && an > bn) ? a : b;
 }
 
 /** updatePod body → stored fields to merge; PATCH semantics (absent = unchanged). */

@@ -5,14 +5,12 @@
 import type { MockCore } from '../core.js';
 import { podGpuType, podHourlyCost } from '../rest/render.js';
 import type { PodRecord } from '../types.js';
+import { cpuType, gpuType } from './catalog-data.js';
+import { defaultDataCenter } from './placement.js';
 import { allowedActions, podPhase } from './pod-status.js';
 import { argsFromWords } from './shared.js';
 import { PERSISTENT_MOUNT_FLOOR_GB } from './templates.js';
 
-/** Data centre of a pod that names none (assumed; the scheduler's choice on the real service). */
-export const DEFAULT_DATA_CENTER = 'US-TX-3';
-/** CUDA version of the simulated GPU hosts (assumed). */
-export const DEFAULT_CUDA_VERSION = '12.8';
 const PUBLIC_IP = '100.64.0.10';
 const FIRST_PUBLIC_PORT = 10341;
 const SSH_PROXY_HOST = 'ssh.runpod.io';
@@ -20,20 +18,20 @@ const SSH_PROXY_HOST = 'ssh.runpod.io';
 const iso = (ms: number): string => new Date(ms).toISOString();
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
-/** Where the pod runs: as placed at create, else its first preferred data centre. */
+/** Where the pod runs: as placed at create, else (REST v1 pods) its volume's, its first preferred or the catalog's first with stock. */
 export function podDataCenter(core: MockCore, pod: PodRecord): string {
   const volume = str(pod['networkVolumeId']);
   const ids = pod['dataCenterIds'];
   return str(pod['dataCenterId'])
     ?? (volume ? core.store.networkVolumes.get(volume)?.dataCenterId : undefined)
     ?? (Array.isArray(ids) ? str(ids[0]) : undefined)
-    ?? DEFAULT_DATA_CENTER;
+    ?? defaultDataCenter(core, podGpuType(pod));
 }
 
 export function podMounts(pod: PodRecord): Record<string, unknown> {
   const path = str(pod['volumeMountPath']) ?? '/workspace';
   const volume = str(pod['networkVolumeId']);
-  if (volume) return { network: [{ volumeId: volume, path }] };
+  if (volume) return { network: [{ volumeId: volume, path: '/workspace' }] };
   if (pod['computeType'] === 'CPU') return {};
   // REST v1's default pod volume is 20 GB; v2 reports no persistent mount for 0.
   const size = typeof pod['volumeInGb'] === 'number' ? pod['volumeInGb'] : 20;
@@ -54,15 +52,21 @@ function computeOf(pod: PodRecord): Record<string, unknown> {
   if (pod['computeType'] === 'CPU') {
     const flavors = pod['cpuFlavorIds'];
     const vcpuCount = (pod['vcpuCount'] as number | undefined) ?? 2;
-    return { cpu: { id: (Array.isArray(flavors) ? str(flavors[0]) : undefined) ?? str(pod['cpuFlavorId']) ?? 'cpu3c', vcpuCount, memory: vcpuCount * 4 } };
+    const id = (Array.isArray(flavors) ? str(flavors[0]) : undefined) ?? str(pod['cpuFlavorId']) ?? 'cpu3c';
+    // Memory follows the flavour's RAM per vCPU (catalog), as the public description says.
+    return { cpu: { id, vcpuCount, memory: vcpuCount * (cpuType(id)?.ramGbPerVcpu ?? 4) } };
   }
   return { gpu: { id: podGpuType(pod)!, count: (pod['gpuCount'] as number | undefined) ?? 1 } };
 }
 
+/** As placed at create, else (REST v1 pods) the newest CUDA of the GPU type's hosts the pod accepts. */
 function cudaVersionOf(pod: PodRecord): string | null {
   if (pod['computeType'] === 'CPU') return null;
-  const allowed = pod['allowedCudaVersions'];
-  return str(pod['cudaVersion']) ?? (Array.isArray(allowed) ? str(allowed[0]) : undefined) ?? DEFAULT_CUDA_VERSION;
+  const stored = str(pod['cudaVersion']);
+  if (stored) return stored;
+  const allowed = Array.isArray(pod['allowedCudaVersions']) ? (pod['allowedCudaVersions'] as string[]) : undefined;
+  const hosts = (gpuType(podGpuType(pod)!)?.cuda ?? []).filter((v) => !allowed || allowed.length === 0 || allowed.includes(v));
+  return hosts.at(-1) ?? null;
 }
 
 function clusterOf(pod: PodRecord): Record<string, unknown> | undefined {

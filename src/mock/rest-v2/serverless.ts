@@ -8,8 +8,9 @@ import type { MockCore } from '../core.js';
 import { resourceId } from '../state/ids.js';
 import type { EndpointRecord, TemplateRecord } from '../types.js';
 import {
-  V2_ENDPOINT_DEFAULTS, cpuFields, gpuFields, isRefusal, renderEndpointV2, settingFields, workersRefusal, type Refusal,
+  DEFAULT_CPU_FLAVOR, V2_ENDPOINT_DEFAULTS, cpuFields, gpuFields, isRefusal, renderEndpointV2, settingFields, workersRefusal, type Refusal,
 } from './endpoint-shape.js';
+import { DEFAULT_GPU_TYPE, gpuType } from './catalog-data.js';
 import { endpointWorkerHandlers } from './endpoint-workers.js';
 import { problem, problemFromFailure } from './problem.js';
 import { renameErrorPaths, wordsFromArgs, type Body } from './shared.js';
@@ -59,11 +60,21 @@ function dropBoundTemplate(core: MockCore, templateId: string, endpointId: strin
   if (t && t['boundEndpointId'] === endpointId && core.store.templateUsers(templateId).length === 0) core.store.templates.delete(templateId);
 }
 
-function computeFields(b: Body, current?: EndpointRecord): Body | Refusal {
+/** Compute of a create that names only a template: its category decides (CPU → cpu3c, else the default GPU's pool). */
+function templateCompute(core: MockCore, templateId: string): Body | Refusal {
+  const template = core.store.templates.get(templateId);
+  if (template?.['category'] === 'CPU') return cpuFields([{ id: DEFAULT_CPU_FLAVOR, vcpuCount: 2 }]);
+  return gpuFields({ pools: [gpuType(DEFAULT_GPU_TYPE)!.pool] });
+}
+
+function computeFields(core: MockCore, b: Body, current?: EndpointRecord): Body | Refusal {
   const gpu = b['gpu'] as Body | undefined;
   const cpu = b['cpu'] as { id: string; vcpuCount: number }[] | undefined;
   if (gpu !== undefined && cpu !== undefined) return problem(400, 'send gpu or cpu, not both', ['/body/cpu: not together with gpu']);
-  if (!current && gpu === undefined && cpu === undefined) return problem(400, 'send exactly one of gpu or cpu', ['/body/gpu: gpu or cpu is required']);
+  if (!current && gpu === undefined && cpu === undefined) {
+    if (typeof b['templateId'] === 'string') return templateCompute(core, b['templateId']);
+    return problem(400, 'send exactly one of gpu or cpu (or a templateId)', ['/body/gpu: gpu or cpu is required without templateId']);
+  }
   if (current) {
     // The compute family is fixed at creation.
     const isCpu = current['computeType'] === 'CPU';
@@ -77,7 +88,7 @@ function computeFields(b: Body, current?: EndpointRecord): Body | Refusal {
 
 /** Every check of a create/update that stores nothing yet; the stored fields when all pass. */
 function endpointFields(core: MockCore, b: Body, current?: EndpointRecord): Body | Refusal {
-  const compute = computeFields(b, current);
+  const compute = computeFields(core, b, current);
   if (isRefusal(compute)) return compute;
   const settings = settingFields(b);
   if (isRefusal(settings)) return settings;

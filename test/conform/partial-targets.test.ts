@@ -1,0 +1,109 @@
+// Partial targets: any subset of --rest-url, --queue-url, --graphql-url, --rest-v2-url. The rules of an
+// absent surface are skipped naming the flag that would add it, never run; the coverage counts only
+// the configured surfaces. Runs use the embedded mock with URLs removed, so every check's declared
+// needs are verified against what it really calls (an undeclared call fails as a suite defect).
+import { afterEach, describe, expect, test } from 'vitest';
+import { runConformance, startEmbeddedTarget, type RunSummary, type TargetConfig } from '../../src/conform/index.js';
+import { readOptions, remoteTarget } from '../../src/conform/target.js';
+
+let running: TargetConfig | undefined;
+afterEach(async () => {
+  await running?.embedded?.close();
+  running = undefined;
+});
+
+type Field = 'restUrl' | 'queueUrl' | 'graphqlUrl' | 'restV2Url';
+
+/** The embedded mock reachable only through `keep` (the other base URLs are left out of the target). */
+async function embeddedWith(keep: Field[], extra: Partial<TargetConfig> = {}): Promise<TargetConfig> {
+  running = await startEmbeddedTarget();
+  const target: TargetConfig = { ...running, ...extra };
+  for (const field of ['restUrl', 'queueUrl', 'graphqlUrl', 'restV2Url'] as const) if (!keep.includes(field)) delete target[field];
+  return target;
+}
+
+const FLAG_OF_SURFACE: Record<string, string> = { 'rest-v1': '--rest-url', 'queue-v2': '--queue-url', graphql: '--graphql-url', 'rest-v2': '--rest-v2-url' };
+
+async function run(target: TargetConfig): Promise<RunSummary> {
+  const { summary } = await runConformance({ target, reportsDir: null, progress: false, settings: { tier: 'full' } });
+  return summary;
+}
+
+/** Common expectations: nothing failed, absent surfaces never ran, coverage counts the configured ones only. */
+function expectPartial(summary: RunSummary, present: string[]): void {
+  expect(summary.results.filter((r) => r.outcome === 'fail').map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
+  for (const r of summary.results) {
+    if (r.surface !== 'all' && !present.includes(r.surface)) {
+      expect([r.id, r.outcome, r.skipKind], r.reason).toEqual([r.id, 'skip', 'not-configured']);
+      expect(r.reason).toContain(`needs ${FLAG_OF_SURFACE[r.surface]}`);
+      expect(r.calls, `${r.id} made calls`).toBe(0);
+    }
+  }
+  const notConfigured = summary.results.filter((r) => r.skipKind === 'not-configured').length;
+  expect(summary.totals.inScope).toBe(summary.totals.rules - notConfigured);
+  // Against the embedded mock (clock control, in-process access) every in-scope rule runs.
+  expect(summary.totals.checked).toBe(summary.totals.inScope);
+}
+
+describe('partial targets', () => {
+  test('flags: any subset of the four surface URLs builds a target; a bad URL or a missing key is refused', () => {
+    const restOnly = remoteTarget({ '--rest-url': 'http://127.0.0.1:1/v1/', '--api-key': 'k' });
+    expect(restOnly).toMatchObject({ name: 'http://127.0.0.1:1/v1', restUrl: 'http://127.0.0.1:1/v1' });
+    expect((restOnly as TargetConfig).queueUrl).toBeUndefined();
+    const { values } = readOptions([], { CONFORM_REST_V2_URL: 'http://127.0.0.1:1/rest/v2', CONFORM_API_KEY: 'k' });
+    expect(remoteTarget(values)).toMatchObject({ restV2Url: 'http://127.0.0.1:1/rest/v2' });
+    expect(remoteTarget({ '--graphql-url': 'http://127.0.0.1:1/graphql?x=1', '--api-key': 'k' })).toMatchObject({ graphqlUrl: 'http://127.0.0.1:1/graphql?x=1' });
+    expect(remoteTarget({ '--queue-url': 'ftp://127.0.0.1/v2', '--api-key': 'k' })).toMatch(/--queue-url must be an http\(s\) URL/);
+    expect(remoteTarget({ '--queue-url': 'http://127.0.0.1:1/v2' })).toMatch(/--api-key .* is required/);
+    expect(remoteTarget({ '--api-key': 'k' })).toBeUndefined();
+  });
+
+  test('REST v1 only: REST v1 rules run and pass; queue, GraphQL and REST v2 rules are skipped naming their flag', async () => {
+    const summary = await run(await embeddedWith(['restUrl']));
+    expectPartial(summary, ['rest-v1']);
+    expect(summary.surfaces).toEqual({ configured: ['restV1'], absent: ['queueV2', 'graphql', 'restV2'] });
+    expect(summary.preflight.map((p) => `${p.surface} ${p.probe} ${p.ok}`)).toEqual(['restV1 reachable true', 'restV1 key true']);
+    const restRules = summary.results.filter((r) => r.surface === 'rest-v1');
+    expect(restRules.filter((r) => r.outcome === 'pass').length).toBeGreaterThan(restRules.length / 2);
+    // A REST v1 rule whose check also submits jobs needs the queue too.
+    expect(summary.results.find((r) => r.id === 'REST-BOUNDS-001')?.reason).toBe('needs --queue-url (queue v2 is not configured)');
+  }, 120_000);
+
+  test('queue v2 only with --endpoint-id: the checks content with a given endpoint run; the ones creating endpoints need --rest-url', async () => {
+    running = await startEmbeddedTarget();
+    const auth = { authorization: `Bearer ${running.apiKey}`, 'content-type': 'application/json' };
+    const template = await (await fetch(`${running.restUrl}/templates`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'given-tpl', imageName: running.workerImage, isServerless: true }) })).json() as { id: string };
+    const endpoint = await (await fetch(`${running.restUrl}/endpoints`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'given-ep', templateId: template.id, workersMax: 1 }) })).json() as { id: string };
+    const target: TargetConfig = { ...running, endpointId: endpoint.id };
+    for (const field of ['restUrl', 'graphqlUrl', 'restV2Url'] as const) delete target[field];
+    const summary = await run(target);
+    expectPartial(summary, ['queue-v2']);
+    const passed = summary.results.filter((r) => r.outcome === 'pass').map((r) => r.id);
+    expect(passed).toEqual(expect.arrayContaining(['AUTH-004', 'QUEUE-SYNC-001', 'QUEUE-STREAM-001', 'VERSION-003']));
+    const queueSkips = summary.results.filter((r) => r.surface === 'queue-v2' && r.outcome === 'skip');
+    expect(queueSkips.length).toBeGreaterThan(0);
+    for (const r of queueSkips) expect(r.reason, r.id).toMatch(/^needs --rest-url( and --[a-z-]+)* \(REST v1(, [^)]+)? (is|are) not configured\)$/);
+    expect(summary.preflight.find((p) => p.probe === 'jobs')?.ok).toBe(true);
+  }, 120_000);
+
+  test('queue v2 only without --endpoint-id: nothing can be submitted, every queue rule names the missing flag', async () => {
+    const summary = await run(await embeddedWith(['queueUrl']));
+    expectPartial(summary, ['queue-v2']);
+    const queueRules = summary.results.filter((r) => r.surface === 'queue-v2');
+    expect(queueRules.filter((r) => r.reason === 'needs --endpoint-id or --rest-url (a queue endpoint to submit to)').map((r) => r.id)).toEqual(expect.arrayContaining(['AUTH-004', 'QUEUE-SYNC-001']));
+    for (const r of queueRules) expect([r.outcome, r.reason], r.id).toEqual(['skip', expect.stringMatching(/needs --(rest-url|endpoint-id)/)]);
+  }, 120_000);
+
+  test('GraphQL only: GraphQL rules run and pass; the ones reading back through REST v1 are skipped naming --rest-url', async () => {
+    const summary = await run(await embeddedWith(['graphqlUrl']));
+    expectPartial(summary, ['graphql']);
+    const graphqlRules = summary.results.filter((r) => r.surface === 'graphql');
+    expect(graphqlRules.some((r) => r.outcome === 'pass')).toBe(true);
+    for (const r of graphqlRules.filter((g) => g.outcome === 'skip')) expect(r.reason, r.id).toMatch(/^needs --rest-url/);
+    // Rules of surface `all` run when every surface their check uses is configured, else name the missing ones.
+    const everySurface = summary.results.filter((r) => r.surface === 'all');
+    expect(everySurface.some((r) => r.outcome === 'pass')).toBe(true);
+    for (const r of everySurface.filter((a) => a.outcome === 'skip')) expect(r.reason, r.id).toMatch(/^needs --(rest-url|queue-url|rest-v2-url)/);
+    expect(summary.results.find((r) => r.id === 'AGREE-VALID-001')?.reason).toBe('needs --rest-url and --queue-url (REST v1, queue v2 are not configured)');
+  }, 120_000);
+});
