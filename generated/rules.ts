@@ -3625,7 +3625,7 @@ export const rules = [
   },
   {
     "id": "RESTV2-ENDPOINT-002",
-    "title": "createEndpoint with neither or both of gpu and cpu, or a non-empty gpu.allowedCudaVersions beside gpu.minCudaVersion, is answered 400; with a template or network volume that does not exist 404; updateEndpoint sending gpu to a CPU endpoint or cpu to a GPU endpoint 400; none changes anything.",
+    "title": "createEndpoint with both gpu and cpu, with neither and no templateId, or with a non-empty gpu.allowedCudaVersions beside gpu.minCudaVersion is answered 400; with a template or network volume that does not exist 404; updateEndpoint sending gpu to a CPU endpoint or cpu to a GPU endpoint 400; none changes anything.",
     "seed": "rest-v2 › POST /v2/serverless; rest-v2 › PATCH /v2/serverless/{id}; rest-v2 › CreateEndpointGpuConfig; migration-guide › Create bodies",
     "surface": "rest-v2",
     "check": "black-box",

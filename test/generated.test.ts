@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { operations, rateLimitPolicy } from '../generated/operations.js';
-import { validate } from '../generated/validators/index.js';
+import { schemas, validate, webhooks } from '../generated/validators/index.js';
 
 const root = new URL('..', import.meta.url).pathname;
 async function files(dir: string): Promise<string[]> {
@@ -39,6 +39,22 @@ describe('generated/', () => {
       expect(Boolean(v?.body)).toBe(op.hasBody);
       expect(Object.keys(v?.responses ?? {})).toContain(String(op.successStatus));
     }
+  });
+
+  it('per-surface validator modules: the index is composed of them; required bodies agree with operations.ts', async () => {
+    const modules = {
+      restV1: await import('../generated/validators/rest-v1.index.js'),
+      queueV2: await import('../generated/validators/queue-v2.index.js'),
+      restV2: await import('../generated/validators/rest-v2.index.js'),
+    };
+    for (const [surface, module] of Object.entries(modules) as [keyof typeof modules, (typeof modules)[keyof typeof modules]][]) {
+      expect(validate[surface], surface).toBe(module.validate);
+      expect(schemas[surface], surface).toBe(module.schemas);
+      const ids = operations.filter((o) => o.surface === surface);
+      expect(Object.keys(module.validate).sort(), surface).toEqual(ids.map((o) => o.operationId).sort());
+      expect([...module.requiredBodies].sort(), surface).toEqual(ids.filter((o) => o.bodyRequired).map((o) => o.operationId).sort());
+    }
+    expect(webhooks.jobCompleted).toBe(modules.queueV2.webhooks.jobCompleted);
   });
 
   it('every queue v2 operation carries its rate limit; every operation a scope', () => {

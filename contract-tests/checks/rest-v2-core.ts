@@ -240,6 +240,7 @@ defineCheck('RESTV2-CROSS-003', async (ctx) => {
   const v1 = await ctx.rest('getEndpoint', { path: { endpointId } });
   expectStatus(v1, 200, 'getEndpoint (REST v1) of a REST v2 endpoint');
   const jobId = await ctx.run(endpointId, { durationMs: 50 });
+  await ctx.pass(1_000);
   const done = await ctx.waitForStatus(endpointId, jobId, ['COMPLETED']);
   expectEqual(done.status, 'COMPLETED', 'job on the REST v2 endpoint');
 }, { needs: ['restV1', 'queueV2', 'jobs'] });

@@ -47,7 +47,7 @@ defineCheck('RESTV2-ENDPOINT-002', async (ctx) => {
   const before = await endpointIds(ctx);
   const base = { name: ctx.name('bad'), type: 'QUEUE', image: 'cc/x:1', scaling: { type: 'QUEUE_DELAY', queueDelay: 4 } };
   const cases: [string, Record<string, unknown>, number][] = [
-    ['neither gpu nor cpu', base, 400],
+    ['neither gpu nor cpu (and no templateId)', base, 400],
     ['both gpu and cpu', { ...base, gpu: { pools: [POOL] }, cpu: [{ id: 'cpu3c', vcpuCount: 2 }] }, 400],
     ['allowedCudaVersions beside minCudaVersion', { ...base, gpu: { pools: [POOL], allowedCudaVersions: ['12.8'], minCudaVersion: '12.4' } }, 400],
     ['a template that does not exist', { ...base, image: undefined, templateId: UNKNOWN, gpu: { pools: [POOL] } }, 404],

@@ -19,7 +19,8 @@ export interface ContractValidator {
   validateWebhook?(name: 'jobCompleted', payload: unknown): ValidationIssue[];
 }
 
-// One literal specifier per surface, so bundlers emit one lazily loaded chunk per surface.
+// One literal specifier per surface, so bundlers emit one lazily loaded chunk per surface. Each module's
+// `validation` has ContractValidator's shape and refuses questions about another surface.
 const surfaceLoaders: Record<Surface, () => Promise<{ validation: SurfaceValidation }>> = {
   restV1: () => import('../validation/surfaces/rest-v1.js'),
   queueV2: () => import('../validation/surfaces/queue-v2.js'),
@@ -32,25 +33,12 @@ const defaultValidators = new Map<Surface, Promise<ContractValidator>>();
 export function loadDefaultValidator(surface: Surface): Promise<ContractValidator> {
   let validator = defaultValidators.get(surface);
   if (!validator) {
-    validator = surfaceLoaders[surface]().then(({ validation }) => forSurface(validation));
+    validator = surfaceLoaders[surface]().then(({ validation }) => validation);
     // A failed import (e.g. a chunk that could not be fetched) is not cached: the next call retries.
     validator.catch(() => defaultValidators.delete(surface));
     defaultValidators.set(surface, validator);
   }
   return validator;
-}
-
-/** Adapts one surface's checks to ContractValidator; asking it about another surface is a programming error. */
-function forSurface(validation: SurfaceValidation): ContractValidator {
-  const checked = (surface: Surface): SurfaceValidation => {
-    if (surface !== validation.surface) throw new Error(`the ${validation.surface} validator was asked about ${surface}`);
-    return validation;
-  };
-  return {
-    validateRequest: (surface, operationId, parts) => checked(surface).validateRequest(operationId, parts),
-    validateResponse: (surface, operationId, status, body) => checked(surface).validateResponse(operationId, status, body),
-    validateWebhook: (name, payload) => validation.validateWebhook(name, payload),
-  };
 }
 
 /** The caller's validator, else the package's own for `surface` (loaded on first use). */

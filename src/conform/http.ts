@@ -172,7 +172,8 @@ export class Http {
 
   private async send<T>(method: string, url: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal | undefined, what: string, holds = false): Promise<Answer<T>> {
     this.calls++;
-    const bounded = holds ? signal : AbortSignal.any([AbortSignal.timeout(this.requestTimeoutMs), ...(signal ? [signal] : [])]);
+    const timeout = holds ? undefined : AbortSignal.timeout(this.requestTimeoutMs);
+    const bounded = timeout && signal ? AbortSignal.any([timeout, signal]) : timeout ?? signal;
     let response: Response;
     let text: string;
     try {

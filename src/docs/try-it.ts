@@ -28,8 +28,9 @@ export interface TryItPanelInput {
 /** Longest body the panel prefills (characters); longer examples are cut to `{}`. */
 const MAX_PREFILL_CHARS = 20_000;
 
-const field = (label: string, name: string, value: string | undefined, required: boolean) =>
-  `<label><span>${escapeHtml(label)}${required ? ' *' : ''}</span><input name="${escapeHtml(name)}"${value === undefined ? '' : ` value="${escapeHtml(value)}"`}${required ? ' required' : ''}></label>`;
+/** Examples are hints (placeholders), never values: a prefilled query example would filter the answer unasked. */
+const field = (label: string, name: string, example: string | undefined, required: boolean) =>
+  `<label><span>${escapeHtml(label)}${required ? ' *' : ''}</span><input name="${escapeHtml(name)}"${example === undefined ? '' : ` placeholder="${escapeHtml(example)}"`}${required ? ' required' : ''}></label>`;
 
 export function tryItPanel(input: TryItPanelInput): string {
   const fields = input.parameters

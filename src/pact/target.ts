@@ -15,10 +15,14 @@ export interface StartedTarget {
   stop(): Promise<void>;
 }
 
-/** The target's base URL of a surface (`--rest-url`, `--rest-v2-url` …); throws naming the flag when absent. */
+/**
+ * The target's base URL of a surface (`--rest-url`, `--rest-v2-url` …) for verification or a provider
+ * state that uses that surface; throws naming the flag when absent.
+ */
 export function pactSurfaceUrl(target: PactTarget, surface: PactSurface): string {
   const url = target[SURFACE_INFO[surface].field];
-  if (url === undefined) throw new Error(`verifying ${PROVIDERS[surface]} needs ${SURFACE_INFO[surface].flag} (or ${SURFACE_INFO[surface].env})`);
+  const { label, flag, env } = SURFACE_INFO[surface];
+  if (url === undefined) throw new Error(`${label} (${PROVIDERS[surface]}) needs ${flag} (or ${env}); the target has none`);
   return url;
 }
 

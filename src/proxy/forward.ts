@@ -75,6 +75,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const base = upstream.pathname.replace(/\/+$/, '');
   const secure = upstream.protocol === 'https:';
   const send = secure ? httpsRequest : httpRequest;
+  const hostname = upstream.hostname.replace(/^\[|\]$/g, ''); // IPv6 literals without brackets
   const agent = secure ? new HttpsAgent({ keepAlive: true, maxSockets: 256 }) : new HttpAgent({ keepAlive: true, maxSockets: 256 });
   const book = new SecretBook();
   const tally = new Tally('proxy', upstream.toString());
@@ -111,12 +112,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     let learned = false;
 
     const outgoing = send({
-      protocol: upstream.protocol, hostname: upstream.hostname.replace(/^\[|\]$/g, ''), port: upstream.port, path: upstreamPath, method: req.method,
+      protocol: upstream.protocol, hostname, port: upstream.port, path: upstreamPath, method: req.method,
       headers: forwardable(req.rawHeaders, upstream.host) as unknown as Record<string, string>, agent, maxHeaderSize: MAX_HEAD_BYTES,
     });
-    req.on('data', (chunk: Buffer) => requestCapture.push(chunk));
     // Learn the request's secrets before its answer streams back, so the scan covers every answer byte.
-    req.on('end', () => {
+    const learn = () => {
       const body = requestCapture.body();
       let parsed: unknown;
       if (body.totalBytes === body.bytes.length && body.bytes.length > 0) {
@@ -129,8 +129,17 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       const q = target.indexOf('?');
       book.learnRequest(requestHeaders, new URLSearchParams(q === -1 ? '' : target.slice(q + 1)), parsed);
       learned = true;
-    });
-    req.pipe(outgoing);
+    };
+    if (requestHeaders['transfer-encoding'] === undefined && (requestHeaders['content-length'] ?? '0') === '0') {
+      // No body (GET /status and most reads): send at once, no pipe to set up.
+      req.resume();
+      outgoing.end();
+      learn();
+    } else {
+      req.on('data', (chunk: Buffer) => requestCapture.push(chunk));
+      req.on('end', learn);
+      req.pipe(outgoing);
+    }
 
     outgoing.on('response', (answer) => {
       upstreamAnswer = answer;

@@ -37,12 +37,12 @@ function surfaceOf(surface: Surface): SurfaceValidation {
  * they are coerced on a copy. An empty array means valid.
  */
 export function validateRequest(surface: Surface, operationId: string, parts: RequestParts): ValidationIssue[] {
-  return surfaceOf(surface).validateRequest(operationId, parts);
+  return surfaceOf(surface).validateRequest(surface, operationId, parts);
 }
 
 /** Checks a response status and body against the spec; an undocumented status is an issue. */
 export function validateResponse(surface: Surface, operationId: string, status: number, body: unknown): ValidationIssue[] {
-  return surfaceOf(surface).validateResponse(operationId, status, body);
+  return surfaceOf(surface).validateResponse(surface, operationId, status, body);
 }
 
 /** Validates a value against a named component schema of a surface. */

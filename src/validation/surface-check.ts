@@ -21,30 +21,34 @@ export interface SurfaceTable {
   requiredBodies: ReadonlySet<string>;
 }
 
-/** The checks of one surface; `surface` names it in error messages. */
+/**
+ * The checks of one surface. Request and response checks take the surface like the clients'
+ * ContractValidator does, so a client uses this object as is; another surface is refused.
+ */
 export interface SurfaceValidation {
   surface: Surface;
-  validateRequest(operationId: string, parts: RequestParts): ValidationIssue[];
-  validateResponse(operationId: string, status: number, body: unknown): ValidationIssue[];
+  validateRequest(surface: Surface, operationId: string, parts: RequestParts): ValidationIssue[];
+  validateResponse(surface: Surface, operationId: string, status: number, body: unknown): ValidationIssue[];
   validateSchema(schemaName: string, value: unknown): ValidationIssue[];
   /** A webhook payload the surface's service sends (queue v2: `jobCompleted`). */
   validateWebhook(name: string, payload: unknown): ValidationIssue[];
 }
 
-export function surfaceValidation(surface: Surface, table: SurfaceTable): SurfaceValidation {
-  const validatorsOf = (operationId: string): OperationValidators => {
+export function surfaceValidation(own: Surface, table: SurfaceTable): SurfaceValidation {
+  const validatorsOf = (surface: Surface, operationId: string): OperationValidators => {
+    if (surface !== own) throw new Error(`the ${own} validators were asked about ${surface}`);
     const v = Object.hasOwn(table.validate, operationId) ? table.validate[operationId] : undefined;
-    if (!v) throw new Error(`Unknown ${surface} operation "${operationId}"`);
+    if (!v) throw new Error(`Unknown ${own} operation "${operationId}"`);
     return v;
   };
   return {
-    surface,
+    surface: own,
     /**
      * Checks a request against the spec. Query and path values may be strings (as they arrive over HTTP);
      * they are coerced on a copy. An empty array means valid.
      */
-    validateRequest(operationId, parts) {
-      const v = validatorsOf(operationId);
+    validateRequest(surface, operationId, parts) {
+      const v = validatorsOf(surface, operationId);
       const issues: ValidationIssue[] = [];
       const params = { path: { ...(parts.path ?? {}) }, query: { ...(parts.query ?? {}) } };
       if (!v.params(params)) issues.push(...toIssues(v.params.errors, ''));
@@ -59,8 +63,8 @@ export function surfaceValidation(surface: Surface, table: SurfaceTable): Surfac
       return issues;
     },
     /** Checks a response status and body against the spec; an undocumented status is an issue. */
-    validateResponse(operationId, status, body) {
-      const v = validatorsOf(operationId);
+    validateResponse(surface, operationId, status, body) {
+      const v = validatorsOf(surface, operationId);
       const key = String(status);
       if (!(key in v.responses)) {
         return [{ path: '/status', message: `${status} is not a documented status of ${operationId} (documented: ${Object.keys(v.responses).join(', ')})` }];
@@ -74,7 +78,7 @@ export function surfaceValidation(surface: Surface, table: SurfaceTable): Surfac
     /** Validates a value against a named component schema of the surface. */
     validateSchema(schemaName, value) {
       const validator = Object.hasOwn(table.schemas, schemaName) ? table.schemas[schemaName] : undefined;
-      if (!validator) throw new Error(`Unknown ${surface} schema "${schemaName}"`);
+      if (!validator) throw new Error(`Unknown ${own} schema "${schemaName}"`);
       return validator(value) ? [] : toIssues(validator.errors, '');
     },
     validateWebhook: (name, payload) => checkWebhook(table.webhooks, name, payload),

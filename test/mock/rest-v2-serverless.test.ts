@@ -33,15 +33,18 @@ describe('RESTV2-ENDPOINT-001 endpoint round trip with the v2 defaults', () => {
   it('creates from a templateId alone, taking the container settings from the template', async () => {
     const h = await start();
     const tpl = await h.v2('POST', '/templates', { name: 'base', image: 'repo/base:2', disk: 12, env: { A: '1' }, serverless: true });
-    const ep = await h.endpoint({ image: undefined, templateId: tpl.body.id });
-    expect([ep.image, ep.disk, ep.env]).toEqual(['repo/base:2', 12, { A: '1' }]);
+    const ep = await h.endpoint({ image: undefined, gpu: undefined, templateId: tpl.body.id });
+    expect([ep.image, ep.disk, ep.env, ep.gpu.pools]).toEqual(['repo/base:2', 12, { A: '1' }, ['ADA_24']]);
+    const cpuTpl = await h.v2('POST', '/templates', { name: 'cpu', image: 'repo/cpu:1', category: 'CPU', serverless: true });
+    const cpuEp = await h.endpoint({ image: undefined, gpu: undefined, templateId: cpuTpl.body.id });
+    expect([cpuEp.gpu, cpuEp.cpu]).toEqual([undefined, [{ id: 'cpu3c', vcpuCount: 2, memory: 4 }]]);
     const v1 = await h.rest('GET', `/endpoints/${ep.id}`);
     expect(v1.body.templateId).toBe(tpl.body.id);
   });
 });
 
 describe('RESTV2-ENDPOINT-002 refusals of create and update', () => {
-  it('neither or both of gpu and cpu → 400; workers.min above max → 400; unknown pool → 422; nothing stored', async () => {
+  it('both gpu and cpu, or neither without templateId → 400; workers.min above max → 400; unknown pool → 422; nothing stored', async () => {
     const h = await start();
     const base = { name: 'e', type: 'QUEUE', image: 'x:1', scaling: { type: 'QUEUE_DELAY', queueDelay: 4 } };
     expect((await h.v2('POST', '/serverless', base)).status).toBe(400);

@@ -83,7 +83,7 @@ describe('verification options', () => {
 
   it('a surface the target lacks is named with its flag', () => {
     const { restV2Url: _omitted, ...withoutV2 } = target;
-    expect(() => verifierOptions('restV2', { target: withoutV2 }, new ProviderWorld(withoutV2))).toThrow(/compute-rest-v2 needs --rest-v2-url \(or CONFORM_REST_V2_URL\)/);
+    expect(() => verifierOptions('restV2', { target: withoutV2 }, new ProviderWorld(withoutV2))).toThrow(/REST v2 \(compute-rest-v2\) needs --rest-v2-url \(or CONFORM_REST_V2_URL\)/);
   });
 
   it('broker mode replaces the pact files with the broker', () => {

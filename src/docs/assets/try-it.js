@@ -39,7 +39,8 @@
       var value = inputs[i].value;
       if (where === 'path') {
         if (!value) missing.push(name);
-        path = path.split('{' + name + '}').join(encodeURIComponent(value));
+        // Segment by segment, so a multi-segment parameter (x-multi-segment, e.g. openaiPath) keeps its '/'.
+        path = path.split('{' + name + '}').join(value.split('/').map(encodeURIComponent).join('/'));
       } else if (where === 'query' && value !== '') {
         query.push(encodeURIComponent(name) + '=' + encodeURIComponent(value));
       }

@@ -22,17 +22,22 @@ export interface LogLine {
 /** Which lines to read: after an event id (exclusive), from an instant (inclusive), or the last N. */
 export type LogCursor = { after: number } | { since: number } | { tail: number };
 
-/** Bounded, time-ordered lines of one source; old lines fall off the front. */
-class LineRing {
+/**
+ * Bounded, time-ordered lines of one source; old lines fall off the front. Container lines are kept as
+ * their number (text made on read), so a full ring of them is two packed number arrays (~80 KiB).
+ */
+class LineRing<T extends string | number> {
   private readonly ts: number[] = [];
-  private readonly text: string[] = [];
+  private readonly text: T[] = [];
   private head = 0;
+
+  constructor(private readonly render: (item: T) => string) {}
 
   get size(): number {
     return this.ts.length - this.head;
   }
 
-  push(ts: number, text: string): void {
+  push(ts: number, text: T): void {
     this.ts.push(ts);
     this.text.push(text);
     if (this.size > LOG_RETENTION_LINES) this.head++;
@@ -59,7 +64,7 @@ class LineRing {
   slice(from: number, source: LogSourceName, upTo: number): LogLine[] {
     const out: LogLine[] = [];
     for (let i = this.head + Math.max(0, from); i < this.ts.length && this.ts[i]! <= upTo; i++) {
-      out.push({ ts: this.ts[i]!, source, line: this.text[i]! });
+      out.push({ ts: this.ts[i]!, source, line: this.render(this.text[i]!) });
     }
     return out;
   }
@@ -81,20 +86,26 @@ interface Period {
 }
 
 export class SimulatedLog {
-  private readonly rings: Record<LogSourceName, LineRing> = { container: new LineRing(), system: new LineRing() };
+  private readonly container: LineRing<number>;
+  private readonly system = new LineRing<string>((text) => text);
   private period: Period | undefined;
   /** Timestamp of the newest line of either source. */
   lastTs = Number.NEGATIVE_INFINITY;
   /** Open streams waiting for new lines (SSE follow). */
   readonly listeners = new Set<() => void>();
 
-  constructor(private readonly containerLine: (n: number) => string) {}
+  constructor(containerLine: (n: number) => string) {
+    this.container = new LineRing<number>(containerLine);
+  }
 
-  private append(source: LogSourceName, at: number, text: string): void {
-    // Whole milliseconds: the event id is the ISO timestamp, which has millisecond precision.
-    const ts = Math.max(Math.floor(at), this.lastTs + 1);
-    this.lastTs = ts;
-    this.rings[source].push(ts, text);
+  /** The next timestamp at or after `at`: whole milliseconds (the event id is an ISO timestamp), above the last line's. */
+  private stamp(at: number): number {
+    this.lastTs = Math.max(Math.floor(at), this.lastTs + 1);
+    return this.lastTs;
+  }
+
+  private appendSystem(at: number, text: string): void {
+    this.system.push(this.stamp(at), text);
   }
 
   private notify(): void {
@@ -107,13 +118,13 @@ export class SimulatedLog {
     if (!p) return;
     while (p.steps.length > 0 && p.steps[0]!.at <= now) {
       const step = p.steps.shift()!;
-      this.append('system', step.at, step.text);
+      this.appendSystem(step.at, step.text);
     }
     const last = Math.floor((now - p.runningAt) / CONTAINER_LINE_INTERVAL_MS);
     if (last < p.nextLine) return;
     // Lines older than the retention bound would be dropped at once: skip them, keep their numbers.
     for (let n = Math.max(p.nextLine, last - LOG_RETENTION_LINES + 1); n <= last; n++) {
-      this.append('container', p.runningAt + n * CONTAINER_LINE_INTERVAL_MS, this.containerLine(n));
+      this.container.push(this.stamp(p.runningAt + n * CONTAINER_LINE_INTERVAL_MS), n);
     }
     p.nextLine = last + 1;
   }
@@ -128,7 +139,7 @@ export class SimulatedLog {
   /** A (re)start at `at`: ends a running period, writes `text`, schedules `steps`, runs after `bootMs`. */
   begin(at: number, text: string, steps: readonly BootStep[], bootMs: number): void {
     this.advance(at);
-    this.append('system', at, text);
+    this.appendSystem(at, text);
     this.period = { steps: steps.map((s) => ({ at: at + s.afterMs, text: s.text })), runningAt: at + bootMs, nextLine: 1 };
     this.notify();
   }
@@ -137,14 +148,14 @@ export class SimulatedLog {
   end(at: number, text: string): void {
     this.advance(at);
     this.period = undefined;
-    this.append('system', at, text);
+    this.appendSystem(at, text);
     this.notify();
   }
 
   /** A system line that changes nothing else (e.g. settings updated). */
   note(at: number, text: string): void {
     this.advance(at);
-    this.append('system', at, text);
+    this.appendSystem(at, text);
     this.notify();
   }
 
@@ -152,7 +163,7 @@ export class SimulatedLog {
   read(source: LogSourceName | undefined, cursor: LogCursor, upTo = Number.POSITIVE_INFINITY): LogLine[] {
     const sources: LogSourceName[] = source ? [source] : ['system', 'container'];
     const parts = sources.map((s) => {
-      const ring = this.rings[s];
+      const ring: LineRing<string> | LineRing<number> = s === 'system' ? this.system : this.container;
       const from = 'after' in cursor ? ring.firstAtOrAfter(cursor.after + 1) : 'since' in cursor ? ring.firstAtOrAfter(cursor.since) : 0;
       const lines = ring.slice(from, s, upTo);
       return 'tail' in cursor ? lines.slice(Math.max(0, lines.length - cursor.tail)) : lines;

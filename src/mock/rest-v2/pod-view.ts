@@ -31,7 +31,7 @@ export function podDataCenter(core: MockCore, pod: PodRecord): string {
 export function podMounts(pod: PodRecord): Record<string, unknown> {
   const path = str(pod['volumeMountPath']) ?? '/workspace';
   const volume = str(pod['networkVolumeId']);
-  if (volume) return { network: [{ volumeId: volume, path: '/workspace' }] };
+  if (volume) return { network: [{ volumeId: volume, path }] };
   if (pod['computeType'] === 'CPU') return {};
   // REST v1's default pod volume is 20 GB; v2 reports no persistent mount for 0.
   const size = typeof pod['volumeInGb'] === 'number' ? pod['volumeInGb'] : 20;
