@@ -3,7 +3,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { FaultName } from '../mock/index.js';
-import { consoleProgress, consoleSummary } from './reporters/console.js';
+import { consoleProgress, consoleSummary, preflightProgress } from './reporters/console.js';
 import { reportDocument, toHtml, toMarkdown } from './reporters/document.js';
 import { junitXml } from './reporters/junit.js';
 import { plannedRealWaitMs, runSuite } from './runner.js';
@@ -55,7 +55,11 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
       const realWait = plannedRealWaitMs(target, settings);
       if (realWait > 0) write(`slow tier without clock control: the clock rules will wait ≈${formatMs(realWait)} for real in total`);
     }
-    const { summary, secrets } = await runSuite({ target, settings, onResult: options.progress === 'rules' ? consoleProgress(write) : undefined });
+    const { summary, secrets } = await runSuite({
+      target, settings,
+      onResult: options.progress === 'rules' ? consoleProgress(write) : undefined,
+      onPreflight: options.progress === 'rules' ? preflightProgress(write) : undefined,
+    });
     if (options.mutation) summary.mutation = options.mutation;
     const reportFiles = options.reportsDir === null ? [] : writeReports(summary, options.reportsDir ?? 'reports', [...secrets.entries()]);
     if (options.progress) {

@@ -13,7 +13,7 @@ import { registeredChecks } from './registry.js';
 import { planRules, plannedRealWaitMs as realWaitOf, preflightPlanOf, preflightSkip, type PlannedRule } from './selection.js';
 import { configuredSurfaces, SURFACE_NAMES, SurfaceNotConfigured } from './surfaces.js';
 import type { RunSettings, TargetConfig } from './target.js';
-import type { CatalogueRule, RuleResult, RunSummary } from './types.js';
+import type { CatalogueRule, PreflightProbe, RuleResult, RunSummary } from './types.js';
 import { totalsOf, verdictOf } from './verdict.js';
 import { RULE_LEVELS } from './levels.js';
 
@@ -23,6 +23,8 @@ export interface RunOptions {
   target: TargetConfig;
   settings: RunSettings;
   onResult?: (result: RuleResult, index: number, total: number) => void;
+  /** Called once the preflight is done, before the first rule. */
+  onPreflight?: (probes: readonly PreflightProbe[]) => void;
 }
 
 /** The secrets a run sent (for scanning reports and logs); values never leave this module's callers. */
@@ -31,7 +33,7 @@ export interface RunOutput {
   secrets: SecretBook;
 }
 
-export async function runSuite({ target, settings, onResult }: RunOptions): Promise<RunOutput> {
+export async function runSuite({ target, settings, onResult, onPreflight }: RunOptions): Promise<RunOutput> {
   const started = Date.now();
   const secrets = new SecretBook();
   secrets.add(target.apiKey, 'API key');
@@ -45,6 +47,7 @@ export async function runSuite({ target, settings, onResult }: RunOptions): Prom
   const planned = planRules(catalogue, registeredChecks(), target, settings);
   const preflight = await runPreflight(preflightPlanOf(planned, target), target, settings, state);
   state.missing = preflight.missing;
+  onPreflight?.(preflight.probes);
   // Against the embedded mock every check must declare what it uses (the suite's own tests run there).
   const verifyNeeds = target.embedded !== undefined;
   const results: RuleResult[] = [];

@@ -71,46 +71,59 @@ function matchOne(route: Route, parts: readonly string[]): Record<string, string
   return params;
 }
 
-function matchRoute(surface: Surface, method: string, parts: readonly string[]): Match | 'method' | undefined {
-  for (const route of [...(index.get(`${surface} ${method} ${parts.length}`) ?? []), ...(index.get(`${surface} ${method} *`) ?? [])]) {
-    const params = matchOne(route, parts);
-    if (params) return { route, params };
+/** The operation of `surface` at this path and method, if any. */
+function matchMethod(surface: Surface, method: string, parts: readonly string[]): Match | undefined {
+  for (const key of [`${surface} ${method} ${parts.length}`, `${surface} ${method} *`]) {
+    for (const route of index.get(key) ?? []) {
+      const params = matchOne(route, parts);
+      if (params) return { route, params };
+    }
   }
-  return (routes.get(surface) ?? []).some((route) => route.op.method !== method && matchOne(route, parts)) ? 'method' : undefined;
+  return undefined;
 }
 
-interface Candidate { surface: Surface; match: Match | 'method'; restV2Hint: boolean; path: string }
+/** True when some operation of `surface` has this path (with any method). */
+const hasPath = (surface: Surface, parts: readonly string[]) => (routes.get(surface) ?? []).some((route) => matchOne(route, parts) !== undefined);
+
+interface Anchor { surface: Surface; rest: readonly string[]; restV2Hint: boolean }
+
+// Module-level helpers, not closures: the CLI runs through tsx, whose keepNames wraps every named
+// closure in a costly __name() call per creation, and this runs for every exchange.
+function anchorsOf(parts: readonly string[], only: TrafficSurface | undefined): Anchor[] {
+  const anchors: Anchor[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    if (parts[i] === 'v1' && (!only || only === 'restV1')) anchors.push({ surface: 'restV1', rest: parts.slice(i + 1), restV2Hint: false });
+    if (parts[i] !== 'v2') continue;
+    if (!only || only === 'restV2') anchors.push({ surface: 'restV2', rest: parts.slice(i), restV2Hint: parts[i - 1] === 'rest' || REST_V2_RESOURCES.has(parts[i + 1] ?? '') });
+    if (parts[i - 1] !== 'rest' && i + 1 < parts.length && (!only || only === 'queueV2')) anchors.push({ surface: 'queueV2', rest: parts.slice(i + 2), restV2Hint: false });
+  }
+  return anchors;
+}
+
+/** REST v2 when hinted (…/rest/v2, a REST v2 resource after v2), else the other surface, else REST v2. */
+function pick<T extends Anchor>(list: readonly T[]): T | undefined {
+  return list.find((c) => c.surface === 'restV2' && c.restV2Hint) ?? list.find((c) => c.surface !== 'restV2') ?? list[0];
+}
 
 /** `pathname` is the upstream path without query; `only` restricts matching to one surface. */
 export function classify(method: string, pathname: string, only?: TrafficSurface): Classification {
   const parts = pathname.split('/').filter(Boolean);
   const upper = method.toUpperCase();
   if ((!only || only === 'graphql') && parts[parts.length - 1] === 'graphql') return upper === 'OPTIONS' ? { kind: 'options' } : { kind: 'graphql' };
-  const routed = upper === 'HEAD' ? 'GET' : upper;
-  const candidates: Candidate[] = [];
-  const consider = (surface: Surface, rest: readonly string[], restV2Hint = false) => {
-    if (only && only !== surface) return;
-    const match = matchRoute(surface, routed, rest);
-    if (match) candidates.push({ surface, match, restV2Hint, path: `/${rest.join('/')}` });
-  };
-  parts.forEach((segment, i) => {
-    if (segment === 'v1') consider('restV1', parts.slice(i + 1));
-    if (segment === 'v2') {
-      consider('restV2', parts.slice(i), parts[i - 1] === 'rest' || REST_V2_RESOURCES.has(parts[i + 1] ?? ''));
-      if (parts[i - 1] !== 'rest' && i + 1 < parts.length) consider('queueV2', parts.slice(i + 2));
+  const anchors = anchorsOf(parts, only);
+  if (upper !== 'OPTIONS') {
+    const full: (Anchor & { match: Match })[] = [];
+    for (const anchor of anchors) {
+      const match = matchMethod(anchor.surface, upper === 'HEAD' ? 'GET' : upper, anchor.rest);
+      if (match) full.push({ surface: anchor.surface, rest: anchor.rest, restV2Hint: anchor.restV2Hint, match }); // no spread: slow on this path
     }
-  });
-  if (candidates.length === 0) return { kind: 'unmatched' };
-  if (upper === 'OPTIONS') return { kind: 'options' };
-  const full = candidates.filter((c) => c.match !== 'method');
-  const pick = (list: Candidate[]) => list.find((c) => c.surface === 'restV2' && c.restV2Hint) ?? list.find((c) => c.surface !== 'restV2') ?? list[0]!;
-  if (full.length === 0) {
-    const c = pick(candidates);
-    return { kind: 'method', surface: c.surface, path: c.path };
+    const best = pick(full);
+    if (best) return { kind: 'operation', surface: best.surface, op: best.match.route.op, pathParams: best.match.params };
   }
-  const best = pick(full);
-  const match = best.match as Match;
-  return { kind: 'operation', surface: best.surface, op: match.route.op, pathParams: match.params };
+  // Only when no operation matched: is it a known path with another method (405 territory, or OPTIONS)?
+  const known = pick(anchors.filter((a) => hasPath(a.surface, a.rest)));
+  if (!known) return { kind: 'unmatched' };
+  return upper === 'OPTIONS' ? { kind: 'options' } : { kind: 'method', surface: known.surface, path: `/${known.rest.join('/')}` };
 }
 
 export function parseSurface(text: string): TrafficSurface | undefined {

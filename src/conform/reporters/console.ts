@@ -3,7 +3,7 @@
 import { RULE_LEVELS } from '../levels.js';
 import { SURFACE_INFO, configuredSurfaces } from '../surfaces.js';
 import type { RunSettings, TargetConfig } from '../target.js';
-import type { RuleResult, RunSummary, Tally } from '../types.js';
+import type { PreflightProbe, RuleResult, RunSummary, Tally } from '../types.js';
 import { verdictLine } from '../verdict.js';
 
 const SYMBOL = { pass: '✓', fail: '✗', skip: '-' } as const;
@@ -24,6 +24,13 @@ export function consoleProgress(write: (line: string) => void = (l) => process.s
     const symbol = result.outcome === 'pass' ? color(32, SYMBOL.pass) : result.outcome === 'fail' ? color(31, SYMBOL.fail) : color(33, SYMBOL.skip);
     const tail = result.outcome === 'fail' ? `\n      ${color(31, result.reason ?? '')}` : result.outcome === 'skip' ? color(2, `  ${result.reason ?? ''}`) : color(2, ` ${result.durationMs} ms`);
     write(`  ${symbol} [${String(index + 1).padStart(3)}/${total}] ${result.surface.padEnd(8)} ${result.level.padEnd(6)} ${result.id}${tail}`);
+  };
+}
+
+/** The preflight's failed probes, as soon as they are known (their rules will be reported not run). */
+export function preflightProgress(write: (line: string) => void) {
+  return (probes: readonly PreflightProbe[]) => {
+    for (const p of probes) if (!p.ok) write(`  ${color(31, '✗')} preflight ${SURFACE_INFO[p.surface].label} ${p.probe}: ${p.detail} — the rules needing it will not run`);
   };
 }
 

@@ -64,7 +64,8 @@ export function billingWindow(query: Record<string, unknown>, now: number): Bill
   const edges = [start];
   while (edges[edges.length - 1]! < end) {
     if (edges.length > MAX_BILLING_BUCKETS) {
-      return problem(400, `the window spans more than ${MAX_BILLING_BUCKETS} ${bucketSize} buckets; choose a larger bucketSize or a shorter window`, ['/query/bucketSize: too many buckets for the window']);
+      const detail = `the window spans more than ${MAX_BILLING_BUCKETS} ${bucketSize} buckets; choose a larger bucketSize or a shorter window`;
+      return problem(400, detail, ['/query/bucketSize: too many buckets for the window']);
     }
     edges.push(bucketNext(edges[edges.length - 1]!, bucketSize));
   }

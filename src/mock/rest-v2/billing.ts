@@ -30,7 +30,10 @@ function queryEcho(window: BillingWindow, filter?: [string, unknown]): Record<st
 }
 
 /** One record per resource and bucket the resource existed in, with metadata (per-resource lists). */
-function perResource(core: MockCore, query: Record<string, unknown>, meters: (core: MockCore) => Meter[], idName: string, filterName: string, uniqueName: string, zero: Record<string, number>): V2Reply {
+function perResource(
+  core: MockCore, query: Record<string, unknown>, meters: (core: MockCore) => Meter[],
+  idName: string, filterName: string, uniqueName: string, zero: Record<string, number>,
+): V2Reply {
   const window = billingWindow(query, core.clock.now());
   if (isReply(window)) return window;
   const wanted = query[filterName];
@@ -44,7 +47,8 @@ function perResource(core: MockCore, query: Record<string, unknown>, meters: (co
     const existed = [...Array(buckets).keys()].filter((i) => meter.from < window.edges[i + 1]! && Math.max(meter.to, meter.from + 1) > window.edges[i]!);
     if (existed.length === 0) continue;
     if (records.length + existed.length > MAX_BILLING_RECORDS) {
-      return problem(400, `the answer would exceed ${MAX_BILLING_RECORDS} records; shorten the window, choose a larger bucketSize or filter by ${filterName}`, [`/query/${filterName}: too many records without it`]);
+      const detail = `the answer would exceed ${MAX_BILLING_RECORDS} records; shorten the window, choose a larger bucketSize or filter by ${filterName}`;
+      return problem(400, detail, [`/query/${filterName}: too many records without it`]);
     }
     const series = meter.series(window.edges);
     ids.add(meter.id);

@@ -28,7 +28,7 @@ export type LogCursor = { after: number } | { since: number } | { tail: number }
  */
 class LineRing<T extends string | number> {
   private readonly ts: number[] = [];
-  private readonly text: T[] = [];
+  private readonly items: T[] = [];
   private head = 0;
 
   constructor(private readonly render: (item: T) => string) {}
@@ -37,14 +37,14 @@ class LineRing<T extends string | number> {
     return this.ts.length - this.head;
   }
 
-  push(ts: number, text: T): void {
+  push(ts: number, item: T): void {
     this.ts.push(ts);
-    this.text.push(text);
+    this.items.push(item);
     if (this.size > LOG_RETENTION_LINES) this.head++;
     // Compact once the dropped prefix is as long as the kept part: amortised O(1) per line.
     if (this.head >= LOG_RETENTION_LINES) {
       this.ts.splice(0, this.head);
-      this.text.splice(0, this.head);
+      this.items.splice(0, this.head);
       this.head = 0;
     }
   }
@@ -64,7 +64,7 @@ class LineRing<T extends string | number> {
   slice(from: number, source: LogSourceName, upTo: number): LogLine[] {
     const out: LogLine[] = [];
     for (let i = this.head + Math.max(0, from); i < this.ts.length && this.ts[i]! <= upTo; i++) {
-      out.push({ ts: this.ts[i]!, source, line: this.render(this.text[i]!) });
+      out.push({ ts: this.ts[i]!, source, line: this.render(this.items[i]!) });
     }
     return out;
   }

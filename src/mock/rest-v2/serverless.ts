@@ -30,7 +30,9 @@ function missingReference(core: MockCore, b: Body): Refusal | undefined {
   const bad = volumes.findIndex((v) => !core.store.networkVolumes.has(v));
   if (bad >= 0) return problem(404, `network volume ${volumes[bad]} does not exist`, [`/body/networkVolumes/${bad}: no such network volume`]);
   const registry = b['registry'];
-  if (typeof registry === 'string' && !core.store.registryAuths.has(registry)) return problem(404, `registry credential ${registry} does not exist`, ['/body/registry: no such registry credential']);
+  if (typeof registry === 'string' && !core.store.registryAuths.has(registry)) {
+    return problem(404, `registry credential ${registry} does not exist`, ['/body/registry: no such registry credential']);
+  }
   return undefined;
 }
 
