@@ -133,7 +133,7 @@ async function main(): Promise<void> {
       const d = await rps(urls.direct);
       const p = await rps(urls.proxied);
       const b = await rps(urls.bare);
-      rounds.push({ directRps: Math.round(d), proxiedRps: Math.round(p), bareProxyRps: Math.round(b), ratio: +(p / d).toFixed(2), bareRatio: +(b / d).toFixed(2) });
+      rounds.push({ directRps: Math.round(d), proxiedRps: Math.round(p), bareProxyRps: Math.round(b), ratio: +(p / d).toFixed(2), bareRatio: +(b / d).toFixed(2), vsBare: +(p / b).toFixed(2) });
     }
     tally = (await (await fetch(`${proxy.served.url}/__proxy/report`)).json()) as typeof tally;
   } finally {
@@ -154,6 +154,7 @@ async function main(): Promise<void> {
     throughputRatio: median(rounds.map((r) => r.ratio!)),
     throughputGoal: '>= 0.7 (proxied / direct requests per second, median of rounds)',
     bareProxyThroughputRatio: median(rounds.map((r) => r.bareRatio!)),
+    proxiedVsBareProxy: median(rounds.map((r) => r.vsBare!)),
     proxyJudged: tally.totals.judged,
     proxyViolations: tally.totals.violations,
   };

@@ -2,6 +2,7 @@
 // against Prism serving the REST v1 and queue v2 specs, printed as a Markdown table; --write also
 // puts the table into docs/real-targets.md (between its compare-targets markers).
 import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { runSideBySide, sideBySideTable } from './targets/side-by-side.js';
 
@@ -25,7 +26,8 @@ if (args.includes('--write')) {
   const start = page.indexOf(BEGIN);
   const end = page.indexOf(END);
   if (start === -1 || end < start) throw new Error(`${PAGE} lacks the ${BEGIN} … ${END} markers`);
-  const measured = `Measured by \`npm run compare:targets\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version}).`;
+  const load = loadavg()[0]!.toFixed(1);
+  const measured = `Measured by \`npm run compare:targets\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version}, ${cpus().length} cores, load average ${load} at the end).`;
   writeFileSync(PAGE, `${page.slice(0, start + BEGIN.length)}\n${table}\n\n${measured}\n${page.slice(end)}`);
   console.error(`written into ${PAGE}`);
 }

@@ -58,6 +58,22 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(text);
 }
 
+/** The secrets of a finished request: bearer key, ?api_key=, and those in a whole JSON body. */
+function learnRequest(book: SecretBook, headers: Record<string, string>, target: string, capture: BodyCapture): true {
+  const body = capture.body();
+  let parsed: unknown;
+  if (body.totalBytes === body.bytes.length && body.bytes.length > 0) {
+    try {
+      parsed = JSON.parse(body.bytes.toString('utf8'));
+    } catch {
+      parsed = undefined;
+    }
+  }
+  const q = target.indexOf('?');
+  book.learnRequest(headers, new URLSearchParams(q === -1 ? '' : target.slice(q + 1)), parsed);
+  return true;
+}
+
 export function parseUpstream(text: string): URL {
   let url: URL;
   try {
@@ -116,28 +132,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       headers: forwardable(req.rawHeaders, upstream.host) as unknown as Record<string, string>, agent, maxHeaderSize: MAX_HEAD_BYTES,
     });
     // Learn the request's secrets before its answer streams back, so the scan covers every answer byte.
-    const learn = () => {
-      const body = requestCapture.body();
-      let parsed: unknown;
-      if (body.totalBytes === body.bytes.length && body.bytes.length > 0) {
-        try {
-          parsed = JSON.parse(body.bytes.toString('utf8'));
-        } catch {
-          parsed = undefined;
-        }
-      }
-      const q = target.indexOf('?');
-      book.learnRequest(requestHeaders, new URLSearchParams(q === -1 ? '' : target.slice(q + 1)), parsed);
-      learned = true;
-    };
     if (requestHeaders['transfer-encoding'] === undefined && (requestHeaders['content-length'] ?? '0') === '0') {
       // No body (GET /status and most reads): send at once, no pipe to set up.
       req.resume();
       outgoing.end();
-      learn();
+      learned = learnRequest(book, requestHeaders, target, requestCapture);
     } else {
       req.on('data', (chunk: Buffer) => requestCapture.push(chunk));
-      req.on('end', learn);
+      req.on('end', () => void (learned = learnRequest(book, requestHeaders, target, requestCapture)));
       req.pipe(outgoing);
     }
 
@@ -162,7 +164,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           responseBody: responseCapture.body(),
         };
         try {
-          const judgement = judgeExchange(exchange, book, { surface: options.surface, responseLeaks: () => scanner.leaks(), secretsLearned: learned });
+          const judgement = judgeExchange(exchange, book, { surface: options.surface, responseLeaks: scanner.leaks.bind(scanner), secretsLearned: learned });
           tally.add(judgement, example);
           options.onJudged?.(judgement, exchange);
         } catch (error) {

@@ -55,7 +55,7 @@ function judgeSecrets(exchange: Exchange, url: URL, book: SecretBook, options: J
   }
   for (const kind of book.kinds()) out.checked.push(RULE.leak(kind));
   const bodyLeaks = options.responseLeaks?.() ?? book.find(exchange.responseBody.bytes).map((kind): Leak => ({ kind, where: 'body' }));
-  for (const leak of [...bodyLeaks, ...headerLeaks(book, exchange.responseHeaders)]) {
+  for (const leak of bodyLeaks.concat(headerLeaks(book, exchange.responseHeaders))) {
     let where: string;
     if (leak.where === 'body') {
       const parsed = response?.ok ? response.value : undefined;
@@ -81,7 +81,10 @@ function judgeOperation(exchange: Exchange, url: URL, surface: Exclude<Judgement
   let requestValid: boolean | undefined;
   let requestIssue = '';
   if (request && exchange.method.toUpperCase() !== 'HEAD') {
-    if (!request.ok) [requestValid, requestIssue] = [false, '/body is not JSON'];
+    if (!request.ok) {
+      requestValid = false;
+      requestIssue = '/body is not JSON';
+    }
     else {
       const issues = validateRequest(s, opId, { body: request.value, path: pathParams, query: Object.fromEntries(url.searchParams) });
       requestValid = issues.length === 0;
@@ -173,12 +176,20 @@ export function judgeExchange(exchange: Exchange, book: SecretBook, options: Jud
   const out: Judgement = { operationId: '(unmatched)', violations: [], checked: [], notes: [] };
   const response = parseBody(exchange.responseBody);
   let graphqlQuery: string | undefined;
-  if (cls.kind === 'operation') [out.surface, out.operationId] = [cls.surface, cls.op.operationId];
+  if (cls.kind === 'operation') {
+    out.surface = cls.surface;
+    out.operationId = cls.op.operationId;
+  }
   else if (cls.kind === 'graphql') {
     const request = parseBody(exchange.requestBody);
     const op = graphqlOperation(request?.ok ? request.value : undefined);
-    [out.surface, out.operationId, graphqlQuery] = ['graphql', op.name, op.query];
-  } else if (cls.kind === 'method') [out.surface, out.operationId] = [cls.surface, `${method} ${cls.path}`];
+    out.surface = 'graphql';
+    out.operationId = op.name;
+    graphqlQuery = op.query;
+  } else if (cls.kind === 'method') {
+    out.surface = cls.surface;
+    out.operationId = `${method} ${cls.path}`;
+  }
   const what = cls.kind === 'unmatched' || cls.kind === 'options' ? `${method} ${url.pathname}` : out.operationId;
   judgeSecrets(exchange, url, book, options, out, what, response);
   if (cls.kind === 'unmatched' || cls.kind === 'options') return finish(out);
@@ -204,6 +215,6 @@ export function judgeExchange(exchange: Exchange, book: SecretBook, options: Jud
 }
 
 function finish(out: Judgement): Judgement {
-  out.checked = [...new Set(out.checked)];
+  out.checked = out.checked.filter((id, i) => out.checked.indexOf(id) === i);
   return out;
 }

@@ -73,9 +73,11 @@ export class SecretBook {
 
   /** Kinds of the secrets in a text (a header value, a captured body). */
   find(text: string | Buffer): SecretKind[] {
-    const kinds = new Set<SecretKind>();
-    for (const needle of this.needles()) if (typeof text === 'string' ? text.includes(needle.text) : text.includes(needle.bytes)) kinds.add(needle.kind);
-    return [...kinds];
+    const kinds: SecretKind[] = [];
+    for (const needle of this.needles()) {
+      if (!kinds.includes(needle.kind) && (typeof text === 'string' ? text.includes(needle.text) : text.includes(needle.bytes))) kinds.push(needle.kind);
+    }
+    return kinds;
   }
 
   /** Every known secret replaced by "[redacted <kind>]"; nothing else changes. */
@@ -151,7 +153,9 @@ export class StreamScanner {
   }
 
   leaks(): Leak[] {
-    return [...this.found].map((kind) => ({ kind, where: 'body' as const }));
+    const leaks: Leak[] = [];
+    for (const kind of this.found) leaks.push({ kind, where: 'body' });
+    return leaks;
   }
 }
 

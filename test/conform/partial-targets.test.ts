@@ -94,6 +94,14 @@ describe('partial targets', () => {
     for (const r of queueRules) expect([r.outcome, r.reason], r.id).toEqual(['skip', expect.stringMatching(/needs --(rest-url|endpoint-id)/)]);
   }, 120_000);
 
+  test('REST v2 only: REST v2 rules run and pass; the ones comparing with REST v1 are skipped naming --rest-url', async () => {
+    const summary = await run(await embeddedWith(['restV2Url']));
+    expectPartial(summary, ['rest-v2']);
+    const v2 = summary.results.filter((r) => r.surface === 'rest-v2');
+    expect(v2.filter((r) => r.outcome === 'pass').length).toBeGreaterThan(v2.length / 2);
+    for (const r of v2.filter((x) => x.outcome === 'skip')) expect(r.reason, r.id).toMatch(/^needs --(rest-url|queue-url|graphql-url)/);
+  }, 120_000);
+
   test('GraphQL only: GraphQL rules run and pass; the ones reading back through REST v1 are skipped naming --rest-url', async () => {
     const summary = await run(await embeddedWith(['graphqlUrl']));
     expectPartial(summary, ['graphql']);

@@ -78,6 +78,38 @@ describe('RESTV2-BILLING-001 the REST v1 figures, placed in time', () => {
   });
 });
 
+describe('RESTV2-BILLING-004 per-resource lists and their filters', () => {
+  it('a cluster is billed its member pods\' GPU time (and they are not billed as pods); filters keep one resource', async () => {
+    const h = await start();
+    const cluster = await h.v2('POST', '/clusters', { name: 'train', type: 'SLURM', image: 'trainer:1', compute: { gpuTypeId: 'NVIDIA H100 80GB HBM3', gpuCountPerPod: 2, podCount: 2 } });
+    expect(cluster.status).toBe(201);
+    const pod = await h.rest('POST', '/pods', { name: 'solo', imageName: 'x:1', gpuTypeIds: ['NVIDIA GeForce RTX 4090'] });
+    await h.advance(2 * HOUR);
+    const clusters = await h.v2('GET', '/billing/clusters?lastN=2');
+    expect(clusters.body.metadata.uniqueClusterCount).toBe(1);
+    // Two pods of two GPUs for 2 h at REST v1's 0.69 per GPU-hour.
+    expect(clusters.body.metadata.totals.gpuAmount).toBeCloseTo(2 * 2 * 2 * 0.69, 4);
+    const pods = await h.v2('GET', '/billing/pods?lastN=2');
+    expect(pods.body.records.map((r: { podId: string }) => r.podId)).toEqual(expect.arrayContaining([pod.body.id]));
+    expect(pods.body.metadata.uniquePodCount).toBe(1);
+    const one = await h.v2('GET', `/billing/clusters?lastN=2&clusterId=${cluster.body.id}`);
+    expect(one.body.records.every((r: { clusterId: string }) => r.clusterId === cluster.body.id)).toBe(true);
+    expect((await h.v2('GET', '/billing/clusters?lastN=2&clusterId=none')).body.records).toEqual([]);
+  });
+
+  it('more than 10000 records → 400 naming the filter; the filter makes the same window answerable', async () => {
+    const h = await start();
+    const a = await h.v2('POST', '/network-volumes', { name: 'a', size: 10, dataCenter: 'EU-RO-1' });
+    await h.v2('POST', '/network-volumes', { name: 'b', size: 10, dataCenter: 'EU-RO-1' });
+    await h.advance(5_001 * HOUR);
+    const both = await h.v2('GET', '/billing/network-volumes?lastN=8784&bucketSize=hour');
+    expect(both.status).toBe(400);
+    expect(both.body.errors).toEqual([expect.stringContaining('/query/networkVolumeId')]);
+    const one = await h.v2('GET', `/billing/network-volumes?lastN=8784&bucketSize=hour&networkVolumeId=${a.body.id}`);
+    expect(one.body.metadata.recordCount).toBeGreaterThan(5_000);
+  });
+});
+
 describe('RESTV2-BILLING-002 the window: startTime/endTime or lastN, aligned to buckets, bounded', () => {
   it('aligns startTime back and endTime forward to bucket edges; defaults to the last 30 days up to the current bucket', async () => {
     const h = await start();

@@ -16,6 +16,8 @@ const seedSection = (seed: string) => seed.split(';')[0]!.split('›')[0]!.trim(
 
 export function reportDocument(summary: RunSummary): Block[] {
   const t = summary.totals;
+  const groups = groupedSkips(summary);
+  const notRun = groups.map((g) => `${g.reason.replace(/^not run: /, '')}: ${g.rules.length} rule${g.rules.length === 1 ? '' : 's'}`).join('; ');
   const blocks: Block[] = [
     { h: 'compute-contract conformance report' },
     { table: { head: ['', ''], rows: [
@@ -24,6 +26,7 @@ export function reportDocument(summary: RunSummary): Block[] {
       ['Result', verdictLine(summary)],
       ['Counted levels', summary.strict ? 'every level (--strict)' : 'must only (should and may failures are reported, not counted; --strict counts them)'],
       ['Rules', `${t.pass} passed, ${t.fail} failed, ${t.skip} skipped of ${t.rules}`],
+      ['Not run (root causes)', notRun || 'none'],
       ['Coverage (rules checked / rules of the configured surfaces)', `${t.checked}/${t.inScope} (${pct(t.checked, t.inScope)})`],
       ['Mutation score (faults caught / faults)', summary.mutation ? `${summary.mutation.caught}/${summary.mutation.total} (${pct(summary.mutation.caught, summary.mutation.total)})` : 'not measured in this run (`compute-contract conform --prove` or `npm run bench:conform` measure it against the embedded mock)'],
       ['Tier', summary.tier],
@@ -37,7 +40,6 @@ export function reportDocument(summary: RunSummary): Block[] {
   if (summary.preflight.length) {
     blocks.push({ h: 'Preflight' }, { table: { head: ['Surface', 'Probe', 'Result', 'Detail'], rows: summary.preflight.map((p) => [SURFACE_INFO[p.surface].label, p.probe, p.ok ? 'ok' : '**FAIL**', p.detail]) } });
   }
-  const groups = groupedSkips(summary);
   if (groups.length) {
     blocks.push({ h: 'Not run: root causes' }, { list: groups.map((g) => `${g.reason.replace(/^not run: /, '')}: ${g.rules.length} rule${g.rules.length === 1 ? '' : 's'} not run (${g.rules.join(', ')})`) });
   }
