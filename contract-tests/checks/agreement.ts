@@ -10,6 +10,9 @@ import { CheckFailure } from '../../src/conform/http.js';
 import { defineCheck } from '../../src/conform/registry.js';
 
 const DEFAULT_FUZZ_RUNS = 2;
+// The valid and robustness phases send spec-valid /runsync requests, held up to their generated
+// `wait` (≤ 5 min) unless the job finishes: they need jobs that finish ('jobs', proved by the
+// preflight). Their transport bypasses the suite's Http, so this is declared by hand.
 const TIMEOUT_MS = 120_000;
 
 async function run(ctx: Ctx, sizes: Pick<AgreementOptions, 'validRuns' | 'invalidRuns' | 'checkStorage'>): Promise<AgreementReport> {
@@ -53,7 +56,7 @@ defineCheck('AGREE-VALID-001', async (ctx) => {
   const report = await run(ctx, { validRuns: runs(ctx), invalidRuns: 0 });
   failIfAny(report, 'spec-valid request(s) answered outside the spec');
   return summary(report, 'valid');
-}, { needs: ['restV1', 'queueV2', 'graphql'], timeoutMs: TIMEOUT_MS });
+}, { needs: ['restV1', 'queueV2', 'graphql', 'jobs'], timeoutMs: TIMEOUT_MS });
 
 defineCheck('AGREE-INVALID-001', async (ctx) => {
   const report = await run(ctx, { validRuns: 0, invalidRuns: runs(ctx), checkStorage: true });
@@ -77,4 +80,4 @@ defineCheck('AGREE-ROBUST-001', async (ctx) => {
   const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
   if (after > limit) throw new CheckFailure(`heap after GC grew from ${mb(before)} to ${mb(after)} MB over ${report.requests.total} requests (limit ${mb(limit)} MB)`);
   return `${note}; heap after GC ${mb(before)} → ${mb(after)} MB`;
-}, { needs: ['restV1', 'queueV2', 'graphql'], timeoutMs: TIMEOUT_MS });
+}, { needs: ['restV1', 'queueV2', 'graphql', 'jobs'], timeoutMs: TIMEOUT_MS });
