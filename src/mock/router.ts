@@ -34,10 +34,9 @@ export class Router {
         segments,
         multiSegmentTail: Boolean(last?.param && MULTI_SEGMENT_PARAMS.has(last.param)),
       };
-      const key = `${op.surface} ${op.method}`;
-      const list = this.routes.get(key) ?? [];
+      const list = this.routes.get(op.surface) ?? [];
       list.push(route);
-      this.routes.set(key, list);
+      this.routes.set(op.surface, list);
     }
   }
 
@@ -46,49 +45,65 @@ export class Router {
    * method. HEAD is routed to the GET operation (the server sends no body).
    */
   match(surface: Surface, method: string, path: string): RouteMatch | 'method' | undefined {
-    const parts = path.split('/').filter(Boolean);
-    const found = this.matchMethod(surface, method === 'HEAD' ? 'GET' : method, parts);
-    if (found) return found;
-    for (const other of ROUTED_METHODS) {
-      if (other !== method && this.matchMethod(surface, other, parts)) return 'method';
-    }
-    return undefined;
+    const found = this.pathRoutes(surface, path);
+    if (found.length === 0) return undefined;
+    const wanted = method === 'HEAD' ? 'GET' : method;
+    const hit = found.find((f) => f.op.method === wanted);
+    return hit ?? 'method';
   }
 
   /** The `Allow` value of a path (RFC 9110 §10.2.1), e.g. `GET, HEAD, OPTIONS`; undefined for an unknown path. */
   allow(surface: Surface, path: string): string | undefined {
-    const parts = path.split('/').filter(Boolean);
+    const found = this.pathRoutes(surface, path);
+    if (found.length === 0) return undefined;
     const methods: string[] = [];
     for (const method of ROUTED_METHODS) {
-      if (!this.matchMethod(surface, method, parts)) continue;
+      if (!found.some((f) => f.op.method === method)) continue;
       methods.push(method);
       if (method === 'GET') methods.push('HEAD');
     }
-    return methods.length === 0 ? undefined : [...methods, 'OPTIONS'].join(', ');
+    return [...methods, 'OPTIONS'].join(', ');
   }
 
-  private matchMethod(surface: Surface, method: string, parts: string[]): RouteMatch | undefined {
-    const list = this.routes.get(`${surface} ${method}`);
-    if (!list) return undefined;
-    outer: for (const route of list) {
-      const n = route.segments.length;
-      if (route.multiSegmentTail ? parts.length < n : parts.length !== n) continue;
-      const params: Record<string, string> = {};
-      for (let i = 0; i < n; i++) {
-        const seg = route.segments[i]!;
-        const part = parts[i]!;
-        if (seg.literal !== undefined) {
-          if (seg.literal !== part) continue outer;
-        } else if (route.multiSegmentTail && i === n - 1) {
-          params[seg.param!] = parts.slice(i).map(safeDecode).join('/');
-        } else {
-          params[seg.param!] = safeDecode(part);
-        }
+  /**
+   * The operations of the path template a concrete path names. Literal segments win over parameters
+   * (OpenAPI: `/v2/registries/delegations` is not `/v2/registries/{id}`), so only the templates with
+   * the most literal segments among those matching count.
+   */
+  private pathRoutes(surface: Surface, path: string): RouteMatch[] {
+    const parts = path.split('/').filter(Boolean);
+    let best = -1;
+    let found: RouteMatch[] = [];
+    for (const route of this.routes.get(surface) ?? []) {
+      const params = matchSegments(route, parts);
+      if (!params) continue;
+      const literals = route.segments.filter((s) => s.literal !== undefined).length;
+      if (literals > best) {
+        best = literals;
+        found = [];
       }
-      return { op: route.op, params };
+      if (literals === best) found.push({ op: route.op, params });
     }
-    return undefined;
+    return found;
   }
+}
+
+function matchSegments(route: CompiledRoute, parts: string[]): Record<string, string> | undefined {
+  const n = route.segments.length;
+  if (route.multiSegmentTail ? parts.length < n : parts.length !== n) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < n; i++) {
+    const seg = route.segments[i]!;
+    const part = parts[i]!;
+    if (seg.literal !== undefined) {
+      if (seg.literal !== part) return undefined;
+    } else if (route.multiSegmentTail && i === n - 1) {
+      params[seg.param!] = parts.slice(i).map(safeDecode).join('/');
+    } else {
+      params[seg.param!] = safeDecode(part);
+    }
+  }
+  return params;
 }
 
 function safeDecode(part: string): string {

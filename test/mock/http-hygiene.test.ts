@@ -33,7 +33,7 @@ function routes(h: Harness, endpointId: string) {
   const byPath = new Map<string, { url: string; methods: Set<string> }>();
   for (const op of mockOperations) {
     const concrete = op.path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'openaiPath' ? 'v1/chat/completions' : 'some-id'));
-    const url = op.surface === 'restV1' ? `${h.mock.restV1Url}${concrete}` : `${h.mock.queueV2Url(endpointId)}${concrete}`;
+    const url = op.surface === 'restV1' ? `${h.mock.restV1Url}${concrete}` : op.surface === 'restV2' ? `${h.mock.restV2Url}${concrete.replace(/^\/v2/, '')}` : `${h.mock.queueV2Url(endpointId)}${concrete}`;
     const entry = byPath.get(url) ?? { url, methods: new Set<string>() };
     entry.methods.add(op.method);
     byPath.set(url, entry);
@@ -42,7 +42,7 @@ function routes(h: Harness, endpointId: string) {
 }
 
 function expectedAllow(methods: Set<string>): string[] {
-  const list = ['GET', 'POST', 'PATCH', 'DELETE'].filter((m) => methods.has(m));
+  const list = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => methods.has(m));
   if (methods.has('GET')) list.push('HEAD');
   return [...list, 'OPTIONS'].sort();
 }
@@ -56,8 +56,9 @@ describe('RFC 9110 method hygiene', () => {
     h = await Harness.start();
     const ep = await h.endpoint();
     for (const route of routes(h, ep)) {
-      const res = await raw('PUT', route.url, { ...auth, 'content-type': 'application/json' }, '{}');
-      expect(res.status, `PUT ${route.url}`).toBe(405);
+      const method = route.methods.has('PUT') ? 'PATCH' : 'PUT'; // REST v2 ssh-keys takes PUT
+      const res = await raw(method, route.url, { ...auth, 'content-type': 'application/json' }, '{}');
+      expect(res.status, `${method} ${route.url}`).toBe(405);
       expect(allowOf(res), `Allow of ${route.url}`).toEqual(expectedAllow(route.methods));
     }
     const graphql = await raw('GET', `${h.mock.graphqlUrl}?api_key=${KEY}`);

@@ -26,9 +26,7 @@ export class V2Harness {
     const match = router.match('restV2', method, `/v2${path.split('?')[0]}`);
     expect(match && match !== 'method', `${method} /v2${path} names a REST v2 operation`).toBeTruthy();
     if (match && match !== 'method') {
-      // The router does not yet prefer the concrete /v2/registries/delegations over /v2/registries/{id}.
-      const operationId = method === 'GET' && path === '/registries/delegations' ? 'listDelegations' : match.op.operationId;
-      const issues = validateResponse('restV2', operationId, res.status, res.body);
+      const issues = validateResponse('restV2', match.op.operationId, res.status, res.body);
       expect(issues, `${method} /v2${path} → ${res.status} ${JSON.stringify(res.body)}`).toEqual([]);
     }
     return res;

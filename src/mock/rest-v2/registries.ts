@@ -62,9 +62,6 @@ export const registryHandlers: Record<string, V2Handler> = {
   listRegistries: (core) => json(200, { registries: [...core.store.registryAuths.values()].map(renderRegistryV2) }),
   createRegistry: (core, { body }) => fromResult(core.store.createRegistryAuth(body as Body), 201, renderRegistryV2),
   getRegistry: (core, ctx) => {
-    // GET /v2/registries/delegations is listDelegations (a concrete path wins over /v2/registries/{id}),
-    // which the mock's router does not order yet.
-    if (ctx.params['id'] === 'delegations') return listDelegations(core, ctx);
     const auth = core.store.registryAuths.get(ctx.params['id']!);
     return auth ? json(200, renderRegistryV2(auth)) : problem(404, 'registry credential not found');
   },
