@@ -8,20 +8,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { startMock } from '../src/mock/index.js';
+import { autocannon } from './bench/autocannon.js';
 
-interface AutocannonResult {
-  non2xx: number;
-  errors: number;
-  requests: { average: number };
-  latency: { p99: number };
-}
-// autocannon ships no type declarations; this is the slice used here.
-const autocannon = createRequire(import.meta.url)('autocannon') as (options: {
-  url: string; connections: number; duration: number; headers: Record<string, string>;
-}) => Promise<AutocannonResult>;
 
 const DURATION_S = Number(process.env['BENCH_DURATION_S'] ?? 5);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);

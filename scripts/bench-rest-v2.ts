@@ -2,14 +2,9 @@
 // templates through /rest/v2/templates and through /v1/templates, alternating rounds, autocannon on
 // loopback, bounded in time. Goal: v2 takes ≤ 1.2× the time per request of v1 (a ratio measured in the
 // same run, so it does not depend on the machine).
-import { createRequire } from 'node:module';
 import { startMock } from '../src/mock/index.js';
+import { autocannon } from './bench/autocannon.js';
 
-interface AutocannonResult { non2xx: number; errors: number; requests: { average: number }; latency: { p50: number } }
-// autocannon ships no type declarations; this is the slice used here.
-const autocannon = createRequire(import.meta.url)('autocannon') as (options: {
-  url: string; connections: number; duration: number; headers: Record<string, string>;
-}) => Promise<AutocannonResult>;
 
 const TEMPLATES = 1_000;
 const DURATION_S = Number(process.env['BENCH_DURATION_S'] ?? 3);
