@@ -6,6 +6,8 @@ interface CompiledRoute {
   /** Literal segment or `{name}`; a trailing multi-segment parameter takes the rest of the path. */
   segments: { literal?: string; param?: string }[];
   multiSegmentTail: boolean;
+  /** Literal segments: the more, the more specific the template (computed once, not per request). */
+  literals: number;
 }
 
 export interface RouteMatch {
@@ -33,6 +35,7 @@ export class Router {
         op,
         segments,
         multiSegmentTail: Boolean(last?.param && MULTI_SEGMENT_PARAMS.has(last.param)),
+        literals: segments.filter((s) => s.literal !== undefined).length,
       };
       const list = this.routes.get(op.surface) ?? [];
       list.push(route);
@@ -77,7 +80,7 @@ export class Router {
     for (const route of this.routes.get(surface) ?? []) {
       const params = matchSegments(route, parts);
       if (!params) continue;
-      const literals = route.segments.filter((s) => s.literal !== undefined).length;
+      const literals = route.literals;
       if (literals > best) {
         best = literals;
         found = [];

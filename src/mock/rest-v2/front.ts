@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { validateRequest } from '../../validation/index.js';
 import { bearerKey } from '../auth.js';
 import { answerOptions } from '../cors.js';
-import { parseJsonBody, parseQuery, readBody } from '../http.js';
+import { parseJsonBody, parseQuery, readBody, sendJson } from '../http.js';
 import type { FaultName } from '../options.js';
 import type { ServerParts } from '../server.js';
 import { restV2Handlers } from './handlers.js';
@@ -117,7 +117,5 @@ function send(res: ServerResponse, reply: V2Reply, limitHeaders: Record<string, 
     body = { message: (body as { detail: string }).detail };
     contentType = 'application/json';
   }
-  const text = JSON.stringify(body);
-  res.writeHead(reply.status, { ...headers, 'content-type': contentType ?? 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
+  sendJson(res, reply.status, body, contentType ? { ...headers, 'content-type': contentType } : headers);
 }

@@ -16,7 +16,7 @@ const clusterConflict = (pod: PodRecord, what: string): V2Reply =>
 
 /** Store refusals name REST v1 fields; a missing reference is a 404 of REST v2. */
 function storeFailure(failure: Parameters<typeof problemFromFailure>[0]): V2Reply {
-  return problemFromFailure(failure, failure.message.includes('does not exist') ? 404 : failure.status);
+  return problemFromFailure(failure, failure.unknownReference ? 404 : failure.status);
 }
 
 const listPods: V2Handler = (core, { query }) => {

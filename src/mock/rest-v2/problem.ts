@@ -1,5 +1,5 @@
 // RFC 9457 problem details, the error body of every REST v2 answer (specs/rest-v2 Problem schema).
-import { STATUS_CODES, type ServerResponse } from 'node:http';
+import { STATUS_CODES } from 'node:http';
 import type { Failure } from '../state/store.js';
 import type { V2Reply } from './types.js';
 
@@ -34,10 +34,4 @@ export function problemFromFailure(failure: Failure, status: number = failure.st
   const reply = problem(status, failure.message, errorLines(failure.errors));
   if (failure.retryAfterSeconds !== undefined) reply.headers = { ...reply.headers, 'retry-after': String(failure.retryAfterSeconds) };
   return reply;
-}
-
-export function sendProblem(res: ServerResponse, status: number, detail: string, headers?: Record<string, string>, errors?: readonly string[]): void {
-  const text = JSON.stringify(problemBody(status, detail, errors));
-  res.writeHead(status, { ...headers, 'content-type': PROBLEM_CONTENT_TYPE, 'content-length': Buffer.byteLength(text) });
-  res.end(text);
 }

@@ -35,5 +35,3 @@ export const wordsFromArgs = (args: string): string[] => splitShellWords(args);
 export function copyPresent(from: Body, to: Body, renames: Record<string, string>): void {
   for (const [v2Key, storeKey] of Object.entries(renames)) if (from[v2Key] !== undefined) to[storeKey] = from[v2Key];
 }
-
-export const nullable = <T>(value: T | undefined | null | ''): T | null => (value === undefined || value === '' ? null : value);

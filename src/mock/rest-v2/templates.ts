@@ -65,7 +65,7 @@ function storeFields(body: Body): Body | Failure {
 }
 
 const isFailure = (v: Body | Failure): v is Failure => (v as Failure).ok === false;
-const refusal = (f: Failure): number => (f.message.includes('does not exist') ? 422 : f.status);
+const refusal = (f: Failure): number => (f.unknownReference ? 422 : f.status);
 
 const listTemplates: V2Handler = (core) => {
   const templates = [...core.store.templates.values()]

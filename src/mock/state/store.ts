@@ -17,6 +17,8 @@ export type Failure = {
   errors?: { path: string; message: string }[];
   /** Sent as Retry-After (429, 503). */
   retryAfterSeconds?: number;
+  /** The body names a resource that does not exist (REST v1 answers 400; REST v2 operations document 404 or 422). */
+  unknownReference?: true;
 };
 export type Result<T> = { ok: true; value: T } | Failure;
 
@@ -86,6 +88,11 @@ export class ResourceStore {
   // ---- references -----------------------------------------------------------------------
 
   private checkRefs(body: Body): Failure | undefined {
+    const refused = this.missingReference(body);
+    return refused && { ...refused, unknownReference: true };
+  }
+
+  private missingReference(body: Body): Failure | undefined {
     const templateId = body['templateId'];
     if (typeof templateId === 'string' && !this.templates.has(templateId)) return badRequest(`template ${templateId} does not exist`, '/body/templateId');
     const volumeId = body['networkVolumeId'];
