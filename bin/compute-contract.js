@@ -1,7 +1,12 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx so the package works straight from a clone or an install.
-import { register } from 'tsx/esm/api';
-
-register();
-const { main } = await import('../src/cli/main.ts');
-process.exitCode = await main(process.argv.slice(2));
+// Runs the compiled CLI (dist/, built by `npm run build`, which `npm ci` runs through `prepare`).
+// No TypeScript loader at run time: an installed package only ever executes JavaScript.
+let cli;
+try {
+  cli = await import('../dist/src/cli/main.js');
+} catch (error) {
+  if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('dist/src/cli/main.js')) throw error;
+  console.error('compute-contract: the compiled CLI (dist/src/cli/main.js) is missing; run `npm run build` in the package first.');
+  process.exit(1);
+}
+process.exitCode = await cli.main(process.argv.slice(2));

@@ -2,6 +2,7 @@
 import './checks/auth.js';
 import './checks/rest.js';
 import './checks/graphql.js';
+import './checks/graphql-sdk.js';
 import './checks/queue.js';
 import './checks/queue-io.js';
 import './checks/boundaries.js';
@@ -21,3 +22,4 @@ import './checks/rest-v2-catalog.js';
 import './checks/rest-v2-pods.js';
 import './checks/rest-v2-logs.js';
 import './checks/rest-v2-clusters.js';
+import './checks/rest-v2-cross.js';

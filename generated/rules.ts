@@ -2828,6 +2828,188 @@ export const rules = [
     ]
   },
   {
+    "id": "GQL-SDK-001",
+    "title": "myself answers {id, pubKey, networkVolumes, pods, endpoints}, listing the same network volumes, pods and endpoints (same ids) as REST v1.",
+    "seed": "Endpoints › GraphQL interface › SDK operations (not shown); Authentication › GraphQL interface",
+    "surface": "all",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "operations": [
+      "listNetworkVolumes",
+      "listPods",
+      "listEndpoints",
+      "createNetworkVolume"
+    ]
+  },
+  {
+    "id": "GQL-SDK-002",
+    "title": "updateUserSettings(input: {pubKey}) replaces the account SSH keys, one per line, and myself.pubKey then reads them back.",
+    "seed": "Endpoints › GraphQL interface › SDK operations (not shown)",
+    "surface": "graphql",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "operations": [
+      "updateUserSettings"
+    ]
+  },
+  {
+    "id": "GQL-SDK-003",
+    "title": "gpuTypes lists the GPU catalog; gpuTypes(input: {id}) answers that one type, or an empty list for an unknown id; lowestPrice(input: {gpuCount}) is the cheaper cloud offering that many GPUs.",
+    "seed": "Endpoints › GraphQL interface › SDK operations (not shown)",
+    "surface": "graphql",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "values": {
+      "gpuTypeId": "NVIDIA GeForce RTX 4090"
+    },
+    "operations": [
+      "gpuTypes"
+    ]
+  },
+  {
+    "id": "GQL-SDK-004",
+    "title": "podFindAndDeployOnDemand and deployCpuPod sent as runpod-python sends them (arguments inlined as literals, key as Authorization: Bearer) create a pod that REST v1 getPod returns with the same id, name and image.",
+    "seed": "Endpoints › GraphQL interface › SDK operations (not shown); Authentication › GraphQL interface",
+    "surface": "all",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "values": {
+      "gpuTypeId": "NVIDIA GeForce RTX 4090",
+      "cpuInstanceId": "cpu3c-2-4"
+    },
+    "operations": [
+      "podFindAndDeployOnDemand",
+      "deployCpuPod",
+      "getPod",
+      "deletePod"
+    ]
+  },
+  {
+    "id": "GQL-SDK-005",
+    "title": "podStop, podResume(input: {podId, gpuCount}) and podTerminate move a pod to EXITED, back to RUNNING and away, as REST v1 getPod shows; pod(input: {podId}) answers the pod, or null for an unknown id.",
+    "seed": "Endpoints › GraphQL interface › SDK operations (not shown); States and transitions",
+    "surface": "all",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "operations": [
+      "podStop",
+      "podResume",
+      "podTerminate",
+      "getPod",
+      "createPod"
+    ]
+  },
+  {
+    "id": "GQL-SDK-006",
+    "title": "A template a pod deployed through GraphQL uses cannot be deleted through REST v1 or GraphQL while the pod exists: one state, one set of rules.",
+    "seed": "Endpoints › GraphQL interface › SDK operations (not shown); States and transitions › Behaviours 8",
+    "surface": "all",
+    "check": "black-box",
+    "tier": "full",
+    "source": "assumed",
+    "values": {
+      "rejects": {
+        "deleteTemplate": 400
+      }
+    },
+    "operations": [
+      "deployCpuPod",
+      "saveTemplate",
+      "deleteTemplate",
+      "podTerminate"
+    ]
+  },
+  {
+    "id": "GQL-SDK-007",
+    "title": "saveEndpoint creates an endpoint REST v1 getEndpoint returns with the GPU types of the gpuIds pools, and updateEndpointTemplate moves it to another template.",
+    "seed": "Endpoints › GraphQL interface › SDK operations (not shown)",
+    "surface": "all",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "values": {
+      "gpuIds": "AMPERE_16"
+    },
+    "operations": [
+      "saveEndpoint",
+      "updateEndpointTemplate",
+      "getEndpoint",
+      "deleteEndpoint",
+      "saveTemplate"
+    ]
+  },
+  {
+    "id": "GQL-SDK-008",
+    "title": "saveRegistryAuth and updateRegistryAuth answer {id, name} only, REST v1 shows the same credential, and the password never appears in any answer of any surface.",
+    "seed": "Endpoints › GraphQL interface › SDK operations (not shown); Resources and their fields › Container registry auth",
+    "surface": "all",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "operations": [
+      "saveRegistryAuth",
+      "updateRegistryAuth",
+      "deleteRegistryAuth",
+      "getContainerRegistryAuth",
+      "listContainerRegistryAuths"
+    ]
+  },
+  {
+    "id": "GQL-SDK-009",
+    "title": "podStop, podResume, podTerminate, updateEndpointTemplate, updateRegistryAuth and deleteRegistryAuth naming an unknown id fail with HTTP 200 and errors[0].message naming the id (what runpod-python raises as QueryError).",
+    "seed": "Endpoints › GraphQL interface › SDK operations (not shown); Errors › Body shape (not shown)",
+    "surface": "graphql",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "values": {
+      "rejects": {
+        "podStop": "errors",
+        "podResume": "errors",
+        "podTerminate": "errors",
+        "updateEndpointTemplate": "errors",
+        "updateRegistryAuth": "errors",
+        "deleteRegistryAuth": "errors"
+      }
+    },
+    "operations": [
+      "podStop",
+      "podResume",
+      "podTerminate",
+      "updateEndpointTemplate",
+      "updateRegistryAuth",
+      "deleteRegistryAuth"
+    ]
+  },
+  {
+    "id": "GQL-SDK-INPUT-001",
+    "title": "An SDK operation with a value beyond the bound its SDL description states (errors[0].message names the field), a wrong type (names the expected type) or a missing argument (names the argument) fails with HTTP 200 and stores nothing.",
+    "seed": "Endpoints › GraphQL interface › SDK operations (not shown); Limits › Size limits (not shown)",
+    "surface": "graphql",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "values": {
+      "nameMaxLength": 191,
+      "gpuCountMax": 8,
+      "podIdMaxLength": 128,
+      "workersMaxMax": 100
+    },
+    "operations": [
+      "podFindAndDeployOnDemand",
+      "deployCpuPod",
+      "podStop",
+      "saveEndpoint",
+      "saveRegistryAuth",
+      "updateUserSettings"
+    ]
+  },
+  {
     "id": "AGREE-VALID-001",
     "title": "Every spec-valid request generated (seeded fast-check) from the bundled specs for every operation of REST v1, queue v2 and GraphQL is answered with a documented 2xx whose body matches the spec, or with a documented refusal whose rule the agreement allow-list names for that operation and status.",
     "seed": "Errors › Status codes (not shown); Errors › 400",
@@ -3059,7 +3241,7 @@ export const rules = [
   },
   {
     "id": "RESTV2-ERROR-003",
-    "title": "REST v2 get, update and delete of an id that names no resource are answered 404 with a problem body.",
+    "title": "REST v2 get, update and delete of an id that names no resource, and every other operation on such an id (actions, logs, workers, releases, cluster pods, catalogue entries), are answered 404 with a problem body.",
     "seed": "rest-v2 › NotFound",
     "surface": "rest-v2",
     "check": "black-box",
@@ -3078,7 +3260,24 @@ export const rules = [
       "deleteEndpoint",
       "getNetworkVolume",
       "deleteNetworkVolume",
-      "getRegistry"
+      "getRegistry",
+      "updatePod",
+      "podAction",
+      "getPodLogs",
+      "getCluster",
+      "updateCluster",
+      "deleteCluster",
+      "listClusterPods",
+      "updateEndpoint",
+      "listEndpointWorkers",
+      "listEndpointReleases",
+      "getWorkerLogs",
+      "updateNetworkVolume",
+      "deleteRegistry",
+      "revokeDelegation",
+      "getGpuType",
+      "getCpuType",
+      "getDataCenter"
     ]
   },
   {
@@ -3160,7 +3359,7 @@ export const rules = [
   },
   {
     "id": "RESTV2-TEMPLATE-002",
-    "title": "REST v2 template names are unique per account (a taken name on create or rename → 400, nothing stored), and a template takes no network mount (422).",
+    "title": "REST v2 template names are unique per account (a taken name on create or rename → 400, nothing stored), and a template takes no network mount and no registry id that names no credential (422 on create and update).",
     "seed": "rest-v2 › POST /v2/templates; rest-v2 › TemplateMounts",
     "surface": "rest-v2",
     "check": "black-box",
@@ -3219,6 +3418,67 @@ export const rules = [
     ]
   },
   {
+    "id": "RESTV2-CROSS-004",
+    "title": "One state, one rule set: a pod created through REST v2 with templateId reports that id as template (createPod, getPod) and as templateId through REST v1, and a pod created through REST v1 from a template reports it through REST v2; while such a pod exists its template cannot be deleted through REST v2 (400 problem) or REST v1 (400), whichever surface created the pod.",
+    "seed": "rest-v2 › POST /v2/pods; rest-v2 › Pod; rest-v2 › DELETE /v2/templates/{id}; migration-guide › Path map",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "values": {
+      "status": 400,
+      "rejects": {
+        "deleteTemplate": 400
+      }
+    },
+    "operations": [
+      "createTemplate",
+      "createPod",
+      "getPod",
+      "deleteTemplate",
+      "getTemplate"
+    ]
+  },
+  {
+    "id": "RESTV2-CROSS-005",
+    "title": "No default a surface does not document: a template created through REST v2 without mounts has none (mounts {} on create and get, volumeInGb 0 through REST v1, not REST v1's 20 GB at /workspace), and a pod created from it without mounts has none either.",
+    "seed": "rest-v2 › POST /v2/templates; rest-v2 › CreateTemplateRequest; rest-v2 › TemplateMounts; rest-v2 › POST /v2/pods",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "operations": [
+      "createTemplate",
+      "getTemplate",
+      "createPod"
+    ]
+  },
+  {
+    "id": "RESTV2-CROSS-006",
+    "title": "Every field a surface renders is the stored value, not a constant: a CPU pod created through REST v2 (cpu3c, 2 and 4 vCPUs) shows through REST v1 memoryInGb equal to REST v2 cpu.memory, its vcpuCount and its cpuFlavorId.",
+    "seed": "rest-v2 › POST /v2/pods; rest-v2 › Pod; rest-v2 › CpuConfig; migration-guide › Create bodies",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "operations": [
+      "createPod",
+      "getPod"
+    ]
+  },
+  {
+    "id": "RESTV2-LAYOUT-001",
+    "title": "REST v2 and queue v2 paths cannot be confused on one host: no endpoint id is a REST v2 collection name (the first segment after /v2 of a REST v2 path), so GET <queue base>/<collection>/health never answers an endpoint's health and listEndpoints holds no such id.",
+    "seed": "rest-v2 › GET /v2/serverless; rest-v2 › GET /v2/serverless/{id}",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "operations": [
+      "listEndpoints"
+    ]
+  },
+  {
     "id": "REST-RETIRED-001",
     "title": "With --retire-rest-v1 the mock answers every REST v1 request, known path or not, authenticated or not, 410 Gone with the REST v1 error body whose message names the REST v2 replacement from the migration map (method, path, operationId) or says there is none (resetPod), and changes nothing.",
     "seed": "Versioning › Compatibility and deprecation policy (not shown); Versioning › 1",
@@ -3253,7 +3513,7 @@ export const rules = [
   },
   {
     "id": "RESTV2-POD-002",
-    "title": "createPod breaking a cross-field rule is answered 400 and stores nothing: neither or both of gpu and cpu, a persistent mount beside a network mount, a persistent mount on a CPU pod.",
+    "title": "createPod breaking a cross-field rule is answered 400 and stores nothing: neither or both of gpu and cpu, a persistent mount beside a network mount (createCluster too), a persistent mount on a CPU pod.",
     "seed": "rest-v2 › POST /v2/pods; rest-v2 › CreatePodRequest; rest-v2 › Mounts; migration-guide › Create bodies",
     "surface": "rest-v2",
     "check": "black-box",
@@ -3264,7 +3524,8 @@ export const rules = [
     },
     "operations": [
       "createPod",
-      "listPods"
+      "listPods",
+      "createCluster"
     ]
   },
   {
@@ -3284,7 +3545,7 @@ export const rules = [
   },
   {
     "id": "RESTV2-POD-004",
-    "title": "createPod naming a template, network volume or registry credential that does not exist is answered 404 whose errors name templateId, mounts/network/0/volumeId or registry; a serverless template is answered 422; nothing is stored.",
+    "title": "createPod (and updatePod) naming a template, network volume or registry credential that does not exist is answered 404 whose errors name templateId, mounts/network/0/volumeId or registry; a serverless template is answered 422; nothing is stored.",
     "seed": "rest-v2 › POST /v2/pods; rest-v2 › NotFound; rest-v2 › CreatePodRequest",
     "surface": "rest-v2",
     "check": "black-box",
@@ -3296,6 +3557,7 @@ export const rules = [
     },
     "operations": [
       "createPod",
+      "updatePod",
       "createTemplate",
       "deleteTemplate",
       "listPods"
@@ -3303,7 +3565,7 @@ export const rules = [
   },
   {
     "id": "RESTV2-POD-005",
-    "title": "createPod with templateId takes the template's image, args, disk, ports, env and registry, with body fields winning and env merged per key (body wins); the pod keeps no link to the template (template is null).",
+    "title": "createPod with templateId takes the template's image, args, disk, ports, env and registry, with body fields winning and env merged per key (body wins); the pod names the template it was made from (template = its id, RESTV2-CROSS-004) but holds a copy: later edits of the template do not reach it.",
     "seed": "rest-v2 › POST /v2/pods; rest-v2 › CreatePodRequest",
     "surface": "rest-v2",
     "check": "black-box",
@@ -3349,7 +3611,7 @@ export const rules = [
   },
   {
     "id": "RESTV2-POD-008",
-    "title": "createPod compute the catalog cannot place is answered 400 naming the field and stores nothing: a GPU type or CPU flavour not in the catalog, a GPU type not offered in the cloud asked for or above its per-cloud count, vCPUs outside the flavour's range, no host with an accepted CUDA version, no stock in the data centres allowed; a placed pod reports its data centre and the newest accepted CUDA version.",
+    "title": "createPod (and createCluster) compute the catalog cannot place is answered 400 naming the field and stores nothing: a GPU type or CPU flavour not in the catalog, a GPU type not offered in the cloud asked for or above its per-cloud count, vCPUs outside the flavour's range, no host with an accepted CUDA version, no stock in the data centres allowed; a placed pod reports its data centre and the newest accepted CUDA version.",
     "seed": "rest-v2 › POST /v2/pods; rest-v2 › CreateGpuConfig; rest-v2 › GET /v2/catalog/gpus; rest-v2 › GET /v2/catalog/datacenters",
     "surface": "rest-v2",
     "check": "black-box",
@@ -3361,7 +3623,8 @@ export const rules = [
     "operations": [
       "createPod",
       "listPods",
-      "listGpuTypes"
+      "listGpuTypes",
+      "createCluster"
     ]
   },
   {
@@ -4016,7 +4279,10 @@ export const rules = [
     "operations": [
       "listBilling",
       "listPodBilling",
-      "listEndpointBilling"
+      "listEndpointBilling",
+      "listServerlessBilling",
+      "listNetworkVolumeBilling",
+      "listClusterBilling"
     ]
   },
   {

@@ -1,5 +1,5 @@
 // REST v2 list cost vs REST v1 on the same mock (run: `tsx scripts/bench-rest-v2.ts`): GET of 1,000
-// templates through /rest/v2/templates and through /v1/templates, alternating rounds, autocannon on
+// templates through /v2/templates (REST v2) and through /v1/templates, alternating rounds, autocannon on
 // loopback, bounded in time. Goal: v2 takes ≤ 1.2× the time per request of v1 (a ratio measured in the
 // same run, so it does not depend on the machine).
 import { startMock } from '../src/mock/index.js';

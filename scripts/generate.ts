@@ -3,6 +3,7 @@ import { bannerText, GeneratedOutput } from './generators/output.js';
 import { bundleSpec, surfaces, type OpenApiDocument, type SurfaceName } from './generators/specs.js';
 import { openapiTypes } from './generators/openapi-types.js';
 import { operationsModule, operationsTable, type OperationInfo } from './generators/operations.js';
+import { queryStylesModule, queryStylesOf } from './generators/query-styles.js';
 import { buildValidators, declarations, type SurfaceValidators } from './generators/validators.js';
 import { surfaceValidatorIndexModule, surfaceValidatorIndexPath, validatorIndexModule, validatorTypesModule } from './generators/validator-index.js';
 import { graphqlFiles } from './generators/graphql.js';
@@ -36,6 +37,7 @@ for (const surface of Object.keys(surfaces) as SurfaceName[]) {
 await out.write('validators/types.ts', validatorTypesModule());
 await out.write('validators/index.ts', validatorIndexModule(allValidators));
 await out.write('operations.ts', operationsModule(allOperations, docs.queueV2, docs.restV2));
+await out.write('query-styles.ts', queryStylesModule({ restV1: queryStylesOf(docs.restV1), queueV2: queryStylesOf(docs.queueV2), restV2: queryStylesOf(docs.restV2) }));
 for (const file of await graphqlFiles()) await out.write(file.path, file.content);
 const rules = await rulesModule();
 await out.write('rules.ts', rules.module);

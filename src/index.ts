@@ -1,8 +1,9 @@
-// Public entry point of compute-contract.
-export * from './validation/index.js';
-export { rules, type RuleId, type Rule } from '../generated/rules.js';
-export { operations, rateLimitPolicy, type OperationInfo, type RestV2OperationId } from '../generated/operations.js';
+// The package root, for callers: typed clients, errors, request/response validation, migration converters.
+// It loads no mock, conformance runner, docs builder, YAML or Markdown parser, fast-check or GraphQL schema;
+// those are the subpaths (compute-contract/mock, /conform, /proxy, /docs, /pact). Validators load per surface
+// on first use (src/validation/on-demand.ts); `compute-contract/validation` has every surface's tables at once.
+export * from './validation/on-demand.js';
+export { operations, rateLimitPolicy, type RestV2OperationId } from '../generated/operations.js';
 export * from './clients/index.js';
 export * from './clients/rest-v2/index.js';
-export { startMock, FAULT_NAMES, type MockOptions, type RunningMock, type FaultName } from './mock/index.js';
 export { migrate, migrationMap, MigrationError, type Migrate, type MigrationMap } from './migration/index.js';

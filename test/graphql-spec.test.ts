@@ -92,11 +92,26 @@ describe('GraphQL schema', () => {
     expect(() => assertValidSchema(schema)).not.toThrow();
   });
 
-  it('has the four mutations and the podTemplate query', () => {
-    expect(Object.keys(schema.getMutationType()?.getFields() ?? {}).sort()).toEqual(
-      ['deleteTemplate', 'saveTemplate', 'secretCreate', 'secretDelete'],
-    );
-    expect(Object.keys(schema.getQueryType()?.getFields() ?? {})).toEqual(['podTemplate']);
+  it('has the seed\'s four mutations, the podTemplate query and the operations the official SDKs send', () => {
+    expect(Object.keys(schema.getMutationType()?.getFields() ?? {}).sort()).toEqual([
+      'deleteRegistryAuth', 'deleteTemplate', 'deployCpuPod', 'podFindAndDeployOnDemand', 'podResume', 'podStop', 'podTerminate',
+      'saveEndpoint', 'saveRegistryAuth', 'saveTemplate', 'secretCreate', 'secretDelete', 'updateEndpointTemplate', 'updateRegistryAuth',
+      'updateUserSettings',
+    ]);
+    expect(Object.keys(schema.getQueryType()?.getFields() ?? {}).sort()).toEqual(['gpuTypes', 'myself', 'pod', 'podTemplate']);
+  });
+
+  it('no type has a password or secret value field (registry passwords and secret values are write-only)', () => {
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (!isObjectType(type) || isIntrospectionType(type)) continue;
+      expect(Object.keys(type.getFields()), type.name).not.toContain('password');
+    }
+  });
+
+  it('every SDK operation returning nothing is Void, so a caller may select nothing (podTerminate, deleteRegistryAuth)', () => {
+    const mutations = schema.getMutationType()!.getFields();
+    expect(String(mutations['podTerminate']!.type)).toBe('Void');
+    expect(String(mutations['deleteRegistryAuth']!.type)).toBe('Void');
   });
 
   it('deleteTemplate and secretDelete return Void', () => {
@@ -159,10 +174,12 @@ describe('GraphQL schema', () => {
 });
 
 describe('GraphQL operations', () => {
-  it('are the five named operations', () => {
-    expect(operations.map((o) => o.name?.value).sort()).toEqual(
-      ['DeleteTemplate', 'GetPodTemplate', 'SaveTemplate', 'SecretCreate', 'SecretDelete'],
-    );
+  it('are the named operations: templates and secrets, and the management operations the SDKs send', () => {
+    expect(operations.map((o) => o.name?.value).sort()).toEqual([
+      'DeleteRegistryAuth', 'DeleteTemplate', 'DeployCpuPod', 'GetPod', 'GetPodTemplate', 'GpuTypes', 'Myself', 'PodFindAndDeployOnDemand',
+      'PodResume', 'PodStop', 'PodTerminate', 'SaveEndpoint', 'SaveRegistryAuth', 'SaveTemplate', 'SecretCreate', 'SecretDelete',
+      'UpdateEndpointTemplate', 'UpdateRegistryAuth', 'UpdateUserSettings',
+    ]);
   });
 
   it('validate against the schema', () => {

@@ -43,7 +43,7 @@ defineCheck('GQL-TEMPLATE-001', async (ctx) => {
   const t = await saveOk(ctx, input);
   expect(typeof t.id === 'string' && t.id !== '', 'saveTemplate answered no id');
   for (const [k, v] of Object.entries(input)) expectEqual(t[k], v, `saveTemplate ${k}`);
-});
+}, { shares: [] });
 
 defineCheck('GQL-TEMPLATE-002', async (ctx) => {
   for (const missing of ctx.value<string[]>('required')) {
@@ -52,21 +52,21 @@ defineCheck('GQL-TEMPLATE-002', async (ctx) => {
     failed(await save(ctx, input), `saveTemplate without ${missing}`);
     expectEqual(await count(ctx, input['name'] as string ?? ''), 0, `templates named like the refused save (${missing} missing)`);
   }
-}, { needs: ['restV1'] });
+}, { shares: [], needs: ['restV1'] });
 
 defineCheck('GQL-TEMPLATE-003', async (ctx) => {
   const t = await saveOk(ctx, base(ctx, { isServerless: true, volumeInGb: 0 }));
   expectEqual([t.isServerless, t.volumeInGb], [true, 0], 'saveTemplate serverless fields');
   const read = await ctx.gql(GET, { id: t.id });
   expectEqual([read.body.data?.podTemplate?.isServerless, read.body.data?.podTemplate?.volumeInGb], [true, 0], 'podTemplate serverless fields');
-});
+}, { shares: [] });
 
 defineCheck('GQL-TEMPLATE-004', async (ctx) => {
   const auth = await ctx.registryAuth();
   const t = await saveOk(ctx, base(ctx, { containerRegistryAuthId: auth.id }));
   expectEqual(t.containerRegistryAuthId, auth.id, 'saveTemplate containerRegistryAuthId');
   failed(await save(ctx, base(ctx, { containerRegistryAuthId: 'cc-no-such-auth' })), 'saveTemplate with an unknown containerRegistryAuthId');
-}, { needs: ['restV1', 'graphql'] });
+}, { shares: [], needs: ['restV1', 'graphql'] });
 
 defineCheck('GQL-TEMPLATE-005', async (ctx) => {
   const t = await saveOk(ctx, base(ctx, { readme: '# keep?', dockerArgs: 'a b', volumeMountPath: '/x' }));
@@ -75,7 +75,7 @@ defineCheck('GQL-TEMPLATE-005', async (ctx) => {
   const read = (await ctx.gql(GET, { id: t.id })).body.data?.podTemplate;
   expect(read, 'podTemplate of the modified template answered null');
   for (const k of ['readme', 'dockerArgs', 'volumeMountPath']) expect(read[k] !== t[k], `${k} was kept (${JSON.stringify(read[k])}) although the modify input left it out`);
-});
+}, { shares: [] });
 
 defineCheck('GQL-TEMPLATE-006', async (ctx) => {
   const t = await saveOk(ctx, base(ctx));
@@ -86,7 +86,7 @@ defineCheck('GQL-TEMPLATE-006', async (ctx) => {
   }
   const read = (await ctx.gql(GET, { id: t.id })).body.data?.podTemplate;
   expectEqual([read?.imageName, read?.containerDiskInGb], [t.imageName, t.containerDiskInGb], 'template after refused modifies');
-});
+}, { shares: [] });
 
 defineCheck('GQL-TEMPLATE-007', async (ctx) => {
   const a = await saveOk(ctx, base(ctx));
@@ -94,17 +94,17 @@ defineCheck('GQL-TEMPLATE-007', async (ctx) => {
   failed(await save(ctx, base(ctx, { name: a.name })), 'saveTemplate create with a used name');
   expectEqual(await count(ctx, a.name), 1, 'templates with the duplicated name');
   failed(await save(ctx, { id: b.id, name: a.name, imageName: b.imageName, containerDiskInGb: 10, volumeInGb: 5 }), 'saveTemplate renaming onto a used name');
-}, { needs: ['restV1'] });
+}, { shares: [], needs: ['restV1'] });
 
 defineCheck('GQL-TEMPLATE-008', async (ctx) => {
   const input = base(ctx, { id: 'cc-no-such-template' });
   failed(await save(ctx, input), 'saveTemplate with an unknown id');
   expectEqual(await count(ctx, input['name'] as string), 0, 'templates created by the refused save');
-}, { needs: ['restV1'] });
+}, { shares: [], needs: ['restV1'] });
 
 defineCheck('GQL-TEMPLATE-009', async (ctx) => {
   for (const ports of ['8888/ftp', '8888', 'http/8888', '8888/http;22/tcp']) failed(await save(ctx, base(ctx, { ports })), `saveTemplate with ports ${ports}`);
-});
+}, { shares: [] });
 
 defineCheck('GQL-TEMPLATE-010', async (ctx) => {
   const t = await saveOk(ctx, base(ctx));
@@ -113,18 +113,18 @@ defineCheck('GQL-TEMPLATE-010', async (ctx) => {
   expect(!answer.body.errors, `deleteTemplate failed: ${errorsOf(answer)}`);
   expectEqual(answer.body.data, { deleteTemplate: null }, 'deleteTemplate answer');
   expectEqual((await ctx.gql(GET, { id: t.id })).body.data?.podTemplate, null, 'podTemplate after delete');
-});
+}, { shares: [] });
 
 defineCheck('GQL-TEMPLATE-011', async (ctx) => {
   const t = await saveOk(ctx, base(ctx, { isServerless: true, volumeInGb: 0 }));
   await ctx.endpoint({ templateId: t.id });
   failed(await ctx.gql(DELETE, { name: t.name }), 'deleteTemplate while an endpoint uses it');
   expect((await ctx.gql(GET, { id: t.id })).body.data?.podTemplate?.id === t.id, 'the template is gone after the refused delete');
-}, { needs: ['restV1'] });
+}, { shares: ['clock'], needs: ['restV1'] }); // the template's delete delay is let pass on the clock at cleanup
 
 defineCheck('GQL-TEMPLATE-012', async (ctx) => {
   failed(await ctx.gql(DELETE, { name: ctx.name('never-created') }), 'deleteTemplate of an unknown name');
-});
+}, { shares: [] });
 
 defineCheck('GQL-TEMPLATE-013', async (ctx) => {
   const g = await saveOk(ctx, base(ctx));
@@ -134,7 +134,7 @@ defineCheck('GQL-TEMPLATE-013', async (ctx) => {
   const r = await ctx.template();
   const viaGql = (await ctx.gql(GET, { id: r.id })).body.data?.podTemplate;
   expectEqual([viaGql?.id, viaGql?.name, viaGql?.imageName], [r.id, r.name, r.body.imageName], 'GraphQL view of the REST template');
-}, { needs: ['graphql', 'restV1'] });
+}, { shares: [], needs: ['graphql', 'restV1'] });
 
 defineCheck('GQL-ERROR-001', async (ctx) => {
   const s = await ctx.secretResource();
@@ -149,7 +149,7 @@ defineCheck('GQL-ERROR-001', async (ctx) => {
     expect(Array.isArray(a.body.errors) && a.body.errors.every((e: { message?: unknown }) => typeof e.message === 'string' && e.message !== ''), `failing operation #${i + 1} has no errors[] with messages`);
   }
   return 'secret values are scanned in every answer';
-});
+}, { shares: [] });
 
 defineCheck('GQL-SECRET-001', async (ctx) => {
   const value = ctx.secret('secret value');
@@ -159,7 +159,7 @@ defineCheck('GQL-SECRET-001', async (ctx) => {
   expect(s?.id, `secretCreate failed: ${errorsOf(answer)}`);
   ctx.cleanup(() => ctx.gql(SECRET_DELETE, { id: s.id }));
   expectEqual([s.name, s.description], [name, null], 'secretCreate name/description');
-});
+}, { shares: [] });
 
 defineCheck('GQL-SECRET-002', async (ctx) => {
   for (const input of [{ value: ctx.secret('secret value') }, { name: ctx.name('secret') }]) {
@@ -169,7 +169,7 @@ defineCheck('GQL-SECRET-002', async (ctx) => {
     expect(answer.status === 200 || answer.status === 400, `secretCreate without ${'name' in input ? 'value' : 'name'}: HTTP ${answer.status}`);
     expect(Array.isArray(answer.body?.errors) && !created, `secretCreate without ${'name' in input ? 'value' : 'name'} did not fail`);
   }
-});
+}, { shares: [] });
 
 defineCheck('GQL-SECRET-003', async (ctx) => {
   const value = ctx.secret('secret value');
@@ -179,7 +179,7 @@ defineCheck('GQL-SECRET-003', async (ctx) => {
   expect(!first.body.errors, `secretDelete failed: ${errorsOf(first)}`);
   expectEqual(first.body.data, { secretDelete: null }, 'secretDelete answer');
   failed(await ctx.gql(SECRET_DELETE, { id: created.id }), 'secretDelete of an already deleted id');
-});
+}, { shares: [] });
 
 // ---- registry auths ------------------------------------------------------------------------------
 
@@ -190,7 +190,7 @@ defineCheck('REST-REGAUTH-001', async (ctx) => {
   ctx.cleanup(() => ctx.rest('deleteContainerRegistryAuth', { path: { containerRegistryAuthId: answer.body.id } }));
   expectEqual(Object.keys(answer.body).sort(), ['id', 'name'], 'createContainerRegistryAuth answer keys');
   expectEqual(answer.body.name, name, 'createContainerRegistryAuth name');
-});
+}, { shares: [] });
 
 defineCheck('REST-REGAUTH-002', async (ctx) => {
   const ok = { name: ctx.name('auth'), username: 'u', password: ctx.secret('registry password') };
@@ -198,7 +198,7 @@ defineCheck('REST-REGAUTH-002', async (ctx) => {
     const { [missing]: _, ...body } = ok as Record<string, unknown>;
     expectStatus(await ctx.rest('createContainerRegistryAuth', { body }), 400, `createContainerRegistryAuth without ${missing}`);
   }
-});
+}, { shares: [] });
 
 defineCheck('REST-REGAUTH-003', async (ctx) => {
   const a = await ctx.registryAuth();
@@ -207,7 +207,7 @@ defineCheck('REST-REGAUTH-003', async (ctx) => {
   expectStatus(dup, 400, 'createContainerRegistryAuth with a duplicate name');
   const list = (await ctx.rest('listContainerRegistryAuths')).body as { name: string }[];
   expectEqual(list.filter((x) => x.name === a.name).length, 1, 'registry auths with that name');
-});
+}, { shares: [] });
 
 defineCheck('REST-REGAUTH-004', async (ctx) => {
   const a = await ctx.registryAuth();
@@ -216,7 +216,7 @@ defineCheck('REST-REGAUTH-004', async (ctx) => {
   expectEqual([got.body.id, got.body.name], [a.id, a.name], 'getContainerRegistryAuth');
   const list = (await ctx.rest('listContainerRegistryAuths')).body as { id: string }[];
   expect(list.some((x) => x.id === a.id), 'listContainerRegistryAuths does not contain it');
-});
+}, { shares: [] });
 
 defineCheck('REST-REGAUTH-005', async (ctx) => {
   const created = await ctx.rest('createContainerRegistryAuth', { body: { name: ctx.name('auth'), username: 'u', password: ctx.secret('registry password') } });
@@ -225,11 +225,11 @@ defineCheck('REST-REGAUTH-005', async (ctx) => {
   expectStatus(del, 204, 'deleteContainerRegistryAuth');
   expect(del.text === '', 'deleteContainerRegistryAuth answered 204 with a body');
   expectStatus(await ctx.rest('getContainerRegistryAuth', { path: { containerRegistryAuthId: created.body.id } }), 404, 'getContainerRegistryAuth after delete');
-});
+}, { shares: [] });
 
 defineCheck('REST-REGAUTH-006', async (ctx) => {
   expectStatus(await ctx.rest('deleteContainerRegistryAuth', { path: { containerRegistryAuthId: 'cc-no-such-auth' } }), 400, 'deleteContainerRegistryAuth of an unknown id');
-});
+}, { shares: [] });
 
 // ---- billing -------------------------------------------------------------------------------------
 
@@ -238,7 +238,7 @@ for (const [id, op] of [['REST-BILLING-001', 'getPodBilling'], ['REST-BILLING-00
     const answer = await ctx.rest(op);
     expectStatus(answer, 200, op);
     expect(Array.isArray(answer.body), `${op} did not answer an array`);
-  });
+  }, { shares: [] });
 }
 
 defineCheck('REST-BILLING-004', async (ctx) => {
@@ -247,7 +247,7 @@ defineCheck('REST-BILLING-004', async (ctx) => {
     expectStatus(await ctx.rest(op, { query: { bucketSize: 'fortnight' } }), 400, `${op} bucketSize=fortnight`);
     expectStatus(await ctx.rest(op, { query: { startTime: 'yesterday' } }), 400, `${op} startTime=yesterday`);
   }
-});
+}, { shares: [] });
 
 // ---- secrets never returned ------------------------------------------------------------------------
 
@@ -268,7 +268,7 @@ defineCheck('SECRET-002', async (ctx) => {
   const probe = await ctx.gql(`mutation { secretCreate(input: {name: "${ctx.name('s')}", value: "${ctx.secret('secret value')}"}) { id value } }`);
   expect(probe.status !== 200 || Array.isArray(probe.body?.errors), 'selecting Secret.value did not fail');
   await ctx.gql(SECRET_CREATE, { input: { name: s.name, value: s.value } }); // duplicate → error answer, scanned
-});
+}, { shares: [] });
 
 defineCheck('SECRET-003', async (ctx) => {
   const accessSecret = ctx.secret('s3 accessSecret');
@@ -282,7 +282,7 @@ defineCheck('SECRET-003', async (ctx) => {
   expectStatus(sync, 200, 'runJobSync');
   await ctx.queue(endpointId, 'runJob', { body: { input: {}, s3Config: { ...s3Config, endpointUrl: 'not a url' } } });
   return 'accessSecret scanned in run, runsync, status, stream and error answers (webhook body: WEBHOOK-002)';
-}, { needs: ['jobs'], requires: [] });
+}, { shares: [], needs: ['jobs'], requires: [] });
 
 defineCheck('SECRET-004', async (ctx) => {
   // Reports are written after the run; the runner scans them (see src/conform/index.ts). Here: the

@@ -123,7 +123,7 @@ defineCheck('RESTV2-LOGS-001', async (ctx) => {
   expectEqual(answer.headers.get('x-accel-buffering'), ctx.value('accelBuffering'), 'getPodLogs X-Accel-Buffering');
   expect(answer.events.length > 0, 'getPodLogs of a pod running for 3 s sent no event');
   expectEventShape(answer.events, 'getPodLogs');
-});
+}, { shares: ['clock','restV2-quota'] });
 
 defineCheck('RESTV2-LOGS-002', async (ctx) => {
   const id = await podWithLines(ctx, 10);
@@ -142,7 +142,7 @@ defineCheck('RESTV2-LOGS-002', async (ctx) => {
   const fromSince = await readLog(ctx, 'getPodLogs', { id }, { query: { since, tail: 1 }, max: 5 });
   expectEqual(fromSince.events[0]?.ts, since, 'first event of since=<the third line\'s ts> (since overrides tail)');
   expect(fromSince.events.every((e) => Date.parse(e.ts) >= Date.parse(since)), 'since: an event before since');
-});
+}, { shares: ['clock','restV2-quota'] });
 
 defineCheck('RESTV2-LOGS-003', async (ctx) => {
   const id = await podWithLines(ctx, 10);
@@ -154,7 +154,7 @@ defineCheck('RESTV2-LOGS-003', async (ctx) => {
   expect(resumed.events.length > 0, 'resumed stream sent no event');
   const expected = full.events.slice(5, 5 + resumed.events.length).map((e) => e.id);
   expectEqual(resumed.events.map((e) => e.id), expected, 'ids after Last-Event-ID (no repeat, no gap; tail and since overridden)');
-});
+}, { shares: ['clock','restV2-quota'] });
 
 defineCheck('RESTV2-LOGS-004', async (ctx) => {
   const id = await podWithLines(ctx, 2);
@@ -197,7 +197,7 @@ defineCheck('RESTV2-LOGS-004', async (ctx) => {
     abort.abort();
     await pump;
   }
-}, { requires: ['embedded'] });
+}, { shares: ['clock','restV2-quota'], requires: ['embedded'] });
 
 defineCheck('RESTV2-LOGS-005', async (ctx) => {
   const endpoint = await ctx.v2('createEndpoint', {
@@ -226,4 +226,4 @@ defineCheck('RESTV2-LOGS-005', async (ctx) => {
   expectProblem(await readLog(ctx, 'getWorkerLogs', { id: endpointId, workerId }, { query: { tail: 5001 }, max: 1 }), bad, 'tail=5001');
   expectProblem(await readLog(ctx, 'getWorkerLogs', { id: endpointId, workerId }, { query: { since: 'yesterday' }, max: 1 }), bad, 'since=yesterday');
   expectProblem(await readLog(ctx, 'getWorkerLogs', { id: endpointId, workerId }, { lastEventId: 'line-7', max: 1 }), bad, 'Last-Event-ID: line-7');
-});
+}, { shares: ['clock','restV2-quota'] });

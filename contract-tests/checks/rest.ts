@@ -52,7 +52,7 @@ defineCheck('REST-CRUD-002', async (ctx) => {
     ['updateNetworkVolumeViaPost', { networkVolumeId: unknown }, { name: 'x' }], ['deleteNetworkVolume', { networkVolumeId: unknown }],
   ];
   for (const [op, path, body] of cases) await expectError(ctx, await ctx.rest(op, { path, body }), 404, `${op} of an unknown id`);
-});
+}, { shares: [] });
 
 defineCheck('REST-CRUD-003', async (ctx) => {
   const templateId = await ctx.sharedTemplate();
@@ -92,7 +92,7 @@ defineCheck('REST-CRUD-005', async (ctx) => {
   await ctx.endpoint();
   await ctx.volume();
   await ctx.registryAuth();
-});
+}, { shares: [] });
 
 defineCheck('REST-CRUD-006', async (ctx) => {
   const pod = await ctx.rest('createPod', { body: { name: ctx.name('pod'), imageName: ctx.target.workerImage } });
@@ -114,7 +114,7 @@ defineCheck('REST-CRUD-006', async (ctx) => {
     expectStatus(answer, 204, op);
     expect(answer.text === '', `${op} answered 204 with a body`);
   }
-});
+}, { shares: [] });
 
 defineCheck('REST-ERROR-001', async (ctx) => {
   const answers = [
@@ -128,7 +128,7 @@ defineCheck('REST-ERROR-001', async (ctx) => {
     expect(a.body && typeof a.body.message === 'string' && a.body.message.length > 0, `${a.status} answer lacks {message}`);
     if (a.body.errors !== undefined) expect(Array.isArray(a.body.errors), `${a.status} answer has errors that is not an array`);
   }
-});
+}, { shares: [] });
 
 defineCheck('REST-ERROR-002', async (ctx) => {
   const answer = await ctx.rest('createNetworkVolume', { body: { size: -1, ccExtra: true } });
@@ -140,7 +140,7 @@ defineCheck('REST-ERROR-002', async (ctx) => {
   }
   for (const want of ['size', 'ccExtra']) expect(paths.some((p) => p.includes(want)), `errors[] does not list ${want} (got ${paths.join(', ')})`);
   expect(paths.some((p) => p.includes('name') || p === '/body'), `errors[] does not list the missing name (got ${paths.join(', ')})`);
-});
+}, { shares: [] });
 
 // ---- pods ----------------------------------------------------------------------------------------
 
@@ -148,7 +148,7 @@ defineCheck('REST-POD-001', async (ctx) => {
   const pod = await ctx.pod();
   expect(typeof pod.id === 'string' && pod.id !== '', 'createPod answered no id');
   expectEqual(pod.desiredStatus, ctx.value('desiredStatus'), 'createPod desiredStatus');
-});
+}, { shares: [] });
 
 defineCheck('REST-POD-002', async (ctx) => {
   const pod = await ctx.pod();
@@ -156,7 +156,7 @@ defineCheck('REST-POD-002', async (ctx) => {
   expectStatus(got, 200, 'getPod');
   for (const k of ['id', 'name', 'imageName']) expectEqual(got.body[k], pod[k], `getPod ${k}`);
   expect(has((await ctx.rest('listPods')).body, pod.id), 'listPods does not contain the created pod');
-});
+}, { shares: [] });
 
 async function updateRoundTrip(ctx: Ctx, kind: { create: () => Promise<any>; get: string; patch: string; post: string; param: string }, field: string, values: [unknown, unknown]) {
   const a = await kind.create();
@@ -181,8 +181,8 @@ const endpoints = (ctx: Ctx) => ({ create: async () => (await ctx.rest('getEndpo
 const templates = (ctx: Ctx) => ({ create: async () => (await ctx.template()).body, get: 'getTemplate', patch: 'updateTemplate', post: 'updateTemplateViaPost', param: 'templateId' });
 const volumes = (ctx: Ctx) => ({ create: () => ctx.volume(), get: 'getNetworkVolume', patch: 'updateNetworkVolume', post: 'updateNetworkVolumeViaPost', param: 'networkVolumeId' });
 
-defineCheck('REST-POD-003', (ctx) => updateRoundTrip(ctx, pods(ctx), 'name', [ctx.name('renamed'), ctx.name('renamed')]));
-defineCheck('REST-POD-004', (ctx) => updateRoundTrip(ctx, pods(ctx), 'containerDiskInGb', [60, 70]));
+defineCheck('REST-POD-003', (ctx) => updateRoundTrip(ctx, pods(ctx), 'name', [ctx.name('renamed'), ctx.name('renamed')]), { shares: [] });
+defineCheck('REST-POD-004', (ctx) => updateRoundTrip(ctx, pods(ctx), 'containerDiskInGb', [60, 70]), { shares: [] });
 
 async function podAction(ctx: Ctx, action: string, before: 'RUNNING' | 'EXITED', after: string) {
   const pod = await ctx.pod();
@@ -192,22 +192,22 @@ async function podAction(ctx: Ctx, action: string, before: 'RUNNING' | 'EXITED',
   const got = await ctx.rest('getPod', { path: { podId: pod.id } });
   expectEqual(got.body.desiredStatus, after, `desiredStatus after ${action}`);
 }
-defineCheck('REST-POD-005', (ctx) => podAction(ctx, 'stopPod', 'RUNNING', 'EXITED'));
-defineCheck('REST-POD-006', (ctx) => podAction(ctx, 'startPod', 'EXITED', 'RUNNING'));
+defineCheck('REST-POD-005', (ctx) => podAction(ctx, 'stopPod', 'RUNNING', 'EXITED'), { shares: [] });
+defineCheck('REST-POD-006', (ctx) => podAction(ctx, 'startPod', 'EXITED', 'RUNNING'), { shares: [] });
 // reset/restart from either state: an EXITED pod is started (the spec states no refusal).
 defineCheck('REST-POD-007', async (ctx) => {
   for (const before of ['RUNNING', 'EXITED'] as const) await podAction(ctx, 'resetPod', before, 'RUNNING');
-});
+}, { shares: [] });
 defineCheck('REST-POD-008', async (ctx) => {
   for (const before of ['RUNNING', 'EXITED'] as const) await podAction(ctx, 'restartPod', before, 'RUNNING');
-});
+}, { shares: [] });
 
 defineCheck('REST-POD-009', async (ctx) => {
   const pod = await ctx.pod();
   expectStatus(await ctx.rest('deletePod', { path: { podId: pod.id } }), 204, 'deletePod');
   expectStatus(await ctx.rest('getPod', { path: { podId: pod.id } }), 404, 'getPod after delete');
   expect(!has((await ctx.rest('listPods')).body, pod.id), 'listPods still contains the deleted pod');
-});
+}, { shares: [] });
 
 // ---- endpoints ---------------------------------------------------------------------------------
 
@@ -219,12 +219,12 @@ defineCheck('REST-ENDPOINT-001', async (ctx) => {
   ctx.cleanup(() => ctx.rest('deleteEndpoint', { path: { endpointId: answer.body.id } }));
   expect(typeof answer.body.id === 'string' && answer.body.id !== '', 'createEndpoint answered no id');
   for (const [k, v] of Object.entries(body)) expectEqual(answer.body[k], v, `createEndpoint ${k}`);
-});
+}, { shares: [] });
 
 defineCheck('REST-ENDPOINT-002', async (ctx) => {
   await expectError(ctx, await ctx.rest('createEndpoint', { body: { name: ctx.name('ep') } }), 400, 'createEndpoint without templateId');
   await expectError(ctx, await ctx.rest('createEndpoint', { body: { name: ctx.name('ep'), templateId: 'cc-no-such-template' } }), 400, 'createEndpoint with an unknown templateId');
-});
+}, { shares: [] });
 
 defineCheck('REST-ENDPOINT-003', async (ctx) => {
   const id = await ctx.endpoint({ workersMax: 2 });
@@ -233,10 +233,10 @@ defineCheck('REST-ENDPOINT-003', async (ctx) => {
   expectEqual(got.body.id, id, 'getEndpoint id');
   expectEqual(got.body.workersMax, 2, 'getEndpoint workersMax');
   expect(has((await ctx.rest('listEndpoints')).body, id), 'listEndpoints does not contain the created endpoint');
-});
+}, { shares: [] });
 
-defineCheck('REST-ENDPOINT-004', (ctx) => updateRoundTrip(ctx, endpoints(ctx), 'workersMax', [2, 3]));
-defineCheck('REST-ENDPOINT-005', (ctx) => updateRoundTrip(ctx, endpoints(ctx), 'idleTimeout', [9, 11]));
+defineCheck('REST-ENDPOINT-004', (ctx) => updateRoundTrip(ctx, endpoints(ctx), 'workersMax', [2, 3]), { shares: [] });
+defineCheck('REST-ENDPOINT-005', (ctx) => updateRoundTrip(ctx, endpoints(ctx), 'idleTimeout', [9, 11]), { shares: [] });
 
 defineCheck('REST-ENDPOINT-006', async (ctx) => {
   const created = await ctx.rest('createEndpoint', { body: { name: ctx.name('ep'), templateId: await ctx.sharedTemplate(), workersMax: 0 } });
@@ -247,12 +247,12 @@ defineCheck('REST-ENDPOINT-006', async (ctx) => {
   expectStatus(await ctx.rest('getEndpoint', { path: { endpointId: id } }), 404, 'getEndpoint after delete');
   expectStatus(await ctx.queue(id, 'getJobStatus', { path: { jobId } }), 404, 'getJobStatus on the deleted endpoint');
   expectStatus(await ctx.queue(id, 'getHealth'), 404, 'getHealth on the deleted endpoint');
-}, { needs: ['restV1', 'queueV2'] });
+}, { shares: [], needs: ['restV1', 'queueV2'] });
 
 defineCheck('REST-ENDPOINT-007', async (ctx) => {
   const id = await ctx.endpoint();
   expectStatus(await ctx.queue(id, 'getHealth'), 200, 'getHealth of a new endpoint');
-}, { needs: ['restV1', 'queueV2'] });
+}, { shares: [], needs: ['restV1', 'queueV2'] });
 
 // ---- templates ---------------------------------------------------------------------------------
 
@@ -262,12 +262,12 @@ defineCheck('REST-TEMPLATE-001', async (ctx) => {
   expect(typeof t.body.id === 'string' && t.body.id !== '', 'createTemplate answered no id');
   expectEqual(t.body.name, name, 'createTemplate name');
   expectEqual(t.body.imageName, 'repo/img:1.0', 'createTemplate imageName');
-});
+}, { shares: [] });
 
 defineCheck('REST-TEMPLATE-002', async (ctx) => {
   await expectError(ctx, await ctx.rest('createTemplate', { body: { imageName: 'x:1' } }), 400, 'createTemplate without name');
   await expectError(ctx, await ctx.rest('createTemplate', { body: { name: ctx.name('t') } }), 400, 'createTemplate without imageName');
-});
+}, { shares: [] });
 
 defineCheck('REST-TEMPLATE-003', async (ctx) => {
   const t = await ctx.template();
@@ -277,7 +277,7 @@ defineCheck('REST-TEMPLATE-003', async (ctx) => {
   await expectError(ctx, dup, 400, 'createTemplate with a duplicate name');
   const after = ((await ctx.rest('listTemplates')).body as { name: string }[]).filter((x) => x.name === t.name).length;
   expectEqual(after, before, 'templates with that name after the refused create');
-});
+}, { shares: [] });
 
 defineCheck('REST-TEMPLATE-004', async (ctx) => {
   const t = await ctx.template();
@@ -285,24 +285,24 @@ defineCheck('REST-TEMPLATE-004', async (ctx) => {
   expectStatus(got, 200, 'getTemplate');
   for (const k of ['id', 'name', 'imageName']) expectEqual(got.body[k], t.body[k], `getTemplate ${k}`);
   expect(has((await ctx.rest('listTemplates')).body, t.id), 'listTemplates does not contain the created template');
-});
+}, { shares: [] });
 
-defineCheck('REST-TEMPLATE-005', (ctx) => updateRoundTrip(ctx, templates(ctx), 'imageName', ['repo/a:2', 'repo/a:3']));
-defineCheck('REST-TEMPLATE-006', (ctx) => updateRoundTrip(ctx, templates(ctx), 'readme', ['# one', '# two']));
+defineCheck('REST-TEMPLATE-005', (ctx) => updateRoundTrip(ctx, templates(ctx), 'imageName', ['repo/a:2', 'repo/a:3']), { shares: [] });
+defineCheck('REST-TEMPLATE-006', (ctx) => updateRoundTrip(ctx, templates(ctx), 'readme', ['# one', '# two']), { shares: [] });
 
 defineCheck('REST-TEMPLATE-007', async (ctx) => {
   const created = await ctx.rest('createTemplate', { body: { name: ctx.name('tpl'), imageName: 'x:1' } });
   expectStatus(created, 200, 'createTemplate');
   expectStatus(await ctx.rest('deleteTemplate', { path: { templateId: created.body.id } }), 204, 'deleteTemplate of an unused template');
   expectStatus(await ctx.rest('getTemplate', { path: { templateId: created.body.id } }), 404, 'getTemplate after delete');
-});
+}, { shares: [] });
 
 defineCheck('REST-TEMPLATE-008', async (ctx) => {
   const t = await ctx.template({ isServerless: true, volumeInGb: 0 });
   await ctx.endpoint({ templateId: t.id });
   await expectError(ctx, await ctx.rest('deleteTemplate', { path: { templateId: t.id } }), 400, 'deleteTemplate while an endpoint uses it');
   expectStatus(await ctx.rest('getTemplate', { path: { templateId: t.id } }), 200, 'getTemplate after the refused delete');
-});
+}, { shares: ['clock'] }); // the template's delete delay is let pass on the clock at cleanup
 
 // ---- network volumes ------------------------------------------------------------------------------
 
@@ -311,7 +311,7 @@ defineCheck('REST-VOLUME-001', async (ctx) => {
   const v = await ctx.volume({ name, size: 25, dataCenterId: 'EU-RO-1' });
   expect(typeof v.id === 'string' && v.id !== '', 'createNetworkVolume answered no id');
   expectEqual([v.name, v.size, v.dataCenterId], [name, 25, 'EU-RO-1'], 'createNetworkVolume fields');
-});
+}, { shares: [] });
 
 defineCheck('REST-VOLUME-002', async (ctx) => {
   const ok = { name: ctx.name('vol'), size: 10, dataCenterId: 'EU-RO-1' };
@@ -332,14 +332,14 @@ defineCheck('REST-VOLUME-003', async (ctx) => {
   expectStatus(got, 200, 'getNetworkVolume');
   expectEqual(got.body, v, 'getNetworkVolume record');
   expect(has((await ctx.rest('listNetworkVolumes')).body, v.id), 'listNetworkVolumes does not contain the created volume');
-});
+}, { shares: [] });
 
-defineCheck('REST-VOLUME-004', (ctx) => updateRoundTrip(ctx, volumes(ctx), 'size', [20, 30]));
-defineCheck('REST-VOLUME-005', (ctx) => updateRoundTrip(ctx, volumes(ctx), 'name', [ctx.name('v'), ctx.name('v')]));
+defineCheck('REST-VOLUME-004', (ctx) => updateRoundTrip(ctx, volumes(ctx), 'size', [20, 30]), { shares: [] });
+defineCheck('REST-VOLUME-005', (ctx) => updateRoundTrip(ctx, volumes(ctx), 'name', [ctx.name('v'), ctx.name('v')]), { shares: [] });
 
 defineCheck('REST-VOLUME-006', async (ctx) => {
   const created = await ctx.rest('createNetworkVolume', { body: { name: ctx.name('vol'), size: 10, dataCenterId: 'EU-RO-1' } });
   expectStatus(created, 200, 'createNetworkVolume');
   expectStatus(await ctx.rest('deleteNetworkVolume', { path: { networkVolumeId: created.body.id } }), 204, 'deleteNetworkVolume');
   expectStatus(await ctx.rest('getNetworkVolume', { path: { networkVolumeId: created.body.id } }), 404, 'getNetworkVolume after delete');
-});
+}, { shares: [] });

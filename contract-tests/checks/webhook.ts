@@ -32,7 +32,7 @@ defineCheck('WEBHOOK-001', async (ctx) => {
   expectEqual(calls.length, 1, 'webhook calls');
   expectEqual(calls[0]!.method, 'POST', 'webhook method');
   expect(typeof calls[0]!.body === 'object', 'webhook body is not JSON');
-}, { needs: ['jobs'] });
+}, { shares: ['clock'], needs: ['jobs'] });
 
 defineCheck('WEBHOOK-002', async (ctx) => {
   const r = await receiver(ctx, [200]);
@@ -47,7 +47,7 @@ defineCheck('WEBHOOK-002', async (ctx) => {
   expectEqual(body['input'], { ...input, mock: { durationMs: 100, output: { v: 1 } } }, 'webhook input');
   expectEqual(body['webhook'], r.url, 'webhook field');
   for (const [value, label] of ctx.http.secrets.entries()) expect(!call.rawBody.includes(value), `webhook body contains the ${label}`);
-}, { needs: ['jobs'] });
+}, { shares: ['clock'], needs: ['jobs'] });
 
 defineCheck('WEBHOOK-003', async (ctx) => {
   const r = await receiver(ctx, [200]);
@@ -58,7 +58,7 @@ defineCheck('WEBHOOK-003', async (ctx) => {
   const body = call.body as Record<string, unknown>;
   expectEqual([body['id'], body['status']], [id, 'FAILED'], 'webhook id/status');
   expect(body['error'] !== undefined, `FAILED webhook body lacks error: ${short(body)}`);
-}, { needs: ['jobs'] });
+}, { shares: ['clock'], needs: ['jobs'] });
 
 defineCheck('WEBHOOK-004', async (ctx) => {
   const r = await receiver(ctx, [200]);
@@ -67,7 +67,7 @@ defineCheck('WEBHOOK-004', async (ctx) => {
   await ctx.pass(60_000); // any retry would be due by now
   await r.waitForCalls(2, 200);
   expectEqual(r.calls.length, 1, 'webhook calls to a receiver answering 200');
-}, { needs: ['jobs'], realWaitMs: 60_000 });
+}, { shares: ['clock'], needs: ['jobs'], realWaitMs: 60_000 });
 
 defineCheck('WEBHOOK-005', async (ctx) => {
   const retries = ctx.value<number>('webhookRetries');
@@ -102,4 +102,4 @@ defineCheck('WEBHOOK-005', async (ctx) => {
   if (!ctx.controlled) {
     for (const gap of times) expect(Math.abs(gap - interval) <= 2_000, `retry gap ${gap} ms, expected ${interval} ± 2000 ms`);
   }
-}, { needs: ['jobs'], realWaitMs: 70_000 });
+}, { shares: ['clock'], needs: ['jobs'], realWaitMs: 70_000 });

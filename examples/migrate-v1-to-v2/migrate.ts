@@ -7,7 +7,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ApiError, createRestClient, createRestV2Client, migrate, startMock, type MockOptions } from '../../src/index.js';
+import { ApiError, createRestClient, createRestV2Client, migrate } from '../../src/index.js';
+import { startMock, type MockOptions } from '../../src/entries/mock.js';
 
 const apiKey = 'example-key';
 const dir = mkdtempSync(join(tmpdir(), 'cc-migrate-'));
@@ -26,8 +27,9 @@ async function main(): Promise<void> {
     console.log(`1. REST v1 created template ${template.id} and endpoint ${endpoint.id}`);
     show('   the same template body, converted by migrate.createTemplate():', migrate.createTemplate(v1Template));
 
-    // 2. The new code: REST v2 reads and changes the same resources (baseUrl is the origin; paths carry /v2).
-    const v2 = createRestV2Client({ baseUrl: mock.restV2Url.replace(/\/v2$/, ''), apiKey });
+    // 2. The new code: REST v2 reads and changes the same resources. baseUrl is the origin, as
+    //    https://api.runpod.io is for the real service (paths carry /v2): the mock's root.
+    const v2 = createRestV2Client({ baseUrl: mock.url, apiKey });
     show(`\n2. REST v2 getTemplate(${template.id}):`, await v2.templates.get(template.id));
     const updated = await v2.templates.update(template.id, { image: 'example/worker:1.1' });
     console.log(`   REST v2 updateTemplate → image ${updated.image}; REST v1 now reads imageName ${(await v1.templates.get(template.id)).imageName}`);
@@ -49,7 +51,7 @@ async function main(): Promise<void> {
       if (!(error instanceof ApiError) || error.status !== 410) throw error;
       console.log(`\n3. After retirement, the old code's listTemplates gets ${error.status}: ${(error.body as { message?: string }).message}`);
     }
-    const v2 = createRestV2Client({ baseUrl: mock.restV2Url.replace(/\/v2$/, ''), apiKey });
+    const v2 = createRestV2Client({ baseUrl: mock.url, apiKey });
     console.log(`   REST v2 still lists ${(await v2.templates.list()).map((t) => `${t.name} (${t.image})`).join(', ')}`);
   } finally {
     await mock.close();

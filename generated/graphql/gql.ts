@@ -16,22 +16,58 @@ import * as types from './graphql.js';
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
+    "mutation DeleteRegistryAuth($registryAuthId: String!) {\n  deleteRegistryAuth(registryAuthId: $registryAuthId)\n}": typeof types.DeleteRegistryAuthDocument,
     "mutation DeleteTemplate($templateName: String) {\n  deleteTemplate(templateName: $templateName)\n}": typeof types.DeleteTemplateDocument,
+    "mutation DeployCpuPod($input: DeployCpuPodInput!) {\n  deployCpuPod(input: $input) {\n    ...PodFields\n  }\n}": typeof types.DeployCpuPodDocument,
+    "fragment EndpointFields on Endpoint {\n  id\n  name\n  templateId\n  gpuIds\n  gpuCount\n  networkVolumeId\n  locations\n  idleTimeout\n  scalerType\n  scalerValue\n  workersMin\n  workersMax\n  workersStandby\n  flashBootType\n  allowedCudaVersions\n  env {\n    key\n    value\n  }\n  userId\n  version\n  type\n  createdAt\n}": typeof types.EndpointFieldsFragmentDoc,
+    "query GetPod($input: PodFilter!) {\n  pod(input: $input) {\n    ...PodFields\n  }\n}": typeof types.GetPodDocument,
     "query GetPodTemplate($id: String!) {\n  podTemplate(id: $id) {\n    ...PodTemplateFields\n  }\n}": typeof types.GetPodTemplateDocument,
+    "query GpuTypes($input: GpuTypeFilter, $lowestPrice: GpuLowestPriceInput) {\n  gpuTypes(input: $input) {\n    id\n    displayName\n    manufacturer\n    memoryInGb\n    maxGpuCount\n    secureCloud\n    communityCloud\n    securePrice\n    communityPrice\n    lowestPrice(input: $lowestPrice) {\n      minimumBidPrice\n      uninterruptablePrice\n    }\n  }\n}": typeof types.GpuTypesDocument,
+    "query Myself {\n  myself {\n    id\n    pubKey\n    networkVolumes {\n      id\n      name\n      size\n      dataCenterId\n    }\n    pods {\n      ...PodFields\n    }\n    endpoints {\n      ...EndpointFields\n    }\n  }\n}": typeof types.MyselfDocument,
+    "fragment PodFields on Pod {\n  id\n  name\n  imageName\n  desiredStatus\n  dockerArgs\n  dockerId\n  env\n  gpuCount\n  vcpuCount\n  memoryInGb\n  containerDiskInGb\n  volumeInGb\n  volumeMountPath\n  ports\n  costPerHr\n  podType\n  lastStatusChange\n  uptimeSeconds\n  machineId\n  machine {\n    gpuDisplayName\n    podHostId\n  }\n  runtime {\n    uptimeInSeconds\n    ports {\n      ip\n      isIpPublic\n      privatePort\n      publicPort\n      type\n    }\n  }\n}": typeof types.PodFieldsFragmentDoc,
+    "mutation PodFindAndDeployOnDemand($input: PodFindAndDeployOnDemandInput!) {\n  podFindAndDeployOnDemand(input: $input) {\n    ...PodFields\n  }\n}": typeof types.PodFindAndDeployOnDemandDocument,
+    "mutation PodResume($input: PodResumeInput!) {\n  podResume(input: $input) {\n    ...PodFields\n  }\n}": typeof types.PodResumeDocument,
+    "mutation PodStop($input: PodStopInput!) {\n  podStop(input: $input) {\n    ...PodFields\n  }\n}": typeof types.PodStopDocument,
     "fragment PodTemplateFields on PodTemplate {\n  id\n  name\n  imageName\n  containerDiskInGb\n  volumeInGb\n  isServerless\n  dockerArgs\n  env {\n    key\n    value\n  }\n  ports\n  readme\n  volumeMountPath\n  containerRegistryAuthId\n  isPublic\n  startSsh\n  startJupyter\n  startScript\n  category\n}": typeof types.PodTemplateFieldsFragmentDoc,
+    "mutation PodTerminate($input: PodTerminateInput!) {\n  podTerminate(input: $input)\n}": typeof types.PodTerminateDocument,
+    "mutation SaveEndpoint($input: EndpointInput!) {\n  saveEndpoint(input: $input) {\n    ...EndpointFields\n  }\n}": typeof types.SaveEndpointDocument,
+    "mutation SaveRegistryAuth($input: SaveRegistryAuthInput!) {\n  saveRegistryAuth(input: $input) {\n    id\n    name\n  }\n}": typeof types.SaveRegistryAuthDocument,
     "mutation SaveTemplate($input: SaveTemplateInput) {\n  saveTemplate(input: $input) {\n    ...PodTemplateFields\n  }\n}": typeof types.SaveTemplateDocument,
     "mutation SecretCreate($input: SecretCreateInput!) {\n  secretCreate(input: $input) {\n    id\n    name\n    description\n  }\n}": typeof types.SecretCreateDocument,
     "mutation SecretDelete($id: ID!) {\n  secretDelete(id: $id)\n}": typeof types.SecretDeleteDocument,
+    "mutation UpdateEndpointTemplate($input: UpdateEndpointTemplateInput!) {\n  updateEndpointTemplate(input: $input) {\n    ...EndpointFields\n  }\n}": typeof types.UpdateEndpointTemplateDocument,
+    "mutation UpdateRegistryAuth($input: UpdateRegistryAuthInput!) {\n  updateRegistryAuth(input: $input) {\n    id\n    name\n  }\n}": typeof types.UpdateRegistryAuthDocument,
+    "mutation UpdateUserSettings($input: UserSettingsInput!) {\n  updateUserSettings(input: $input) {\n    id\n    pubKey\n  }\n}": typeof types.UpdateUserSettingsDocument,
 };
 const documents: Documents = {
+    "mutation DeleteRegistryAuth($registryAuthId: String!) {\n  deleteRegistryAuth(registryAuthId: $registryAuthId)\n}": types.DeleteRegistryAuthDocument,
     "mutation DeleteTemplate($templateName: String) {\n  deleteTemplate(templateName: $templateName)\n}": types.DeleteTemplateDocument,
+    "mutation DeployCpuPod($input: DeployCpuPodInput!) {\n  deployCpuPod(input: $input) {\n    ...PodFields\n  }\n}": types.DeployCpuPodDocument,
+    "fragment EndpointFields on Endpoint {\n  id\n  name\n  templateId\n  gpuIds\n  gpuCount\n  networkVolumeId\n  locations\n  idleTimeout\n  scalerType\n  scalerValue\n  workersMin\n  workersMax\n  workersStandby\n  flashBootType\n  allowedCudaVersions\n  env {\n    key\n    value\n  }\n  userId\n  version\n  type\n  createdAt\n}": types.EndpointFieldsFragmentDoc,
+    "query GetPod($input: PodFilter!) {\n  pod(input: $input) {\n    ...PodFields\n  }\n}": types.GetPodDocument,
     "query GetPodTemplate($id: String!) {\n  podTemplate(id: $id) {\n    ...PodTemplateFields\n  }\n}": types.GetPodTemplateDocument,
+    "query GpuTypes($input: GpuTypeFilter, $lowestPrice: GpuLowestPriceInput) {\n  gpuTypes(input: $input) {\n    id\n    displayName\n    manufacturer\n    memoryInGb\n    maxGpuCount\n    secureCloud\n    communityCloud\n    securePrice\n    communityPrice\n    lowestPrice(input: $lowestPrice) {\n      minimumBidPrice\n      uninterruptablePrice\n    }\n  }\n}": types.GpuTypesDocument,
+    "query Myself {\n  myself {\n    id\n    pubKey\n    networkVolumes {\n      id\n      name\n      size\n      dataCenterId\n    }\n    pods {\n      ...PodFields\n    }\n    endpoints {\n      ...EndpointFields\n    }\n  }\n}": types.MyselfDocument,
+    "fragment PodFields on Pod {\n  id\n  name\n  imageName\n  desiredStatus\n  dockerArgs\n  dockerId\n  env\n  gpuCount\n  vcpuCount\n  memoryInGb\n  containerDiskInGb\n  volumeInGb\n  volumeMountPath\n  ports\n  costPerHr\n  podType\n  lastStatusChange\n  uptimeSeconds\n  machineId\n  machine {\n    gpuDisplayName\n    podHostId\n  }\n  runtime {\n    uptimeInSeconds\n    ports {\n      ip\n      isIpPublic\n      privatePort\n      publicPort\n      type\n    }\n  }\n}": types.PodFieldsFragmentDoc,
+    "mutation PodFindAndDeployOnDemand($input: PodFindAndDeployOnDemandInput!) {\n  podFindAndDeployOnDemand(input: $input) {\n    ...PodFields\n  }\n}": types.PodFindAndDeployOnDemandDocument,
+    "mutation PodResume($input: PodResumeInput!) {\n  podResume(input: $input) {\n    ...PodFields\n  }\n}": types.PodResumeDocument,
+    "mutation PodStop($input: PodStopInput!) {\n  podStop(input: $input) {\n    ...PodFields\n  }\n}": types.PodStopDocument,
     "fragment PodTemplateFields on PodTemplate {\n  id\n  name\n  imageName\n  containerDiskInGb\n  volumeInGb\n  isServerless\n  dockerArgs\n  env {\n    key\n    value\n  }\n  ports\n  readme\n  volumeMountPath\n  containerRegistryAuthId\n  isPublic\n  startSsh\n  startJupyter\n  startScript\n  category\n}": types.PodTemplateFieldsFragmentDoc,
+    "mutation PodTerminate($input: PodTerminateInput!) {\n  podTerminate(input: $input)\n}": types.PodTerminateDocument,
+    "mutation SaveEndpoint($input: EndpointInput!) {\n  saveEndpoint(input: $input) {\n    ...EndpointFields\n  }\n}": types.SaveEndpointDocument,
+    "mutation SaveRegistryAuth($input: SaveRegistryAuthInput!) {\n  saveRegistryAuth(input: $input) {\n    id\n    name\n  }\n}": types.SaveRegistryAuthDocument,
     "mutation SaveTemplate($input: SaveTemplateInput) {\n  saveTemplate(input: $input) {\n    ...PodTemplateFields\n  }\n}": types.SaveTemplateDocument,
     "mutation SecretCreate($input: SecretCreateInput!) {\n  secretCreate(input: $input) {\n    id\n    name\n    description\n  }\n}": types.SecretCreateDocument,
     "mutation SecretDelete($id: ID!) {\n  secretDelete(id: $id)\n}": types.SecretDeleteDocument,
+    "mutation UpdateEndpointTemplate($input: UpdateEndpointTemplateInput!) {\n  updateEndpointTemplate(input: $input) {\n    ...EndpointFields\n  }\n}": types.UpdateEndpointTemplateDocument,
+    "mutation UpdateRegistryAuth($input: UpdateRegistryAuthInput!) {\n  updateRegistryAuth(input: $input) {\n    id\n    name\n  }\n}": types.UpdateRegistryAuthDocument,
+    "mutation UpdateUserSettings($input: UserSettingsInput!) {\n  updateUserSettings(input: $input) {\n    id\n    pubKey\n  }\n}": types.UpdateUserSettingsDocument,
 };
 
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation DeleteRegistryAuth($registryAuthId: String!) {\n  deleteRegistryAuth(registryAuthId: $registryAuthId)\n}"): typeof import('./graphql.js').DeleteRegistryAuthDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -39,11 +75,59 @@ export function graphql(source: "mutation DeleteTemplate($templateName: String) 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "mutation DeployCpuPod($input: DeployCpuPodInput!) {\n  deployCpuPod(input: $input) {\n    ...PodFields\n  }\n}"): typeof import('./graphql.js').DeployCpuPodDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "fragment EndpointFields on Endpoint {\n  id\n  name\n  templateId\n  gpuIds\n  gpuCount\n  networkVolumeId\n  locations\n  idleTimeout\n  scalerType\n  scalerValue\n  workersMin\n  workersMax\n  workersStandby\n  flashBootType\n  allowedCudaVersions\n  env {\n    key\n    value\n  }\n  userId\n  version\n  type\n  createdAt\n}"): typeof import('./graphql.js').EndpointFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query GetPod($input: PodFilter!) {\n  pod(input: $input) {\n    ...PodFields\n  }\n}"): typeof import('./graphql.js').GetPodDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "query GetPodTemplate($id: String!) {\n  podTemplate(id: $id) {\n    ...PodTemplateFields\n  }\n}"): typeof import('./graphql.js').GetPodTemplateDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "query GpuTypes($input: GpuTypeFilter, $lowestPrice: GpuLowestPriceInput) {\n  gpuTypes(input: $input) {\n    id\n    displayName\n    manufacturer\n    memoryInGb\n    maxGpuCount\n    secureCloud\n    communityCloud\n    securePrice\n    communityPrice\n    lowestPrice(input: $lowestPrice) {\n      minimumBidPrice\n      uninterruptablePrice\n    }\n  }\n}"): typeof import('./graphql.js').GpuTypesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query Myself {\n  myself {\n    id\n    pubKey\n    networkVolumes {\n      id\n      name\n      size\n      dataCenterId\n    }\n    pods {\n      ...PodFields\n    }\n    endpoints {\n      ...EndpointFields\n    }\n  }\n}"): typeof import('./graphql.js').MyselfDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "fragment PodFields on Pod {\n  id\n  name\n  imageName\n  desiredStatus\n  dockerArgs\n  dockerId\n  env\n  gpuCount\n  vcpuCount\n  memoryInGb\n  containerDiskInGb\n  volumeInGb\n  volumeMountPath\n  ports\n  costPerHr\n  podType\n  lastStatusChange\n  uptimeSeconds\n  machineId\n  machine {\n    gpuDisplayName\n    podHostId\n  }\n  runtime {\n    uptimeInSeconds\n    ports {\n      ip\n      isIpPublic\n      privatePort\n      publicPort\n      type\n    }\n  }\n}"): typeof import('./graphql.js').PodFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation PodFindAndDeployOnDemand($input: PodFindAndDeployOnDemandInput!) {\n  podFindAndDeployOnDemand(input: $input) {\n    ...PodFields\n  }\n}"): typeof import('./graphql.js').PodFindAndDeployOnDemandDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation PodResume($input: PodResumeInput!) {\n  podResume(input: $input) {\n    ...PodFields\n  }\n}"): typeof import('./graphql.js').PodResumeDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation PodStop($input: PodStopInput!) {\n  podStop(input: $input) {\n    ...PodFields\n  }\n}"): typeof import('./graphql.js').PodStopDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "fragment PodTemplateFields on PodTemplate {\n  id\n  name\n  imageName\n  containerDiskInGb\n  volumeInGb\n  isServerless\n  dockerArgs\n  env {\n    key\n    value\n  }\n  ports\n  readme\n  volumeMountPath\n  containerRegistryAuthId\n  isPublic\n  startSsh\n  startJupyter\n  startScript\n  category\n}"): typeof import('./graphql.js').PodTemplateFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation PodTerminate($input: PodTerminateInput!) {\n  podTerminate(input: $input)\n}"): typeof import('./graphql.js').PodTerminateDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation SaveEndpoint($input: EndpointInput!) {\n  saveEndpoint(input: $input) {\n    ...EndpointFields\n  }\n}"): typeof import('./graphql.js').SaveEndpointDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation SaveRegistryAuth($input: SaveRegistryAuthInput!) {\n  saveRegistryAuth(input: $input) {\n    id\n    name\n  }\n}"): typeof import('./graphql.js').SaveRegistryAuthDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -56,6 +140,18 @@ export function graphql(source: "mutation SecretCreate($input: SecretCreateInput
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "mutation SecretDelete($id: ID!) {\n  secretDelete(id: $id)\n}"): typeof import('./graphql.js').SecretDeleteDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation UpdateEndpointTemplate($input: UpdateEndpointTemplateInput!) {\n  updateEndpointTemplate(input: $input) {\n    ...EndpointFields\n  }\n}"): typeof import('./graphql.js').UpdateEndpointTemplateDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation UpdateRegistryAuth($input: UpdateRegistryAuthInput!) {\n  updateRegistryAuth(input: $input) {\n    id\n    name\n  }\n}"): typeof import('./graphql.js').UpdateRegistryAuthDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation UpdateUserSettings($input: UserSettingsInput!) {\n  updateUserSettings(input: $input) {\n    id\n    pubKey\n  }\n}"): typeof import('./graphql.js').UpdateUserSettingsDocument;
 
 
 export function graphql(source: string) {

@@ -6,6 +6,184 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 /**
+ * Where a pod may run: the two clouds, or either.
+ * x-source: observed — runpod-python 1.12.0 inlines `cloudType: ALL|SECURE|COMMUNITY` as an enum literal.
+ */
+export type CloudType =
+  /** Secure cloud, then community cloud. x-source: observed */
+  | 'ALL'
+  /** Community cloud only. x-source: observed */
+  | 'COMMUNITY'
+  /** Secure cloud only. x-source: observed */
+  | 'SECURE';
+
+/**
+ * Input of deployCpuPod: the fields runpod-python 1.12.0 inlines for a pod without GPU.
+ * x-source: observed — runpod/api/mutations/pods.py (1.12.0)
+ */
+export type DeployCpuPodInput = {
+  /**
+   * Cloud; CPU pods run in secure cloud, so ALL and SECURE are the same and COMMUNITY fails.
+   * x-source: observed — the SDK always inlines cloudType; COMMUNITY refused assumed (CPU flavours are secure-cloud only)
+   */
+  cloudType?: CloudType | null | undefined;
+  /**
+   * Container disk size in GB. 1 to 4000.
+   * x-source: observed — bound assumed, as REST v1
+   */
+  containerDiskInGb?: number | null | undefined;
+  /**
+   * Country code of the machine; accepted and ignored. At most 8 characters.
+   * x-source: observed — bound assumed, as REST v1 countryCodes items
+   */
+  countryCode?: string | null | undefined;
+  /**
+   * Data centre to place the pod in; null lets the service choose. With a networkVolumeId it must be the
+   * volume's data centre. At most 64 characters.
+   * x-source: observed — bound assumed, as REST v1 dataCenterIds items
+   */
+  dataCenterId?: string | null | undefined;
+  /**
+   * Container start arguments, as saveTemplate's dockerArgs; "" for none. At most 65536 characters.
+   * x-source: observed — bound assumed, as saveTemplate
+   */
+  dockerArgs?: string | null | undefined;
+  /**
+   * Environment variables. At most 256 entries; key 1 to 255 characters, value at most 16384 characters.
+   * x-source: observed — bound assumed, as REST v1
+   */
+  env?: Array<EnvironmentVariableInput> | null | undefined;
+  /**
+   * Container image; "" with a templateId takes the template's. At most 1024 characters.
+   * x-source: observed — bound assumed, as REST v1
+   */
+  imageName?: string | null | undefined;
+  /**
+   * CPU instance `<flavour>-<vcpu>-<memory GB>`, e.g. `cpu3c-2-4`; memory is the flavour's RAM per vCPU times the vCPUs. At most 64 characters.
+   * x-source: observed — runpod-python 1.12.0 create_pod(instance_id=…); bound assumed
+   */
+  instanceId?: string | null | undefined;
+  /**
+   * Minimum download bandwidth in Mbps; accepted and ignored. 0 to 100000.
+   * x-source: observed — bound assumed, as REST v1 minDownloadMbps
+   */
+  minDownload?: number | null | undefined;
+  /**
+   * Minimum upload bandwidth in Mbps; accepted and ignored. 0 to 100000.
+   * x-source: observed — bound assumed, as REST v1 minUploadMbps
+   */
+  minUpload?: number | null | undefined;
+  /**
+   * Pod name. At most 191 characters.
+   * x-source: observed — bound assumed, as REST v1
+   */
+  name?: string | null | undefined;
+  /**
+   * Network volume to attach; it fixes the data centre. At most 128 characters.
+   * x-source: observed — bound assumed, as REST v1
+   */
+  networkVolumeId?: string | null | undefined;
+  /**
+   * Exposed ports, e.g. `22/tcp`. At most 64 entries.
+   * x-source: observed — bound assumed, as REST v1
+   */
+  ports?: string | null | undefined;
+  /**
+   * Whether SSH is started; with account SSH keys they are passed as PUBLIC_KEY.
+   * x-source: observed
+   */
+  startSsh?: boolean | null | undefined;
+  /**
+   * Template (own, or public such as `runpod-ubuntu`) the pod starts from. At most 128 characters.
+   * x-source: observed — the SDK sends templateId "runpod-ubuntu" unless given another; bound assumed, as REST v1
+   */
+  templateId?: string | null | undefined;
+  /**
+   * Mount path of a network volume. At most 4096 characters.
+   * x-source: observed — bound assumed, as REST v1
+   */
+  volumeMountPath?: string | null | undefined;
+};
+
+/**
+ * Input of saveEndpoint: the fields runpod-python 1.12.0 inlines. Without id an endpoint is created;
+ * with id that endpoint's given fields change.
+ * x-source: observed — runpod/api/mutations/endpoints.py (1.12.0)
+ */
+export type EndpointInput = {
+  /**
+   * CUDA versions the workers' hosts may have, comma-separated, e.g. `12.4,12.6`. At most 1024 characters.
+   * x-source: observed — bound assumed
+   */
+  allowedCudaVersions?: string | null | undefined;
+  /**
+   * FlashBoot.
+   * x-source: observed
+   */
+  flashBootType?: FlashBootType | null | undefined;
+  /**
+   * GPUs per worker. 1 to 8.
+   * x-source: observed — bound assumed, as REST v1
+   */
+  gpuCount?: number | null | undefined;
+  /**
+   * GPU pools, comma-separated (e.g. `AMPERE_16,ADA_24`); an item `-<GPU type id>` leaves that type out. At most 4096 characters.
+   * x-source: observed — the SDK's default is "AMPERE_16"; bound assumed
+   */
+  gpuIds?: string | null | undefined;
+  /**
+   * Id of the endpoint to change; omit to create. At most 128 characters.
+   * x-source: observed — bound assumed, as REST v1 ids
+   */
+  id?: string | null | undefined;
+  /**
+   * Seconds a worker stays idle before it stops. 1 to 3600.
+   * x-source: observed — bound assumed, as REST v1
+   */
+  idleTimeout?: number | null | undefined;
+  /**
+   * Data centre ids, comma-separated; "" for any. At most 4096 characters.
+   * x-source: observed — the SDK inlines locations "" when none; bound assumed
+   */
+  locations?: string | null | undefined;
+  /**
+   * Endpoint name. At most 191 characters.
+   * x-source: observed — bound assumed, as REST v1
+   */
+  name?: string | null | undefined;
+  /**
+   * Network volume the workers mount; "" for none. At most 128 characters.
+   * x-source: observed — the SDK inlines networkVolumeId "" when none; bound assumed, as REST v1
+   */
+  networkVolumeId?: string | null | undefined;
+  /**
+   * QUEUE_DELAY or REQUEST_COUNT.
+   * x-source: observed — the SDK inlines scalerType as a string literal
+   */
+  scalerType?: string | null | undefined;
+  /**
+   * Scaler threshold. 1 to 3600.
+   * x-source: observed — bound assumed, as REST v1
+   */
+  scalerValue?: number | null | undefined;
+  /**
+   * Serverless template the workers run. 1 to 128 characters.
+   * x-source: observed — bound assumed, as REST v1
+   */
+  templateId?: string | null | undefined;
+  /**
+   * Most workers. 0 to 100.
+   * x-source: observed — bound assumed, as REST v1
+   */
+  workersMax?: number | null | undefined;
+  /**
+   * Workers kept running. 0 to 100.
+   * x-source: observed — bound assumed, as REST v1
+   */
+  workersMin?: number | null | undefined;
+};
+
+/**
  * A key/value environment variable as input. Values may reference a secret as `{{ RUNPOD_SECRET_<name> }}`.
  * x-source: seed
  */
@@ -20,6 +198,252 @@ export type EnvironmentVariableInput = {
    * x-source: seed
    */
   value: string;
+};
+
+/**
+ * FlashBoot of a serverless endpoint.
+ * x-source: observed — runpod-python 1.12.0 inlines `flashBootType: FLASHBOOT` when flashboot is asked for.
+ */
+export type FlashBootType =
+  /** FlashBoot on. x-source: observed */
+  | 'FLASHBOOT'
+  /** No FlashBoot. x-source: assumed */
+  | 'OFF';
+
+/**
+ * How many GPUs lowestPrice prices.
+ * x-source: observed
+ */
+export type GpuLowestPriceInput = {
+  /**
+   * GPUs per pod. 1 to 8.
+   * x-source: observed — runpod-python 1.12.0 inlines `gpuCount: N`; bound assumed, as REST v1 gpuCount
+   */
+  gpuCount?: number | null | undefined;
+};
+
+/**
+ * Filter of gpuTypes.
+ * x-source: observed
+ */
+export type GpuTypeFilter = {
+  /**
+   * A GPU type id, e.g. `NVIDIA GeForce RTX 4090`. At most 128 characters.
+   * x-source: observed — bound assumed, as REST v1 gpuTypeIds items
+   */
+  id?: string | null | undefined;
+};
+
+/**
+ * Which pod `pod` reads.
+ * x-source: observed
+ */
+export type PodFilter = {
+  /**
+   * Pod id. 1 to 128 characters.
+   * x-source: observed — bound assumed, as REST v1 ids
+   */
+  podId: string;
+};
+
+/**
+ * Input of podFindAndDeployOnDemand: the fields runpod-python 1.12.0 inlines. Either imageName or
+ * templateId names the image; a template also supplies start command, disk, ports, env and registry auth
+ * where the input leaves them out ("" counts as left out).
+ * x-source: observed — runpod/api/mutations/pods.py (1.12.0)
+ */
+export type PodFindAndDeployOnDemandInput = {
+  /**
+   * CUDA versions the host may have, e.g. ["12.4"]. At most 64 entries.
+   * x-source: observed — bound assumed, as REST v1
+   */
+  allowedCudaVersions?: Array<string> | null | undefined;
+  /**
+   * Cloud; ALL by default.
+   * x-source: observed
+   */
+  cloudType?: CloudType | null | undefined;
+  /**
+   * Container disk size in GB. 1 to 4000.
+   * x-source: observed — bound assumed, as REST v1
+   */
+  containerDiskInGb?: number | null | undefined;
+  /**
+   * Country code of the machine; the mock's catalog places by data centre only, so it is accepted and ignored. At most 8 characters.
+   * x-source: observed — bound assumed, as REST v1 countryCodes items
+   */
+  countryCode?: string | null | undefined;
+  /**
+   * Data centre to place the pod in; null lets the service choose. With a networkVolumeId it must be the
+   * volume's data centre. At most 64 characters.
+   * x-source: observed — the SDK inlines `dataCenterId: null` when none is given; bound assumed, as REST v1 dataCenterIds items
+   */
+  dataCenterId?: string | null | undefined;
+  /**
+   * Container start arguments, as saveTemplate's dockerArgs; "" for none. At most 65536 characters.
+   * x-source: observed — bound assumed, as saveTemplate
+   */
+  dockerArgs?: string | null | undefined;
+  /**
+   * Environment variables. At most 256 entries; key 1 to 255 characters, value at most 16384 characters.
+   * x-source: observed — bound assumed, as REST v1
+   */
+  env?: Array<EnvironmentVariableInput> | null | undefined;
+  /**
+   * GPUs. 1 to 8.
+   * x-source: observed — bound assumed, as REST v1 gpuCount
+   */
+  gpuCount?: number | null | undefined;
+  /**
+   * GPU type id of the catalog (gpuTypes). 1 to 128 characters.
+   * x-source: observed — bound assumed, as REST v1 gpuTypeIds items
+   */
+  gpuTypeId: string;
+  /**
+   * Container image; "" with a templateId takes the template's. At most 1024 characters.
+   * x-source: observed — bound assumed, as REST v1
+   */
+  imageName?: string | null | undefined;
+  /**
+   * Minimum download bandwidth in Mbps; the mock's hosts all qualify. 0 to 100000.
+   * x-source: observed — bound assumed, as REST v1 minDownloadMbps
+   */
+  minDownload?: number | null | undefined;
+  /**
+   * Minimum RAM of the pod in GB. 0 to 1024.
+   * x-source: observed — bound assumed, as REST v1 minRAMPerGPU
+   */
+  minMemoryInGb?: number | null | undefined;
+  /**
+   * Minimum upload bandwidth in Mbps; the mock's hosts all qualify. 0 to 100000.
+   * x-source: observed — bound assumed, as REST v1 minUploadMbps
+   */
+  minUpload?: number | null | undefined;
+  /**
+   * Minimum vCPUs of the pod. 0 to 128.
+   * x-source: observed — bound assumed, as REST v1 minVCPUPerGPU
+   */
+  minVcpuCount?: number | null | undefined;
+  /**
+   * Pod name. At most 191 characters.
+   * x-source: observed — bound assumed, as REST v1
+   */
+  name?: string | null | undefined;
+  /**
+   * Network volume to attach; it fixes the data centre. At most 128 characters.
+   * x-source: observed — bound assumed, as REST v1
+   */
+  networkVolumeId?: string | null | undefined;
+  /**
+   * Exposed ports, e.g. `8888/http,22/tcp`. At most 64 entries.
+   * x-source: observed — bound assumed, as REST v1
+   */
+  ports?: string | null | undefined;
+  /**
+   * Whether Jupyter is started.
+   * x-source: observed — RunPod's GraphQL docs (manage-pods)
+   */
+  startJupyter?: boolean | null | undefined;
+  /**
+   * Whether SSH is started; with account SSH keys they are passed as PUBLIC_KEY.
+   * x-source: observed
+   */
+  startSsh?: boolean | null | undefined;
+  /**
+   * Whether the pod gets a public IP (the mock's pods always have one).
+   * x-source: observed
+   */
+  supportPublicIp?: boolean | null | undefined;
+  /**
+   * Template (own, or one of RunPod's public templates) the pod starts from. At most 128 characters.
+   * x-source: observed — bound assumed, as REST v1
+   */
+  templateId?: string | null | undefined;
+  /**
+   * Persistent volume size in GB; 0 for none. 0 to 4000.
+   * x-source: observed — bound assumed, as REST v1
+   */
+  volumeInGb?: number | null | undefined;
+  /**
+   * Mount path of the volume. At most 4096 characters.
+   * x-source: observed — bound assumed, as REST v1
+   */
+  volumeMountPath?: string | null | undefined;
+};
+
+/**
+ * Input of podResume.
+ * x-source: observed
+ */
+export type PodResumeInput = {
+  /**
+   * GPUs to attach: 1 to 8 for a GPU pod (within its type's per-pod maximum); ignored for a CPU pod. 0 to 8.
+   * x-source: observed — runpod-python 1.12.0 inlines `gpuCount: N`; bound assumed, as REST v1 gpuCount
+   */
+  gpuCount: number;
+  /**
+   * Pod id. 1 to 128 characters.
+   * x-source: observed — bound assumed, as REST v1 ids
+   */
+  podId: string;
+};
+
+/**
+ * Lifecycle state a pod is asked to be in (the same value as REST v1 desiredStatus).
+ * x-source: observed — selected as desiredStatus by runpod-python 1.12.0; values as REST v1.
+ */
+export type PodStatus =
+  /** Stopped. x-source: seed */
+  | 'EXITED'
+  /** Running. x-source: seed */
+  | 'RUNNING'
+  /** Terminated. x-source: seed */
+  | 'TERMINATED';
+
+/**
+ * Input of podStop.
+ * x-source: observed
+ */
+export type PodStopInput = {
+  /**
+   * Pod id. 1 to 128 characters.
+   * x-source: observed — bound assumed, as REST v1 ids
+   */
+  podId: string;
+};
+
+/**
+ * Input of podTerminate.
+ * x-source: observed
+ */
+export type PodTerminateInput = {
+  /**
+   * Pod id. 1 to 128 characters.
+   * x-source: observed — bound assumed, as REST v1 ids
+   */
+  podId: string;
+};
+
+/**
+ * Input of saveRegistryAuth.
+ * x-source: observed
+ */
+export type SaveRegistryAuthInput = {
+  /**
+   * Credential name; unique among the account's registry credentials. 1 to 191 characters.
+   * x-source: observed — bound assumed, as REST v1
+   */
+  name: string;
+  /**
+   * Registry password or token. Write-only: never returned by any operation. 1 to 8192 characters.
+   * x-source: observed — bound assumed, as REST v1
+   */
+  password: string;
+  /**
+   * Registry username. 1 to 255 characters.
+   * x-source: observed — bound assumed, as REST v1
+   */
+  username: string;
 };
 
 /**
@@ -144,12 +568,86 @@ export type SecretCreateInput = {
   value: string;
 };
 
+/**
+ * Input of updateEndpointTemplate.
+ * x-source: observed
+ */
+export type UpdateEndpointTemplateInput = {
+  /**
+   * Endpoint id. 1 to 128 characters.
+   * x-source: observed — bound assumed, as REST v1 ids
+   */
+  endpointId: string;
+  /**
+   * Serverless template id. 1 to 128 characters.
+   * x-source: observed — bound assumed, as REST v1 ids
+   */
+  templateId: string;
+};
+
+/**
+ * Input of updateRegistryAuth.
+ * x-source: observed
+ */
+export type UpdateRegistryAuthInput = {
+  /**
+   * Id of the credential. 1 to 128 characters.
+   * x-source: observed — bound assumed, as REST v1 ids
+   */
+  id: string;
+  /**
+   * New registry password or token. Write-only: never returned by any operation. 1 to 8192 characters.
+   * x-source: observed — bound assumed, as REST v1
+   */
+  password: string;
+  /**
+   * New registry username. 1 to 255 characters.
+   * x-source: observed — bound assumed, as REST v1
+   */
+  username: string;
+};
+
+/**
+ * Settings of updateUserSettings.
+ * x-source: observed
+ */
+export type UserSettingsInput = {
+  /**
+   * SSH public keys, one per line (authorized_keys lines); "" removes every key. At most 16384 characters.
+   * x-source: observed — runpod-python 1.12.0 sends pubKey with newlines escaped as \n; bound assumed
+   */
+  pubKey?: string | null | undefined;
+};
+
+export type DeleteRegistryAuthMutationVariables = Exact<{
+  registryAuthId: string;
+}>;
+
+
+export type DeleteRegistryAuthMutation = { deleteRegistryAuth: null | null };
+
 export type DeleteTemplateMutationVariables = Exact<{
   templateName?: string | null | undefined;
 }>;
 
 
 export type DeleteTemplateMutation = { deleteTemplate: null | null };
+
+export type DeployCpuPodMutationVariables = Exact<{
+  input: DeployCpuPodInput;
+}>;
+
+
+export type DeployCpuPodMutation = { deployCpuPod: { id: string, name: string | null, imageName: string | null, desiredStatus: PodStatus, dockerArgs: string | null, dockerId: string | null, env: Array<string>, gpuCount: number, vcpuCount: number | null, memoryInGb: number | null, containerDiskInGb: number | null, volumeInGb: number | null, volumeMountPath: string | null, ports: string | null, costPerHr: number | null, podType: string | null, lastStatusChange: string | null, uptimeSeconds: number | null, machineId: string | null, machine: { gpuDisplayName: string | null, podHostId: string | null } | null, runtime: { uptimeInSeconds: number | null, ports: Array<{ ip: string | null, isIpPublic: boolean | null, privatePort: number | null, publicPort: number | null, type: string | null }> } | null } | null };
+
+export type EndpointFieldsFragment = { id: string, name: string | null, templateId: string | null, gpuIds: string | null, gpuCount: number | null, networkVolumeId: string | null, locations: string | null, idleTimeout: number | null, scalerType: string | null, scalerValue: number | null, workersMin: number | null, workersMax: number | null, workersStandby: number | null, flashBootType: FlashBootType | null, allowedCudaVersions: string | null, userId: string | null, version: number | null, type: string | null, createdAt: string | null, env: Array<{ key: string, value: string }> };
+
+export type GetPodQueryVariables = Exact<{
+  input: PodFilter;
+}>;
+
+
+export type GetPodQuery = { pod: { id: string, name: string | null, imageName: string | null, desiredStatus: PodStatus, dockerArgs: string | null, dockerId: string | null, env: Array<string>, gpuCount: number, vcpuCount: number | null, memoryInGb: number | null, containerDiskInGb: number | null, volumeInGb: number | null, volumeMountPath: string | null, ports: string | null, costPerHr: number | null, podType: string | null, lastStatusChange: string | null, uptimeSeconds: number | null, machineId: string | null, machine: { gpuDisplayName: string | null, podHostId: string | null } | null, runtime: { uptimeInSeconds: number | null, ports: Array<{ ip: string | null, isIpPublic: boolean | null, privatePort: number | null, publicPort: number | null, type: string | null }> } | null } | null };
 
 export type GetPodTemplateQueryVariables = Exact<{
   id: string;
@@ -158,7 +656,64 @@ export type GetPodTemplateQueryVariables = Exact<{
 
 export type GetPodTemplateQuery = { podTemplate: { id: string, name: string, imageName: string, containerDiskInGb: number, volumeInGb: number, isServerless: boolean | null, dockerArgs: string | null, ports: string | null, readme: string | null, volumeMountPath: string | null, containerRegistryAuthId: string | null, isPublic: boolean | null, startSsh: boolean | null, startJupyter: boolean | null, startScript: string | null, category: string | null, env: Array<{ key: string, value: string }> | null } | null };
 
+export type GpuTypesQueryVariables = Exact<{
+  input?: GpuTypeFilter | null | undefined;
+  lowestPrice?: GpuLowestPriceInput | null | undefined;
+}>;
+
+
+export type GpuTypesQuery = { gpuTypes: Array<{ id: string, displayName: string, manufacturer: string | null, memoryInGb: number | null, maxGpuCount: number | null, secureCloud: boolean | null, communityCloud: boolean | null, securePrice: number | null, communityPrice: number | null, lowestPrice: { minimumBidPrice: number | null, uninterruptablePrice: number | null } | null }> | null };
+
+export type MyselfQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MyselfQuery = { myself: { id: string, pubKey: string | null, networkVolumes: Array<{ id: string, name: string | null, size: number | null, dataCenterId: string | null }>, pods: Array<{ id: string, name: string | null, imageName: string | null, desiredStatus: PodStatus, dockerArgs: string | null, dockerId: string | null, env: Array<string>, gpuCount: number, vcpuCount: number | null, memoryInGb: number | null, containerDiskInGb: number | null, volumeInGb: number | null, volumeMountPath: string | null, ports: string | null, costPerHr: number | null, podType: string | null, lastStatusChange: string | null, uptimeSeconds: number | null, machineId: string | null, machine: { gpuDisplayName: string | null, podHostId: string | null } | null, runtime: { uptimeInSeconds: number | null, ports: Array<{ ip: string | null, isIpPublic: boolean | null, privatePort: number | null, publicPort: number | null, type: string | null }> } | null }>, endpoints: Array<{ id: string, name: string | null, templateId: string | null, gpuIds: string | null, gpuCount: number | null, networkVolumeId: string | null, locations: string | null, idleTimeout: number | null, scalerType: string | null, scalerValue: number | null, workersMin: number | null, workersMax: number | null, workersStandby: number | null, flashBootType: FlashBootType | null, allowedCudaVersions: string | null, userId: string | null, version: number | null, type: string | null, createdAt: string | null, env: Array<{ key: string, value: string }> }> } | null };
+
+export type PodFieldsFragment = { id: string, name: string | null, imageName: string | null, desiredStatus: PodStatus, dockerArgs: string | null, dockerId: string | null, env: Array<string>, gpuCount: number, vcpuCount: number | null, memoryInGb: number | null, containerDiskInGb: number | null, volumeInGb: number | null, volumeMountPath: string | null, ports: string | null, costPerHr: number | null, podType: string | null, lastStatusChange: string | null, uptimeSeconds: number | null, machineId: string | null, machine: { gpuDisplayName: string | null, podHostId: string | null } | null, runtime: { uptimeInSeconds: number | null, ports: Array<{ ip: string | null, isIpPublic: boolean | null, privatePort: number | null, publicPort: number | null, type: string | null }> } | null };
+
+export type PodFindAndDeployOnDemandMutationVariables = Exact<{
+  input: PodFindAndDeployOnDemandInput;
+}>;
+
+
+export type PodFindAndDeployOnDemandMutation = { podFindAndDeployOnDemand: { id: string, name: string | null, imageName: string | null, desiredStatus: PodStatus, dockerArgs: string | null, dockerId: string | null, env: Array<string>, gpuCount: number, vcpuCount: number | null, memoryInGb: number | null, containerDiskInGb: number | null, volumeInGb: number | null, volumeMountPath: string | null, ports: string | null, costPerHr: number | null, podType: string | null, lastStatusChange: string | null, uptimeSeconds: number | null, machineId: string | null, machine: { gpuDisplayName: string | null, podHostId: string | null } | null, runtime: { uptimeInSeconds: number | null, ports: Array<{ ip: string | null, isIpPublic: boolean | null, privatePort: number | null, publicPort: number | null, type: string | null }> } | null } | null };
+
+export type PodResumeMutationVariables = Exact<{
+  input: PodResumeInput;
+}>;
+
+
+export type PodResumeMutation = { podResume: { id: string, name: string | null, imageName: string | null, desiredStatus: PodStatus, dockerArgs: string | null, dockerId: string | null, env: Array<string>, gpuCount: number, vcpuCount: number | null, memoryInGb: number | null, containerDiskInGb: number | null, volumeInGb: number | null, volumeMountPath: string | null, ports: string | null, costPerHr: number | null, podType: string | null, lastStatusChange: string | null, uptimeSeconds: number | null, machineId: string | null, machine: { gpuDisplayName: string | null, podHostId: string | null } | null, runtime: { uptimeInSeconds: number | null, ports: Array<{ ip: string | null, isIpPublic: boolean | null, privatePort: number | null, publicPort: number | null, type: string | null }> } | null } | null };
+
+export type PodStopMutationVariables = Exact<{
+  input: PodStopInput;
+}>;
+
+
+export type PodStopMutation = { podStop: { id: string, name: string | null, imageName: string | null, desiredStatus: PodStatus, dockerArgs: string | null, dockerId: string | null, env: Array<string>, gpuCount: number, vcpuCount: number | null, memoryInGb: number | null, containerDiskInGb: number | null, volumeInGb: number | null, volumeMountPath: string | null, ports: string | null, costPerHr: number | null, podType: string | null, lastStatusChange: string | null, uptimeSeconds: number | null, machineId: string | null, machine: { gpuDisplayName: string | null, podHostId: string | null } | null, runtime: { uptimeInSeconds: number | null, ports: Array<{ ip: string | null, isIpPublic: boolean | null, privatePort: number | null, publicPort: number | null, type: string | null }> } | null } | null };
+
 export type PodTemplateFieldsFragment = { id: string, name: string, imageName: string, containerDiskInGb: number, volumeInGb: number, isServerless: boolean | null, dockerArgs: string | null, ports: string | null, readme: string | null, volumeMountPath: string | null, containerRegistryAuthId: string | null, isPublic: boolean | null, startSsh: boolean | null, startJupyter: boolean | null, startScript: string | null, category: string | null, env: Array<{ key: string, value: string }> | null };
+
+export type PodTerminateMutationVariables = Exact<{
+  input: PodTerminateInput;
+}>;
+
+
+export type PodTerminateMutation = { podTerminate: null | null };
+
+export type SaveEndpointMutationVariables = Exact<{
+  input: EndpointInput;
+}>;
+
+
+export type SaveEndpointMutation = { saveEndpoint: { id: string, name: string | null, templateId: string | null, gpuIds: string | null, gpuCount: number | null, networkVolumeId: string | null, locations: string | null, idleTimeout: number | null, scalerType: string | null, scalerValue: number | null, workersMin: number | null, workersMax: number | null, workersStandby: number | null, flashBootType: FlashBootType | null, allowedCudaVersions: string | null, userId: string | null, version: number | null, type: string | null, createdAt: string | null, env: Array<{ key: string, value: string }> } | null };
+
+export type SaveRegistryAuthMutationVariables = Exact<{
+  input: SaveRegistryAuthInput;
+}>;
+
+
+export type SaveRegistryAuthMutation = { saveRegistryAuth: { id: string, name: string } | null };
 
 export type SaveTemplateMutationVariables = Exact<{
   input?: SaveTemplateInput | null | undefined;
@@ -181,6 +736,27 @@ export type SecretDeleteMutationVariables = Exact<{
 
 export type SecretDeleteMutation = { secretDelete: null | null };
 
+export type UpdateEndpointTemplateMutationVariables = Exact<{
+  input: UpdateEndpointTemplateInput;
+}>;
+
+
+export type UpdateEndpointTemplateMutation = { updateEndpointTemplate: { id: string, name: string | null, templateId: string | null, gpuIds: string | null, gpuCount: number | null, networkVolumeId: string | null, locations: string | null, idleTimeout: number | null, scalerType: string | null, scalerValue: number | null, workersMin: number | null, workersMax: number | null, workersStandby: number | null, flashBootType: FlashBootType | null, allowedCudaVersions: string | null, userId: string | null, version: number | null, type: string | null, createdAt: string | null, env: Array<{ key: string, value: string }> } | null };
+
+export type UpdateRegistryAuthMutationVariables = Exact<{
+  input: UpdateRegistryAuthInput;
+}>;
+
+
+export type UpdateRegistryAuthMutation = { updateRegistryAuth: { id: string, name: string } | null };
+
+export type UpdateUserSettingsMutationVariables = Exact<{
+  input: UserSettingsInput;
+}>;
+
+
+export type UpdateUserSettingsMutation = { updateUserSettings: { id: string, pubKey: string | null } | null };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -199,6 +775,70 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
+export const EndpointFieldsFragmentDoc = new TypedDocumentString(`
+    fragment EndpointFields on Endpoint {
+  id
+  name
+  templateId
+  gpuIds
+  gpuCount
+  networkVolumeId
+  locations
+  idleTimeout
+  scalerType
+  scalerValue
+  workersMin
+  workersMax
+  workersStandby
+  flashBootType
+  allowedCudaVersions
+  env {
+    key
+    value
+  }
+  userId
+  version
+  type
+  createdAt
+}
+    `, {"fragmentName":"EndpointFields"}) as unknown as TypedDocumentString<EndpointFieldsFragment, unknown>;
+export const PodFieldsFragmentDoc = new TypedDocumentString(`
+    fragment PodFields on Pod {
+  id
+  name
+  imageName
+  desiredStatus
+  dockerArgs
+  dockerId
+  env
+  gpuCount
+  vcpuCount
+  memoryInGb
+  containerDiskInGb
+  volumeInGb
+  volumeMountPath
+  ports
+  costPerHr
+  podType
+  lastStatusChange
+  uptimeSeconds
+  machineId
+  machine {
+    gpuDisplayName
+    podHostId
+  }
+  runtime {
+    uptimeInSeconds
+    ports {
+      ip
+      isIpPublic
+      privatePort
+      publicPort
+      type
+    }
+  }
+}
+    `, {"fragmentName":"PodFields"}) as unknown as TypedDocumentString<PodFieldsFragment, unknown>;
 export const PodTemplateFieldsFragmentDoc = new TypedDocumentString(`
     fragment PodTemplateFields on PodTemplate {
   id
@@ -223,11 +863,98 @@ export const PodTemplateFieldsFragmentDoc = new TypedDocumentString(`
   category
 }
     `, {"fragmentName":"PodTemplateFields"}) as unknown as TypedDocumentString<PodTemplateFieldsFragment, unknown>;
+export const DeleteRegistryAuthDocument = new TypedDocumentString(`
+    mutation DeleteRegistryAuth($registryAuthId: String!) {
+  deleteRegistryAuth(registryAuthId: $registryAuthId)
+}
+    `) as unknown as TypedDocumentString<DeleteRegistryAuthMutation, DeleteRegistryAuthMutationVariables>;
 export const DeleteTemplateDocument = new TypedDocumentString(`
     mutation DeleteTemplate($templateName: String) {
   deleteTemplate(templateName: $templateName)
 }
     `) as unknown as TypedDocumentString<DeleteTemplateMutation, DeleteTemplateMutationVariables>;
+export const DeployCpuPodDocument = new TypedDocumentString(`
+    mutation DeployCpuPod($input: DeployCpuPodInput!) {
+  deployCpuPod(input: $input) {
+    ...PodFields
+  }
+}
+    fragment PodFields on Pod {
+  id
+  name
+  imageName
+  desiredStatus
+  dockerArgs
+  dockerId
+  env
+  gpuCount
+  vcpuCount
+  memoryInGb
+  containerDiskInGb
+  volumeInGb
+  volumeMountPath
+  ports
+  costPerHr
+  podType
+  lastStatusChange
+  uptimeSeconds
+  machineId
+  machine {
+    gpuDisplayName
+    podHostId
+  }
+  runtime {
+    uptimeInSeconds
+    ports {
+      ip
+      isIpPublic
+      privatePort
+      publicPort
+      type
+    }
+  }
+}`) as unknown as TypedDocumentString<DeployCpuPodMutation, DeployCpuPodMutationVariables>;
+export const GetPodDocument = new TypedDocumentString(`
+    query GetPod($input: PodFilter!) {
+  pod(input: $input) {
+    ...PodFields
+  }
+}
+    fragment PodFields on Pod {
+  id
+  name
+  imageName
+  desiredStatus
+  dockerArgs
+  dockerId
+  env
+  gpuCount
+  vcpuCount
+  memoryInGb
+  containerDiskInGb
+  volumeInGb
+  volumeMountPath
+  ports
+  costPerHr
+  podType
+  lastStatusChange
+  uptimeSeconds
+  machineId
+  machine {
+    gpuDisplayName
+    podHostId
+  }
+  runtime {
+    uptimeInSeconds
+    ports {
+      ip
+      isIpPublic
+      privatePort
+      publicPort
+      type
+    }
+  }
+}`) as unknown as TypedDocumentString<GetPodQuery, GetPodQueryVariables>;
 export const GetPodTemplateDocument = new TypedDocumentString(`
     query GetPodTemplate($id: String!) {
   podTemplate(id: $id) {
@@ -256,6 +983,271 @@ export const GetPodTemplateDocument = new TypedDocumentString(`
   startScript
   category
 }`) as unknown as TypedDocumentString<GetPodTemplateQuery, GetPodTemplateQueryVariables>;
+export const GpuTypesDocument = new TypedDocumentString(`
+    query GpuTypes($input: GpuTypeFilter, $lowestPrice: GpuLowestPriceInput) {
+  gpuTypes(input: $input) {
+    id
+    displayName
+    manufacturer
+    memoryInGb
+    maxGpuCount
+    secureCloud
+    communityCloud
+    securePrice
+    communityPrice
+    lowestPrice(input: $lowestPrice) {
+      minimumBidPrice
+      uninterruptablePrice
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<GpuTypesQuery, GpuTypesQueryVariables>;
+export const MyselfDocument = new TypedDocumentString(`
+    query Myself {
+  myself {
+    id
+    pubKey
+    networkVolumes {
+      id
+      name
+      size
+      dataCenterId
+    }
+    pods {
+      ...PodFields
+    }
+    endpoints {
+      ...EndpointFields
+    }
+  }
+}
+    fragment EndpointFields on Endpoint {
+  id
+  name
+  templateId
+  gpuIds
+  gpuCount
+  networkVolumeId
+  locations
+  idleTimeout
+  scalerType
+  scalerValue
+  workersMin
+  workersMax
+  workersStandby
+  flashBootType
+  allowedCudaVersions
+  env {
+    key
+    value
+  }
+  userId
+  version
+  type
+  createdAt
+}
+fragment PodFields on Pod {
+  id
+  name
+  imageName
+  desiredStatus
+  dockerArgs
+  dockerId
+  env
+  gpuCount
+  vcpuCount
+  memoryInGb
+  containerDiskInGb
+  volumeInGb
+  volumeMountPath
+  ports
+  costPerHr
+  podType
+  lastStatusChange
+  uptimeSeconds
+  machineId
+  machine {
+    gpuDisplayName
+    podHostId
+  }
+  runtime {
+    uptimeInSeconds
+    ports {
+      ip
+      isIpPublic
+      privatePort
+      publicPort
+      type
+    }
+  }
+}`) as unknown as TypedDocumentString<MyselfQuery, MyselfQueryVariables>;
+export const PodFindAndDeployOnDemandDocument = new TypedDocumentString(`
+    mutation PodFindAndDeployOnDemand($input: PodFindAndDeployOnDemandInput!) {
+  podFindAndDeployOnDemand(input: $input) {
+    ...PodFields
+  }
+}
+    fragment PodFields on Pod {
+  id
+  name
+  imageName
+  desiredStatus
+  dockerArgs
+  dockerId
+  env
+  gpuCount
+  vcpuCount
+  memoryInGb
+  containerDiskInGb
+  volumeInGb
+  volumeMountPath
+  ports
+  costPerHr
+  podType
+  lastStatusChange
+  uptimeSeconds
+  machineId
+  machine {
+    gpuDisplayName
+    podHostId
+  }
+  runtime {
+    uptimeInSeconds
+    ports {
+      ip
+      isIpPublic
+      privatePort
+      publicPort
+      type
+    }
+  }
+}`) as unknown as TypedDocumentString<PodFindAndDeployOnDemandMutation, PodFindAndDeployOnDemandMutationVariables>;
+export const PodResumeDocument = new TypedDocumentString(`
+    mutation PodResume($input: PodResumeInput!) {
+  podResume(input: $input) {
+    ...PodFields
+  }
+}
+    fragment PodFields on Pod {
+  id
+  name
+  imageName
+  desiredStatus
+  dockerArgs
+  dockerId
+  env
+  gpuCount
+  vcpuCount
+  memoryInGb
+  containerDiskInGb
+  volumeInGb
+  volumeMountPath
+  ports
+  costPerHr
+  podType
+  lastStatusChange
+  uptimeSeconds
+  machineId
+  machine {
+    gpuDisplayName
+    podHostId
+  }
+  runtime {
+    uptimeInSeconds
+    ports {
+      ip
+      isIpPublic
+      privatePort
+      publicPort
+      type
+    }
+  }
+}`) as unknown as TypedDocumentString<PodResumeMutation, PodResumeMutationVariables>;
+export const PodStopDocument = new TypedDocumentString(`
+    mutation PodStop($input: PodStopInput!) {
+  podStop(input: $input) {
+    ...PodFields
+  }
+}
+    fragment PodFields on Pod {
+  id
+  name
+  imageName
+  desiredStatus
+  dockerArgs
+  dockerId
+  env
+  gpuCount
+  vcpuCount
+  memoryInGb
+  containerDiskInGb
+  volumeInGb
+  volumeMountPath
+  ports
+  costPerHr
+  podType
+  lastStatusChange
+  uptimeSeconds
+  machineId
+  machine {
+    gpuDisplayName
+    podHostId
+  }
+  runtime {
+    uptimeInSeconds
+    ports {
+      ip
+      isIpPublic
+      privatePort
+      publicPort
+      type
+    }
+  }
+}`) as unknown as TypedDocumentString<PodStopMutation, PodStopMutationVariables>;
+export const PodTerminateDocument = new TypedDocumentString(`
+    mutation PodTerminate($input: PodTerminateInput!) {
+  podTerminate(input: $input)
+}
+    `) as unknown as TypedDocumentString<PodTerminateMutation, PodTerminateMutationVariables>;
+export const SaveEndpointDocument = new TypedDocumentString(`
+    mutation SaveEndpoint($input: EndpointInput!) {
+  saveEndpoint(input: $input) {
+    ...EndpointFields
+  }
+}
+    fragment EndpointFields on Endpoint {
+  id
+  name
+  templateId
+  gpuIds
+  gpuCount
+  networkVolumeId
+  locations
+  idleTimeout
+  scalerType
+  scalerValue
+  workersMin
+  workersMax
+  workersStandby
+  flashBootType
+  allowedCudaVersions
+  env {
+    key
+    value
+  }
+  userId
+  version
+  type
+  createdAt
+}`) as unknown as TypedDocumentString<SaveEndpointMutation, SaveEndpointMutationVariables>;
+export const SaveRegistryAuthDocument = new TypedDocumentString(`
+    mutation SaveRegistryAuth($input: SaveRegistryAuthInput!) {
+  saveRegistryAuth(input: $input) {
+    id
+    name
+  }
+}
+    `) as unknown as TypedDocumentString<SaveRegistryAuthMutation, SaveRegistryAuthMutationVariables>;
 export const SaveTemplateDocument = new TypedDocumentString(`
     mutation SaveTemplate($input: SaveTemplateInput) {
   saveTemplate(input: $input) {
@@ -298,3 +1290,50 @@ export const SecretDeleteDocument = new TypedDocumentString(`
   secretDelete(id: $id)
 }
     `) as unknown as TypedDocumentString<SecretDeleteMutation, SecretDeleteMutationVariables>;
+export const UpdateEndpointTemplateDocument = new TypedDocumentString(`
+    mutation UpdateEndpointTemplate($input: UpdateEndpointTemplateInput!) {
+  updateEndpointTemplate(input: $input) {
+    ...EndpointFields
+  }
+}
+    fragment EndpointFields on Endpoint {
+  id
+  name
+  templateId
+  gpuIds
+  gpuCount
+  networkVolumeId
+  locations
+  idleTimeout
+  scalerType
+  scalerValue
+  workersMin
+  workersMax
+  workersStandby
+  flashBootType
+  allowedCudaVersions
+  env {
+    key
+    value
+  }
+  userId
+  version
+  type
+  createdAt
+}`) as unknown as TypedDocumentString<UpdateEndpointTemplateMutation, UpdateEndpointTemplateMutationVariables>;
+export const UpdateRegistryAuthDocument = new TypedDocumentString(`
+    mutation UpdateRegistryAuth($input: UpdateRegistryAuthInput!) {
+  updateRegistryAuth(input: $input) {
+    id
+    name
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateRegistryAuthMutation, UpdateRegistryAuthMutationVariables>;
+export const UpdateUserSettingsDocument = new TypedDocumentString(`
+    mutation UpdateUserSettings($input: UserSettingsInput!) {
+  updateUserSettings(input: $input) {
+    id
+    pubKey
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateUserSettingsMutation, UpdateUserSettingsMutationVariables>;

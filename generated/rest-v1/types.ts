@@ -584,7 +584,7 @@ export interface components {
              */
             machineId?: string;
             /**
-             * @description The amount of RAM, in gigabytes (GB), attached to a Pod.
+             * @description The amount of RAM, in gigabytes (GB), attached to a Pod. Fixed when the Pod is created and the same figure on every surface (REST v2 `cpu.memory` of a CPU Pod).
              * @example 62
              */
             memoryInGb?: number;
@@ -877,6 +877,10 @@ export interface components {
              * @default /workspace
              */
             volumeMountPath?: string;
+        } | {
+            imageName: string;
+        } | {
+            templateId: string;
         };
         /** @description Input for updating a Pod which will trigger a reset. */
         PodUpdateInput: {

@@ -39,7 +39,7 @@ export interface paths {
         put?: never;
         /**
          * Create a pod
-         * @description Creates and starts a pod and answers 201 with it. `name` is required; exactly one of `gpu` or `cpu`, else 400; `image` is required unless `templateId` is given. A template is a one-time source of settings (image, args, disk, ports, env merged per key with the body winning, registry, persistent mount on GPU pods, startSsh, CUDA versions): the pod keeps no link to it (`template` null); a serverless template → 422. One mount kind: `persistent` beside `network` → 400, `persistent` on a CPU pod → 400; a network mount places the pod in the volume's data centre (a `dataCenterIds` excluding it → 400). A template, network volume or registry credential that does not exist → 404. Placement follows the catalog: a GPU type or CPU flavour it lacks, a GPU type not offered in `cloud` or above its per-cloud count, vCPUs outside the flavour's range, no host with an accepted CUDA version, or no stock in the allowed data centres → 400 ("could not be placed"); the pod reports its data centre and host CUDA version. With `startSsh` and registered account keys the pod gets them as its `PUBLIC_KEY` env (unless the body sets one). The pod starts PROVISIONING, then STARTING, then RUNNING; the reference mock takes 2 s and 3 s on its clock (assumed; the public description gives no figures).
+         * @description Creates and starts a pod and answers 201 with it. `name` is required; exactly one of `gpu` or `cpu`, else 400; `image` is required unless `templateId` is given. A template is a one-time source of settings (image, args, disk, ports, env merged per key with the body winning, registry, persistent mount on GPU pods, startSsh, CUDA versions): the pod holds a copy (later template edits do not reach it) and names the template in `template` (REST v1 `templateId`), which then cannot be deleted while the pod exists (RESTV2-CROSS-004); a serverless template → 422. RAM and CPU flavour are fixed at create: `cpu.memory` = vcpuCount × the flavour's RAM per vCPU (catalog), the same figure REST v1 shows as `memoryInGb` (RESTV2-CROSS-006). One mount kind: `persistent` beside `network` → 400, `persistent` on a CPU pod → 400; a network mount places the pod in the volume's data centre (a `dataCenterIds` excluding it → 400). A template, network volume or registry credential that does not exist → 404. Placement follows the catalog: a GPU type or CPU flavour it lacks, a GPU type not offered in `cloud` or above its per-cloud count, vCPUs outside the flavour's range, no host with an accepted CUDA version, or no stock in the allowed data centres → 400 ("could not be placed"); the pod reports its data centre and host CUDA version. With `startSsh` and registered account keys the pod gets them as its `PUBLIC_KEY` env (unless the body sets one). The pod starts PROVISIONING, then STARTING, then RUNNING; the reference mock takes 2 s and 3 s on its clock (assumed; the public description gives no figures).
          */
         post: operations["createPod"];
         delete?: never;
@@ -71,7 +71,7 @@ export interface paths {
         head?: never;
         /**
          * Update a pod
-         * @description PATCH: changes only the fields sent (absent = unchanged; `registry: null` clears it) and answers 200 with the pod. `templateId` applies the template's image, args, disk, ports, env (merged per key, body wins) and registry once, not its mounts; unknown → 404, serverless → 422. Mounts: `{}` or absent keeps them; `network: []` → 400; a mount kind the pod was not created with → 400; another network `volumeId` → 400; paths (and the persistent size) may change. A cluster member pod cannot be changed here (409).
+         * @description PATCH: changes only the fields sent (absent = unchanged; `registry: null` clears it) and answers 200 with the pod. `templateId` applies the template's image, args, disk, ports, env (merged per key, body wins) and registry once, not its mounts, and the pod then names it in `template` (the previous template is released); unknown → 404, serverless → 422. Mounts: `{}` or absent keeps them; `network: []` → 400; a mount kind the pod was not created with → 400; another network `volumeId` → 400; paths (and the persistent size) may change. A cluster member pod cannot be changed here (409).
          */
         patch: operations["updatePod"];
         trace?: never;
@@ -235,7 +235,7 @@ export interface paths {
         head?: never;
         /**
          * Update a serverless endpoint
-         * @description Changes the given fields and answers 200 with the endpoint. `gpu` on a CPU endpoint, `cpu` on a GPU endpoint, or both → 400 (the compute family is fixed). A change of what the workers run (container settings, env, GPU or CPU selection, network volumes, data centres) is a new release (listEndpointReleases) that rolls out as workers fall idle; workers, scaling, timeout, flashboot and name apply at once. Assumed: `workers.min` above `workers.max` → 400; a LOAD_BALANCER endpoint keeps REQUEST_COUNT scaling (else 400); container settings replace the endpoint's own template by a new one (one release per update).
+         * @description Changes the given fields and answers 200 with the endpoint. `gpu` on a CPU endpoint, `cpu` on a GPU endpoint, or both → 400 (the compute family is fixed). A change of what the workers run (container settings, env, GPU or CPU selection, network volumes, data centres) is a new release (listEndpointReleases) that rolls out as workers fall idle; workers, scaling, timeout, flashboot and name apply at once. Assumed: `workers.min` above `workers.max` → 400; a LOAD_BALANCER endpoint keeps REQUEST_COUNT scaling (else 400); container settings replace the endpoint's own template by a new one (one release per update). As on create, a GPU pool or type, CPU flavour or data centre the catalog does not list → 422 naming its path, and a template or network volume that does not exist → 404 (RESTV2-ENDPOINT-002/003).
          */
         patch: operations["updateEndpoint"];
         trace?: never;
@@ -315,7 +315,7 @@ export interface paths {
         put?: never;
         /**
          * Create a template
-         * @description Creates a template (image, disk, ports, env, registry credential, mount) to create pods or serverless endpoints from (`templateId`). Answers 201 with the template. Template names are unique per account (one state with REST v1 and GraphQL), so a taken name → 400. An unknown `registry` id → 422; a `mounts.network` → 422.
+         * @description Creates a template (image, disk, ports, env, registry credential, mount) to create pods or serverless endpoints from (`templateId`). Answers 201 with the template. Template names are unique per account (one state with REST v1 and GraphQL), so a taken name → 400. An unknown `registry` id → 422; a `mounts.network` → 422. Without `mounts` the template has no volume (`mounts: {}`): no mount default is documented, so none is applied.
          */
         post: operations["createTemplate"];
         delete?: never;
@@ -340,14 +340,14 @@ export interface paths {
         post?: never;
         /**
          * Delete a template
-         * @description Deletes a template the caller owns (a public catalog template is answered 404). Refused with 400 while a pod uses it or a serverless endpoint is bound to it, and (one state with REST v1, whose x-delete-delay-ms applies) until the delete delay after its last use has passed.
+         * @description Deletes a template the caller owns (a public catalog template is answered 404). Refused with 400 while a pod uses it (whichever surface created the pod) or a serverless endpoint is bound to it, and (one state with REST v1, whose x-delete-delay-ms applies) until the delete delay after its last use has passed.
          */
         delete: operations["deleteTemplate"];
         options?: never;
         head?: never;
         /**
          * Update a template
-         * @description Changes only the properties sent and answers 200 with the whole template. Only the owner can update it; a public catalog template is answered 404. Pods and endpoints already created from it keep their settings.
+         * @description Changes only the properties sent and answers 200 with the whole template. Only the owner can update it; a public catalog template is answered 404. Pods and endpoints already created from it keep their settings. As on create, an unknown `registry` id → 422 and a `mounts.network` → 422 (RESTV2-TEMPLATE-002).
          */
         patch: operations["updateTemplate"];
         trace?: never;
@@ -2143,7 +2143,16 @@ export interface components {
             sshEndpoint?: string;
         };
         /** @description Input of createCluster. */
-        CreateClusterRequest: components["schemas"]["BaseContainerConfig"] & {
+        CreateClusterRequest: {
+            args?: components["schemas"]["RequestArgs"];
+            disk?: components["schemas"]["disk"];
+            env?: components["schemas"]["env"];
+            /**
+             * @description Container image reference (not empty).
+             * @example runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404
+             */
+            image?: string;
+            ports?: components["schemas"]["ports"];
             /** @description Hardware of the member pods. */
             compute: components["schemas"]["ClusterCompute"];
             /**
@@ -2224,7 +2233,7 @@ export interface components {
         /** @description Container settings every containerized resource has (image, start arguments, disk, env, ports). */
         BaseContainerConfig: {
             /**
-             * @description Arguments for the container entrypoint.
+             * @description Arguments for the container entrypoint (as stored; REST v1's dockerStartCmd words may join longer than a REST v2 request may send, see RequestArgs).
              * @example
              */
             args?: string;
@@ -2256,6 +2265,11 @@ export interface components {
              */
             ports?: string[];
         };
+        /**
+         * @description Arguments for the container entrypoint, as a request sends them; at most 64 words (the 64 dockerStartCmd entries of REST v1, one state), counted here as runs of non-blank characters.
+         * @example
+         */
+        RequestArgs: string;
         /** @description Container settings plus the id of a registry credential for private images. */
         ContainerConfig: components["schemas"]["BaseContainerConfig"] & {
             /**
@@ -2527,7 +2541,12 @@ export interface components {
             action: components["schemas"]["PodAction"];
         };
         /** @description Input of createPod. Without `templateId`, `image` is required. */
-        CreatePodRequest: components["schemas"]["ContainerConfig"] & {
+        CreatePodRequest: {
+            args?: components["schemas"]["RequestArgs"];
+            disk?: components["schemas"]["disk"];
+            env?: components["schemas"]["env"];
+            ports?: components["schemas"]["ports"];
+            registry?: components["schemas"]["registry"];
             /**
              * @description Display name.
              * @example my-training-pod
@@ -2575,13 +2594,27 @@ export interface components {
              */
             templateId?: string;
             /**
-             * @description Restated from ContainerConfig (same type) so that `required` names a property this member defines (Ajv strictRequired).
+             * @description Container image reference (not empty).
              * @example runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404
              */
             image?: string;
+        } | {
+            image: string;
+        } | {
+            templateId: string;
         };
         /** @description Input of updatePod: only the fields to change. */
-        UpdatePodRequest: components["schemas"]["ContainerConfig"] & {
+        UpdatePodRequest: {
+            args?: components["schemas"]["RequestArgs"];
+            disk?: components["schemas"]["disk"];
+            env?: components["schemas"]["env"];
+            /**
+             * @description Container image reference (not empty).
+             * @example runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404
+             */
+            image?: string;
+            ports?: components["schemas"]["ports"];
+            registry?: components["schemas"]["registry"];
             /**
              * @description Global networking (private network across data centres).
              * @example true
@@ -3086,7 +3119,7 @@ export interface components {
          */
         CreateDelegationRequest: {
             /**
-             * @description ARN of the ECR repository.
+             * @description ARN of the ECR repository, `arn:aws:ecr:<region>:<12-digit account>:repository/<name>[:<tag>]`.
              * @example arn:aws:ecr:us-east-2:418399314813:repository/runpod/deployment
              */
             resource: string;
@@ -3192,7 +3225,12 @@ export interface components {
          */
         EndpointType: "QUEUE" | "LOAD_BALANCER";
         /** @description Input of createEndpoint. Without `templateId`, `image` is required; a LOAD_BALANCER endpoint scales by request count. */
-        CreateEndpointRequest: components["schemas"]["ContainerConfig"] & {
+        CreateEndpointRequest: ({
+            args?: components["schemas"]["RequestArgs"];
+            disk?: components["schemas"]["disk"];
+            env?: components["schemas"]["env"];
+            ports?: components["schemas"]["ports"];
+            registry?: components["schemas"]["registry"];
             /** @description GPU settings; absent for CPU resources. */
             gpu?: components["schemas"]["CreateEndpointGpuConfig"];
             /**
@@ -3261,13 +3299,27 @@ export interface components {
                 idleTimeout?: number;
             } & components["schemas"]["EndpointWorkers"];
             /**
-             * @description Restated from ContainerConfig (same type) so that `required` names a property this member defines (Ajv strictRequired).
+             * @description Container image reference (not empty).
              * @example runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404
              */
             image?: string;
-        } & unknown & unknown;
+        } & unknown) | {
+            image: string;
+        } | {
+            templateId: string;
+        };
         /** @description Input of updateEndpoint: only the fields to change. */
-        UpdateEndpointRequest: components["schemas"]["ContainerConfig"] & {
+        UpdateEndpointRequest: {
+            args?: components["schemas"]["RequestArgs"];
+            disk?: components["schemas"]["disk"];
+            env?: components["schemas"]["env"];
+            /**
+             * @description Container image reference (not empty).
+             * @example runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404
+             */
+            image?: string;
+            ports?: components["schemas"]["ports"];
+            registry?: components["schemas"]["registry"];
             /**
              * @description CPU settings; absent for GPU resources.
              * @example [
@@ -3925,7 +3977,11 @@ export interface components {
              * @example false
              */
             public: boolean;
-            category: components["schemas"]["TemplateCategory"];
+            /**
+             * @description Compute category, as stored. Requests take one of TemplateCategory; a template saved through GraphQL or REST v1 may carry another word (those surfaces take any short string), which is shown as is.
+             * @example NVIDIA
+             */
+            category: string;
             /**
              * @description Containers made from it get SSH access at start (through the `PUBLIC_KEY` environment variable).
              * @example true
@@ -3967,9 +4023,14 @@ export interface components {
          *       "public": false
          *     }
          */
-        CreateTemplateRequest: components["schemas"]["ContainerConfig"] & {
+        CreateTemplateRequest: {
+            args?: components["schemas"]["RequestArgs"];
+            disk?: components["schemas"]["disk"];
+            env?: components["schemas"]["env"];
+            ports?: components["schemas"]["ports"];
+            registry?: components["schemas"]["registry"];
             /**
-             * @description Container image reference.
+             * @description Container image reference (not empty).
              * @example runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404
              */
             image: string;
@@ -4023,7 +4084,17 @@ export interface components {
          *       "name": "Renamed PyTorch Template"
          *     }
          */
-        UpdateTemplateRequest: components["schemas"]["ContainerConfig"] & {
+        UpdateTemplateRequest: {
+            args?: components["schemas"]["RequestArgs"];
+            disk?: components["schemas"]["disk"];
+            env?: components["schemas"]["env"];
+            /**
+             * @description Container image reference (not empty).
+             * @example runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404
+             */
+            image?: string;
+            ports?: components["schemas"]["ports"];
+            registry?: components["schemas"]["registry"];
             /**
              * @description CUDA versions (`major.minor`); `[]` removes the restriction, leaving it out keeps the current one.
              * @example []
@@ -4091,6 +4162,33 @@ export interface components {
              */
             templates: components["schemas"]["Template"][];
         };
+        /**
+         * @description Container disk in GB, wiped on restart.
+         * @example 50
+         */
+        disk: number;
+        /**
+         * @description Environment variables.
+         * @example {
+         *       "JUPYTER_PASSWORD": "hunter2"
+         *     }
+         */
+        env: {
+            [key: string]: string;
+        };
+        /**
+         * @description Exposed ports as `port/protocol` (http or tcp).
+         * @example [
+         *       "8888/http",
+         *       "22/tcp"
+         *     ]
+         */
+        ports: string[];
+        /**
+         * @description Id of the registry credential for a private image; null for public images.
+         * @example null
+         */
+        registry: string | null;
     };
     responses: {
         /** @description The request is malformed or breaks a request rule. */
@@ -5685,7 +5783,7 @@ export interface operations {
                 /** @description Comma-separated products (POD, SERVERLESS) whose stock is asked for. Required with include=AVAILABILITY and allowed only with it (400 otherwise); it has no default because stock differs per product. */
                 product?: components["schemas"]["CpuProduct"][];
                 /** @description vCPU count that stock is computed for; a power of two. Only together with include=AVAILABILITY (else 400). */
-                vcpuCount?: number;
+                vcpuCount?: 2 | 4 | 8 | 16 | 32 | 64 | 128 | 256 | 512;
             };
             header?: never;
             path?: never;
@@ -5721,7 +5819,7 @@ export interface operations {
                 /** @description Comma-separated products (POD, SERVERLESS) whose stock is asked for. Required with include=AVAILABILITY and allowed only with it (400 otherwise); it has no default because stock differs per product. */
                 product?: components["schemas"]["CpuProduct"][];
                 /** @description vCPU count that stock is computed for; a power of two. Only together with include=AVAILABILITY (else 400). */
-                vcpuCount?: number;
+                vcpuCount?: 2 | 4 | 8 | 16 | 32 | 64 | 128 | 256 | 512;
             };
             header?: never;
             path: {

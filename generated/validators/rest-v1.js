@@ -2,7 +2,7 @@
 import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const schema__Pod = validate52;
-const schema19 = { "type": "object", "properties": { "adjustedCostPerHr": { "type": "number", "example": 0.69, "description": "The effective cost in Runpod credits per hour of running a Pod, adjusted by active Savings Plans." }, "aiApiId": { "type": ["string", "null"], "example": null, "description": "Synonym for endpointId (legacy name)." }, "consumerUserId": { "type": "string", "example": "user_2PyTJrLzeuwfZilRZ7JhCQDuSqo", "description": "A unique string identifying the Runpod user who rents a Pod." }, "containerDiskInGb": { "type": "integer", "example": 50, "description": "The amount of disk space, in gigabytes (GB), to allocate on the container disk for a Pod. The data on the container disk is wiped when the Pod restarts. To persist data across Pod restarts, set volumeInGb to configure the Pod network volume." }, "containerRegistryAuthId": { "type": "string", "example": "clzdaifot0001l90809257ynb", "description": "If a Pod is created with a container registry auth, the unique string identifying that container registry auth." }, "costPerHr": { "type": "number", "example": 0.74, "description": "The cost in Runpod credits per hour of running a Pod. Note that the actual cost may be lower if Savings Plans are applied." }, "cpuFlavorId": { "type": "string", "example": "cpu3c", "description": "If the Pod is a CPU Pod, the unique string identifying the CPU flavor the Pod is running on." }, "desiredStatus": { "type": "string", "enum": ["RUNNING", "EXITED", "TERMINATED"], "description": "The current expected status of a Pod.", "example": "RUNNING" }, "dockerEntrypoint": { "type": "array", "items": { "type": "string" }, "description": "If specified, overrides the ENTRYPOINT for the Docker image run on the created Pod. If [], uses the ENTRYPOINT defined in the image.", "example": [] }, "dockerStartCmd": { "type": "array", "items": { "type": "string" }, "description": "If specified, overrides the start CMD for the Docker image run on the created Pod. If [], uses the start CMD defined in the image.", "example": [] }, "endpointId": { "type": ["string", "null"], "example": null, "description": "If the Pod is a Serverless worker, a unique string identifying the associated endpoint." }, "env": { "type": "object", "example": { "ENV_VAR": "value" }, "default": {}, "additionalProperties": { "type": "string" } }, "gpu": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/PodGpu" }, "id": { "type": "string", "example": "xedezhzb9la3ye", "description": "A unique string identifying a [Pod](#/components/schema/Pod)." }, "image": { "type": "string", "example": "runpod/pytorch:2.1.0-py3.10-cuda11.8.0-devel-ubuntu22.04", "description": "The image tag for the container run on a Pod." }, "interruptible": { "type": "boolean", "example": false, "description": "Describes how a Pod is rented. An interruptible Pod can be rented at a lower cost but can be stopped at any time to free up resources for another Pod. A reserved Pod is rented at a higher cost but runs until it exits or is manually stopped." }, "lastStartedAt": { "type": "string", "example": "2024-07-12T19:14:40.144Z", "description": "The UTC timestamp when a Pod was last started." }, "lastStatusChange": { "type": "string", "example": "Rented by User: Fri Jul 12 2024 15:14:40 GMT-0400 (Eastern Daylight Time)", "description": "A string describing the last lifecycle event on a Pod." }, "locked": { "type": "boolean", "example": false, "description": "Set to true to lock a Pod. Locking a Pod disables stopping or resetting the Pod." }, "machine": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/Machine" }, "machineId": { "type": "string", "example": "s194cr8pls2z", "description": "A unique string identifying the host machine a Pod is running on." }, "memoryInGb": { "type": "number", "example": 62, "description": "The amount of RAM, in gigabytes (GB), attached to a Pod." }, "name": { "type": "string", "maxLength": 191, "description": "A user-defined name for the created Pod. The name does not need to be unique.", "example": "my-name" }, "networkVolume": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/NetworkVolume" }, "portMappings": { "type": ["object", "null"], "example": { "22": 10341 }, "description": 'A mapping of internal ports to public ports on a Pod. For example, { "22": 10341 } means that port 22 on the Pod is mapped to port 10341 and is publicly accessible at [public ip]:10341. If the Pod is still initializing, this mapping is not yet determined and will be empty.', "additionalProperties": { "type": "integer" } }, "ports": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/PortSpec" }, "example": ["8888/http", "22/tcp"], "description": "A list of ports exposed on a Pod. Each port is formatted as [port number]/[protocol]. Protocol can be either http or tcp." }, "publicIp": { "type": ["string", "null"], "example": "100.65.0.119", "format": "ipv4", "description": "The public IP address of a Pod. If the Pod is still initializing, this IP is not yet determined and will be empty." }, "savingsPlans": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/SavingsPlan" } }, "slsVersion": { "type": "integer", "example": 0, "description": "If the Pod is a Serverless worker, the version of the associated endpoint (see [Endpoint Version](#/components/schemas/Endpoint/version))." }, "templateId": { "type": ["string", "null"], "example": null, "description": "If a Pod is created with a template, the unique string identifying that template." }, "vcpuCount": { "type": "number", "example": 24, "description": "The number of virtual CPUs attached to a Pod." }, "volumeEncrypted": { "type": "boolean", "example": false, "description": "Set to true if the local network volume of a Pod is encrypted. Can only be set when creating a Pod." }, "volumeInGb": { "type": "integer", "example": 20, "description": "The amount of disk space, in gigabytes (GB), to allocate on the Pod volume for a Pod. The data on the Pod volume is persisted across Pod restarts. To persist data so that future Pods can access it, create a network volume and set networkVolumeId to attach it to the Pod." }, "volumeMountPath": { "type": "string", "example": "/workspace", "description": "If either a Pod volume or a network volume is attached to a Pod, the absolute path where the network volume is mounted in the filesystem." } }, "x-source": "observed", "x-source-note": "Shape from the public REST v1 spec (docs api-reference/openapi.json), cleaned of its defects. `required` is assumed: the public spec marks no response field required; these are the fields every record carries.", "required": ["id", "desiredStatus"], "$id": "https://compute-contract.dev/schemas/restV1.json/defs/Pod" };
+const schema19 = { "type": "object", "properties": { "adjustedCostPerHr": { "type": "number", "example": 0.69, "description": "The effective cost in Runpod credits per hour of running a Pod, adjusted by active Savings Plans." }, "aiApiId": { "type": ["string", "null"], "example": null, "description": "Synonym for endpointId (legacy name)." }, "consumerUserId": { "type": "string", "example": "user_2PyTJrLzeuwfZilRZ7JhCQDuSqo", "description": "A unique string identifying the Runpod user who rents a Pod." }, "containerDiskInGb": { "type": "integer", "example": 50, "description": "The amount of disk space, in gigabytes (GB), to allocate on the container disk for a Pod. The data on the container disk is wiped when the Pod restarts. To persist data across Pod restarts, set volumeInGb to configure the Pod network volume." }, "containerRegistryAuthId": { "type": "string", "example": "clzdaifot0001l90809257ynb", "description": "If a Pod is created with a container registry auth, the unique string identifying that container registry auth." }, "costPerHr": { "type": "number", "example": 0.74, "description": "The cost in Runpod credits per hour of running a Pod. Note that the actual cost may be lower if Savings Plans are applied." }, "cpuFlavorId": { "type": "string", "example": "cpu3c", "description": "If the Pod is a CPU Pod, the unique string identifying the CPU flavor the Pod is running on." }, "desiredStatus": { "type": "string", "enum": ["RUNNING", "EXITED", "TERMINATED"], "description": "The current expected status of a Pod.", "example": "RUNNING" }, "dockerEntrypoint": { "type": "array", "items": { "type": "string" }, "description": "If specified, overrides the ENTRYPOINT for the Docker image run on the created Pod. If [], uses the ENTRYPOINT defined in the image.", "example": [] }, "dockerStartCmd": { "type": "array", "items": { "type": "string" }, "description": "If specified, overrides the start CMD for the Docker image run on the created Pod. If [], uses the start CMD defined in the image.", "example": [] }, "endpointId": { "type": ["string", "null"], "example": null, "description": "If the Pod is a Serverless worker, a unique string identifying the associated endpoint." }, "env": { "type": "object", "example": { "ENV_VAR": "value" }, "default": {}, "additionalProperties": { "type": "string" } }, "gpu": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/PodGpu" }, "id": { "type": "string", "example": "xedezhzb9la3ye", "description": "A unique string identifying a [Pod](#/components/schema/Pod)." }, "image": { "type": "string", "example": "runpod/pytorch:2.1.0-py3.10-cuda11.8.0-devel-ubuntu22.04", "description": "The image tag for the container run on a Pod." }, "interruptible": { "type": "boolean", "example": false, "description": "Describes how a Pod is rented. An interruptible Pod can be rented at a lower cost but can be stopped at any time to free up resources for another Pod. A reserved Pod is rented at a higher cost but runs until it exits or is manually stopped." }, "lastStartedAt": { "type": "string", "example": "2024-07-12T19:14:40.144Z", "description": "The UTC timestamp when a Pod was last started." }, "lastStatusChange": { "type": "string", "example": "Rented by User: Fri Jul 12 2024 15:14:40 GMT-0400 (Eastern Daylight Time)", "description": "A string describing the last lifecycle event on a Pod." }, "locked": { "type": "boolean", "example": false, "description": "Set to true to lock a Pod. Locking a Pod disables stopping or resetting the Pod." }, "machine": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/Machine" }, "machineId": { "type": "string", "example": "s194cr8pls2z", "description": "A unique string identifying the host machine a Pod is running on." }, "memoryInGb": { "type": "number", "example": 62, "description": "The amount of RAM, in gigabytes (GB), attached to a Pod. Fixed when the Pod is created and the same figure on every surface (REST v2 `cpu.memory` of a CPU Pod).", "x-source": "assumed", "x-source-note": "The public specs do not say how RAM is allotted; ours: a CPU Pod gets vcpuCount x its flavour's RAM per vCPU (the REST v2 catalog), a GPU Pod gpuCount x max(31 GB, minRAMPerGPU)." }, "name": { "type": "string", "maxLength": 191, "description": "A user-defined name for the created Pod. The name does not need to be unique.", "example": "my-name" }, "networkVolume": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/NetworkVolume" }, "portMappings": { "type": ["object", "null"], "example": { "22": 10341 }, "description": 'A mapping of internal ports to public ports on a Pod. For example, { "22": 10341 } means that port 22 on the Pod is mapped to port 10341 and is publicly accessible at [public ip]:10341. If the Pod is still initializing, this mapping is not yet determined and will be empty.', "additionalProperties": { "type": "integer" } }, "ports": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/PortSpec" }, "example": ["8888/http", "22/tcp"], "description": "A list of ports exposed on a Pod. Each port is formatted as [port number]/[protocol]. Protocol can be either http or tcp." }, "publicIp": { "type": ["string", "null"], "example": "100.65.0.119", "format": "ipv4", "description": "The public IP address of a Pod. If the Pod is still initializing, this IP is not yet determined and will be empty." }, "savingsPlans": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/SavingsPlan" } }, "slsVersion": { "type": "integer", "example": 0, "description": "If the Pod is a Serverless worker, the version of the associated endpoint (see [Endpoint Version](#/components/schemas/Endpoint/version))." }, "templateId": { "type": ["string", "null"], "example": null, "description": "If a Pod is created with a template, the unique string identifying that template." }, "vcpuCount": { "type": "number", "example": 24, "description": "The number of virtual CPUs attached to a Pod." }, "volumeEncrypted": { "type": "boolean", "example": false, "description": "Set to true if the local network volume of a Pod is encrypted. Can only be set when creating a Pod." }, "volumeInGb": { "type": "integer", "example": 20, "description": "The amount of disk space, in gigabytes (GB), to allocate on the Pod volume for a Pod. The data on the Pod volume is persisted across Pod restarts. To persist data so that future Pods can access it, create a network volume and set networkVolumeId to attach it to the Pod." }, "volumeMountPath": { "type": "string", "example": "/workspace", "description": "If either a Pod volume or a network volume is attached to a Pod, the absolute path where the network volume is mounted in the filesystem." } }, "x-source": "observed", "x-source-note": "Shape from the public REST v1 spec (docs api-reference/openapi.json), cleaned of its defects. `required` is assumed: the public spec marks no response field required; these are the fields every record carries.", "required": ["id", "desiredStatus"], "$id": "https://compute-contract.dev/schemas/restV1.json/defs/Pod" };
 const schema20 = { "type": "object", "properties": { "id": { "type": "string", "example": "2c8wp9gg0xqlw1" }, "count": { "type": "integer", "example": 1, "description": "The number of GPUs attached to a Pod." }, "displayName": { "type": "string", "example": "RTX 4090" }, "securePrice": { "type": "number", "example": 0.69 }, "communityPrice": { "type": "number", "example": 0.34 }, "oneMonthPrice": { "type": "number", "example": 0.59 }, "threeMonthPrice": { "type": "number", "example": 0.54 }, "sixMonthPrice": { "type": "number", "example": 0.49 }, "oneWeekPrice": { "type": "number", "example": 0.64 }, "communitySpotPrice": { "type": "number", "example": 0.2 }, "secureSpotPrice": { "type": "number", "example": 0.35 } }, "x-source": "observed", "x-source-note": "Shape from the public REST v1 spec (docs api-reference/openapi.json), cleaned of its defects.", "$id": "https://compute-contract.dev/schemas/restV1.json/defs/PodGpu" };
 function validate53(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
@@ -1373,8 +1373,8 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate52.evaluated = { "props": { "adjustedCostPerHr": true, "aiApiId": true, "consumerUserId": true, "containerDiskInGb": true, "containerRegistryAuthId": true, "costPerHr": true, "cpuFlavorId": true, "desiredStatus": true, "dockerEntrypoint": true, "dockerStartCmd": true, "endpointId": true, "env": true, "gpu": true, "id": true, "image": true, "interruptible": true, "lastStartedAt": true, "lastStatusChange": true, "locked": true, "machine": true, "machineId": true, "memoryInGb": true, "name": true, "networkVolume": true, "portMappings": true, "ports": true, "publicIp": true, "savingsPlans": true, "slsVersion": true, "templateId": true, "vcpuCount": true, "volumeEncrypted": true, "volumeInGb": true, "volumeMountPath": true }, "dynamicProps": false, "dynamicItems": false };
 const schema__PodCreateInput = validate63;
-const schema25 = { "type": "object", "properties": { "allowedCudaVersions": { "type": "array", "description": "If the created Pod is a GPU Pod, a list of acceptable CUDA versions on the [Pod](#/components/schemas/Pod). If not set, any CUDA version is acceptable.", "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "example": ["12.4", "12.8"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "cloudType": { "type": "string", "default": "SECURE", "enum": ["SECURE", "COMMUNITY"], "description": "Set to SECURE to create the Pod in Secure Cloud. Set to COMMUNITY to create the Pod in Community Cloud. To determine which one suits your needs, see https://docs.runpod.io/pods/overview#pod-types." }, "computeType": { "type": "string", "default": "GPU", "enum": ["GPU", "CPU"], "description": "Set to GPU to create a GPU Pod. Set to CPU to create a CPU Pod. If set to CPU, the Pod will not have a GPU attached and properties related to GPUs such as gpuTypeIds will be ignored. If set to GPU, the Pod will have a GPU attached and properties related to CPUs such as cpuFlavorIds will be ignored." }, "containerDiskInGb": { "type": ["integer", "null"], "default": 50, "description": "The amount of disk space, in gigabytes (GB), to allocate on the container disk for the created Pod. The data on the container disk is wiped when the Pod restarts. To persist data across Pod restarts, set volumeInGb to configure the Pod network volume.", "minimum": 1, "maximum": 4e3, "x-unit": "GB", "x-source": "assumed", "x-source-note": "Minimum 1 from the public v2 spec (container disk minimum 1 GB); maximum 4000 GB assumed like the network volume maximum." }, "containerRegistryAuthId": { "type": "string", "description": "Registry credentials ID.", "example": "clzdaifot0001l90809257ynb", "maxLength": 128, "x-source": "assumed", "x-source-note": "Length bound assumed: ids the service issues are short opaque strings; 128 matches the path-parameter bound." }, "countryCodes": { "type": "array", "items": { "type": "string", "maxLength": 8 }, "description": "A list of country codes where the created Pod can be located. If not set, the Pod can be located in any country.", "example": ["US", "CA"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "cpuFlavorIds": { "type": "array", "items": { "type": "string", "enum": ["cpu3c", "cpu3g", "cpu3m", "cpu5c", "cpu5g", "cpu5m"] }, "description": "If the created Pod is a CPU Pod, a list of Runpod CPU flavors which can be attached to the Pod. The order of the list determines the order to rent CPU flavors. See cpuFlavorPriority for how the order of the list affects Pod creation.", "example": ["cpu3c"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "cpuFlavorPriority": { "type": "string", "default": "availability", "enum": ["availability", "custom"], "description": "If the created Pod is a CPU Pod, set to availability to respond to current CPU flavor availability. Set to custom to always try to rent CPU flavors in the order specified in cpuFlavorIds." }, "dataCenterIds": { "type": "array", "example": ["EU-RO-1", "CA-MTL-1"], "default": ["EU-RO-1", "CA-MTL-1", "EU-SE-1", "US-IL-1", "EUR-IS-1", "EU-CZ-1", "US-TX-3", "EUR-IS-2", "US-KS-2", "US-GA-2", "US-WA-1", "US-TX-1", "CA-MTL-3", "EU-NL-1", "US-TX-4", "US-CA-2", "US-NC-1", "OC-AU-1", "US-DE-1", "EUR-IS-3", "CA-MTL-2", "AP-JP-1", "EUR-NO-1", "EU-FR-1", "US-KS-3", "US-GA-1"], "items": { "type": "string", "minLength": 1, "maxLength": 64 }, "description": "A list of Runpod data center IDs where the created Pod can be located. See `dataCenterPriority` for information on how the order of the list affects Pod creation.", "maxItems": 64, "x-source": "assumed", "x-source-note": "Length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "dataCenterPriority": { "type": "string", "default": "availability", "enum": ["availability", "custom"], "description": "Set to availability to respond to current machine availability. Set to custom to always try to rent machines from data centers in the order specified in dataCenterIds." }, "dockerEntrypoint": { "type": "array", "items": { "type": "string", "maxLength": 4096 }, "default": [], "description": "If specified, overrides the ENTRYPOINT for the Docker image run on the created Pod. If [], uses the ENTRYPOINT defined in the image.", "example": [], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bounds assumed (the public specs state none): at most 64 arguments of at most 4096 characters each." }, "dockerStartCmd": { "type": "array", "items": { "type": "string", "maxLength": 4096 }, "default": [], "description": "If specified, overrides the start CMD for the Docker image run on the created Pod. If [], uses the start CMD defined in the image.", "example": [], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bounds assumed (the public specs state none): at most 64 arguments of at most 4096 characters each." }, "env": { "type": "object", "example": { "ENV_VAR": "value" }, "default": {}, "additionalProperties": { "type": "string", "maxLength": 16384 }, "maxProperties": 256, "propertyNames": { "minLength": 1, "maxLength": 255 }, "x-source": "assumed", "x-source-note": "Bounds assumed (the public specs state none): at most 256 variables, names of 1\u2013255 characters, values of at most 16384 characters." }, "globalNetworking": { "type": "boolean", "default": false, "example": true, "description": "Set to true to enable global networking for the created Pod. Currently only available for On-Demand GPU Pods on some Secure Cloud data centers." }, "gpuCount": { "type": "integer", "default": 1, "description": "If the created Pod is a GPU Pod, the number of GPUs attached to the created Pod.", "minimum": 1, "maximum": 8, "x-source": "assumed", "x-source-note": "Minimum 1 from the public v1 spec; maximum 8 assumed (GPUs of one machine; the public v2 spec bounds it by the GPU type's maxCount without a figure)." }, "gpuTypeIds": { "type": "array", "items": { "type": "string", "minLength": 1, "maxLength": 128 }, "description": "If the created Pod is a GPU Pod, a list of Runpod GPU types which can be attached to the created Pod. The order of the list determines the order to rent GPU types. See `gpuTypePriority` for information on how the order of the list affects Pod creation.", "example": ["NVIDIA GeForce RTX 4090", "NVIDIA A40"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Priority order from the seed; length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "gpuTypePriority": { "type": "string", "default": "availability", "enum": ["availability", "custom"], "description": "If the created Pod is a GPU Pod, set to availability to respond to current GPU type availability. Set to custom to always try to rent GPU types in the order specified in gpuTypeIds." }, "imageName": { "type": "string", "example": "runpod/pytorch:2.1.0-py3.10-cuda11.8.0-devel-ubuntu22.04", "description": "The image tag for the container run on the created Pod. Required unless templateId is given (the template then supplies the image); with neither, createPod answers 400 (rule REST-POD-010).", "minLength": 1, "maxLength": 1024, "x-source": "assumed", "x-source-note": "Length bounds assumed: a non-empty image reference of at most 1024 characters." }, "interruptible": { "type": "boolean", "default": false, "description": "Set to true to create an interruptible or spot Pod. An interruptible Pod can be rented at a lower cost but can be stopped at any time to free up resources for another Pod. A reserved Pod is rented at a higher cost but runs until it exits or is manually stopped." }, "locked": { "type": "boolean", "default": false, "description": "Set to true to lock a Pod. Locking a Pod disables stopping or resetting the Pod." }, "minDiskBandwidthMBps": { "type": "number", "description": "The minimum disk bandwidth, in megabytes per second (MBps), for the created Pod.", "example": 123, "minimum": 0, "maximum": 1e5, "x-source": "assumed", "x-source-note": "Range assumed (the public specs state none): 0 to 100000 (100 Gbit/s)." }, "minDownloadMbps": { "type": "number", "description": "The minimum download speed, in megabits per second (Mbps), for the created Pod.", "example": 100, "minimum": 0, "maximum": 1e5, "x-source": "assumed", "x-source-note": "Range assumed (the public specs state none): 0 to 100000 (100 Gbit/s)." }, "minRAMPerGPU": { "type": "integer", "default": 8, "description": "If the created Pod is a GPU Pod, the minimum amount of RAM, in gigabytes (GB), allocated to the created Pod for each GPU attached to the Pod.", "minimum": 0, "maximum": 1024, "x-unit": "GB", "x-source": "assumed", "x-source-note": "Range assumed (the public specs state none)." }, "minUploadMbps": { "type": "number", "description": "The minimum upload speed, in megabits per second (Mbps), for the created Pod.", "example": 50, "minimum": 0, "maximum": 1e5, "x-source": "assumed", "x-source-note": "Range assumed (the public specs state none): 0 to 100000 (100 Gbit/s)." }, "minVCPUPerGPU": { "type": "integer", "default": 2, "description": "If the created Pod is a GPU Pod, the minimum number of virtual CPUs allocated to the created Pod for each GPU attached to the Pod.", "minimum": 0, "maximum": 128, "x-source": "assumed", "x-source-note": "Range assumed (the public specs state none)." }, "name": { "type": "string", "default": "my pod", "description": "A user-defined name for the created Pod. The name does not need to be unique.", "maxLength": 191, "example": "my-name" }, "networkVolumeId": { "type": "string", "description": "The unique string identifying the network volume to attach to the created Pod. If attached, a network volume replaces the Pod network volume.", "example": "agv6w2qcg7", "maxLength": 128, "x-source": "assumed", "x-source-note": "Length bound assumed: ids the service issues are short opaque strings; 128 matches the path-parameter bound." }, "ports": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/PortSpec" }, "example": ["8888/http", "22/tcp"], "default": ["8888/http", "22/tcp"], "description": "A list of ports exposed on the created Pod. Each port is formatted as [port number]/[protocol]. Protocol can be either http or tcp.", "maxItems": 64, "x-source": "assumed", "x-source-note": "maxItems assumed (the public specs state none); each entry is bounded by the PortSpec pattern." }, "supportPublicIp": { "type": "boolean", "example": true, "description": "If the created Pod is on Community Cloud, set to true if you need the Pod to expose a public IP address. If null, the Pod might not have a public IP address. On Secure Cloud, the Pod will always have a public IP address." }, "templateId": { "type": ["string", "null"], "example": null, "description": "If the Pod is created with a template, the unique string identifying that template.", "maxLength": 128, "x-source": "assumed", "x-source-note": "Length bound assumed: ids the service issues are short opaque strings; 128 matches the path-parameter bound." }, "vcpuCount": { "type": "integer", "default": 2, "description": "If the created Pod is a CPU Pod, the number of vCPUs allocated to the Pod.", "minimum": 2, "maximum": 128, "x-source": "assumed", "x-source-note": "Minimum 2 from the public v2 spec (vcpuCount minimum 2); maximum 128 assumed." }, "volumeInGb": { "type": ["integer", "null"], "default": 20, "description": "The amount of disk space, in gigabytes (GB), to allocate on the Pod volume for the created Pod. The data on the Pod volume is persisted across Pod restarts. To persist data so that future Pods can access it, create a network volume and set networkVolumeId to attach it to the Pod.", "minimum": 0, "maximum": 4e3, "x-unit": "GB", "x-source": "assumed", "x-source-note": "Minimum 0 (no volume; serverless templates use 0, seed); maximum 4000 GB assumed like the network volume maximum." }, "volumeMountPath": { "type": "string", "default": "/workspace", "description": "If either a Pod volume or a network volume is attached to a Pod, the absolute path where the network volume will be mounted in the filesystem.", "maxLength": 4096, "x-source": "assumed", "x-source-note": "Length bound assumed: Linux PATH_MAX (4096)." } }, "x-source": "observed", "x-source-note": "Shape from the public REST v1 spec (docs api-reference/openapi.json), cleaned of its defects.", "additionalProperties": false, "$id": "https://compute-contract.dev/schemas/restV1.json/defs/PodCreateInput" };
-const func2 = Object.prototype.hasOwnProperty;
+const schema25 = { "type": "object", "properties": { "allowedCudaVersions": { "type": "array", "description": "If the created Pod is a GPU Pod, a list of acceptable CUDA versions on the [Pod](#/components/schemas/Pod). If not set, any CUDA version is acceptable.", "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "example": ["12.4", "12.8"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "cloudType": { "type": "string", "default": "SECURE", "enum": ["SECURE", "COMMUNITY"], "description": "Set to SECURE to create the Pod in Secure Cloud. Set to COMMUNITY to create the Pod in Community Cloud. To determine which one suits your needs, see https://docs.runpod.io/pods/overview#pod-types." }, "computeType": { "type": "string", "default": "GPU", "enum": ["GPU", "CPU"], "description": "Set to GPU to create a GPU Pod. Set to CPU to create a CPU Pod. If set to CPU, the Pod will not have a GPU attached and properties related to GPUs such as gpuTypeIds will be ignored. If set to GPU, the Pod will have a GPU attached and properties related to CPUs such as cpuFlavorIds will be ignored." }, "containerDiskInGb": { "type": ["integer", "null"], "default": 50, "description": "The amount of disk space, in gigabytes (GB), to allocate on the container disk for the created Pod. The data on the container disk is wiped when the Pod restarts. To persist data across Pod restarts, set volumeInGb to configure the Pod network volume.", "minimum": 1, "maximum": 4e3, "x-unit": "GB", "x-source": "assumed", "x-source-note": "Minimum 1 from the public v2 spec (container disk minimum 1 GB); maximum 4000 GB assumed like the network volume maximum." }, "containerRegistryAuthId": { "type": "string", "description": "Registry credentials ID.", "example": "clzdaifot0001l90809257ynb", "maxLength": 128, "x-source": "assumed", "x-source-note": "Length bound assumed: ids the service issues are short opaque strings; 128 matches the path-parameter bound." }, "countryCodes": { "type": "array", "items": { "type": "string", "maxLength": 8 }, "description": "A list of country codes where the created Pod can be located. If not set, the Pod can be located in any country.", "example": ["US", "CA"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "cpuFlavorIds": { "type": "array", "items": { "type": "string", "enum": ["cpu3c", "cpu3g", "cpu3m", "cpu5c", "cpu5g", "cpu5m"] }, "description": "If the created Pod is a CPU Pod, a list of Runpod CPU flavors which can be attached to the Pod. The order of the list determines the order to rent CPU flavors. See cpuFlavorPriority for how the order of the list affects Pod creation.", "example": ["cpu3c"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "cpuFlavorPriority": { "type": "string", "default": "availability", "enum": ["availability", "custom"], "description": "If the created Pod is a CPU Pod, set to availability to respond to current CPU flavor availability. Set to custom to always try to rent CPU flavors in the order specified in cpuFlavorIds." }, "dataCenterIds": { "type": "array", "example": ["EU-RO-1", "CA-MTL-1"], "default": ["EU-RO-1", "CA-MTL-1", "EU-SE-1", "US-IL-1", "EUR-IS-1", "EU-CZ-1", "US-TX-3", "EUR-IS-2", "US-KS-2", "US-GA-2", "US-WA-1", "US-TX-1", "CA-MTL-3", "EU-NL-1", "US-TX-4", "US-CA-2", "US-NC-1", "OC-AU-1", "US-DE-1", "EUR-IS-3", "CA-MTL-2", "AP-JP-1", "EUR-NO-1", "EU-FR-1", "US-KS-3", "US-GA-1"], "items": { "type": "string", "minLength": 1, "maxLength": 64 }, "description": "A list of Runpod data center IDs where the created Pod can be located. See `dataCenterPriority` for information on how the order of the list affects Pod creation.", "maxItems": 64, "x-source": "assumed", "x-source-note": "Length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "dataCenterPriority": { "type": "string", "default": "availability", "enum": ["availability", "custom"], "description": "Set to availability to respond to current machine availability. Set to custom to always try to rent machines from data centers in the order specified in dataCenterIds." }, "dockerEntrypoint": { "type": "array", "items": { "type": "string", "maxLength": 4096 }, "default": [], "description": "If specified, overrides the ENTRYPOINT for the Docker image run on the created Pod. If [], uses the ENTRYPOINT defined in the image.", "example": [], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bounds assumed (the public specs state none): at most 64 arguments of at most 4096 characters each." }, "dockerStartCmd": { "type": "array", "items": { "type": "string", "maxLength": 4096 }, "default": [], "description": "If specified, overrides the start CMD for the Docker image run on the created Pod. If [], uses the start CMD defined in the image.", "example": [], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bounds assumed (the public specs state none): at most 64 arguments of at most 4096 characters each." }, "env": { "type": "object", "example": { "ENV_VAR": "value" }, "default": {}, "additionalProperties": { "type": "string", "maxLength": 16384 }, "maxProperties": 256, "propertyNames": { "minLength": 1, "maxLength": 255 }, "x-source": "assumed", "x-source-note": "Bounds assumed (the public specs state none): at most 256 variables, names of 1\u2013255 characters, values of at most 16384 characters." }, "globalNetworking": { "type": "boolean", "default": false, "example": true, "description": "Set to true to enable global networking for the created Pod. Currently only available for On-Demand GPU Pods on some Secure Cloud data centers." }, "gpuCount": { "type": "integer", "default": 1, "description": "If the created Pod is a GPU Pod, the number of GPUs attached to the created Pod.", "minimum": 1, "maximum": 8, "x-source": "assumed", "x-source-note": "Minimum 1 from the public v1 spec; maximum 8 assumed (GPUs of one machine; the public v2 spec bounds it by the GPU type's maxCount without a figure)." }, "gpuTypeIds": { "type": "array", "items": { "type": "string", "minLength": 1, "maxLength": 128 }, "description": "If the created Pod is a GPU Pod, a list of Runpod GPU types which can be attached to the created Pod. The order of the list determines the order to rent GPU types. See `gpuTypePriority` for information on how the order of the list affects Pod creation.", "example": ["NVIDIA GeForce RTX 4090", "NVIDIA A40"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Priority order from the seed; length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "gpuTypePriority": { "type": "string", "default": "availability", "enum": ["availability", "custom"], "description": "If the created Pod is a GPU Pod, set to availability to respond to current GPU type availability. Set to custom to always try to rent GPU types in the order specified in gpuTypeIds." }, "imageName": { "type": "string", "example": "runpod/pytorch:2.1.0-py3.10-cuda11.8.0-devel-ubuntu22.04", "description": "The image tag for the container run on the created Pod. Required unless templateId is given (the template then supplies the image); with neither, createPod answers 400 (rule REST-POD-010).", "minLength": 1, "maxLength": 1024, "x-source": "assumed", "x-source-note": "Length bounds assumed: a non-empty image reference of at most 1024 characters." }, "interruptible": { "type": "boolean", "default": false, "description": "Set to true to create an interruptible or spot Pod. An interruptible Pod can be rented at a lower cost but can be stopped at any time to free up resources for another Pod. A reserved Pod is rented at a higher cost but runs until it exits or is manually stopped." }, "locked": { "type": "boolean", "default": false, "description": "Set to true to lock a Pod. Locking a Pod disables stopping or resetting the Pod." }, "minDiskBandwidthMBps": { "type": "number", "description": "The minimum disk bandwidth, in megabytes per second (MBps), for the created Pod.", "example": 123, "minimum": 0, "maximum": 1e5, "x-source": "assumed", "x-source-note": "Range assumed (the public specs state none): 0 to 100000 (100 Gbit/s)." }, "minDownloadMbps": { "type": "number", "description": "The minimum download speed, in megabits per second (Mbps), for the created Pod.", "example": 100, "minimum": 0, "maximum": 1e5, "x-source": "assumed", "x-source-note": "Range assumed (the public specs state none): 0 to 100000 (100 Gbit/s)." }, "minRAMPerGPU": { "type": "integer", "default": 8, "description": "If the created Pod is a GPU Pod, the minimum amount of RAM, in gigabytes (GB), allocated to the created Pod for each GPU attached to the Pod.", "minimum": 0, "maximum": 1024, "x-unit": "GB", "x-source": "assumed", "x-source-note": "Range assumed (the public specs state none)." }, "minUploadMbps": { "type": "number", "description": "The minimum upload speed, in megabits per second (Mbps), for the created Pod.", "example": 50, "minimum": 0, "maximum": 1e5, "x-source": "assumed", "x-source-note": "Range assumed (the public specs state none): 0 to 100000 (100 Gbit/s)." }, "minVCPUPerGPU": { "type": "integer", "default": 2, "description": "If the created Pod is a GPU Pod, the minimum number of virtual CPUs allocated to the created Pod for each GPU attached to the Pod.", "minimum": 0, "maximum": 128, "x-source": "assumed", "x-source-note": "Range assumed (the public specs state none)." }, "name": { "type": "string", "default": "my pod", "description": "A user-defined name for the created Pod. The name does not need to be unique.", "maxLength": 191, "example": "my-name" }, "networkVolumeId": { "type": "string", "description": "The unique string identifying the network volume to attach to the created Pod. If attached, a network volume replaces the Pod network volume.", "example": "agv6w2qcg7", "maxLength": 128, "x-source": "assumed", "x-source-note": "Length bound assumed: ids the service issues are short opaque strings; 128 matches the path-parameter bound." }, "ports": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/PortSpec" }, "example": ["8888/http", "22/tcp"], "default": ["8888/http", "22/tcp"], "description": "A list of ports exposed on the created Pod. Each port is formatted as [port number]/[protocol]. Protocol can be either http or tcp.", "maxItems": 64, "x-source": "assumed", "x-source-note": "maxItems assumed (the public specs state none); each entry is bounded by the PortSpec pattern." }, "supportPublicIp": { "type": "boolean", "example": true, "description": "If the created Pod is on Community Cloud, set to true if you need the Pod to expose a public IP address. If null, the Pod might not have a public IP address. On Secure Cloud, the Pod will always have a public IP address." }, "templateId": { "type": ["string", "null"], "example": null, "description": "If the Pod is created with a template, the unique string identifying that template.", "maxLength": 128, "x-source": "assumed", "x-source-note": "Length bound assumed: ids the service issues are short opaque strings; 128 matches the path-parameter bound." }, "vcpuCount": { "type": "integer", "default": 2, "description": "If the created Pod is a CPU Pod, the number of vCPUs allocated to the Pod.", "minimum": 2, "maximum": 128, "x-source": "assumed", "x-source-note": "Minimum 2 from the public v2 spec (vcpuCount minimum 2); maximum 128 assumed." }, "volumeInGb": { "type": ["integer", "null"], "default": 20, "description": "The amount of disk space, in gigabytes (GB), to allocate on the Pod volume for the created Pod. The data on the Pod volume is persisted across Pod restarts. To persist data so that future Pods can access it, create a network volume and set networkVolumeId to attach it to the Pod.", "minimum": 0, "maximum": 4e3, "x-unit": "GB", "x-source": "assumed", "x-source-note": "Minimum 0 (no volume; serverless templates use 0, seed); maximum 4000 GB assumed like the network volume maximum." }, "volumeMountPath": { "type": "string", "default": "/workspace", "description": "If either a Pod volume or a network volume is attached to a Pod, the absolute path where the network volume will be mounted in the filesystem.", "maxLength": 4096, "x-source": "assumed", "x-source-note": "Length bound assumed: Linux PATH_MAX (4096)." } }, "anyOf": [{ "required": ["imageName"], "properties": { "imageName": { "type": "string", "minLength": 1, "maxLength": 1024 } } }, { "required": ["templateId"], "properties": { "templateId": { "type": "string", "maxLength": 128 } } }], "x-source": "observed", "x-source-note": "Shape from the public REST v1 spec (docs api-reference/openapi.json), cleaned of its defects.", "additionalProperties": false, "$id": "https://compute-contract.dev/schemas/restV1.json/defs/PodCreateInput" };
+const func5 = Object.prototype.hasOwnProperty;
 const pattern4 = new RegExp("^\\d+\\.\\d+$", "u");
 function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
@@ -1387,23 +1387,24 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
+  const _errs1 = errors;
+  let valid0 = false;
+  const _errs2 = errors;
   if (data && typeof data == "object" && !Array.isArray(data)) {
-    for (const key0 in data) {
-      if (!func2.call(schema25.properties, key0)) {
-        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
+    if (data.imageName === void 0) {
+      const err0 = { instancePath, schemaPath: "#/anyOf/0/required", keyword: "required", params: { missingProperty: "imageName" }, message: "must have required property 'imageName'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
       }
+      errors++;
     }
-    if (data.allowedCudaVersions !== void 0) {
-      let data0 = data.allowedCudaVersions;
-      if (Array.isArray(data0)) {
-        if (data0.length > 64) {
-          const err1 = { instancePath: instancePath + "/allowedCudaVersions", schemaPath: "#/properties/allowedCudaVersions/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+    if (data.imageName !== void 0) {
+      let data0 = data.imageName;
+      if (typeof data0 === "string") {
+        if (func1(data0) > 1024) {
+          const err1 = { instancePath: instancePath + "/imageName", schemaPath: "#/anyOf/0/properties/imageName/maxLength", keyword: "maxLength", params: { limit: 1024 }, message: "must NOT have more than 1024 characters" };
           if (vErrors === null) {
             vErrors = [err1];
           } else {
@@ -1411,52 +1412,57 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        const len0 = data0.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data1 = data0[i0];
-          if (typeof data1 === "string") {
-            if (func1(data1) > 16) {
-              const err2 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/properties/allowedCudaVersions/items/maxLength", keyword: "maxLength", params: { limit: 16 }, message: "must NOT have more than 16 characters" };
-              if (vErrors === null) {
-                vErrors = [err2];
-              } else {
-                vErrors.push(err2);
-              }
-              errors++;
-            }
-            if (!pattern4.test(data1)) {
-              const err3 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/properties/allowedCudaVersions/items/pattern", keyword: "pattern", params: { pattern: "^\\d+\\.\\d+$" }, message: 'must match pattern "^\\d+\\.\\d+$"' };
-              if (vErrors === null) {
-                vErrors = [err3];
-              } else {
-                vErrors.push(err3);
-              }
-              errors++;
-            }
+        if (func1(data0) < 1) {
+          const err2 = { instancePath: instancePath + "/imageName", schemaPath: "#/anyOf/0/properties/imageName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err2];
           } else {
-            const err4 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/properties/allowedCudaVersions/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err4];
-            } else {
-              vErrors.push(err4);
-            }
-            errors++;
+            vErrors.push(err2);
           }
+          errors++;
         }
       } else {
-        const err5 = { instancePath: instancePath + "/allowedCudaVersions", schemaPath: "#/properties/allowedCudaVersions/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err3 = { instancePath: instancePath + "/imageName", schemaPath: "#/anyOf/0/properties/imageName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err5];
+          vErrors = [err3];
         } else {
-          vErrors.push(err5);
+          vErrors.push(err3);
         }
         errors++;
       }
     }
-    if (data.cloudType !== void 0) {
-      let data2 = data.cloudType;
-      if (typeof data2 !== "string") {
-        const err6 = { instancePath: instancePath + "/cloudType", schemaPath: "#/properties/cloudType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+  }
+  var _valid0 = _errs2 === errors;
+  valid0 = valid0 || _valid0;
+  if (_valid0) {
+    var props0 = {};
+    props0.imageName = true;
+  }
+  const _errs5 = errors;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.templateId === void 0) {
+      const err4 = { instancePath, schemaPath: "#/anyOf/1/required", keyword: "required", params: { missingProperty: "templateId" }, message: "must have required property 'templateId'" };
+      if (vErrors === null) {
+        vErrors = [err4];
+      } else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    if (data.templateId !== void 0) {
+      let data1 = data.templateId;
+      if (typeof data1 === "string") {
+        if (func1(data1) > 128) {
+          const err5 = { instancePath: instancePath + "/templateId", schemaPath: "#/anyOf/1/properties/templateId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      } else {
+        const err6 = { instancePath: instancePath + "/templateId", schemaPath: "#/anyOf/1/properties/templateId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -1464,20 +1470,38 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (!(data2 === "SECURE" || data2 === "COMMUNITY")) {
-        const err7 = { instancePath: instancePath + "/cloudType", schemaPath: "#/properties/cloudType/enum", keyword: "enum", params: { allowedValues: schema25.properties.cloudType.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
+    }
+  }
+  var _valid0 = _errs5 === errors;
+  valid0 = valid0 || _valid0;
+  if (_valid0) {
+    if (props0 !== true) {
+      props0 = props0 || {};
+      props0.templateId = true;
+    }
+  }
+  if (!valid0) {
+    const err7 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+    if (vErrors === null) {
+      vErrors = [err7];
+    } else {
+      vErrors.push(err7);
+    }
+    errors++;
+  } else {
+    errors = _errs1;
+    if (vErrors !== null) {
+      if (_errs1) {
+        vErrors.length = _errs1;
+      } else {
+        vErrors = null;
       }
     }
-    if (data.computeType !== void 0) {
-      let data3 = data.computeType;
-      if (typeof data3 !== "string") {
-        const err8 = { instancePath: instancePath + "/computeType", schemaPath: "#/properties/computeType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (!func5.call(schema25.properties, key0)) {
+        const err8 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -1485,62 +1509,65 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (!(data3 === "GPU" || data3 === "CPU")) {
-        const err9 = { instancePath: instancePath + "/computeType", schemaPath: "#/properties/computeType/enum", keyword: "enum", params: { allowedValues: schema25.properties.computeType.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
     }
-    if (data.containerDiskInGb !== void 0) {
-      let data4 = data.containerDiskInGb;
-      if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4)) && data4 !== null) {
-        const err10 = { instancePath: instancePath + "/containerDiskInGb", schemaPath: "#/properties/containerDiskInGb/type", keyword: "type", params: { type: schema25.properties.containerDiskInGb.type }, message: "must be integer,null" };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-      if (typeof data4 == "number" && isFinite(data4)) {
-        if (data4 > 4e3 || isNaN(data4)) {
-          const err11 = { instancePath: instancePath + "/containerDiskInGb", schemaPath: "#/properties/containerDiskInGb/maximum", keyword: "maximum", params: { comparison: "<=", limit: 4e3 }, message: "must be <= 4000" };
+    if (data.allowedCudaVersions !== void 0) {
+      let data2 = data.allowedCudaVersions;
+      if (Array.isArray(data2)) {
+        if (data2.length > 64) {
+          const err9 = { instancePath: instancePath + "/allowedCudaVersions", schemaPath: "#/properties/allowedCudaVersions/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
           if (vErrors === null) {
-            vErrors = [err11];
+            vErrors = [err9];
           } else {
-            vErrors.push(err11);
+            vErrors.push(err9);
           }
           errors++;
         }
-        if (data4 < 1 || isNaN(data4)) {
-          const err12 = { instancePath: instancePath + "/containerDiskInGb", schemaPath: "#/properties/containerDiskInGb/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
-          if (vErrors === null) {
-            vErrors = [err12];
+        const len0 = data2.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data3 = data2[i0];
+          if (typeof data3 === "string") {
+            if (func1(data3) > 16) {
+              const err10 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/properties/allowedCudaVersions/items/maxLength", keyword: "maxLength", params: { limit: 16 }, message: "must NOT have more than 16 characters" };
+              if (vErrors === null) {
+                vErrors = [err10];
+              } else {
+                vErrors.push(err10);
+              }
+              errors++;
+            }
+            if (!pattern4.test(data3)) {
+              const err11 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/properties/allowedCudaVersions/items/pattern", keyword: "pattern", params: { pattern: "^\\d+\\.\\d+$" }, message: 'must match pattern "^\\d+\\.\\d+$"' };
+              if (vErrors === null) {
+                vErrors = [err11];
+              } else {
+                vErrors.push(err11);
+              }
+              errors++;
+            }
           } else {
-            vErrors.push(err12);
+            const err12 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/properties/allowedCudaVersions/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err12];
+            } else {
+              vErrors.push(err12);
+            }
+            errors++;
           }
-          errors++;
-        }
-      }
-    }
-    if (data.containerRegistryAuthId !== void 0) {
-      let data5 = data.containerRegistryAuthId;
-      if (typeof data5 === "string") {
-        if (func1(data5) > 128) {
-          const err13 = { instancePath: instancePath + "/containerRegistryAuthId", schemaPath: "#/properties/containerRegistryAuthId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
-          if (vErrors === null) {
-            vErrors = [err13];
-          } else {
-            vErrors.push(err13);
-          }
-          errors++;
         }
       } else {
-        const err14 = { instancePath: instancePath + "/containerRegistryAuthId", schemaPath: "#/properties/containerRegistryAuthId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err13 = { instancePath: instancePath + "/allowedCudaVersions", schemaPath: "#/properties/allowedCudaVersions/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+    }
+    if (data.cloudType !== void 0) {
+      let data4 = data.cloudType;
+      if (typeof data4 !== "string") {
+        const err14 = { instancePath: instancePath + "/cloudType", schemaPath: "#/properties/cloudType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -1548,44 +1575,41 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (!(data4 === "SECURE" || data4 === "COMMUNITY")) {
+        const err15 = { instancePath: instancePath + "/cloudType", schemaPath: "#/properties/cloudType/enum", keyword: "enum", params: { allowedValues: schema25.properties.cloudType.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      }
     }
-    if (data.countryCodes !== void 0) {
-      let data6 = data.countryCodes;
-      if (Array.isArray(data6)) {
-        if (data6.length > 64) {
-          const err15 = { instancePath: instancePath + "/countryCodes", schemaPath: "#/properties/countryCodes/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
-          if (vErrors === null) {
-            vErrors = [err15];
-          } else {
-            vErrors.push(err15);
-          }
-          errors++;
+    if (data.computeType !== void 0) {
+      let data5 = data.computeType;
+      if (typeof data5 !== "string") {
+        const err16 = { instancePath: instancePath + "/computeType", schemaPath: "#/properties/computeType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
         }
-        const len1 = data6.length;
-        for (let i1 = 0; i1 < len1; i1++) {
-          let data7 = data6[i1];
-          if (typeof data7 === "string") {
-            if (func1(data7) > 8) {
-              const err16 = { instancePath: instancePath + "/countryCodes/" + i1, schemaPath: "#/properties/countryCodes/items/maxLength", keyword: "maxLength", params: { limit: 8 }, message: "must NOT have more than 8 characters" };
-              if (vErrors === null) {
-                vErrors = [err16];
-              } else {
-                vErrors.push(err16);
-              }
-              errors++;
-            }
-          } else {
-            const err17 = { instancePath: instancePath + "/countryCodes/" + i1, schemaPath: "#/properties/countryCodes/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err17];
-            } else {
-              vErrors.push(err17);
-            }
-            errors++;
-          }
+        errors++;
+      }
+      if (!(data5 === "GPU" || data5 === "CPU")) {
+        const err17 = { instancePath: instancePath + "/computeType", schemaPath: "#/properties/computeType/enum", keyword: "enum", params: { allowedValues: schema25.properties.computeType.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err17];
+        } else {
+          vErrors.push(err17);
         }
-      } else {
-        const err18 = { instancePath: instancePath + "/countryCodes", schemaPath: "#/properties/countryCodes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        errors++;
+      }
+    }
+    if (data.containerDiskInGb !== void 0) {
+      let data6 = data.containerDiskInGb;
+      if (!(typeof data6 == "number" && (!(data6 % 1) && !isNaN(data6)) && isFinite(data6)) && data6 !== null) {
+        const err18 = { instancePath: instancePath + "/containerDiskInGb", schemaPath: "#/properties/containerDiskInGb/type", keyword: "type", params: { type: schema25.properties.containerDiskInGb.type }, message: "must be integer,null" };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -1593,12 +1617,9 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-    }
-    if (data.cpuFlavorIds !== void 0) {
-      let data8 = data.cpuFlavorIds;
-      if (Array.isArray(data8)) {
-        if (data8.length > 64) {
-          const err19 = { instancePath: instancePath + "/cpuFlavorIds", schemaPath: "#/properties/cpuFlavorIds/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+      if (typeof data6 == "number" && isFinite(data6)) {
+        if (data6 > 4e3 || isNaN(data6)) {
+          const err19 = { instancePath: instancePath + "/containerDiskInGb", schemaPath: "#/properties/containerDiskInGb/maximum", keyword: "maximum", params: { comparison: "<=", limit: 4e3 }, message: "must be <= 4000" };
           if (vErrors === null) {
             vErrors = [err19];
           } else {
@@ -1606,30 +1627,31 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        const len2 = data8.length;
-        for (let i2 = 0; i2 < len2; i2++) {
-          let data9 = data8[i2];
-          if (typeof data9 !== "string") {
-            const err20 = { instancePath: instancePath + "/cpuFlavorIds/" + i2, schemaPath: "#/properties/cpuFlavorIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err20];
-            } else {
-              vErrors.push(err20);
-            }
-            errors++;
+        if (data6 < 1 || isNaN(data6)) {
+          const err20 = { instancePath: instancePath + "/containerDiskInGb", schemaPath: "#/properties/containerDiskInGb/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          if (vErrors === null) {
+            vErrors = [err20];
+          } else {
+            vErrors.push(err20);
           }
-          if (!(data9 === "cpu3c" || data9 === "cpu3g" || data9 === "cpu3m" || data9 === "cpu5c" || data9 === "cpu5g" || data9 === "cpu5m")) {
-            const err21 = { instancePath: instancePath + "/cpuFlavorIds/" + i2, schemaPath: "#/properties/cpuFlavorIds/items/enum", keyword: "enum", params: { allowedValues: schema25.properties.cpuFlavorIds.items.enum }, message: "must be equal to one of the allowed values" };
-            if (vErrors === null) {
-              vErrors = [err21];
-            } else {
-              vErrors.push(err21);
-            }
-            errors++;
+          errors++;
+        }
+      }
+    }
+    if (data.containerRegistryAuthId !== void 0) {
+      let data7 = data.containerRegistryAuthId;
+      if (typeof data7 === "string") {
+        if (func1(data7) > 128) {
+          const err21 = { instancePath: instancePath + "/containerRegistryAuthId", schemaPath: "#/properties/containerRegistryAuthId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+          if (vErrors === null) {
+            vErrors = [err21];
+          } else {
+            vErrors.push(err21);
           }
+          errors++;
         }
       } else {
-        const err22 = { instancePath: instancePath + "/cpuFlavorIds", schemaPath: "#/properties/cpuFlavorIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err22 = { instancePath: instancePath + "/containerRegistryAuthId", schemaPath: "#/properties/containerRegistryAuthId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err22];
         } else {
@@ -1638,63 +1660,68 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.cpuFlavorPriority !== void 0) {
-      let data10 = data.cpuFlavorPriority;
-      if (typeof data10 !== "string") {
-        const err23 = { instancePath: instancePath + "/cpuFlavorPriority", schemaPath: "#/properties/cpuFlavorPriority/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err23];
-        } else {
-          vErrors.push(err23);
+    if (data.countryCodes !== void 0) {
+      let data8 = data.countryCodes;
+      if (Array.isArray(data8)) {
+        if (data8.length > 64) {
+          const err23 = { instancePath: instancePath + "/countryCodes", schemaPath: "#/properties/countryCodes/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          if (vErrors === null) {
+            vErrors = [err23];
+          } else {
+            vErrors.push(err23);
+          }
+          errors++;
         }
-        errors++;
-      }
-      if (!(data10 === "availability" || data10 === "custom")) {
-        const err24 = { instancePath: instancePath + "/cpuFlavorPriority", schemaPath: "#/properties/cpuFlavorPriority/enum", keyword: "enum", params: { allowedValues: schema25.properties.cpuFlavorPriority.enum }, message: "must be equal to one of the allowed values" };
+        const len1 = data8.length;
+        for (let i1 = 0; i1 < len1; i1++) {
+          let data9 = data8[i1];
+          if (typeof data9 === "string") {
+            if (func1(data9) > 8) {
+              const err24 = { instancePath: instancePath + "/countryCodes/" + i1, schemaPath: "#/properties/countryCodes/items/maxLength", keyword: "maxLength", params: { limit: 8 }, message: "must NOT have more than 8 characters" };
+              if (vErrors === null) {
+                vErrors = [err24];
+              } else {
+                vErrors.push(err24);
+              }
+              errors++;
+            }
+          } else {
+            const err25 = { instancePath: instancePath + "/countryCodes/" + i1, schemaPath: "#/properties/countryCodes/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err25];
+            } else {
+              vErrors.push(err25);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err26 = { instancePath: instancePath + "/countryCodes", schemaPath: "#/properties/countryCodes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err24];
+          vErrors = [err26];
         } else {
-          vErrors.push(err24);
+          vErrors.push(err26);
         }
         errors++;
       }
     }
-    if (data.dataCenterIds !== void 0) {
-      let data11 = data.dataCenterIds;
-      if (Array.isArray(data11)) {
-        if (data11.length > 64) {
-          const err25 = { instancePath: instancePath + "/dataCenterIds", schemaPath: "#/properties/dataCenterIds/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+    if (data.cpuFlavorIds !== void 0) {
+      let data10 = data.cpuFlavorIds;
+      if (Array.isArray(data10)) {
+        if (data10.length > 64) {
+          const err27 = { instancePath: instancePath + "/cpuFlavorIds", schemaPath: "#/properties/cpuFlavorIds/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
           if (vErrors === null) {
-            vErrors = [err25];
+            vErrors = [err27];
           } else {
-            vErrors.push(err25);
+            vErrors.push(err27);
           }
           errors++;
         }
-        const len3 = data11.length;
-        for (let i3 = 0; i3 < len3; i3++) {
-          let data12 = data11[i3];
-          if (typeof data12 === "string") {
-            if (func1(data12) > 64) {
-              const err26 = { instancePath: instancePath + "/dataCenterIds/" + i3, schemaPath: "#/properties/dataCenterIds/items/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
-              if (vErrors === null) {
-                vErrors = [err26];
-              } else {
-                vErrors.push(err26);
-              }
-              errors++;
-            }
-            if (func1(data12) < 1) {
-              const err27 = { instancePath: instancePath + "/dataCenterIds/" + i3, schemaPath: "#/properties/dataCenterIds/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-              if (vErrors === null) {
-                vErrors = [err27];
-              } else {
-                vErrors.push(err27);
-              }
-              errors++;
-            }
-          } else {
-            const err28 = { instancePath: instancePath + "/dataCenterIds/" + i3, schemaPath: "#/properties/dataCenterIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const len2 = data10.length;
+        for (let i2 = 0; i2 < len2; i2++) {
+          let data11 = data10[i2];
+          if (typeof data11 !== "string") {
+            const err28 = { instancePath: instancePath + "/cpuFlavorIds/" + i2, schemaPath: "#/properties/cpuFlavorIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
               vErrors = [err28];
             } else {
@@ -1702,21 +1729,18 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
             }
             errors++;
           }
+          if (!(data11 === "cpu3c" || data11 === "cpu3g" || data11 === "cpu3m" || data11 === "cpu5c" || data11 === "cpu5g" || data11 === "cpu5m")) {
+            const err29 = { instancePath: instancePath + "/cpuFlavorIds/" + i2, schemaPath: "#/properties/cpuFlavorIds/items/enum", keyword: "enum", params: { allowedValues: schema25.properties.cpuFlavorIds.items.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err29];
+            } else {
+              vErrors.push(err29);
+            }
+            errors++;
+          }
         }
       } else {
-        const err29 = { instancePath: instancePath + "/dataCenterIds", schemaPath: "#/properties/dataCenterIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err29];
-        } else {
-          vErrors.push(err29);
-        }
-        errors++;
-      }
-    }
-    if (data.dataCenterPriority !== void 0) {
-      let data13 = data.dataCenterPriority;
-      if (typeof data13 !== "string") {
-        const err30 = { instancePath: instancePath + "/dataCenterPriority", schemaPath: "#/properties/dataCenterPriority/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err30 = { instancePath: instancePath + "/cpuFlavorIds", schemaPath: "#/properties/cpuFlavorIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
           vErrors = [err30];
         } else {
@@ -1724,8 +1748,11 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (!(data13 === "availability" || data13 === "custom")) {
-        const err31 = { instancePath: instancePath + "/dataCenterPriority", schemaPath: "#/properties/dataCenterPriority/enum", keyword: "enum", params: { allowedValues: schema25.properties.dataCenterPriority.enum }, message: "must be equal to one of the allowed values" };
+    }
+    if (data.cpuFlavorPriority !== void 0) {
+      let data12 = data.cpuFlavorPriority;
+      if (typeof data12 !== "string") {
+        const err31 = { instancePath: instancePath + "/cpuFlavorPriority", schemaPath: "#/properties/cpuFlavorPriority/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err31];
         } else {
@@ -1733,89 +1760,83 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-    }
-    if (data.dockerEntrypoint !== void 0) {
-      let data14 = data.dockerEntrypoint;
-      if (Array.isArray(data14)) {
-        if (data14.length > 64) {
-          const err32 = { instancePath: instancePath + "/dockerEntrypoint", schemaPath: "#/properties/dockerEntrypoint/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
-          if (vErrors === null) {
-            vErrors = [err32];
-          } else {
-            vErrors.push(err32);
-          }
-          errors++;
-        }
-        const len4 = data14.length;
-        for (let i4 = 0; i4 < len4; i4++) {
-          let data15 = data14[i4];
-          if (typeof data15 === "string") {
-            if (func1(data15) > 4096) {
-              const err33 = { instancePath: instancePath + "/dockerEntrypoint/" + i4, schemaPath: "#/properties/dockerEntrypoint/items/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
-              if (vErrors === null) {
-                vErrors = [err33];
-              } else {
-                vErrors.push(err33);
-              }
-              errors++;
-            }
-          } else {
-            const err34 = { instancePath: instancePath + "/dockerEntrypoint/" + i4, schemaPath: "#/properties/dockerEntrypoint/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err34];
-            } else {
-              vErrors.push(err34);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err35 = { instancePath: instancePath + "/dockerEntrypoint", schemaPath: "#/properties/dockerEntrypoint/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+      if (!(data12 === "availability" || data12 === "custom")) {
+        const err32 = { instancePath: instancePath + "/cpuFlavorPriority", schemaPath: "#/properties/cpuFlavorPriority/enum", keyword: "enum", params: { allowedValues: schema25.properties.cpuFlavorPriority.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
-          vErrors = [err35];
+          vErrors = [err32];
         } else {
-          vErrors.push(err35);
+          vErrors.push(err32);
         }
         errors++;
       }
     }
-    if (data.dockerStartCmd !== void 0) {
-      let data16 = data.dockerStartCmd;
-      if (Array.isArray(data16)) {
-        if (data16.length > 64) {
-          const err36 = { instancePath: instancePath + "/dockerStartCmd", schemaPath: "#/properties/dockerStartCmd/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+    if (data.dataCenterIds !== void 0) {
+      let data13 = data.dataCenterIds;
+      if (Array.isArray(data13)) {
+        if (data13.length > 64) {
+          const err33 = { instancePath: instancePath + "/dataCenterIds", schemaPath: "#/properties/dataCenterIds/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
           if (vErrors === null) {
-            vErrors = [err36];
+            vErrors = [err33];
           } else {
-            vErrors.push(err36);
+            vErrors.push(err33);
           }
           errors++;
         }
-        const len5 = data16.length;
-        for (let i5 = 0; i5 < len5; i5++) {
-          let data17 = data16[i5];
-          if (typeof data17 === "string") {
-            if (func1(data17) > 4096) {
-              const err37 = { instancePath: instancePath + "/dockerStartCmd/" + i5, schemaPath: "#/properties/dockerStartCmd/items/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
+        const len3 = data13.length;
+        for (let i3 = 0; i3 < len3; i3++) {
+          let data14 = data13[i3];
+          if (typeof data14 === "string") {
+            if (func1(data14) > 64) {
+              const err34 = { instancePath: instancePath + "/dataCenterIds/" + i3, schemaPath: "#/properties/dataCenterIds/items/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
               if (vErrors === null) {
-                vErrors = [err37];
+                vErrors = [err34];
               } else {
-                vErrors.push(err37);
+                vErrors.push(err34);
+              }
+              errors++;
+            }
+            if (func1(data14) < 1) {
+              const err35 = { instancePath: instancePath + "/dataCenterIds/" + i3, schemaPath: "#/properties/dataCenterIds/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err35];
+              } else {
+                vErrors.push(err35);
               }
               errors++;
             }
           } else {
-            const err38 = { instancePath: instancePath + "/dockerStartCmd/" + i5, schemaPath: "#/properties/dockerStartCmd/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err36 = { instancePath: instancePath + "/dataCenterIds/" + i3, schemaPath: "#/properties/dataCenterIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err38];
+              vErrors = [err36];
             } else {
-              vErrors.push(err38);
+              vErrors.push(err36);
             }
             errors++;
           }
         }
       } else {
-        const err39 = { instancePath: instancePath + "/dockerStartCmd", schemaPath: "#/properties/dockerStartCmd/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err37 = { instancePath: instancePath + "/dataCenterIds", schemaPath: "#/properties/dataCenterIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        if (vErrors === null) {
+          vErrors = [err37];
+        } else {
+          vErrors.push(err37);
+        }
+        errors++;
+      }
+    }
+    if (data.dataCenterPriority !== void 0) {
+      let data15 = data.dataCenterPriority;
+      if (typeof data15 !== "string") {
+        const err38 = { instancePath: instancePath + "/dataCenterPriority", schemaPath: "#/properties/dataCenterPriority/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err38];
+        } else {
+          vErrors.push(err38);
+        }
+        errors++;
+      }
+      if (!(data15 === "availability" || data15 === "custom")) {
+        const err39 = { instancePath: instancePath + "/dataCenterPriority", schemaPath: "#/properties/dataCenterPriority/enum", keyword: "enum", params: { allowedValues: schema25.properties.dataCenterPriority.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err39];
         } else {
@@ -1824,11 +1845,11 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.env !== void 0) {
-      let data18 = data.env;
-      if (data18 && typeof data18 == "object" && !Array.isArray(data18)) {
-        if (Object.keys(data18).length > 256) {
-          const err40 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/maxProperties", keyword: "maxProperties", params: { limit: 256 }, message: "must NOT have more than 256 properties" };
+    if (data.dockerEntrypoint !== void 0) {
+      let data16 = data.dockerEntrypoint;
+      if (Array.isArray(data16)) {
+        if (data16.length > 64) {
+          const err40 = { instancePath: instancePath + "/dockerEntrypoint", schemaPath: "#/properties/dockerEntrypoint/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
           if (vErrors === null) {
             vErrors = [err40];
           } else {
@@ -1836,11 +1857,12 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        for (const key1 in data18) {
-          const _errs69 = errors;
-          if (typeof key1 === "string") {
-            if (func1(key1) > 255) {
-              const err41 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/propertyNames/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", propertyName: key1 };
+        const len4 = data16.length;
+        for (let i4 = 0; i4 < len4; i4++) {
+          let data17 = data16[i4];
+          if (typeof data17 === "string") {
+            if (func1(data17) > 4096) {
+              const err41 = { instancePath: instancePath + "/dockerEntrypoint/" + i4, schemaPath: "#/properties/dockerEntrypoint/items/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
               if (vErrors === null) {
                 vErrors = [err41];
               } else {
@@ -1848,62 +1870,63 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
-            if (func1(key1) < 1) {
-              const err42 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/propertyNames/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", propertyName: key1 };
-              if (vErrors === null) {
-                vErrors = [err42];
-              } else {
-                vErrors.push(err42);
-              }
-              errors++;
-            }
-          }
-          var valid13 = _errs69 === errors;
-          if (!valid13) {
-            const err43 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/propertyNames", keyword: "propertyNames", params: { propertyName: key1 }, message: "property name must be valid" };
-            if (vErrors === null) {
-              vErrors = [err43];
-            } else {
-              vErrors.push(err43);
-            }
-            errors++;
-          }
-        }
-        for (const key2 in data18) {
-          let data19 = data18[key2];
-          if (typeof data19 === "string") {
-            if (func1(data19) > 16384) {
-              const err44 = { instancePath: instancePath + "/env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/env/additionalProperties/maxLength", keyword: "maxLength", params: { limit: 16384 }, message: "must NOT have more than 16384 characters" };
-              if (vErrors === null) {
-                vErrors = [err44];
-              } else {
-                vErrors.push(err44);
-              }
-              errors++;
-            }
           } else {
-            const err45 = { instancePath: instancePath + "/env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/env/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err42 = { instancePath: instancePath + "/dockerEntrypoint/" + i4, schemaPath: "#/properties/dockerEntrypoint/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err45];
+              vErrors = [err42];
             } else {
-              vErrors.push(err45);
+              vErrors.push(err42);
             }
             errors++;
           }
         }
       } else {
-        const err46 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err43 = { instancePath: instancePath + "/dockerEntrypoint", schemaPath: "#/properties/dockerEntrypoint/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err46];
+          vErrors = [err43];
         } else {
-          vErrors.push(err46);
+          vErrors.push(err43);
         }
         errors++;
       }
     }
-    if (data.globalNetworking !== void 0) {
-      if (typeof data.globalNetworking !== "boolean") {
-        const err47 = { instancePath: instancePath + "/globalNetworking", schemaPath: "#/properties/globalNetworking/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+    if (data.dockerStartCmd !== void 0) {
+      let data18 = data.dockerStartCmd;
+      if (Array.isArray(data18)) {
+        if (data18.length > 64) {
+          const err44 = { instancePath: instancePath + "/dockerStartCmd", schemaPath: "#/properties/dockerStartCmd/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          if (vErrors === null) {
+            vErrors = [err44];
+          } else {
+            vErrors.push(err44);
+          }
+          errors++;
+        }
+        const len5 = data18.length;
+        for (let i5 = 0; i5 < len5; i5++) {
+          let data19 = data18[i5];
+          if (typeof data19 === "string") {
+            if (func1(data19) > 4096) {
+              const err45 = { instancePath: instancePath + "/dockerStartCmd/" + i5, schemaPath: "#/properties/dockerStartCmd/items/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
+              if (vErrors === null) {
+                vErrors = [err45];
+              } else {
+                vErrors.push(err45);
+              }
+              errors++;
+            }
+          } else {
+            const err46 = { instancePath: instancePath + "/dockerStartCmd/" + i5, schemaPath: "#/properties/dockerStartCmd/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err46];
+            } else {
+              vErrors.push(err46);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err47 = { instancePath: instancePath + "/dockerStartCmd", schemaPath: "#/properties/dockerStartCmd/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
           vErrors = [err47];
         } else {
@@ -1912,56 +1935,56 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.gpuCount !== void 0) {
-      let data21 = data.gpuCount;
-      if (!(typeof data21 == "number" && (!(data21 % 1) && !isNaN(data21)) && isFinite(data21))) {
-        const err48 = { instancePath: instancePath + "/gpuCount", schemaPath: "#/properties/gpuCount/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err48];
-        } else {
-          vErrors.push(err48);
-        }
-        errors++;
-      }
-      if (typeof data21 == "number" && isFinite(data21)) {
-        if (data21 > 8 || isNaN(data21)) {
-          const err49 = { instancePath: instancePath + "/gpuCount", schemaPath: "#/properties/gpuCount/maximum", keyword: "maximum", params: { comparison: "<=", limit: 8 }, message: "must be <= 8" };
+    if (data.env !== void 0) {
+      let data20 = data.env;
+      if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
+        if (Object.keys(data20).length > 256) {
+          const err48 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/maxProperties", keyword: "maxProperties", params: { limit: 256 }, message: "must NOT have more than 256 properties" };
           if (vErrors === null) {
-            vErrors = [err49];
+            vErrors = [err48];
           } else {
-            vErrors.push(err49);
+            vErrors.push(err48);
           }
           errors++;
         }
-        if (data21 < 1 || isNaN(data21)) {
-          const err50 = { instancePath: instancePath + "/gpuCount", schemaPath: "#/properties/gpuCount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
-          if (vErrors === null) {
-            vErrors = [err50];
-          } else {
-            vErrors.push(err50);
+        for (const key1 in data20) {
+          const _errs76 = errors;
+          if (typeof key1 === "string") {
+            if (func1(key1) > 255) {
+              const err49 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/propertyNames/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", propertyName: key1 };
+              if (vErrors === null) {
+                vErrors = [err49];
+              } else {
+                vErrors.push(err49);
+              }
+              errors++;
+            }
+            if (func1(key1) < 1) {
+              const err50 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/propertyNames/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", propertyName: key1 };
+              if (vErrors === null) {
+                vErrors = [err50];
+              } else {
+                vErrors.push(err50);
+              }
+              errors++;
+            }
           }
-          errors++;
-        }
-      }
-    }
-    if (data.gpuTypeIds !== void 0) {
-      let data22 = data.gpuTypeIds;
-      if (Array.isArray(data22)) {
-        if (data22.length > 64) {
-          const err51 = { instancePath: instancePath + "/gpuTypeIds", schemaPath: "#/properties/gpuTypeIds/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
-          if (vErrors === null) {
-            vErrors = [err51];
-          } else {
-            vErrors.push(err51);
+          var valid16 = _errs76 === errors;
+          if (!valid16) {
+            const err51 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/propertyNames", keyword: "propertyNames", params: { propertyName: key1 }, message: "property name must be valid" };
+            if (vErrors === null) {
+              vErrors = [err51];
+            } else {
+              vErrors.push(err51);
+            }
+            errors++;
           }
-          errors++;
         }
-        const len6 = data22.length;
-        for (let i6 = 0; i6 < len6; i6++) {
-          let data23 = data22[i6];
-          if (typeof data23 === "string") {
-            if (func1(data23) > 128) {
-              const err52 = { instancePath: instancePath + "/gpuTypeIds/" + i6, schemaPath: "#/properties/gpuTypeIds/items/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+        for (const key2 in data20) {
+          let data21 = data20[key2];
+          if (typeof data21 === "string") {
+            if (func1(data21) > 16384) {
+              const err52 = { instancePath: instancePath + "/env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/env/additionalProperties/maxLength", keyword: "maxLength", params: { limit: 16384 }, message: "must NOT have more than 16384 characters" };
               if (vErrors === null) {
                 vErrors = [err52];
               } else {
@@ -1969,27 +1992,29 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
-            if (func1(data23) < 1) {
-              const err53 = { instancePath: instancePath + "/gpuTypeIds/" + i6, schemaPath: "#/properties/gpuTypeIds/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-              if (vErrors === null) {
-                vErrors = [err53];
-              } else {
-                vErrors.push(err53);
-              }
-              errors++;
-            }
           } else {
-            const err54 = { instancePath: instancePath + "/gpuTypeIds/" + i6, schemaPath: "#/properties/gpuTypeIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err53 = { instancePath: instancePath + "/env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/env/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err54];
+              vErrors = [err53];
             } else {
-              vErrors.push(err54);
+              vErrors.push(err53);
             }
             errors++;
           }
         }
       } else {
-        const err55 = { instancePath: instancePath + "/gpuTypeIds", schemaPath: "#/properties/gpuTypeIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err54 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err54];
+        } else {
+          vErrors.push(err54);
+        }
+        errors++;
+      }
+    }
+    if (data.globalNetworking !== void 0) {
+      if (typeof data.globalNetworking !== "boolean") {
+        const err55 = { instancePath: instancePath + "/globalNetworking", schemaPath: "#/properties/globalNetworking/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
         if (vErrors === null) {
           vErrors = [err55];
         } else {
@@ -1998,10 +2023,10 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.gpuTypePriority !== void 0) {
-      let data24 = data.gpuTypePriority;
-      if (typeof data24 !== "string") {
-        const err56 = { instancePath: instancePath + "/gpuTypePriority", schemaPath: "#/properties/gpuTypePriority/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.gpuCount !== void 0) {
+      let data23 = data.gpuCount;
+      if (!(typeof data23 == "number" && (!(data23 % 1) && !isNaN(data23)) && isFinite(data23))) {
+        const err56 = { instancePath: instancePath + "/gpuCount", schemaPath: "#/properties/gpuCount/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
         if (vErrors === null) {
           vErrors = [err56];
         } else {
@@ -2009,21 +2034,18 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (!(data24 === "availability" || data24 === "custom")) {
-        const err57 = { instancePath: instancePath + "/gpuTypePriority", schemaPath: "#/properties/gpuTypePriority/enum", keyword: "enum", params: { allowedValues: schema25.properties.gpuTypePriority.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err57];
-        } else {
-          vErrors.push(err57);
+      if (typeof data23 == "number" && isFinite(data23)) {
+        if (data23 > 8 || isNaN(data23)) {
+          const err57 = { instancePath: instancePath + "/gpuCount", schemaPath: "#/properties/gpuCount/maximum", keyword: "maximum", params: { comparison: "<=", limit: 8 }, message: "must be <= 8" };
+          if (vErrors === null) {
+            vErrors = [err57];
+          } else {
+            vErrors.push(err57);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.imageName !== void 0) {
-      let data25 = data.imageName;
-      if (typeof data25 === "string") {
-        if (func1(data25) > 1024) {
-          const err58 = { instancePath: instancePath + "/imageName", schemaPath: "#/properties/imageName/maxLength", keyword: "maxLength", params: { limit: 1024 }, message: "must NOT have more than 1024 characters" };
+        if (data23 < 1 || isNaN(data23)) {
+          const err58 = { instancePath: instancePath + "/gpuCount", schemaPath: "#/properties/gpuCount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
           if (vErrors === null) {
             vErrors = [err58];
           } else {
@@ -2031,8 +2053,13 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (func1(data25) < 1) {
-          const err59 = { instancePath: instancePath + "/imageName", schemaPath: "#/properties/imageName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+      }
+    }
+    if (data.gpuTypeIds !== void 0) {
+      let data24 = data.gpuTypeIds;
+      if (Array.isArray(data24)) {
+        if (data24.length > 64) {
+          const err59 = { instancePath: instancePath + "/gpuTypeIds", schemaPath: "#/properties/gpuTypeIds/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
           if (vErrors === null) {
             vErrors = [err59];
           } else {
@@ -2040,61 +2067,61 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-      } else {
-        const err60 = { instancePath: instancePath + "/imageName", schemaPath: "#/properties/imageName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err60];
-        } else {
-          vErrors.push(err60);
-        }
-        errors++;
-      }
-    }
-    if (data.interruptible !== void 0) {
-      if (typeof data.interruptible !== "boolean") {
-        const err61 = { instancePath: instancePath + "/interruptible", schemaPath: "#/properties/interruptible/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-        if (vErrors === null) {
-          vErrors = [err61];
-        } else {
-          vErrors.push(err61);
-        }
-        errors++;
-      }
-    }
-    if (data.locked !== void 0) {
-      if (typeof data.locked !== "boolean") {
-        const err62 = { instancePath: instancePath + "/locked", schemaPath: "#/properties/locked/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-        if (vErrors === null) {
-          vErrors = [err62];
-        } else {
-          vErrors.push(err62);
-        }
-        errors++;
-      }
-    }
-    if (data.minDiskBandwidthMBps !== void 0) {
-      let data28 = data.minDiskBandwidthMBps;
-      if (typeof data28 == "number" && isFinite(data28)) {
-        if (data28 > 1e5 || isNaN(data28)) {
-          const err63 = { instancePath: instancePath + "/minDiskBandwidthMBps", schemaPath: "#/properties/minDiskBandwidthMBps/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e5 }, message: "must be <= 100000" };
-          if (vErrors === null) {
-            vErrors = [err63];
+        const len6 = data24.length;
+        for (let i6 = 0; i6 < len6; i6++) {
+          let data25 = data24[i6];
+          if (typeof data25 === "string") {
+            if (func1(data25) > 128) {
+              const err60 = { instancePath: instancePath + "/gpuTypeIds/" + i6, schemaPath: "#/properties/gpuTypeIds/items/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err60];
+              } else {
+                vErrors.push(err60);
+              }
+              errors++;
+            }
+            if (func1(data25) < 1) {
+              const err61 = { instancePath: instancePath + "/gpuTypeIds/" + i6, schemaPath: "#/properties/gpuTypeIds/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err61];
+              } else {
+                vErrors.push(err61);
+              }
+              errors++;
+            }
           } else {
-            vErrors.push(err63);
+            const err62 = { instancePath: instancePath + "/gpuTypeIds/" + i6, schemaPath: "#/properties/gpuTypeIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err62];
+            } else {
+              vErrors.push(err62);
+            }
+            errors++;
           }
-          errors++;
-        }
-        if (data28 < 0 || isNaN(data28)) {
-          const err64 = { instancePath: instancePath + "/minDiskBandwidthMBps", schemaPath: "#/properties/minDiskBandwidthMBps/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-          if (vErrors === null) {
-            vErrors = [err64];
-          } else {
-            vErrors.push(err64);
-          }
-          errors++;
         }
       } else {
-        const err65 = { instancePath: instancePath + "/minDiskBandwidthMBps", schemaPath: "#/properties/minDiskBandwidthMBps/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+        const err63 = { instancePath: instancePath + "/gpuTypeIds", schemaPath: "#/properties/gpuTypeIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        if (vErrors === null) {
+          vErrors = [err63];
+        } else {
+          vErrors.push(err63);
+        }
+        errors++;
+      }
+    }
+    if (data.gpuTypePriority !== void 0) {
+      let data26 = data.gpuTypePriority;
+      if (typeof data26 !== "string") {
+        const err64 = { instancePath: instancePath + "/gpuTypePriority", schemaPath: "#/properties/gpuTypePriority/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err64];
+        } else {
+          vErrors.push(err64);
+        }
+        errors++;
+      }
+      if (!(data26 === "availability" || data26 === "custom")) {
+        const err65 = { instancePath: instancePath + "/gpuTypePriority", schemaPath: "#/properties/gpuTypePriority/enum", keyword: "enum", params: { allowedValues: schema25.properties.gpuTypePriority.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err65];
         } else {
@@ -2103,11 +2130,11 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.minDownloadMbps !== void 0) {
-      let data29 = data.minDownloadMbps;
-      if (typeof data29 == "number" && isFinite(data29)) {
-        if (data29 > 1e5 || isNaN(data29)) {
-          const err66 = { instancePath: instancePath + "/minDownloadMbps", schemaPath: "#/properties/minDownloadMbps/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e5 }, message: "must be <= 100000" };
+    if (data.imageName !== void 0) {
+      let data27 = data.imageName;
+      if (typeof data27 === "string") {
+        if (func1(data27) > 1024) {
+          const err66 = { instancePath: instancePath + "/imageName", schemaPath: "#/properties/imageName/maxLength", keyword: "maxLength", params: { limit: 1024 }, message: "must NOT have more than 1024 characters" };
           if (vErrors === null) {
             vErrors = [err66];
           } else {
@@ -2115,8 +2142,8 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (data29 < 0 || isNaN(data29)) {
-          const err67 = { instancePath: instancePath + "/minDownloadMbps", schemaPath: "#/properties/minDownloadMbps/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+        if (func1(data27) < 1) {
+          const err67 = { instancePath: instancePath + "/imageName", schemaPath: "#/properties/imageName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err67];
           } else {
@@ -2125,7 +2152,7 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err68 = { instancePath: instancePath + "/minDownloadMbps", schemaPath: "#/properties/minDownloadMbps/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+        const err68 = { instancePath: instancePath + "/imageName", schemaPath: "#/properties/imageName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err68];
         } else {
@@ -2134,10 +2161,9 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.minRAMPerGPU !== void 0) {
-      let data30 = data.minRAMPerGPU;
-      if (!(typeof data30 == "number" && (!(data30 % 1) && !isNaN(data30)) && isFinite(data30))) {
-        const err69 = { instancePath: instancePath + "/minRAMPerGPU", schemaPath: "#/properties/minRAMPerGPU/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+    if (data.interruptible !== void 0) {
+      if (typeof data.interruptible !== "boolean") {
+        const err69 = { instancePath: instancePath + "/interruptible", schemaPath: "#/properties/interruptible/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
         if (vErrors === null) {
           vErrors = [err69];
         } else {
@@ -2145,18 +2171,23 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (typeof data30 == "number" && isFinite(data30)) {
-        if (data30 > 1024 || isNaN(data30)) {
-          const err70 = { instancePath: instancePath + "/minRAMPerGPU", schemaPath: "#/properties/minRAMPerGPU/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1024 }, message: "must be <= 1024" };
-          if (vErrors === null) {
-            vErrors = [err70];
-          } else {
-            vErrors.push(err70);
-          }
-          errors++;
+    }
+    if (data.locked !== void 0) {
+      if (typeof data.locked !== "boolean") {
+        const err70 = { instancePath: instancePath + "/locked", schemaPath: "#/properties/locked/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        if (vErrors === null) {
+          vErrors = [err70];
+        } else {
+          vErrors.push(err70);
         }
-        if (data30 < 0 || isNaN(data30)) {
-          const err71 = { instancePath: instancePath + "/minRAMPerGPU", schemaPath: "#/properties/minRAMPerGPU/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+        errors++;
+      }
+    }
+    if (data.minDiskBandwidthMBps !== void 0) {
+      let data30 = data.minDiskBandwidthMBps;
+      if (typeof data30 == "number" && isFinite(data30)) {
+        if (data30 > 1e5 || isNaN(data30)) {
+          const err71 = { instancePath: instancePath + "/minDiskBandwidthMBps", schemaPath: "#/properties/minDiskBandwidthMBps/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e5 }, message: "must be <= 100000" };
           if (vErrors === null) {
             vErrors = [err71];
           } else {
@@ -2164,13 +2195,8 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-      }
-    }
-    if (data.minUploadMbps !== void 0) {
-      let data31 = data.minUploadMbps;
-      if (typeof data31 == "number" && isFinite(data31)) {
-        if (data31 > 1e5 || isNaN(data31)) {
-          const err72 = { instancePath: instancePath + "/minUploadMbps", schemaPath: "#/properties/minUploadMbps/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e5 }, message: "must be <= 100000" };
+        if (data30 < 0 || isNaN(data30)) {
+          const err72 = { instancePath: instancePath + "/minDiskBandwidthMBps", schemaPath: "#/properties/minDiskBandwidthMBps/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
           if (vErrors === null) {
             vErrors = [err72];
           } else {
@@ -2178,62 +2204,61 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (data31 < 0 || isNaN(data31)) {
-          const err73 = { instancePath: instancePath + "/minUploadMbps", schemaPath: "#/properties/minUploadMbps/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+      } else {
+        const err73 = { instancePath: instancePath + "/minDiskBandwidthMBps", schemaPath: "#/properties/minDiskBandwidthMBps/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+        if (vErrors === null) {
+          vErrors = [err73];
+        } else {
+          vErrors.push(err73);
+        }
+        errors++;
+      }
+    }
+    if (data.minDownloadMbps !== void 0) {
+      let data31 = data.minDownloadMbps;
+      if (typeof data31 == "number" && isFinite(data31)) {
+        if (data31 > 1e5 || isNaN(data31)) {
+          const err74 = { instancePath: instancePath + "/minDownloadMbps", schemaPath: "#/properties/minDownloadMbps/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e5 }, message: "must be <= 100000" };
           if (vErrors === null) {
-            vErrors = [err73];
+            vErrors = [err74];
           } else {
-            vErrors.push(err73);
+            vErrors.push(err74);
+          }
+          errors++;
+        }
+        if (data31 < 0 || isNaN(data31)) {
+          const err75 = { instancePath: instancePath + "/minDownloadMbps", schemaPath: "#/properties/minDownloadMbps/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err75];
+          } else {
+            vErrors.push(err75);
           }
           errors++;
         }
       } else {
-        const err74 = { instancePath: instancePath + "/minUploadMbps", schemaPath: "#/properties/minUploadMbps/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+        const err76 = { instancePath: instancePath + "/minDownloadMbps", schemaPath: "#/properties/minDownloadMbps/type", keyword: "type", params: { type: "number" }, message: "must be number" };
         if (vErrors === null) {
-          vErrors = [err74];
+          vErrors = [err76];
         } else {
-          vErrors.push(err74);
+          vErrors.push(err76);
         }
         errors++;
       }
     }
-    if (data.minVCPUPerGPU !== void 0) {
-      let data32 = data.minVCPUPerGPU;
+    if (data.minRAMPerGPU !== void 0) {
+      let data32 = data.minRAMPerGPU;
       if (!(typeof data32 == "number" && (!(data32 % 1) && !isNaN(data32)) && isFinite(data32))) {
-        const err75 = { instancePath: instancePath + "/minVCPUPerGPU", schemaPath: "#/properties/minVCPUPerGPU/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        const err77 = { instancePath: instancePath + "/minRAMPerGPU", schemaPath: "#/properties/minRAMPerGPU/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
         if (vErrors === null) {
-          vErrors = [err75];
+          vErrors = [err77];
         } else {
-          vErrors.push(err75);
+          vErrors.push(err77);
         }
         errors++;
       }
       if (typeof data32 == "number" && isFinite(data32)) {
-        if (data32 > 128 || isNaN(data32)) {
-          const err76 = { instancePath: instancePath + "/minVCPUPerGPU", schemaPath: "#/properties/minVCPUPerGPU/maximum", keyword: "maximum", params: { comparison: "<=", limit: 128 }, message: "must be <= 128" };
-          if (vErrors === null) {
-            vErrors = [err76];
-          } else {
-            vErrors.push(err76);
-          }
-          errors++;
-        }
-        if (data32 < 0 || isNaN(data32)) {
-          const err77 = { instancePath: instancePath + "/minVCPUPerGPU", schemaPath: "#/properties/minVCPUPerGPU/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-          if (vErrors === null) {
-            vErrors = [err77];
-          } else {
-            vErrors.push(err77);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.name !== void 0) {
-      let data33 = data.name;
-      if (typeof data33 === "string") {
-        if (func1(data33) > 191) {
-          const err78 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 191 }, message: "must NOT have more than 191 characters" };
+        if (data32 > 1024 || isNaN(data32)) {
+          const err78 = { instancePath: instancePath + "/minRAMPerGPU", schemaPath: "#/properties/minRAMPerGPU/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1024 }, message: "must be <= 1024" };
           if (vErrors === null) {
             vErrors = [err78];
           } else {
@@ -2241,21 +2266,22 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-      } else {
-        const err79 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err79];
-        } else {
-          vErrors.push(err79);
+        if (data32 < 0 || isNaN(data32)) {
+          const err79 = { instancePath: instancePath + "/minRAMPerGPU", schemaPath: "#/properties/minRAMPerGPU/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err79];
+          } else {
+            vErrors.push(err79);
+          }
+          errors++;
         }
-        errors++;
       }
     }
-    if (data.networkVolumeId !== void 0) {
-      let data34 = data.networkVolumeId;
-      if (typeof data34 === "string") {
-        if (func1(data34) > 128) {
-          const err80 = { instancePath: instancePath + "/networkVolumeId", schemaPath: "#/properties/networkVolumeId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+    if (data.minUploadMbps !== void 0) {
+      let data33 = data.minUploadMbps;
+      if (typeof data33 == "number" && isFinite(data33)) {
+        if (data33 > 1e5 || isNaN(data33)) {
+          const err80 = { instancePath: instancePath + "/minUploadMbps", schemaPath: "#/properties/minUploadMbps/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e5 }, message: "must be <= 100000" };
           if (vErrors === null) {
             vErrors = [err80];
           } else {
@@ -2263,37 +2289,29 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
+        if (data33 < 0 || isNaN(data33)) {
+          const err81 = { instancePath: instancePath + "/minUploadMbps", schemaPath: "#/properties/minUploadMbps/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err81];
+          } else {
+            vErrors.push(err81);
+          }
+          errors++;
+        }
       } else {
-        const err81 = { instancePath: instancePath + "/networkVolumeId", schemaPath: "#/properties/networkVolumeId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err82 = { instancePath: instancePath + "/minUploadMbps", schemaPath: "#/properties/minUploadMbps/type", keyword: "type", params: { type: "number" }, message: "must be number" };
         if (vErrors === null) {
-          vErrors = [err81];
+          vErrors = [err82];
         } else {
-          vErrors.push(err81);
+          vErrors.push(err82);
         }
         errors++;
       }
     }
-    if (data.ports !== void 0) {
-      let data35 = data.ports;
-      if (Array.isArray(data35)) {
-        if (data35.length > 64) {
-          const err82 = { instancePath: instancePath + "/ports", schemaPath: "#/properties/ports/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
-          if (vErrors === null) {
-            vErrors = [err82];
-          } else {
-            vErrors.push(err82);
-          }
-          errors++;
-        }
-        const len7 = data35.length;
-        for (let i7 = 0; i7 < len7; i7++) {
-          if (!validate59(data35[i7], { instancePath: instancePath + "/ports/" + i7, parentData: data35, parentDataProperty: i7, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err83 = { instancePath: instancePath + "/ports", schemaPath: "#/properties/ports/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+    if (data.minVCPUPerGPU !== void 0) {
+      let data34 = data.minVCPUPerGPU;
+      if (!(typeof data34 == "number" && (!(data34 % 1) && !isNaN(data34)) && isFinite(data34))) {
+        const err83 = { instancePath: instancePath + "/minVCPUPerGPU", schemaPath: "#/properties/minVCPUPerGPU/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
         if (vErrors === null) {
           vErrors = [err83];
         } else {
@@ -2301,32 +2319,32 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-    }
-    if (data.supportPublicIp !== void 0) {
-      if (typeof data.supportPublicIp !== "boolean") {
-        const err84 = { instancePath: instancePath + "/supportPublicIp", schemaPath: "#/properties/supportPublicIp/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-        if (vErrors === null) {
-          vErrors = [err84];
-        } else {
-          vErrors.push(err84);
+      if (typeof data34 == "number" && isFinite(data34)) {
+        if (data34 > 128 || isNaN(data34)) {
+          const err84 = { instancePath: instancePath + "/minVCPUPerGPU", schemaPath: "#/properties/minVCPUPerGPU/maximum", keyword: "maximum", params: { comparison: "<=", limit: 128 }, message: "must be <= 128" };
+          if (vErrors === null) {
+            vErrors = [err84];
+          } else {
+            vErrors.push(err84);
+          }
+          errors++;
         }
-        errors++;
+        if (data34 < 0 || isNaN(data34)) {
+          const err85 = { instancePath: instancePath + "/minVCPUPerGPU", schemaPath: "#/properties/minVCPUPerGPU/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err85];
+          } else {
+            vErrors.push(err85);
+          }
+          errors++;
+        }
       }
     }
-    if (data.templateId !== void 0) {
-      let data38 = data.templateId;
-      if (typeof data38 !== "string" && data38 !== null) {
-        const err85 = { instancePath: instancePath + "/templateId", schemaPath: "#/properties/templateId/type", keyword: "type", params: { type: schema25.properties.templateId.type }, message: "must be string,null" };
-        if (vErrors === null) {
-          vErrors = [err85];
-        } else {
-          vErrors.push(err85);
-        }
-        errors++;
-      }
-      if (typeof data38 === "string") {
-        if (func1(data38) > 128) {
-          const err86 = { instancePath: instancePath + "/templateId", schemaPath: "#/properties/templateId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+    if (data.name !== void 0) {
+      let data35 = data.name;
+      if (typeof data35 === "string") {
+        if (func1(data35) > 191) {
+          const err86 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 191 }, message: "must NOT have more than 191 characters" };
           if (vErrors === null) {
             vErrors = [err86];
           } else {
@@ -2334,12 +2352,8 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-      }
-    }
-    if (data.vcpuCount !== void 0) {
-      let data39 = data.vcpuCount;
-      if (!(typeof data39 == "number" && (!(data39 % 1) && !isNaN(data39)) && isFinite(data39))) {
-        const err87 = { instancePath: instancePath + "/vcpuCount", schemaPath: "#/properties/vcpuCount/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+      } else {
+        const err87 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err87];
         } else {
@@ -2347,9 +2361,12 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (typeof data39 == "number" && isFinite(data39)) {
-        if (data39 > 128 || isNaN(data39)) {
-          const err88 = { instancePath: instancePath + "/vcpuCount", schemaPath: "#/properties/vcpuCount/maximum", keyword: "maximum", params: { comparison: "<=", limit: 128 }, message: "must be <= 128" };
+    }
+    if (data.networkVolumeId !== void 0) {
+      let data36 = data.networkVolumeId;
+      if (typeof data36 === "string") {
+        if (func1(data36) > 128) {
+          const err88 = { instancePath: instancePath + "/networkVolumeId", schemaPath: "#/properties/networkVolumeId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
           if (vErrors === null) {
             vErrors = [err88];
           } else {
@@ -2357,77 +2374,171 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (data39 < 2 || isNaN(data39)) {
-          const err89 = { instancePath: instancePath + "/vcpuCount", schemaPath: "#/properties/vcpuCount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 2 }, message: "must be >= 2" };
+      } else {
+        const err89 = { instancePath: instancePath + "/networkVolumeId", schemaPath: "#/properties/networkVolumeId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err89];
+        } else {
+          vErrors.push(err89);
+        }
+        errors++;
+      }
+    }
+    if (data.ports !== void 0) {
+      let data37 = data.ports;
+      if (Array.isArray(data37)) {
+        if (data37.length > 64) {
+          const err90 = { instancePath: instancePath + "/ports", schemaPath: "#/properties/ports/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
           if (vErrors === null) {
-            vErrors = [err89];
+            vErrors = [err90];
           } else {
-            vErrors.push(err89);
+            vErrors.push(err90);
+          }
+          errors++;
+        }
+        const len7 = data37.length;
+        for (let i7 = 0; i7 < len7; i7++) {
+          if (!validate59(data37[i7], { instancePath: instancePath + "/ports/" + i7, parentData: data37, parentDataProperty: i7, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err91 = { instancePath: instancePath + "/ports", schemaPath: "#/properties/ports/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        if (vErrors === null) {
+          vErrors = [err91];
+        } else {
+          vErrors.push(err91);
+        }
+        errors++;
+      }
+    }
+    if (data.supportPublicIp !== void 0) {
+      if (typeof data.supportPublicIp !== "boolean") {
+        const err92 = { instancePath: instancePath + "/supportPublicIp", schemaPath: "#/properties/supportPublicIp/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        if (vErrors === null) {
+          vErrors = [err92];
+        } else {
+          vErrors.push(err92);
+        }
+        errors++;
+      }
+    }
+    if (data.templateId !== void 0) {
+      let data40 = data.templateId;
+      if (typeof data40 !== "string" && data40 !== null) {
+        const err93 = { instancePath: instancePath + "/templateId", schemaPath: "#/properties/templateId/type", keyword: "type", params: { type: schema25.properties.templateId.type }, message: "must be string,null" };
+        if (vErrors === null) {
+          vErrors = [err93];
+        } else {
+          vErrors.push(err93);
+        }
+        errors++;
+      }
+      if (typeof data40 === "string") {
+        if (func1(data40) > 128) {
+          const err94 = { instancePath: instancePath + "/templateId", schemaPath: "#/properties/templateId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+          if (vErrors === null) {
+            vErrors = [err94];
+          } else {
+            vErrors.push(err94);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.vcpuCount !== void 0) {
+      let data41 = data.vcpuCount;
+      if (!(typeof data41 == "number" && (!(data41 % 1) && !isNaN(data41)) && isFinite(data41))) {
+        const err95 = { instancePath: instancePath + "/vcpuCount", schemaPath: "#/properties/vcpuCount/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err95];
+        } else {
+          vErrors.push(err95);
+        }
+        errors++;
+      }
+      if (typeof data41 == "number" && isFinite(data41)) {
+        if (data41 > 128 || isNaN(data41)) {
+          const err96 = { instancePath: instancePath + "/vcpuCount", schemaPath: "#/properties/vcpuCount/maximum", keyword: "maximum", params: { comparison: "<=", limit: 128 }, message: "must be <= 128" };
+          if (vErrors === null) {
+            vErrors = [err96];
+          } else {
+            vErrors.push(err96);
+          }
+          errors++;
+        }
+        if (data41 < 2 || isNaN(data41)) {
+          const err97 = { instancePath: instancePath + "/vcpuCount", schemaPath: "#/properties/vcpuCount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 2 }, message: "must be >= 2" };
+          if (vErrors === null) {
+            vErrors = [err97];
+          } else {
+            vErrors.push(err97);
           }
           errors++;
         }
       }
     }
     if (data.volumeInGb !== void 0) {
-      let data40 = data.volumeInGb;
-      if (!(typeof data40 == "number" && (!(data40 % 1) && !isNaN(data40)) && isFinite(data40)) && data40 !== null) {
-        const err90 = { instancePath: instancePath + "/volumeInGb", schemaPath: "#/properties/volumeInGb/type", keyword: "type", params: { type: schema25.properties.volumeInGb.type }, message: "must be integer,null" };
+      let data42 = data.volumeInGb;
+      if (!(typeof data42 == "number" && (!(data42 % 1) && !isNaN(data42)) && isFinite(data42)) && data42 !== null) {
+        const err98 = { instancePath: instancePath + "/volumeInGb", schemaPath: "#/properties/volumeInGb/type", keyword: "type", params: { type: schema25.properties.volumeInGb.type }, message: "must be integer,null" };
         if (vErrors === null) {
-          vErrors = [err90];
+          vErrors = [err98];
         } else {
-          vErrors.push(err90);
+          vErrors.push(err98);
         }
         errors++;
       }
-      if (typeof data40 == "number" && isFinite(data40)) {
-        if (data40 > 4e3 || isNaN(data40)) {
-          const err91 = { instancePath: instancePath + "/volumeInGb", schemaPath: "#/properties/volumeInGb/maximum", keyword: "maximum", params: { comparison: "<=", limit: 4e3 }, message: "must be <= 4000" };
+      if (typeof data42 == "number" && isFinite(data42)) {
+        if (data42 > 4e3 || isNaN(data42)) {
+          const err99 = { instancePath: instancePath + "/volumeInGb", schemaPath: "#/properties/volumeInGb/maximum", keyword: "maximum", params: { comparison: "<=", limit: 4e3 }, message: "must be <= 4000" };
           if (vErrors === null) {
-            vErrors = [err91];
+            vErrors = [err99];
           } else {
-            vErrors.push(err91);
+            vErrors.push(err99);
           }
           errors++;
         }
-        if (data40 < 0 || isNaN(data40)) {
-          const err92 = { instancePath: instancePath + "/volumeInGb", schemaPath: "#/properties/volumeInGb/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+        if (data42 < 0 || isNaN(data42)) {
+          const err100 = { instancePath: instancePath + "/volumeInGb", schemaPath: "#/properties/volumeInGb/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
           if (vErrors === null) {
-            vErrors = [err92];
+            vErrors = [err100];
           } else {
-            vErrors.push(err92);
+            vErrors.push(err100);
           }
           errors++;
         }
       }
     }
     if (data.volumeMountPath !== void 0) {
-      let data41 = data.volumeMountPath;
-      if (typeof data41 === "string") {
-        if (func1(data41) > 4096) {
-          const err93 = { instancePath: instancePath + "/volumeMountPath", schemaPath: "#/properties/volumeMountPath/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
+      let data43 = data.volumeMountPath;
+      if (typeof data43 === "string") {
+        if (func1(data43) > 4096) {
+          const err101 = { instancePath: instancePath + "/volumeMountPath", schemaPath: "#/properties/volumeMountPath/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
           if (vErrors === null) {
-            vErrors = [err93];
+            vErrors = [err101];
           } else {
-            vErrors.push(err93);
+            vErrors.push(err101);
           }
           errors++;
         }
       } else {
-        const err94 = { instancePath: instancePath + "/volumeMountPath", schemaPath: "#/properties/volumeMountPath/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err102 = { instancePath: instancePath + "/volumeMountPath", schemaPath: "#/properties/volumeMountPath/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err94];
+          vErrors = [err102];
         } else {
-          vErrors.push(err94);
+          vErrors.push(err102);
         }
         errors++;
       }
     }
   } else {
-    const err95 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err103 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err95];
+      vErrors = [err103];
     } else {
-      vErrors.push(err95);
+      vErrors.push(err103);
     }
     errors++;
   }
@@ -2450,7 +2561,7 @@ function validate65(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!func2.call(schema26.properties, key0)) {
+      if (!func5.call(schema26.properties, key0)) {
         const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err0];
@@ -3678,7 +3789,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func2.call(schema29.properties, key0)) {
+      if (!func5.call(schema29.properties, key0)) {
         const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err1];
@@ -4350,7 +4461,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!func2.call(schema30.properties, key0)) {
+      if (!func5.call(schema30.properties, key0)) {
         const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err0];
@@ -5020,7 +5131,7 @@ function validate74(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func2.call(schema31.properties, key0)) {
+      if (!func5.call(schema31.properties, key0)) {
         const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err2];
@@ -5499,7 +5610,7 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!func2.call(schema32.properties, key0)) {
+      if (!func5.call(schema32.properties, key0)) {
         const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err0];

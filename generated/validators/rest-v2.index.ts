@@ -296,6 +296,7 @@ export const schemas = {
   UpdateClusterRequest: V.schema__UpdateClusterRequest as Validator<Components['schemas']['UpdateClusterRequest']>,
   ListClustersResponse: V.schema__ListClustersResponse as Validator<Components['schemas']['ListClustersResponse']>,
   BaseContainerConfig: V.schema__BaseContainerConfig as Validator<Components['schemas']['BaseContainerConfig']>,
+  RequestArgs: V.schema__RequestArgs as Validator<Components['schemas']['RequestArgs']>,
   ContainerConfig: V.schema__ContainerConfig as Validator<Components['schemas']['ContainerConfig']>,
   PersistentMount: V.schema__PersistentMount as Validator<Components['schemas']['PersistentMount']>,
   LogSource: V.schema__LogSource as Validator<Components['schemas']['LogSource']>,
@@ -367,6 +368,10 @@ export const schemas = {
   CreateTemplateRequest: V.schema__CreateTemplateRequest as Validator<Components['schemas']['CreateTemplateRequest']>,
   UpdateTemplateRequest: V.schema__UpdateTemplateRequest as Validator<Components['schemas']['UpdateTemplateRequest']>,
   ListTemplatesResponse: V.schema__ListTemplatesResponse as Validator<Components['schemas']['ListTemplatesResponse']>,
+  disk: V.schema__disk as Validator<Components['schemas']['disk']>,
+  env: V.schema__env as Validator<Components['schemas']['env']>,
+  ports: V.schema__ports as Validator<Components['schemas']['ports']>,
+  registry: V.schema__registry as Validator<Components['schemas']['registry']>,
 } as const;
 /** Validators of the REST v2 webhook payloads the service sends. */
 export const webhooks = {

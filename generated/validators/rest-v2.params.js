@@ -5575,7 +5575,7 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
 }
 validate102.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
 const listCpuTypes__params = validate106;
-const schema65 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "include": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CatalogInclude" }, "maxItems": 1, "example": ["AVAILABILITY"] }, "product": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CpuProduct" }, "maxItems": 2, "example": ["POD", "SERVERLESS"] }, "vcpuCount": { "type": "integer", "minimum": 2, "maximum": 512, "example": 4 } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__params" };
+const schema65 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "include": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CatalogInclude" }, "maxItems": 1, "example": ["AVAILABILITY"] }, "product": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CpuProduct" }, "maxItems": 2, "example": ["POD", "SERVERLESS"] }, "vcpuCount": { "type": "integer", "enum": [2, 4, 8, 16, 32, 64, 128, 256, 512], "example": 4, "x-source-note": "The power-of-two rule stated as an enum (issue 21), so generated requests meet it." } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__params" };
 const schema66 = { "type": "string", "enum": ["POD", "SERVERLESS"], "description": "Product whose CPU stock is asked for.", "example": "POD", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CpuProduct" };
 function validate108(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
@@ -5804,43 +5804,32 @@ function validate106(data, { instancePath = "", parentData, parentDataProperty, 
               }
             }
           }
-          if (typeof data6 == "number" && isFinite(data6)) {
-            if (data6 > 512 || isNaN(data6)) {
-              const err7 = { instancePath: instancePath + "/query/vcpuCount", schemaPath: "#/properties/query/properties/vcpuCount/maximum", keyword: "maximum", params: { comparison: "<=", limit: 512 }, message: "must be <= 512" };
-              if (vErrors === null) {
-                vErrors = [err7];
-              } else {
-                vErrors.push(err7);
-              }
-              errors++;
+          if (!(data6 === 2 || data6 === 4 || data6 === 8 || data6 === 16 || data6 === 32 || data6 === 64 || data6 === 128 || data6 === 256 || data6 === 512)) {
+            const err7 = { instancePath: instancePath + "/query/vcpuCount", schemaPath: "#/properties/query/properties/vcpuCount/enum", keyword: "enum", params: { allowedValues: schema65.properties.query.properties.vcpuCount.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err7];
+            } else {
+              vErrors.push(err7);
             }
-            if (data6 < 2 || isNaN(data6)) {
-              const err8 = { instancePath: instancePath + "/query/vcpuCount", schemaPath: "#/properties/query/properties/vcpuCount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 2 }, message: "must be >= 2" };
-              if (vErrors === null) {
-                vErrors = [err8];
-              } else {
-                vErrors.push(err8);
-              }
-              errors++;
-            }
+            errors++;
           }
         }
       } else {
-        const err9 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err8 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err9];
+          vErrors = [err8];
         } else {
-          vErrors.push(err9);
+          vErrors.push(err8);
         }
         errors++;
       }
     }
   } else {
-    const err10 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err9 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err10];
+      vErrors = [err9];
     } else {
-      vErrors.push(err10);
+      vErrors.push(err9);
     }
     errors++;
   }
@@ -5849,7 +5838,7 @@ function validate106(data, { instancePath = "", parentData, parentDataProperty, 
 }
 validate106.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
 const getCpuType__params = validate110;
-const schema67 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": { "include": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CatalogInclude" }, "maxItems": 1, "example": ["AVAILABILITY"] }, "product": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CpuProduct" }, "maxItems": 2, "example": ["POD", "SERVERLESS"] }, "vcpuCount": { "type": "integer", "minimum": 2, "maximum": 512, "example": 4 } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__params" };
+const schema67 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": { "include": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CatalogInclude" }, "maxItems": 1, "example": ["AVAILABILITY"] }, "product": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CpuProduct" }, "maxItems": 2, "example": ["POD", "SERVERLESS"] }, "vcpuCount": { "type": "integer", "enum": [2, 4, 8, 16, 32, 64, 128, 256, 512], "example": 4, "x-source-note": "The power-of-two rule stated as an enum (issue 21), so generated requests meet it." } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__params" };
 function validate110(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6087,43 +6076,32 @@ function validate110(data, { instancePath = "", parentData, parentDataProperty, 
               }
             }
           }
-          if (typeof data7 == "number" && isFinite(data7)) {
-            if (data7 > 512 || isNaN(data7)) {
-              const err11 = { instancePath: instancePath + "/query/vcpuCount", schemaPath: "#/properties/query/properties/vcpuCount/maximum", keyword: "maximum", params: { comparison: "<=", limit: 512 }, message: "must be <= 512" };
-              if (vErrors === null) {
-                vErrors = [err11];
-              } else {
-                vErrors.push(err11);
-              }
-              errors++;
+          if (!(data7 === 2 || data7 === 4 || data7 === 8 || data7 === 16 || data7 === 32 || data7 === 64 || data7 === 128 || data7 === 256 || data7 === 512)) {
+            const err11 = { instancePath: instancePath + "/query/vcpuCount", schemaPath: "#/properties/query/properties/vcpuCount/enum", keyword: "enum", params: { allowedValues: schema67.properties.query.properties.vcpuCount.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err11];
+            } else {
+              vErrors.push(err11);
             }
-            if (data7 < 2 || isNaN(data7)) {
-              const err12 = { instancePath: instancePath + "/query/vcpuCount", schemaPath: "#/properties/query/properties/vcpuCount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 2 }, message: "must be >= 2" };
-              if (vErrors === null) {
-                vErrors = [err12];
-              } else {
-                vErrors.push(err12);
-              }
-              errors++;
-            }
+            errors++;
           }
         }
       } else {
-        const err13 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err12 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err13];
+          vErrors = [err12];
         } else {
-          vErrors.push(err13);
+          vErrors.push(err12);
         }
         errors++;
       }
     }
   } else {
-    const err14 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err14];
+      vErrors = [err13];
     } else {
-      vErrors.push(err14);
+      vErrors.push(err13);
     }
     errors++;
   }

@@ -3,6 +3,7 @@
 // the operation and the status. Checked against the catalogue: an unknown rule id, or an operation
 // the rule does not list, is an error.
 import type { CatalogueRule } from '../conform/types.js';
+import { REST_V2_ALLOWED_REFUSALS, type RestV2Condition } from './allow-list-rest-v2.js';
 
 /**
  * When an entry applies (computed from the request the run sent, so a refusal is only excused where
@@ -14,7 +15,7 @@ import type { CatalogueRule } from '../conform/types.js';
  *    generator gives `x-unique` / SDL "unique" fields fresh values, so this is rare by design);
  *  - the other conditions test the body (see REQUEST_CONDITIONS).
  */
-export type RefusalCondition = 'unknown-reference' | 'null-variable' | 'job-state' | 'name-taken' | keyof typeof REQUEST_CONDITIONS;
+export type RefusalCondition = 'unknown-reference' | 'null-variable' | 'job-state' | 'name-taken' | keyof typeof REQUEST_CONDITIONS | RestV2Condition;
 
 type Body = Record<string, unknown> | undefined;
 
@@ -35,13 +36,15 @@ export const REQUEST_CONDITIONS = {
 
 export interface AllowedRefusal {
   rule: string;
-  surface: 'restV1' | 'queueV2' | 'graphql';
+  surface: 'restV1' | 'queueV2' | 'restV2' | 'graphql';
   operations: readonly string[];
   /** HTTP status; for GraphQL the status of an answer carrying errors[] (200, GQL-ERROR-001). */
   status: number;
   when: RefusalCondition;
-  /** REST v1 / queue v2: the refusal's errors[] must name a path starting with this (e.g. /body/name). */
-  errorPath?: string;
+  /** REST: the refusal's errors[] must name a path starting with this (e.g. /body/name). */
+  errorPath?: string | readonly string[];
+  /** errorPath names whole paths, not prefixes (a query rule names `/query/product`, never `/query/product/0`). */
+  exact?: boolean;
 }
 
 export const ALLOWED_REFUSALS: readonly AllowedRefusal[] = [
@@ -81,6 +84,7 @@ export const ALLOWED_REFUSALS: readonly AllowedRefusal[] = [
   { rule: 'REST-REGAUTH-003', surface: 'restV1', status: 400, when: 'name-taken', operations: ['createContainerRegistryAuth'], errorPath: '/body/name' },
   { rule: 'GQL-TEMPLATE-007', surface: 'graphql', status: 200, when: 'name-taken', operations: ['saveTemplate'] },
   { rule: 'GQL-SECRET-004', surface: 'graphql', status: 200, when: 'name-taken', operations: ['secretCreate'] },
+  ...REST_V2_ALLOWED_REFUSALS,
 ];
 
 /** Problems of the allow-list against the catalogue (empty = consistent). */
@@ -107,5 +111,5 @@ export function allowedBy(
   errorPaths: readonly string[], entries: readonly AllowedRefusal[] = ALLOWED_REFUSALS,
 ): AllowedRefusal | undefined {
   return entries.find((e) => e.surface === surface && e.status === status && e.operations.includes(operationId) && conditions.has(e.when)
-    && (e.errorPath === undefined || errorPaths.some((p) => p.startsWith(e.errorPath!))));
+    && (e.errorPath === undefined || errorPaths.some((p) => ([] as string[]).concat(e.errorPath!).some((named) => (e.exact ? p === named : p.startsWith(named))))));
 }

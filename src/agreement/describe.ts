@@ -1,6 +1,7 @@
 // A request as a failure report prints it: method, path, query and body, with every secret value
 // (x-secret / writeOnly fields, whatever their length, and the run's own fixture secrets) replaced,
 // and long bodies cut.
+import { serializeQuery } from '../query-style.js';
 import type { RequestCase } from './requests.js';
 import type { Schema } from './schema.js';
 
@@ -9,8 +10,9 @@ const REDACTED = '[secret]';
 
 export function describeRequest(c: RequestCase, endpointId: string | undefined, secrets: readonly string[]): string {
   const path = c.op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(c.path[name] ?? ''));
-  const base = c.op.surface === 'restV1' ? '/v1' : c.op.surface === 'queueV2' ? `/v2/${endpointId ?? '{endpointId}'}` : '/graphql';
-  const query = Object.entries(c.query).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join('&');
+  const base = c.op.surface === 'restV1' ? '/v1' : c.op.surface === 'restV2' ? '/v2' : c.op.surface === 'queueV2' ? `/v2/${endpointId ?? '{endpointId}'}` : '/graphql';
+  // The query as sent (lists as the spec declares them: REST v2 `product=POD,SERVERLESS`).
+  const query = decodeURIComponent(serializeQuery(c.query, c.op.queryStyles));
   let body = '';
   if (c.bodyMode === 'json') body = ` ${c.op.surface === 'graphql' ? `${c.op.graphql!.operationName} variables=` : 'body='}${JSON.stringify(redactSecrets(c))}`;
   // The raw text may carry secrets: print the body it was cut from, redacted.

@@ -2,11 +2,14 @@
 // scratch resources the run may change, fresh ones per delete), resolved into generated requests in
 // place of placeholders, observed to prove a refused request stored nothing, deleted at the end.
 import { randomBytes } from 'node:crypto';
+import { RestV2Fixtures, type RestV2Kind } from './fixtures-rest-v2.js';
 import { parsePlaceholder, queueEndpointRole, type ResourceKind, type Role } from './references.js';
 import type { RequestCase } from './requests.js';
 import type { Answer, Transport } from './transport.js';
 
-type Creatable = Exclude<ResourceKind, 'job' | 'templateName'>;
+type Creatable = Exclude<ResourceKind, 'job' | 'templateName' | RestV2Kind>;
+const REST_V2_KINDS: ReadonlySet<string> = new Set(['gpuType', 'gpuPool', 'cpuType', 'dataCenter']);
+const isRestV2Kind = (kind: ResourceKind): kind is RestV2Kind => kind.startsWith('v2') || REST_V2_KINDS.has(kind);
 
 const COLLECTIONS: Record<string, Creatable> = {
   '/pods': 'pod',
@@ -34,8 +37,12 @@ export class Fixtures {
   private readonly templateNames = new Map<string, string>();
   jobs: string[] = [];
   endpoints = { queue: '', sync: '', sink: '' };
+  /** REST v2's own resources, when the target has REST v2. */
+  private readonly v2: RestV2Fixtures | undefined;
 
-  constructor(private readonly transport: Transport, private readonly options: FixtureOptions) {}
+  constructor(private readonly transport: Transport, private readonly options: FixtureOptions) {
+    this.v2 = transport.target.restV2Url ? new RestV2Fixtures(transport, { workerImage: options.workerImage, secret: options.secret, name: (p) => this.name(p) }) : undefined;
+  }
 
   name(prefix: string): string {
     return `agree-${prefix}-${this.tag}-${++this.counter}`;
@@ -55,6 +62,7 @@ export class Fixtures {
     this.fixture.set('endpoint', this.endpoints.queue);
     this.scratch.set('endpoint', await this.create('endpoint'));
     await this.submitJobs();
+    await this.v2?.setup();
   }
 
   /** Jobs in several states on the queue endpoint: completed, failed (retryable), long-lived. */
@@ -159,6 +167,10 @@ export class Fixtures {
   }
 
   private async idOf(kind: ResourceKind, role: Role): Promise<string> {
+    if (isRestV2Kind(kind)) {
+      if (!this.v2) throw new Error(`a REST v2 ${kind} was asked for, but the target has no REST v2`);
+      return this.v2.idOf(kind, role);
+    }
     if (kind === 'job') return this.jobs[this.counter++ % this.jobs.length]!;
     if (kind === 'templateName') return this.templateNames.get(await this.create('template'))!;
     if (role === 'fresh') return this.create(kind);
@@ -171,6 +183,7 @@ export class Fixtures {
   record(c: RequestCase, answer: Answer): void {
     if (answer.status < 200 || answer.status > 299) return;
     const body = answer.body as Record<string, unknown> | undefined;
+    if (c.op.surface === 'restV2' && c.op.method === 'POST') this.v2?.record(c.op.path, answer);
     if (c.op.surface === 'restV1' && c.op.method === 'POST') {
       const kind = COLLECTIONS[c.op.path];
       if (kind && typeof body?.['id'] === 'string') this.track(kind, body['id']);
@@ -197,11 +210,25 @@ export class Fixtures {
       if (op.operationId !== 'saveTemplate' && op.operationId !== 'deleteTemplate') return undefined;
       return this.snapshot('/templates', op.operationId === 'saveTemplate' ? `/templates/${this.scratch.get('template')}` : undefined);
     }
+    if (op.surface === 'restV2') return this.snapshotV2(c);
     const collection = `/${op.path.split('/')[1]}`;
     const kind = COLLECTIONS[collection];
     const scratchId = kind ? this.scratch.get(kind) : undefined;
     const changes = op.method !== 'DELETE' && op.path.includes('{');
     return this.snapshot(collection, changes && scratchId ? `${collection}/${scratchId}` : undefined);
+  }
+
+  /** REST v2: the collection listed and the scratch resource a PATCH/POST under it may change. */
+  private async snapshotV2(c: RequestCase): Promise<string | undefined> {
+    const { op } = c;
+    if (op.path === '/account/ssh-keys') return (await this.transport.restV2('GET', op.path)).text;
+    const collection = op.path.startsWith('/registries/delegations') ? '/registries/delegations' : `/${op.path.split('/')[1]}`;
+    const list = await this.transport.restV2('GET', collection);
+    const one = op.method !== 'DELETE' ? this.v2?.scratchPath(op.path) : undefined;
+    const body = list.body as Record<string, unknown> | undefined;
+    const items = body && Object.values(body).find(Array.isArray);
+    const size = items ? items.length : `HTTP ${list.status}`;
+    return `${size}|${one ? stableText((await this.transport.restV2('GET', one)).body) : ''}`;
   }
 
   private async snapshot(collection: string, resource?: string): Promise<string> {
@@ -213,6 +240,9 @@ export class Fixtures {
 
   /** Deletes everything the run created; returns what could not be deleted. */
   async cleanup(): Promise<string[]> {
+    // REST v2 first (its pods and endpoints use REST v2 templates and credentials), then REST v1 and GraphQL,
+    // then REST v2 again for what a REST v1 pod or endpoint was still using.
+    await this.v2?.cleanup();
     const left: string[] = [];
     for (const kind of DELETE_ORDER) {
       for (const id of this.created.get(kind) ?? []) {
@@ -225,6 +255,7 @@ export class Fixtures {
       for (const entry of retry) if (await this.remove('template', entry.slice('template '.length))) left.splice(left.indexOf(entry), 1);
     }
     this.created.clear();
+    left.push(...((await this.v2?.cleanup(true)) ?? []));
     return left;
   }
 
@@ -238,4 +269,11 @@ export class Fixtures {
     // 404/400: already gone (a generated delete removed it); anything else is left over.
     return [204, 404].includes(answer.status) || (kind === 'registryAuth' && answer.status === 400);
   }
+}
+
+/** What the clock changes on its own (a pod's status and runtime), left out of a stored-state fingerprint. */
+const MOVING = new Set(['status', 'actions', 'runtime', 'startedAt', 'cost']);
+
+function stableText(body: unknown): string {
+  return JSON.stringify(body, (key, value) => (MOVING.has(key) ? undefined : value)) ?? '';
 }

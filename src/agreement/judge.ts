@@ -9,10 +9,15 @@ import type { Answer, Outcome } from './transport.js';
 
 export type Verdict = { ok: true; allowedBy?: string } | { ok: false; problem: string };
 
+export interface JudgeOptions {
+  /** REST v2 answers must carry RateLimit / RateLimit-Policy (default true; false for a target run without quotas). */
+  rateLimitHeaders?: boolean;
+}
+
 const MESSAGE_CHARS = 200;
 
-export function judgeValid(c: RequestCase, outcome: Outcome, conditions: ReadonlySet<RefusalCondition>, secrets: readonly string[], allow?: readonly AllowedRefusal[]): Verdict {
-  const base = judgeCommon(c, outcome, secrets);
+export function judgeValid(c: RequestCase, outcome: Outcome, conditions: ReadonlySet<RefusalCondition>, secrets: readonly string[], allow?: readonly AllowedRefusal[], options: JudgeOptions = {}): Verdict {
+  const base = judgeCommon(c, outcome, secrets, options);
   if (base) return base;
   const answer = (outcome as { answer: Answer }).answer;
   const { status } = answer;
@@ -30,8 +35,8 @@ export function judgeValid(c: RequestCase, outcome: Outcome, conditions: Readonl
   return { ok: false, problem: `spec-valid request refused with ${status} and no allow-listed rule covers it: ${clip(messageOf(answer))}` };
 }
 
-export function judgeInvalid(c: InvalidCase, outcome: Outcome, secrets: readonly string[]): Verdict {
-  const base = judgeCommon(c, outcome, secrets);
+export function judgeInvalid(c: InvalidCase, outcome: Outcome, secrets: readonly string[], options: JudgeOptions = {}): Verdict {
+  const base = judgeCommon(c, outcome, secrets, options);
   if (base) return base;
   const answer = (outcome as { answer: Answer }).answer;
   const { pointer, kind } = c.violation;
@@ -54,22 +59,41 @@ export function judgeInvalid(c: InvalidCase, outcome: Outcome, secrets: readonly
     }
     return { ok: true };
   }
-  if (answer.status !== 400) return { ok: false, problem: `${kind} at ${pointer} (${c.violation.detail}): expected 400, got ${answer.status}${answer.status < 300 ? ' (accepted)' : ''}: ${clip(messageOf(answer))}` };
+  const wanted = expectedRefusal(c);
+  if (answer.status !== wanted) return { ok: false, problem: `${kind} at ${pointer} (${c.violation.detail}): expected ${wanted}, got ${answer.status}${answer.status < 300 ? ' (accepted)' : ''}: ${clip(messageOf(answer))}` };
   const errors = errorPathsOf(answer);
-  if (!errors.includes(pointer)) return { ok: false, problem: `${kind} at ${pointer}: 400 whose errors[] does not name ${pointer} (names: ${errors.join(', ') || 'nothing'})` };
+  if (!errors.includes(pointer)) return { ok: false, problem: `${kind} at ${pointer}: ${wanted} whose errors[] does not name ${pointer} (names: ${errors.join(', ') || 'nothing'})` };
   const unrelated = errors.filter((p) => !related(p, pointer));
   if (unrelated.length) return { ok: false, problem: `${kind} at ${pointer}: errors[] also names ${unrelated.join(', ')} (a single-point violation)` };
   return { ok: true };
 }
 
+/**
+ * The status a single-point violation is refused with. REST v1 and queue v2: 400. REST v2 as its
+ * spec states (RESTV2-ERROR-002, the front's order): a broken path id names no resource (404), a
+ * broken query 400, a body that is not JSON 400, a body that breaks its schema 422.
+ */
+function expectedRefusal(c: InvalidCase): number {
+  if (c.op.surface !== 'restV2') return 400;
+  const { pointer, kind } = c.violation;
+  if (pointer.startsWith('/path/')) return 404;
+  if (pointer.startsWith('/query/') || kind === 'malformed-json') return 400;
+  return 422;
+}
+
 /** Transport failures, 5xx, undocumented statuses, bodies outside the spec, echoed secrets. */
-function judgeCommon(c: RequestCase, outcome: Outcome, secrets: readonly string[]): Verdict | undefined {
+function judgeCommon(c: RequestCase, outcome: Outcome, secrets: readonly string[], options: JudgeOptions): Verdict | undefined {
   if (outcome.kind !== 'answer') return { ok: false, problem: outcome.message };
   const answer = outcome.answer;
   if (answer.status >= 500) return { ok: false, problem: `answered ${answer.status}: ${clip(messageOf(answer))}` };
   const leaked = secrets.find((s) => s.length >= 8 && answer.text.includes(s));
   if (leaked) return { ok: false, problem: `answer ${answer.status} contains a secret value the request sent` };
   if (!c.op.statuses.includes(answer.status)) return { ok: false, problem: `answered ${answer.status}, not a documented status (${c.op.statuses.join(', ')})` };
+  if (c.op.surface === 'restV2') {
+    const problem = restV2Envelope(answer, options.rateLimitHeaders !== false);
+    if (problem) return { ok: false, problem };
+    if (answer.stream) return undefined;
+  }
   if (c.op.surface === 'graphql') {
     const issues = checkGraphqlAnswer(c.op.graphql!.document, answer.body);
     if (issues.length) return { ok: false, problem: `GraphQL answer not matching the SDL: ${clip(issues.join('; '))}` };
@@ -80,9 +104,25 @@ function judgeCommon(c: RequestCase, outcome: Outcome, secrets: readonly string[
   return undefined;
 }
 
+/**
+ * What every REST v2 answer carries besides its body: RateLimit and RateLimit-Policy (RESTV2-RATE-001),
+ * problem+json on every error (RESTV2-ERROR-001), Retry-After on a 429 (RESTV2-RATE-002).
+ */
+function restV2Envelope(answer: Answer, rateLimitHeaders: boolean): string | undefined {
+  const missing = rateLimitHeaders ? ['ratelimit', 'ratelimit-policy'].filter((h) => !answer.headers.get(h)) : [];
+  if (missing.length) return `answer ${answer.status} without ${missing.join(' and ')} header(s)`;
+  if (answer.status === 429 && !/^\d+$/.test(answer.headers.get('retry-after') ?? '')) return 'answer 429 without Retry-After in whole seconds';
+  if (answer.status >= 400 && !answer.headers.get('content-type')?.startsWith('application/problem+json')) {
+    return `error answer ${answer.status} is not application/problem+json (${answer.headers.get('content-type') ?? 'no content type'})`;
+  }
+  return undefined;
+}
+
+/** The JSON paths an error answer names: REST v1 `errors[].path`, REST v2 problem `errors[]` lines `"<path>: <message>"`. */
 function errorPathsOf(answer: Answer): string[] {
-  const errors = (answer.body as { errors?: { path?: unknown }[] } | undefined)?.errors;
-  return Array.isArray(errors) ? errors.map((e) => String(e?.path)) : [];
+  const errors = (answer.body as { errors?: unknown[] } | undefined)?.errors;
+  if (!Array.isArray(errors)) return [];
+  return errors.map((e) => typeof e === 'string' ? e.slice(0, Math.max(0, e.indexOf(': '))) || e : String((e as { path?: unknown } | null)?.path));
 }
 
 function graphqlErrors(body: unknown): string[] {
@@ -91,8 +131,10 @@ function graphqlErrors(body: unknown): string[] {
 }
 
 function messageOf(answer: Answer): string {
-  const body = answer.body as { message?: unknown } | undefined;
-  return typeof body?.message === 'string' ? body.message : answer.text;
+  const body = answer.body as { message?: unknown; detail?: unknown; errors?: unknown } | undefined;
+  if (typeof body?.message === 'string') return body.message;
+  if (typeof body?.detail === 'string') return Array.isArray(body.errors) ? `${body.detail}: ${body.errors.join('; ')}` : body.detail;
+  return answer.text;
 }
 
 /** Pointers on one line of descent name the same violation (a parent object, or a child of it). */

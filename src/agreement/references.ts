@@ -3,7 +3,10 @@
 // Placeholders in generated requests are replaced by real ids just before sending.
 import type { OperationModel } from './spec-model.js';
 
-export type ResourceKind = 'pod' | 'endpoint' | 'template' | 'templateName' | 'networkVolume' | 'registryAuth' | 'job' | 'secret';
+export type ResourceKind = 'pod' | 'endpoint' | 'template' | 'templateName' | 'networkVolume' | 'registryAuth' | 'job' | 'secret'
+  // REST v2 resources (created through REST v2) and what its catalogue lists.
+  | 'v2pod' | 'v2cluster' | 'v2endpoint' | 'v2template' | 'v2networkVolume' | 'v2registry' | 'v2delegation' | 'v2worker'
+  | 'gpuType' | 'gpuPool' | 'cpuType' | 'dataCenter';
 export type Role = 'fixture' | 'scratch' | 'fresh';
 
 const PATH_REFERENCES: Record<string, ResourceKind> = {
@@ -22,6 +25,39 @@ const BODY_REFERENCES: Record<string, ResourceKind> = {
   networkVolumeIds: 'networkVolume',
   containerRegistryAuthId: 'registryAuth',
 };
+
+/** REST v2 path `{id}`: the resource of the collection the path starts with (longest prefix first). */
+const V2_PATH_KINDS: [prefix: string, kind: ResourceKind][] = [
+  ['/registries/delegations/', 'v2delegation'],
+  ['/pods/', 'v2pod'],
+  ['/clusters/', 'v2cluster'],
+  ['/serverless/', 'v2endpoint'],
+  ['/templates/', 'v2template'],
+  ['/network-volumes/', 'v2networkVolume'],
+  ['/registries/', 'v2registry'],
+  ['/catalog/gpus/', 'gpuType'],
+  ['/catalog/cpus/', 'cpuType'],
+  ['/catalog/datacenters/', 'dataCenter'],
+];
+
+/** REST v2 body properties (by place in the body) that name a resource or a catalogue entry. */
+const V2_BODY_REFERENCES: Record<string, ResourceKind> = {
+  templateId: 'v2template',
+  registry: 'v2registry',
+  'mounts.network[].volumeId': 'v2networkVolume',
+  networkVolumes: 'v2networkVolume',
+  'gpu.id': 'gpuType',
+  'gpu.excludedTypes': 'gpuType',
+  'compute.gpuTypeId': 'gpuType',
+  'gpu.pools': 'gpuPool',
+  'cpu.id': 'cpuType',
+  'cpu[].id': 'cpuType',
+  dataCenterIds: 'dataCenter',
+  dataCenter: 'dataCenter',
+};
+
+/** Catalogue entries are only ever read: every request names the same listed one. */
+const CATALOGUE: ReadonlySet<ResourceKind> = new Set(['gpuType', 'gpuPool', 'cpuType', 'dataCenter', 'v2worker']);
 
 /** GraphQL variables and input fields that name an existing resource, per root field. */
 const GRAPHQL_REFERENCES: Record<string, Record<string, { kind: ResourceKind; role: Role }>> = {
@@ -44,9 +80,13 @@ export function parsePlaceholder(value: unknown): { kind: ResourceKind; role: Ro
   return match ? { kind: match[1] as ResourceKind, role: match[2] as Role } : undefined;
 }
 
-/** The reference kind and role of an input, or undefined when it names no resource. */
-export function reference(op: OperationModel, where: 'path' | 'body', name: string): { kind: ResourceKind; role: Role } | undefined {
+/**
+ * The reference kind and role of an input, or undefined when it names no resource. `at` is a body
+ * property's place in the body (`gpu.id`), which REST v2 needs: its `id`s mean different things.
+ */
+export function reference(op: OperationModel, where: 'path' | 'body', name: string, at: string = name): { kind: ResourceKind; role: Role } | undefined {
   if (op.surface === 'graphql') return GRAPHQL_REFERENCES[op.operationId]?.[name];
+  if (op.surface === 'restV2') return restV2Reference(op, where, name, at);
   if (where === 'body') {
     const kind = BODY_REFERENCES[name];
     return kind ? { kind, role: 'fixture' } : undefined;
@@ -56,6 +96,17 @@ export function reference(op: OperationModel, where: 'path' | 'body', name: stri
   // Jobs are shared: reading, cancelling or retrying one only moves it through documented states.
   if (kind === 'job') return { kind, role: 'fixture' };
   return { kind, role: pathRole(op) };
+}
+
+function restV2Reference(op: OperationModel, where: 'path' | 'body', name: string, at: string): { kind: ResourceKind; role: Role } | undefined {
+  let kind: ResourceKind | undefined;
+  if (where === 'body') kind = V2_BODY_REFERENCES[at];
+  else if (name === 'workerId') kind = 'v2worker';
+  else if (name === 'id') kind = V2_PATH_KINDS.find(([prefix]) => op.path.startsWith(prefix))?.[1];
+  if (!kind) return undefined;
+  if (where === 'body' || CATALOGUE.has(kind)) return { kind, role: 'fixture' };
+  // podAction may terminate the pod: a fresh one, like a delete.
+  return { kind, role: op.operationId === 'podAction' ? 'fresh' : pathRole(op) };
 }
 
 /** The queue v2 endpoint a request goes to: its own id is not a parameter of the queue spec. */
@@ -75,16 +126,17 @@ export function namesUnknownReference(op: OperationModel, path: Record<string, s
     if (reference(op, 'path', name) && !parsePlaceholder(value)) return true;
   }
   let unknown = false;
-  const walk = (node: unknown): void => {
+  const walk = (node: unknown, at: string): void => {
     if (unknown || !node || typeof node !== 'object') return;
-    if (Array.isArray(node)) return node.forEach(walk);
+    if (Array.isArray(node)) return node.forEach((item) => walk(item, `${at}[]`));
     for (const [key, value] of Object.entries(node)) {
-      if (reference(op, 'body', key) && value !== undefined && value !== null) {
+      const where = at ? `${at}.${key}` : key;
+      if (reference(op, 'body', key, where) && value !== undefined && value !== null) {
         const values = Array.isArray(value) ? value : [value];
         if (values.some((v) => !parsePlaceholder(v))) unknown = true;
-      } else walk(value);
+      } else walk(value, where);
     }
   };
-  walk(body);
+  walk(body, '');
   return unknown;
 }

@@ -47,9 +47,9 @@ function referenceOr(ref: { kind: ResourceKind; role: Role } | undefined, base: 
 }
 
 export function overridesFor(op: OperationModel, ctx: GenerationContext) {
-  return (name: string, schema: Schema, base: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> | undefined => {
+  return (name: string, schema: Schema, base: fc.Arbitrary<unknown>, at: string): fc.Arbitrary<unknown> | undefined => {
     if (name === 'webhook') return ctx.webhookUrl ? fc.constant(ctx.webhookUrl) : fc.constant(undefined);
-    const ref = referenceOr(reference(op, 'body', name), base, schema);
+    const ref = referenceOr(reference(op, 'body', name, at), base, schema);
     if (ref) return ref;
     if (schema['x-unique'] && (schema.type === 'string' || (Array.isArray(schema.type) && schema.type.includes('string')))) {
       return base.map((v) => (typeof v === 'string' ? ctx.unique(v, schema.maxLength) : v));

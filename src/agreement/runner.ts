@@ -14,6 +14,7 @@ import { loadOpenApiOperations, type OperationModel } from './spec-model.js';
 import type { Schema } from './schema.js';
 import { Transport, type AgreementTarget, type Outcome } from './transport.js';
 import { REQUEST_CONDITIONS, type RefusalCondition } from './allow-list.js';
+import { REST_V2_CONDITIONS } from './allow-list-rest-v2.js';
 
 export type Phase = 'valid' | 'invalid';
 
@@ -32,6 +33,8 @@ export interface AgreementOptions {
   deadlineMs?: number;
   workerImage?: string;
   webhookUrl?: string;
+  /** REST v2 answers must carry RateLimit headers (default true; false for a mock started without quotas). */
+  rateLimitHeaders?: boolean;
   /** Registers a secret value the run sends (conformance: its SecretBook). */
   onSecret?: (value: string) => void;
   log?: (line: string) => void;
@@ -72,7 +75,7 @@ export interface AgreementReport {
 }
 
 export function allOperations(): OperationModel[] {
-  return [...loadOpenApiOperations('restV1'), ...loadOpenApiOperations('queueV2'), ...loadGraphqlOperations()];
+  return [...loadOpenApiOperations('restV1'), ...loadOpenApiOperations('queueV2'), ...loadGraphqlOperations(), ...loadOpenApiOperations('restV2')];
 }
 
 const RESERVED_KEYS = ['mock'];
@@ -87,7 +90,9 @@ export async function runAgreement(target: AgreementTarget, options: AgreementOp
     options.onSecret?.(value);
   };
   const fixtures = new Fixtures(transport, { workerImage: options.workerImage ?? DEFAULT_WORKER_IMAGE, secret: addSecret });
-  const ops = allOperations().filter((op) => !options.operations || options.operations.includes(op.operationId));
+  // REST v2 is fuzzed when the target has it; an operation filter may name `restV2:createPod` (ids repeat across surfaces).
+  const ops = allOperations().filter((op) => (op.surface !== 'restV2' || target.restV2Url !== undefined)
+    && (!options.operations || options.operations.includes(op.operationId) || options.operations.includes(`${op.surface}:${op.operationId}`)));
   const report: AgreementReport = {
     seed: options.seed, requests: { valid: 0, invalid: 0, total: 0 }, httpCalls: 0, statuses: {}, serverErrors: 0, dropped: 0,
     timeouts: 0, rateLimitedRetries: 0, allowed: {}, failures: [], operations: ops.length,
@@ -151,9 +156,10 @@ export async function runAgreement(target: AgreementTarget, options: AgreementOp
     report.requests.total++;
     const conditions = conditionsOf(generated);
     if (names.isTaken(c)) conditions.add('name-taken');
+    const judging = { rateLimitHeaders: options.rateLimitHeaders !== false };
     let verdict = phase === 'valid'
-      ? judgeValid(c, outcome, conditions, sent)
-      : judgeInvalid(c as InvalidCase, outcome, sent);
+      ? judgeValid(c, outcome, conditions, sent, undefined, judging)
+      : judgeInvalid(c as InvalidCase, outcome, sent, judging);
     if (verdict.ok && observe && before !== undefined) {
       const after = await observe();
       if (after !== before) verdict = { ok: false, problem: `refused request changed stored state (${(c as InvalidCase).violation.pointer})` };
@@ -190,6 +196,7 @@ function conditionsOf(c: RequestCase): Set<RefusalCondition> {
   if (c.path['jobId'] !== undefined) conditions.add('job-state');
   const body = c.body && typeof c.body === 'object' && !Array.isArray(c.body) ? (c.body as Record<string, unknown>) : undefined;
   for (const [name, test] of Object.entries(REQUEST_CONDITIONS)) if (test(body)) conditions.add(name as RefusalCondition);
+  if (c.op.surface === 'restV2') for (const [name, test] of Object.entries(REST_V2_CONDITIONS)) if (test(c.query, body)) conditions.add(name as RefusalCondition);
   if (c.op.graphql?.nullableVariables.some((v) => body?.[v] === undefined || body[v] === null)) conditions.add('null-variable');
   return conditions;
 }

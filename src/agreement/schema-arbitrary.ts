@@ -15,8 +15,11 @@ const MAX_DEPTH = 8;
 
 export interface ArbitraryOptions {
   resolve: Resolver;
-  /** Replaces the arbitrary of a named object property (references to existing resources, unique names). */
-  override?: (name: string, schema: Schema, base: fc.Arbitrary<unknown>) => fc.Arbitrary<unknown> | undefined;
+  /**
+   * Replaces the arbitrary of a named object property (references to existing resources, unique names);
+   * `at` is the property's place in the value, e.g. `gpu.id` or `mounts.network[].volumeId`.
+   */
+  override?: (name: string, schema: Schema, base: fc.Arbitrary<unknown>, at: string) => fc.Arbitrary<unknown> | undefined;
   /** Keys never generated in free-form objects (e.g. `mock`, which steers the conformance worker). */
   reservedKeys?: readonly string[];
 }
@@ -32,10 +35,10 @@ const codePoint: fc.Arbitrary<string> = fc.oneof(
 );
 
 export function schemaArbitrary(schema: Schema, options: ArbitraryOptions): fc.Arbitrary<unknown> {
-  return arb(schema, options, 0);
+  return arb(schema, options, 0, '');
 }
 
-function arb(raw: Schema, o: ArbitraryOptions, depth: number): fc.Arbitrary<unknown> {
+function arb(raw: Schema, o: ArbitraryOptions, depth: number, at: string): fc.Arbitrary<unknown> {
   if (depth > MAX_DEPTH) throw new Error('schema nesting deeper than the generator allows');
   const s = o.resolve(raw);
   if (s.const !== undefined) return fc.constant(s.const);
@@ -43,15 +46,23 @@ function arb(raw: Schema, o: ArbitraryOptions, depth: number): fc.Arbitrary<unkn
   const alternatives = s.oneOf ?? s.anyOf;
   if (alternatives) {
     const { oneOf: _a, anyOf: _b, ...rest } = s;
-    return fc.oneof(...alternatives.map((alt) => arb({ ...rest, ...o.resolve(alt) }, o, depth + 1)));
+    // An alternative adds to what the schema states (anyOf over `required` lists: the union of both).
+    return fc.oneof(...alternatives.map((alt) => {
+      const a = o.resolve(alt);
+      const required = [...new Set([...(rest.required ?? []), ...(a.required ?? [])])];
+      // An alternative's properties narrow the schema's own (templateId given means a string, not null).
+      const own = Object.entries(a.properties ?? {}).map(([k, p]) => [k, rest.properties?.[k] ? { ...o.resolve(rest.properties[k]!), ...o.resolve(p) } : p] as const);
+      const properties = rest.properties || own.length ? { ...rest.properties, ...Object.fromEntries(own) } : undefined;
+      return arb({ ...rest, ...a, ...(required.length ? { required } : {}), ...(properties ? { properties } : {}) }, o, depth + 1, at);
+    }));
   }
   const types = typesOf(s);
   if (types.length === 0) return fc.jsonValue({ maxDepth: 2 });
-  if (types.length > 1) return fc.oneof(...types.map((t) => ofType(t, s, o, depth)));
-  return ofType(types[0]!, s, o, depth);
+  if (types.length > 1) return fc.oneof(...types.map((t) => ofType(t, s, o, depth, at)));
+  return ofType(types[0]!, s, o, depth, at);
 }
 
-function ofType(type: JsonType, s: Schema, o: ArbitraryOptions, depth: number): fc.Arbitrary<unknown> {
+function ofType(type: JsonType, s: Schema, o: ArbitraryOptions, depth: number, at: string): fc.Arbitrary<unknown> {
   switch (type) {
     case 'null':
       return fc.constant(null);
@@ -64,9 +75,9 @@ function ofType(type: JsonType, s: Schema, o: ArbitraryOptions, depth: number): 
     case 'string':
       return stringArbitrary(s);
     case 'array':
-      return arrayArbitrary(s, o, depth);
+      return arrayArbitrary(s, o, depth, at);
     case 'object':
-      return objectArbitrary(s, o, depth);
+      return objectArbitrary(s, o, depth, at);
   }
 }
 
@@ -144,8 +155,8 @@ function buildStringArbitrary(s: Schema): fc.Arbitrary<string> {
   return fc.oneof({ weight: 9, arbitrary: ordinary }, { weight: 1, arbitrary: fc.string({ unit: codePoint, minLength: maxLength, maxLength }) });
 }
 
-function arrayArbitrary(s: Schema, o: ArbitraryOptions, depth: number): fc.Arbitrary<unknown[]> {
-  const items = s.items ? arb(s.items, o, depth + 1) : fc.jsonValue({ maxDepth: 1 });
+function arrayArbitrary(s: Schema, o: ArbitraryOptions, depth: number, at: string): fc.Arbitrary<unknown[]> {
+  const items = s.items ? arb(s.items, o, depth + 1, `${at}[]`) : fc.jsonValue({ maxDepth: 1 });
   const minLength = s.minItems ?? 0;
   const maxLength = s.maxItems ?? Infinity;
   const make = (lo: number, hi: number) =>
@@ -155,24 +166,55 @@ function arrayArbitrary(s: Schema, o: ArbitraryOptions, depth: number): fc.Arbit
   return fc.oneof({ weight: 9, arbitrary: ordinary }, { weight: 1, arbitrary: make(maxLength, maxLength) });
 }
 
-function objectArbitrary(s: Schema, o: ArbitraryOptions, depth: number): fc.Arbitrary<Record<string, unknown>> {
+function objectArbitrary(s: Schema, o: ArbitraryOptions, depth: number, at: string): fc.Arbitrary<Record<string, unknown>> {
   const model: Record<string, fc.Arbitrary<unknown>> = {};
   for (const [name, raw] of Object.entries(s.properties ?? {})) {
     const prop = o.resolve(raw);
     if (prop.readOnly) continue;
-    const base = arb(prop, o, depth + 1);
-    model[name] = o.override?.(name, prop, base) ?? base;
+    const where = at ? `${at}.${name}` : name;
+    const base = arb(prop, o, depth + 1, where);
+    model[name] = o.override?.(name, prop, base, where) ?? base;
   }
   const required = (s.required ?? []).filter((k) => k in model);
-  const declared = fc.record(model, { requiredKeys: required });
+  const dependent = s['dependentRequired'] as Record<string, string[]> | undefined;
+  // dependentRequired (excludedTypes needs pools): a key whose companions were not drawn is left out.
+  const declared = dependent
+    ? fc.record(model, { requiredKeys: required, noNullPrototype: true }).map((o) => Object.fromEntries(Object.entries(o).filter(([k]) => (dependent[k] ?? []).every((d) => d in o))))
+    : fc.record(model, { requiredKeys: required, noNullPrototype: true });
   const extra = s.additionalProperties;
-  if (extra === false || (s.properties && extra === undefined)) return declared;
+  if (extra === false || (s.properties && extra === undefined)) return conditional(enough(declared, s.minProperties), s, o, depth, at);
   const declaredCount = Object.keys(model).length;
   const maxKeys = Math.max(0, Math.min(3, (s.maxProperties ?? Infinity) - declaredCount));
   const minKeys = Math.max(0, (s.minProperties ?? 0) - declaredCount);
   const names = s['propertyNames'] ? (stringArbitrary(o.resolve(s['propertyNames'] as Schema))) : fc.string({ unit: codePoint, minLength: 1, maxLength: 12 });
   const reserved = new Set([...(o.reservedKeys ?? []), ...Object.keys(model)]);
-  const values = extra === true || extra === undefined ? fc.jsonValue({ maxDepth: 2 }) : arb(extra, o, depth + 1);
-  const extras = fc.dictionary(names.filter((k) => !reserved.has(k)), values, { minKeys, maxKeys: Math.max(minKeys, maxKeys) });
+  const values = extra === true || extra === undefined ? fc.jsonValue({ maxDepth: 2 }) : arb(extra, o, depth + 1, `${at}.*`);
+  const extras = fc.dictionary(names.filter((k) => !reserved.has(k)), values, { minKeys, maxKeys: Math.max(minKeys, maxKeys), noNullPrototype: true });
   return fc.tuple(declared, extras).map(([a, b]) => ({ ...b, ...a }));
+}
+
+/** minProperties over declared properties only (a PATCH body that must change something). */
+function enough(obj: fc.Arbitrary<Record<string, unknown>>, minProperties: number | undefined): fc.Arbitrary<Record<string, unknown>> {
+  return minProperties ? obj.filter((v) => Object.keys(v).length >= minProperties) : obj;
+}
+
+/**
+ * if/then over an object (a LOAD_BALANCER endpoint scales by request count): when a drawn value meets
+ * `if` (its required keys and consts), the properties `then` constrains are drawn from `then` instead.
+ */
+function conditional(obj: fc.Arbitrary<Record<string, unknown>>, s: Schema, o: ArbitraryOptions, depth: number, at: string): fc.Arbitrary<Record<string, unknown>> {
+  const cond = s['if'] as Schema | undefined;
+  const then = s['then'] as Schema | undefined;
+  if (!cond || !then) return obj;
+  const constrained = Object.entries(o.resolve(then).properties ?? {});
+  if (constrained.length === 0) return obj;
+  const replacements = fc.record(Object.fromEntries(constrained.map(([k, v]) => [k, arb(v, o, depth + 1, at ? `${at}.${k}` : k)])));
+  const meets = (v: Record<string, unknown>) => (cond.required ?? []).every((k) => k in v)
+    && Object.entries(cond.properties ?? {}).every(([k, p]) => !(k in v) || p.const === undefined || v[k] === p.const);
+  return fc.tuple(obj, replacements).map(([v, r]) => {
+    if (!meets(v)) return v;
+    const out = { ...v };
+    for (const [k, value] of Object.entries(r)) if (k in v) out[k] = value;
+    return out;
+  });
 }

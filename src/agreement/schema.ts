@@ -63,6 +63,8 @@ export function resolverFor(doc: unknown): Resolver {
       out = { ...lookup($ref), ...rest };
     }
     if (out.allOf) out = mergeAllOf(out, resolve);
+    // Once allOf is merged, `unevaluatedProperties: false` closes the object like additionalProperties.
+    if (out['unevaluatedProperties'] === false && out.additionalProperties === undefined) out = { ...out, additionalProperties: false };
     cache.set(schema, out);
     return out;
   };

@@ -1,11 +1,13 @@
-// Every operation of the bundled REST v1 and queue v2 documents (generated/*/openapi.json) as the
+// Every operation of the bundled REST v1, queue v2 and REST v2 documents (generated/*/openapi.json) as the
 // fuzzer sees it: method, path, parameters with their schemas, the request body and the documented
 // statuses. Read at run time, so a bound added to a spec is followed without code changes.
 import { readFileSync } from 'node:fs';
 import { packageFile } from '../package-files.js';
+import { queryStylesOf, type QueryStyles } from '../query-style.js';
 import { resolverFor, type Resolver, type Schema } from './schema.js';
 
-export type AgreementSurface = 'restV1' | 'queueV2' | 'graphql';
+export type AgreementSurface = 'restV1' | 'queueV2' | 'restV2' | 'graphql';
+export type OpenApiSurface = Exclude<AgreementSurface, 'graphql'>;
 
 export interface ParamModel {
   name: string;
@@ -25,9 +27,11 @@ export interface OperationModel {
   surface: AgreementSurface;
   operationId: string;
   method: string;
-  /** Path template relative to the surface base, e.g. /pods/{podId}. */
+  /** Path template relative to the surface base, e.g. /pods/{podId} (REST v2: without the spec's /v2). */
   path: string;
   params: ParamModel[];
+  /** How list-valued query parameters travel (style/explode of the spec). */
+  queryStyles: QueryStyles;
   body?: BodyModel;
   /** Documented HTTP statuses. */
   statuses: number[];
@@ -36,15 +40,18 @@ export interface OperationModel {
   graphql?: { document: string; operationName: string; rootField: string; nullableVariables: string[] };
 }
 
-const DOCS: Record<'restV1' | 'queueV2', string> = {
+const DOCS: Record<OpenApiSurface, string> = {
   restV1: 'generated/rest-v1/openapi.json',
   queueV2: 'generated/queue-v2/openapi.json',
+  restV2: 'generated/rest-v2/openapi.json',
 };
+/** REST v2 paths carry /v2 in the spec; a target's REST v2 base URL ends in it. */
+const BASE_PREFIX: Record<OpenApiSurface, string> = { restV1: '', queueV2: '', restV2: '/v2' };
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
 
 type Json = Record<string, unknown>;
 
-export function loadOpenApiOperations(surface: 'restV1' | 'queueV2'): OperationModel[] {
+export function loadOpenApiOperations(surface: OpenApiSurface): OperationModel[] {
   const doc = JSON.parse(readFileSync(packageFile(DOCS[surface]), 'utf8')) as Json;
   const resolve = resolverFor(doc);
   const deref = <T>(node: unknown): T => resolve(node as Schema) as unknown as T;
@@ -76,8 +83,9 @@ export function loadOpenApiOperations(surface: 'restV1' | 'queueV2'): OperationM
         surface,
         operationId: String(op['operationId']),
         method: method.toUpperCase(),
-        path,
+        path: path.startsWith(BASE_PREFIX[surface]) ? path.slice(BASE_PREFIX[surface].length) : path,
         params,
+        queryStyles: queryStylesOf(surface, String(op['operationId'])),
         ...(body ? { body } : {}),
         statuses: Object.keys((op['responses'] as Json | undefined) ?? {}).map(Number).filter(Number.isInteger),
         resolve,

@@ -1,11 +1,14 @@
 // Sends fuzz requests to any target over HTTP and reports what came back, including what must never
 // happen (a dropped connection, no answer in time). A 429 is waited out (Retry-After: the clock is
 // advanced when the target has clock control, else real waiting) and the request sent again.
+import { querySuffix } from '../query-style.js';
 import type { RequestCase } from './requests.js';
 import { graphqlEnvelope } from './requests.js';
 
 export interface AgreementTarget {
   restUrl: string;
+  /** REST v2 management base ending in /v2 (the spec's paths without their /v2); absent: REST v2 is not fuzzed. */
+  restV2Url?: string;
   /** queue v2 base without the endpoint id (…/v2). */
   queueUrl: string;
   graphqlUrl: string;
@@ -19,6 +22,8 @@ export interface Answer {
   body: unknown;
   text: string;
   headers: Headers;
+  /** A Server-Sent Events answer: judged on status and headers; its body was not read (it follows). */
+  stream?: boolean;
 }
 
 export type Outcome = { kind: 'answer'; answer: Answer } | { kind: 'dropped' | 'timeout'; message: string };
@@ -77,6 +82,11 @@ export class Transport {
     return this.call(method, `${this.target.restUrl}${path}`, body);
   }
 
+  restV2(method: string, path: string, body?: unknown): Promise<Answer> {
+    if (!this.target.restV2Url) throw new Error('no REST v2 base URL');
+    return this.call(method, `${this.target.restV2Url}${path}`, body);
+  }
+
   queue(endpointId: string, method: string, path: string, body?: unknown): Promise<Answer> {
     return this.call(method, `${this.target.queueUrl}/${encodeURIComponent(endpointId)}${path}`, body);
   }
@@ -116,8 +126,11 @@ export class Transport {
         const multi = c.op.params.find((p) => p.name === name)?.multiSegment;
         return multi ? value.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(value);
       });
-      const base = c.op.surface === 'restV1' ? this.target.restUrl : `${this.target.queueUrl}/${encodeURIComponent(endpointId ?? '')}`;
-      url = `${base}${path}${queryString(c.query)}`;
+      const base = c.op.surface === 'restV1' ? this.target.restUrl
+        : c.op.surface === 'restV2' ? this.target.restV2Url ?? ''
+          : `${this.target.queueUrl}/${encodeURIComponent(endpointId ?? '')}`;
+      // Lists exactly as the spec declares them (src/query-style.ts): REST v2 comma form, REST v1 repeated keys.
+      url = `${base}${path}${querySuffix(c.query, c.op.queryStyles)}`;
     }
     let body: string | undefined;
     if (c.bodyMode === 'raw') body = c.rawBody ?? '';
@@ -134,19 +147,24 @@ export class Transport {
     let settled = false;
     try {
       const pending = fetch(url, { ...init, signal: controller.signal }).then(async (response) => {
+        // An event stream follows new lines for a while: its status and headers are the answer.
+        if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
+          await response.body?.cancel().catch(() => undefined);
+          return { response, text: '', stream: true };
+        }
         const text = await response.text();
-        return { response, text };
+        return { response, text, stream: false };
       });
       // A held request (runsync, status-sync) on a virtual clock answers only when time passes.
       if (holds && this.target.controlUrl) void this.advanceWhile(() => !settled, timeoutMs);
-      const { response, text } = await pending;
+      const { response, text, stream } = await pending;
       let body: unknown = text;
       try {
         body = text === '' ? undefined : JSON.parse(text);
       } catch {
         /* a body that is not JSON is judged as such */
       }
-      return { kind: 'answer', answer: { status: response.status, body, text, headers: response.headers } };
+      return { kind: 'answer', answer: { status: response.status, body, text, headers: response.headers, ...(stream ? { stream } : {}) } };
     } catch (error) {
       if (controller.signal.aborted) return { kind: 'timeout', message: `no answer within ${timeoutMs} ms` };
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
@@ -164,16 +182,6 @@ export class Transport {
       await this.pass(HOLD_STEP_MS).catch(() => undefined);
     }
   }
-}
-
-function queryString(query: Record<string, unknown>): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) params.append(key, typeof item === 'string' ? item : JSON.stringify(item));
-  }
-  const text = params.toString();
-  return text ? `?${text}` : '';
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

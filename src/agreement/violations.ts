@@ -39,7 +39,9 @@ function walk(node: unknown, raw: Schema, path: Path, root: unknown, o: Violatio
   const pointer = path.map(pointerSegment).map((p) => `/${p}`).join('');
   const add = (kind: ViolationKind, detail: string, replacement: unknown) => out.push({ kind, pointer, detail, value: setAt(root, path, replacement) });
   const types = typesOf(s);
-  if (s.oneOf || s.anyOf) return; // a single-point violation of a union is not well defined; none in our specs
+  // A single-point violation of a union is not well defined, except for anyOf over `required` lists
+  // (imageName or templateId): the object's own properties are broken as usual, none of those removed.
+  if (s.oneOf || (s.anyOf && !requiredAlternativesOnly(s.anyOf.map(o.resolve), s))) return;
   const wrong = wrongTypeValue(types, o.asString === true);
   if (wrong !== undefined) add('wrong-type', `${describeType(types)} replaced by ${jsonTypeOf(wrong.value)}`, wrong.value);
   if (s.const !== undefined) return;
@@ -140,6 +142,14 @@ function arrayViolations(items: unknown[], s: Schema, path: Path, root: unknown,
     if (grown.length > s.maxItems) add('too-many-items', `maxItems ${s.maxItems} + 1`, grown.slice(0, s.maxItems + 1));
   }
   if (s.items) items.forEach((item, i) => walk(item, s.items!, [...path, i], root, o, out));
+}
+
+/** anyOf whose alternatives only require properties of the schema (restating them), nothing else to break. */
+function requiredAlternativesOnly(alternatives: Schema[], parent: Schema): boolean {
+  const inert = (k: string, v: unknown) => k === 'required' || k === 'description' || k.startsWith('x-')
+    // Restated properties (Ajv strictRequired) the schema itself declares.
+    || (k === 'properties' && Object.keys(v as object).every((p) => parent.properties?.[p] !== undefined));
+  return alternatives.every((alt) => Object.entries(alt).every(([k, v]) => inert(k, v)));
 }
 
 function objectViolations(obj: Record<string, unknown>, s: Schema, path: Path, root: unknown, o: ViolationOptions, out: Violation[], add: Add): void {

@@ -2,7 +2,7 @@
 import { FAULT_NAMES, type FaultName } from '../mock/index.js';
 import { defaultSettings, measureMutationScore, runConformance } from '../conform/index.js';
 import { parseLevels } from '../conform/levels.js';
-import { FLAG_NAMES, MAX_PREFLIGHT_JOB_MS, MAX_REQUEST_TIMEOUT_MS, parseTier, readOptions, remoteTarget } from '../conform/target.js';
+import { DEFAULT_CONCURRENCY, FLAG_NAMES, MAX_CONCURRENCY, MAX_PREFLIGHT_JOB_MS, MAX_REQUEST_TIMEOUT_MS, parseTier, readOptions, remoteTarget } from '../conform/target.js';
 
 const SWITCHES = ['--quiet', '--prove', '--strict'];
 
@@ -38,6 +38,10 @@ Run:
   --request-timeout-ms N    a request unanswered by then fails its rule (held /runsync, stream,
                             status-sync excepted; default 10000, max ${MAX_REQUEST_TIMEOUT_MS})
                                                                                CONFORM_REQUEST_TIMEOUT_MS
+  --concurrency N           checks run at once at most, when they share no target state (clock,
+                            rate windows, quotas; see docs/conformance.md); 1 runs them one after
+                            another; the report is the same either way (default ${DEFAULT_CONCURRENCY}, max ${MAX_CONCURRENCY})
+                                                                               CONFORM_CONCURRENCY
   --seed N                  fast-check seed (default fixed)
   --grep REGEXP             only rules whose id matches
   --reports DIR             report directory (default reports/)
@@ -84,7 +88,7 @@ export async function runConformCommand(argv: string[]): Promise<number> {
   if (target && faults.length) errors.push('--fault applies to the embedded mock only');
   if (flags.has('--prove') && (target || faults.length)) errors.push('--prove runs against the fault-free embedded mock only (no target, no --fault)');
   const numeric = (flag: string) => (values[flag] === undefined ? undefined : Number(values[flag]));
-  for (const flag of ['--seed', '--max-real-wait-ms', '--job-timeout-ms', '--fuzz-runs', '--preflight-job-ms', '--request-timeout-ms']) {
+  for (const flag of ['--seed', '--max-real-wait-ms', '--job-timeout-ms', '--fuzz-runs', '--preflight-job-ms', '--request-timeout-ms', '--concurrency']) {
     const n = numeric(flag);
     if (n !== undefined && !Number.isInteger(n)) errors.push(`${flag} must be an integer`);
   }
@@ -92,6 +96,8 @@ export async function runConformCommand(argv: string[]): Promise<number> {
   if (preflightJobMs !== undefined && (preflightJobMs < 1 || preflightJobMs > MAX_PREFLIGHT_JOB_MS)) errors.push(`--preflight-job-ms must be between 1 and ${MAX_PREFLIGHT_JOB_MS}`);
   const requestTimeoutMs = numeric('--request-timeout-ms');
   if (requestTimeoutMs !== undefined && (requestTimeoutMs < 1 || requestTimeoutMs > MAX_REQUEST_TIMEOUT_MS)) errors.push(`--request-timeout-ms must be between 1 and ${MAX_REQUEST_TIMEOUT_MS}`);
+  const concurrency = numeric('--concurrency');
+  if (concurrency !== undefined && (concurrency < 1 || concurrency > MAX_CONCURRENCY)) errors.push(`--concurrency must be between 1 and ${MAX_CONCURRENCY}`);
   const levels = parseLevels(values['--level']);
   if (typeof levels === 'string') errors.push(levels);
   if (errors.length) {
@@ -106,6 +112,7 @@ export async function runConformCommand(argv: string[]): Promise<number> {
   if (values['--grep']) settings.grep = values['--grep'];
   if (preflightJobMs !== undefined) settings.preflightJobMs = preflightJobMs;
   if (requestTimeoutMs !== undefined) settings.requestTimeoutMs = requestTimeoutMs;
+  if (concurrency !== undefined) settings.concurrency = concurrency;
   if (values['--level'] !== undefined) settings.levels = levels as Exclude<typeof levels, string>;
   if (flags.has('--strict')) settings.strict = true;
   const mutation = flags.has('--prove') ? await measureMutationScore(settings, (line) => console.log(line)) : undefined;

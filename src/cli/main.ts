@@ -1,11 +1,6 @@
 // `compute-contract <command>`: mock | conform | docs | rules. `npm start` runs `start`.
-import { runRulesCommand } from './rules-summary.js';
-import { runDocsCommand } from './docs-command.js';
-import { runMockCommand } from './mock-command.js';
-import { runConformCommand } from './conform-command.js';
-import { runProxyCommand } from './proxy-command.js';
-import { runCheckTrafficCommand } from './check-traffic-command.js';
-
+// Each command is imported when it runs: `--help` loads nothing, `mock` never loads the conformance runner
+// or the docs builder (compiled, `compute-contract --help` answers in a bare node start-up time).
 const usage = `Usage: compute-contract <command> [options]
 
 Commands:
@@ -22,14 +17,14 @@ Commands:
 type Command = (argv: string[]) => Promise<number>;
 
 const commands: Record<string, Command> = {
-  rules: async (argv) => runRulesCommand(argv),
-  docs: runDocsCommand,
-  mock: runMockCommand,
-  conform: runConformCommand,
-  proxy: runProxyCommand,
-  'check-traffic': runCheckTrafficCommand,
+  rules: async (argv) => (await import('./rules-summary.js')).runRulesCommand(argv),
+  docs: async (argv) => (await import('./docs-command.js')).runDocsCommand(argv),
+  mock: async (argv) => (await import('./mock-command.js')).runMockCommand(argv),
+  conform: async (argv) => (await import('./conform-command.js')).runConformCommand(argv),
+  proxy: async (argv) => (await import('./proxy-command.js')).runProxyCommand(argv),
+  'check-traffic': async (argv) => (await import('./check-traffic-command.js')).runCheckTrafficCommand(argv),
   // npm start: the conformance suite against the embedded mock (no target given).
-  start: () => runConformCommand([]),
+  start: async () => (await import('./conform-command.js')).runConformCommand([]),
 };
 
 export async function main(argv: string[]): Promise<number> {
@@ -38,7 +33,7 @@ export async function main(argv: string[]): Promise<number> {
     console.log(usage);
     return name ? 0 : 1;
   }
-  const command = commands[name];
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!command) {
     console.error(`Unknown command "${name}".\n\n${usage}`);
     return 2;

@@ -4,10 +4,12 @@ import { parseArgs } from 'node:util';
 import { parseKeySpec } from '../mock/auth.js';
 import { parseCorsOrigin } from '../mock/cors.js';
 import { FAULT_NAMES, startMock, type ApiKey, type FaultName, type MockOptions } from '../mock/index.js';
+import { StateFileError } from '../mock/persistence.js';
 
 const HELP = `Usage: compute-contract mock [options]
 
-Serves REST v1 at /v1, REST v2 at /rest/v2, queue v2 at /v2/{endpointId} and GraphQL at /graphql.
+Serves REST v1 at /v1, REST v2 at /v2/<collection> (alias /rest/v2), queue v2 at /v2/{endpointId} and
+GraphQL at /graphql: the real service's layout on one port (docs/official-sdks.md).
 
 Options:
   --port N                    port to listen on (default 8787; 0 = ephemeral)
@@ -25,7 +27,9 @@ Options:
                               (default from the spec: 120000)
   --fault NAME                enable a deliberate deviation, repeatable:
                               ${FAULT_NAMES.join(', ')}
-  --state FILE                persist all state to FILE (atomic) and restore it on start
+  --state FILE                persist all state to FILE and restore it on start; every answer
+                              is sent after its changes are on disk (docs/state.md). A damaged
+                              or unwritable FILE stops the start with exit code 2
   --log                       one line per request on stderr (never query strings or keys)
   --cors ORIGIN|*             answer CORS for browser pages of ORIGIN (or any origin with *);
                               default off (no Access-Control-* headers)
@@ -122,7 +126,17 @@ export async function runMockCommand(argv: string[]): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
-  const mock = await startMock(options);
+  let mock;
+  try {
+    mock = await startMock(options);
+  } catch (error) {
+    // A state file that is damaged, foreign, of another format version or not writable: say so, change nothing.
+    if (error instanceof StateFileError) {
+      process.stderr.write(`compute-contract mock: ${error.message}\n`);
+      return error.exitCode;
+    }
+    throw error;
+  }
   const lines = [
     `REST v1:  ${mock.restV1Url}${options.retireRestV1 ? ' (retired: every request answers 410 Gone)' : ''}`,
     `REST v2:  ${mock.restV2Url}`,

@@ -1,10 +1,12 @@
 /**
- * GraphQL client (templates and secrets) over graphql-request with the generated typed documents.
+ * GraphQL client (templates and secrets, plus the management operations the official SDKs send) over graphql-request with the generated typed documents.
  * The key goes in `?api_key=` as the seed documents (`auth: 'header'` sends `Authorization: Bearer`
  * instead, as the official SDKs now do). `errors[]` in a 200 answer → GraphQLResponseError with every
  * message and path; a non-2xx answer → the status class (AuthenticationError, RateLimitError …).
  */
-import { ClientError, GraphQLClient, type TypedDocumentString } from 'graphql-request';
+// Types only here: graphql-request loads graphql-js (~130 modules), so it is imported on the first request,
+// not with the package root.
+import type { GraphQLClient, TypedDocumentString } from 'graphql-request';
 import {
   DeleteTemplateDocument,
   GetPodTemplateDocument,
@@ -22,6 +24,7 @@ import { requireOption, retrySettingsOf, type CallOptions, type TransportOptions
 import { SecretRedactor } from './redact.js';
 import { createRetryFetch } from './retry-fetch.js';
 import { validateGraphqlVariables, type VariablesValidator } from './graphql-variables.js';
+import { graphqlManagementCalls } from './graphql-management.js';
 
 export type { SaveTemplateInput, SecretCreateInput } from '../../generated/graphql/graphql.js';
 export type PodTemplate = NonNullable<SaveTemplateMutation['saveTemplate']>;
@@ -39,6 +42,16 @@ export interface GraphqlClientOptions extends TransportOptions {
 }
 
 type Variables = Record<string, unknown>;
+
+let graphqlRequest: Promise<typeof import('graphql-request')> | undefined;
+function loadGraphqlRequest(): Promise<typeof import('graphql-request')> {
+  if (!graphqlRequest) {
+    graphqlRequest = import('graphql-request');
+    // A failed import is not cached: the next request tries again.
+    graphqlRequest.catch(() => (graphqlRequest = undefined));
+  }
+  return graphqlRequest;
+}
 
 export function createGraphqlClient(options: GraphqlClientOptions) {
   const apiKey = requireOption(options.apiKey, 'apiKey');
@@ -72,6 +85,7 @@ export function createGraphqlClient(options: GraphqlClientOptions) {
       signal: callOptions.signal,
       operationId,
     });
+    const { GraphQLClient, ClientError } = await loadGraphqlRequest();
     const client = new GraphQLClient(endpoint, {
       fetch: fetch as typeof globalThis.fetch,
       headers: { ...headers, ...callOptions.headers },
@@ -126,6 +140,8 @@ export function createGraphqlClient(options: GraphqlClientOptions) {
     /** One template by id, or null when no template has it. */
     podTemplate: async (id: string, callOptions?: CallOptions): Promise<GetPodTemplateQuery['podTemplate']> =>
       (await request(GetPodTemplateDocument, { id }, callOptions)).podTemplate,
+    // The account, GPU, pod, endpoint and registry operations the official SDKs send.
+    ...graphqlManagementCalls(request),
   };
 }
 

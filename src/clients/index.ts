@@ -56,6 +56,10 @@ export {
   type SaveTemplateInput,
   type SecretCreateInput,
 } from './graphql-client.js';
+export type {
+  DeployCpuPodInput, EndpointInput, GraphqlAccount, GraphqlAccountSettings, GraphqlEndpoint, GraphqlGpuType, GraphqlPod,
+  GraphqlRegistryAuth, PodFindAndDeployOnDemandInput, SaveRegistryAuthInput, UpdateRegistryAuthInput,
+} from './graphql-management.js';
 export { validateGraphqlVariables, type VariablesValidator } from './graphql-variables.js';
 export {
   createWebhookHandler,

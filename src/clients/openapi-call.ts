@@ -13,6 +13,8 @@ export interface OpenapiCall {
   signal?: AbortSignal;
   fetch: unknown;
   pathSerializer?: unknown;
+  /** The operation's query lists as the spec declares them (src/query-style.ts); openapi-fetch's default explodes every list. */
+  querySerializer?: (query: Record<string, unknown>) => string;
 }
 
 export interface AnswerCheck {
@@ -35,6 +37,7 @@ export async function callThroughOpenapiFetch(client: Client<never>, call: Opena
       signal: call.signal,
       fetch: call.fetch,
       ...(call.pathSerializer ? { pathSerializer: call.pathSerializer } : {}),
+      ...(call.querySerializer ? { querySerializer: call.querySerializer } : {}),
     } as never);
   } catch (error) {
     if (error instanceof ApiError) throw error;

@@ -104,73 +104,88 @@ function statusIsRetryable(status: number): boolean {
 }
 
 export function createRetryFetch(options: RetryFetchOptions = {}): RetryFetch {
-  const baseFetch: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-  const sleep = options.sleep ?? defaultSleep;
-  const random = options.random ?? Math.random;
-  const now = options.now ?? Date.now;
-  const maxRetries = Math.max(0, options.maxRetries ?? DEFAULT_MAX_RETRIES);
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
-  const errorInit: ErrorContext = { operationId: options.operationId, jobId: options.jobId, redactor: options.redactor };
-
   return async function retryFetch(input, init) {
     const request =
       (input instanceof PreparedRequest || input instanceof Request) && init === undefined ? input : new Request(input as Request | URL | string, init);
-    const method = request.method.toUpperCase();
-    const idempotent = options.idempotent ?? IDEMPOTENT_METHODS.has(method);
     const callerSignal = options.signal ?? (init?.signal ?? undefined) ?? request.signal;
     // Buffer the body once so every attempt can send it again.
     const pendingBody = replayableBody(request);
     const body = pendingBody instanceof Promise ? await pendingBody : pendingBody;
-
-    for (let attempt = 0; ; attempt++) {
-      if (callerSignal?.aborted) throw new RequestAbortedError({ ...errorInit, cause: callerSignal.reason });
-      let response: Response;
-      try {
-        response = await attemptOnce(baseFetch, request, body, callerSignal, timeoutMs);
-      } catch (error) {
-        const failure = classify(error, callerSignal, errorInit);
-        const retryable =
-          !(failure instanceof RequestAbortedError) && (idempotent || NOT_SENT_CODES.has(errorCode(error) ?? ''));
-        if (!retryable || attempt >= maxRetries) throw failure;
-        const delayMs = backoffDelayMs(attempt + 1, random, options.baseDelayMs, options.maxDelayMs);
-        options.onRetry?.({ retry: attempt + 1, delayMs, error: failure, method, url: request.url });
-        await sleepOrAbort(sleep, delayMs, callerSignal, errorInit);
-        continue;
-      }
-
-      const hint = response.headers.get('x-should-retry');
-      const retryable =
-        hint === 'true' ? true : hint === 'false' ? false : idempotent ? statusIsRetryable(response.status) : response.status === 429;
-      if (!retryable || attempt >= maxRetries) return response;
-      const retryAfterMs = parseRetryAfterMs(response.headers, now());
-      if (retryAfterMs !== undefined && retryAfterMs > maxRetryAfterMs) return response;
-      const delayMs = retryAfterMs ?? backoffDelayMs(attempt + 1, random, options.baseDelayMs, options.maxDelayMs);
-      await response.body?.cancel().catch(() => undefined);
-      options.onRetry?.({ retry: attempt + 1, delayMs, status: response.status, method, url: request.url });
-      await sleepOrAbort(sleep, delayMs, callerSignal, errorInit);
-    }
+    return sendWithRetries(options, { url: request.url, method: request.method, headers: request.headers, body, redirect: request.redirect }, callerSignal);
   };
+}
+
+/** One request as the retry loop sends it: every attempt is `fetch(url, { method, headers, body, redirect, signal })`. */
+export interface OutgoingRequest {
+  url: string;
+  method: string;
+  headers: HeadersInit;
+  /** Replayable: sent again as is by every attempt. */
+  body?: BodyInit;
+  redirect?: RequestRedirect;
+}
+
+const globalFetch: FetchLike = (input, init) => globalThis.fetch(input, init);
+
+/**
+ * The retry loop itself, for callers that already hold the request's parts (the REST v1 / queue v2
+ * transport builds them directly): no Request object, no per-call fetch closure.
+ */
+export async function sendWithRetries(options: RetryFetchOptions, request: OutgoingRequest, callerSignal: AbortSignal | undefined): Promise<Response> {
+  const baseFetch = options.fetch ?? globalFetch;
+  const sleep = options.sleep ?? defaultSleep;
+  const random = options.random ?? Math.random;
+  const maxRetries = Math.max(0, options.maxRetries ?? DEFAULT_MAX_RETRIES);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const method = request.method.toUpperCase();
+  const idempotent = options.idempotent ?? IDEMPOTENT_METHODS.has(method);
+  const errorInit: ErrorContext = { operationId: options.operationId, jobId: options.jobId, redactor: options.redactor };
+
+  for (let attempt = 0; ; attempt++) {
+    if (callerSignal?.aborted) throw new RequestAbortedError({ ...errorInit, cause: callerSignal.reason });
+    let response: Response;
+    try {
+      response = await attemptOnce(baseFetch, request, callerSignal, timeoutMs);
+    } catch (error) {
+      const failure = classify(error, callerSignal, errorInit);
+      const retryable =
+        !(failure instanceof RequestAbortedError) && (idempotent || NOT_SENT_CODES.has(errorCode(error) ?? ''));
+      if (!retryable || attempt >= maxRetries) throw failure;
+      const delayMs = backoffDelayMs(attempt + 1, random, options.baseDelayMs, options.maxDelayMs);
+      options.onRetry?.({ retry: attempt + 1, delayMs, error: failure, method, url: request.url });
+      await sleepOrAbort(sleep, delayMs, callerSignal, errorInit);
+      continue;
+    }
+
+    const hint = response.headers.get('x-should-retry');
+    const retryable =
+      hint === 'true' ? true : hint === 'false' ? false : idempotent ? statusIsRetryable(response.status) : response.status === 429;
+    if (!retryable || attempt >= maxRetries) return response;
+    const retryAfterMs = parseRetryAfterMs(response.headers, (options.now ?? Date.now)());
+    if (retryAfterMs !== undefined && retryAfterMs > (options.maxRetryAfterMs ?? 60_000)) return response;
+    const delayMs = retryAfterMs ?? backoffDelayMs(attempt + 1, random, options.baseDelayMs, options.maxDelayMs);
+    await response.body?.cancel().catch(() => undefined);
+    options.onRetry?.({ retry: attempt + 1, delayMs, status: response.status, method, url: request.url });
+    await sleepOrAbort(sleep, delayMs, callerSignal, errorInit);
+  }
 }
 
 class AttemptTimeout extends Error {}
 
-async function attemptOnce(
-  baseFetch: FetchLike,
-  request: Request | PreparedRequest,
-  body: BodyInit | undefined,
-  callerSignal: AbortSignal | undefined,
-  timeoutMs: number,
-): Promise<Response> {
-  const init: RequestInit = { method: request.method, headers: request.headers, body, redirect: request.redirect };
-  if (!(timeoutMs > 0)) return baseFetch(request.url, { ...init, signal: callerSignal ?? null });
+async function attemptOnce(baseFetch: FetchLike, request: OutgoingRequest, callerSignal: AbortSignal | undefined, timeoutMs: number): Promise<Response> {
+  const init: RequestInit = { method: request.method, headers: request.headers, body: request.body, redirect: request.redirect ?? 'follow' };
+  if (!(timeoutMs > 0)) {
+    init.signal = callerSignal ?? null;
+    return baseFetch(request.url, init);
+  }
   // Combine the caller's signal with a per-attempt timer; the timer stops once headers arrive.
   const controller = new AbortController();
   const onAbort = () => controller.abort(callerSignal?.reason);
   callerSignal?.addEventListener('abort', onAbort, { once: true });
   const timer = setTimeout(() => controller.abort(new AttemptTimeout()), timeoutMs);
+  init.signal = controller.signal;
   try {
-    return await baseFetch(request.url, { ...init, signal: controller.signal });
+    return await baseFetch(request.url, init);
   } catch (error) {
     if (controller.signal.aborted && controller.signal.reason instanceof AttemptTimeout) throw controller.signal.reason;
     throw error;

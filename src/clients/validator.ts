@@ -28,17 +28,33 @@ const surfaceLoaders: Record<Surface, () => Promise<{ validation: SurfaceValidat
 };
 
 const defaultValidators = new Map<Surface, Promise<ContractValidator>>();
+/** Surfaces whose validators have finished loading: the package root's synchronous functions use them as is. */
+const settledValidators = new Map<Surface, SurfaceValidation>();
 
 /** The package's own validator (`src/validation`) for one surface, imported once, lazily. */
 export function loadDefaultValidator(surface: Surface): Promise<ContractValidator> {
   let validator = defaultValidators.get(surface);
   if (!validator) {
-    validator = surfaceLoaders[surface]().then(({ validation }) => validation);
+    validator = surfaceLoaders[surface]().then(({ validation }) => rememberSurfaceValidation(validation));
     // A failed import (e.g. a chunk that could not be fetched) is not cached: the next call retries.
     validator.catch(() => defaultValidators.delete(surface));
     defaultValidators.set(surface, validator);
   }
   return validator;
+}
+
+/** A surface's validators if already loaded (by a client, `loadValidators` or a synchronous check), else undefined. */
+export function loadedSurfaceValidation(surface: Surface): SurfaceValidation | undefined {
+  return settledValidators.get(surface);
+}
+
+/** Records a surface's validators loaded by other means (the root's synchronous loader), so both paths share one. */
+export function rememberSurfaceValidation(validation: SurfaceValidation): SurfaceValidation {
+  const known = settledValidators.get(validation.surface);
+  if (known) return known;
+  settledValidators.set(validation.surface, validation);
+  defaultValidators.set(validation.surface, Promise.resolve(validation));
+  return validation;
 }
 
 /** The caller's validator, else the package's own for `surface` (loaded on first use). */

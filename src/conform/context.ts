@@ -21,7 +21,8 @@ export interface RunState {
   http: Http;
   runId: string;
   counter: number;
-  sharedTemplateId?: string;
+  /** The template the suite's endpoints share, created by the first check that needs it. */
+  sharedTemplate?: Promise<string>;
   /** Cleanups that could not finish during their check (e.g. template delete delay). */
   deferred: (() => Promise<boolean>)[];
   /** What the running check uses (needs.ts). */
@@ -61,6 +62,7 @@ export class Ctx {
   /** Waiting for the target's jobs to progress: declared with needs 'jobs', refused when the preflight saw none finish. */
   private awaitsProgress(): void {
     this.state.usage.record('jobs');
+    this.state.usage.touch('clock');
     const cause = this.state.missing.get('jobs');
     if (cause) throw new CapabilityMissing(cause);
   }
@@ -100,6 +102,7 @@ export class Ctx {
 
   /** Lets `ms` pass: advances the target's clock, or waits for real when that is allowed. */
   async pass(ms: number): Promise<void> {
+    this.state.usage.touch('clock');
     if (ms <= 0) return;
     if (this.controlled) {
       const answer = await this.http.raw('POST', `${this.target.controlUrl}/clock/advance`, { ms });
@@ -176,11 +179,20 @@ export class Ctx {
 
   /** A template the suite's endpoints share (deleted at the end of the run, after the delete delay). */
   async sharedTemplate(): Promise<string> {
-    if (this.state.sharedTemplateId) return this.state.sharedTemplateId;
+    // One creation even when concurrent checks ask at once; a failed creation is retried by the next asker.
+    // Created outside the asking check's bookkeeping: which check asks first differs between runs.
+    this.state.sharedTemplate ??= this.state.usage.outside(() => this.createSharedTemplate()).catch((error: unknown) => {
+      this.state.sharedTemplate = undefined;
+      throw error;
+    });
+    return this.state.sharedTemplate;
+  }
+
+  private async createSharedTemplate(): Promise<string> {
     const name = `cc-shared-${this.state.runId}`;
     const created = await this.rest('createTemplate', { body: { name, imageName: this.target.workerImage, isServerless: true, volumeInGb: 0, containerDiskInGb: 10 } });
     expectStatus(created, 200, 'createTemplate (shared worker template)');
-    const id = (this.state.sharedTemplateId = String(created.body.id));
+    const id = String(created.body.id);
     this.state.deferred.push(() => this.deleteTemplateEventually(id));
     return id;
   }

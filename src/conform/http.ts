@@ -10,6 +10,7 @@ import type { TargetConfig } from './target.js';
 import { checkGraphqlAnswer } from './graphql-shape.js';
 import type { Usage } from './needs.js';
 import { requireUrl, surfaceOfUrl } from './surfaces.js';
+import { queryStylesOf, querySuffix, type QueryStyles } from '../query-style.js';
 
 /** A failed expectation; the message names the operation and JSON path, never a secret value. */
 export class CheckFailure extends Error {
@@ -93,24 +94,23 @@ export class Http {
       return name === 'openaiPath' ? value.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(value);
     });
     this.usage?.record(surface);
+    if (surface === 'restV2') this.usage?.touch('restV2-quota');
     let base: string;
     if (surface === 'restV1') base = requireUrl(this.target, 'restV1');
     else if (surface === 'restV2') {
-      // restV2Url ends in /v2 (https://api.runpod.io/v2, the mock's …/rest/v2); the spec's paths carry /v2 too.
-      return this.withQuery(`${requireUrl(this.target, 'restV2')}${path.replace(/^\/v2/, '')}`, options);
+      // restV2Url ends in /v2 (https://api.runpod.io/v2, the mock's …/v2); the spec's paths carry /v2 too.
+      return this.withQuery(`${requireUrl(this.target, 'restV2')}${path.replace(/^\/v2/, '')}`, options, queryStylesOf(surface, operationId));
     } else {
       const endpointId = options.endpointId ?? this.target.endpointId;
       if (!endpointId) throw new Error(`${operationId}: no endpoint id`);
       base = `${requireUrl(this.target, 'queueV2')}/${encodeURIComponent(endpointId)}`;
     }
-    return this.withQuery(`${base}${path}`, options);
+    return this.withQuery(`${base}${path}`, options, queryStylesOf(surface, operationId));
   }
 
-  private withQuery(url: string, options: CallOptions): string {
-    const query = new URLSearchParams();
-    for (const [k, v] of Object.entries(options.query ?? {})) query.set(k, String(v));
-    const qs = query.toString();
-    return `${url}${qs ? `?${qs}` : ''}`;
+  /** Lists as the operation's spec declares them (src/query-style.ts). */
+  private withQuery(url: string, options: CallOptions, styles: QueryStyles): string {
+    return `${url}${querySuffix(options.query, styles)}`;
   }
 
   /** One REST v1 / queue v2 / REST v2 operation; the answer is validated unless it is a transport failure. */
@@ -166,12 +166,16 @@ export class Http {
   raw<T = any>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
     const surface = surfaceOfUrl(this.target, url);
     if (surface) this.usage?.record(surface);
+    const control = this.target.controlUrl;
+    // Clock advances touch the clock; the rate-limit route only the endpoint's own window; the rest is target-wide.
+    if (control && url.startsWith(`${control}/`) && !url.startsWith(`${control}/rate-limits/`)) this.usage?.touch(url.startsWith(`${control}/clock`) ? 'clock' : 'control');
     if (body !== undefined) headers['content-type'] ??= 'application/json';
     return this.send<T>(method, url, headers, body === undefined ? undefined : JSON.stringify(body), undefined, `${method} ${new URL(url).pathname}`);
   }
 
   private async send<T>(method: string, url: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal | undefined, what: string, holds = false): Promise<Answer<T>> {
     this.calls++;
+    this.usage?.countCall();
     const timeout = holds ? undefined : AbortSignal.timeout(this.requestTimeoutMs);
     const bounded = timeout && signal ? AbortSignal.any([timeout, signal]) : timeout ?? signal;
     let response: Response;

@@ -14,6 +14,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { SURFACE_INFO, surfaceOfRule, urlOf, type SurfaceName } from './surfaces.js';
 import type { TargetConfig } from './target.js';
+import type { Shared } from './registry.js';
+
+/** What a check touched beyond its own resources: shared state, or the control API's target-wide state. */
+export type Touch = Shared | 'control';
 import type { CatalogueRule } from './types.js';
 
 export type Need = SurfaceName | 'endpoint' | 'jobs';
@@ -52,12 +56,17 @@ export const needLabel = (need: Need): string =>
  * after its check timed out.
  */
 export class Usage {
-  private readonly frames = new AsyncLocalStorage<{ used: Set<Need>; scope?: Need }>();
+  private readonly frames = new AsyncLocalStorage<Frame>();
 
-  /** Runs `fn` (a check), collecting what it uses into the returned set. */
-  track<T>(fn: () => Promise<T>): { done: Promise<T>; used: Set<Need> } {
+  /**
+   * Runs `fn` (a check), collecting what it uses and touches into the returned sets and counting its
+   * HTTP calls (pass a check's `calls` and `touched` to count its cleanups with it; what those use is
+   * the fixtures' business). Concurrent checks each have their own frame.
+   */
+  track<T>(fn: () => Promise<T>, shared: { calls: { count: number }; touched: Set<Touch> } = { calls: { count: 0 }, touched: new Set() }): { done: Promise<T>; used: Set<Need>; touched: Set<Touch>; calls: { count: number } } {
     const used = new Set<Need>();
-    return { done: this.frames.run({ used }, fn), used };
+    const { calls, touched } = shared;
+    return { done: this.frames.run({ used, touched, calls }, fn), used, touched, calls };
   }
 
   record(need: Need): void {
@@ -65,11 +74,34 @@ export class Usage {
     frame?.used.add(frame.scope ?? need);
   }
 
+  /** The running check touched target-wide state (verified against its `shares`). */
+  touch(shared: Touch): void {
+    this.frames.getStore()?.touched.add(shared);
+  }
+
+  /** One HTTP call of the running check. */
+  countCall(): void {
+    const frame = this.frames.getStore();
+    if (frame) frame.calls.count++;
+  }
+
+  /** Runs `fn` outside every check's bookkeeping (a fixture shared by the whole run). */
+  outside<T>(fn: () => Promise<T>): Promise<T> {
+    return this.frames.exit(fn);
+  }
+
   /** Runs `fn` as part of a fixture: what it uses counts as `need`. */
   as<T>(need: Need, fn: () => Promise<T>): Promise<T> {
     const frame = this.frames.getStore();
     if (!frame) return fn();
     frame.used.add(frame.scope ?? need);
-    return this.frames.run({ used: frame.used, scope: frame.scope ?? need }, fn);
+    return this.frames.run({ ...frame, scope: frame.scope ?? need }, fn);
   }
+}
+
+interface Frame {
+  used: Set<Need>;
+  touched: Set<Touch>;
+  calls: { count: number };
+  scope?: Need;
 }

@@ -1,18 +1,21 @@
-// Runs one check per catalogue rule, in catalogue order, one at a time (checks share the target's
-// clock, so a time jump in one must never overlap another). Every rule ends pass, fail or skip
-// with a reason; nothing passes silently. Before the rules, a preflight probes the configured
-// surfaces, so a missing capability is reported once as the root cause of the rules it blocks.
+// Runs one check per catalogue rule and reports them in catalogue order. Up to --concurrency checks
+// run at once, but only checks that share no target state (scheduler.ts; the clock above all: a time
+// jump in one must never overlap another that depends on time); the report is the same as with
+// --concurrency 1. Every rule ends pass, fail or skip with a reason; nothing passes silently. Before
+// the rules, a preflight probes the configured surfaces, so a missing capability is reported once as
+// the root cause of the rules it blocks.
 import { randomBytes } from 'node:crypto';
 import '../../contract-tests/index.js';
 import { loadCatalogue } from './catalogue.js';
 import { CapabilityMissing, Ctx, formatMs, NeedsClock, type RunState } from './context.js';
 import { CheckFailure, Http, SecretBook } from './http.js';
-import { covers, needLabel, Usage, type Need } from './needs.js';
+import { covers, needLabel, Usage, type Need, type Touch } from './needs.js';
 import { runPreflight } from './preflight.js';
-import { registeredChecks } from './registry.js';
+import { registeredChecks, type Shared } from './registry.js';
+import { runScheduled, type ScheduledJob } from './scheduler.js';
 import { planRules, plannedRealWaitMs as realWaitOf, preflightPlanOf, preflightSkip, type PlannedRule } from './selection.js';
 import { configuredSurfaces, SURFACE_NAMES, SurfaceNotConfigured } from './surfaces.js';
-import type { RunSettings, TargetConfig } from './target.js';
+import { DEFAULT_CONCURRENCY, type RunSettings, type TargetConfig } from './target.js';
 import type { CatalogueRule, PreflightProbe, RuleResult, RunSummary } from './types.js';
 import { totalsOf, verdictOf } from './verdict.js';
 import { RULE_LEVELS } from './levels.js';
@@ -50,19 +53,24 @@ export async function runSuite({ target, settings, onResult, onPreflight }: RunO
   onPreflight?.(preflight.probes);
   // Against the embedded mock every check must declare what it uses (the suite's own tests run there).
   const verifyNeeds = target.embedded !== undefined;
-  const results: RuleResult[] = [];
-
-  for (const [index, item] of planned.entries()) {
-    const { rule } = item;
-    const base = { id: rule.id, title: rule.title, surface: rule.surface, check: rule.check, tier: rule.tier, level: item.level, seed: rule.seed };
-    const bailed = settings.bail && results.some((r) => r.outcome === 'fail');
-    const skip = bailed ? { kind: 'filtered' as const, reason: 'not run: --bail after the first failure' } : item.skip ?? preflightSkip(item.needs, preflight.missing);
-    const result: RuleResult = skip
-      ? { ...base, outcome: 'skip', skipKind: skip.kind, reason: skip.reason, durationMs: 0, calls: 0 }
-      : await runOne(item, target, settings, state, base, verifyNeeds);
-    results.push(result);
-    onResult?.(result, index, catalogue.length);
-  }
+  const concurrency = Math.max(1, settings.concurrency ?? DEFAULT_CONCURRENCY);
+  const failed = { any: false };
+  const jobs = planned.map((item): ScheduledJob<RuleResult> => ({
+    // Rules that will not run share nothing.
+    shares: item.skip ? new Set() : item.shares,
+    run: async () => {
+      const { rule } = item;
+      const base = { id: rule.id, title: rule.title, surface: rule.surface, check: rule.check, tier: rule.tier, level: item.level, seed: rule.seed };
+      const bailed = settings.bail && failed.any;
+      const skip = bailed ? { kind: 'filtered' as const, reason: 'not run: --bail after the first failure' } : item.skip ?? preflightSkip(item.needs, preflight.missing);
+      const result: RuleResult = skip
+        ? { ...base, outcome: 'skip', skipKind: skip.kind, reason: skip.reason, durationMs: 0, calls: 0 }
+        : await runOne(item, target, settings, state, base, verifyNeeds);
+      if (result.outcome === 'fail') failed.any = true;
+      return result;
+    },
+  }));
+  const results = await runScheduled(jobs, concurrency, (result, index) => onResult?.(result, index, catalogue.length));
 
   await finalCleanup(catalogue[0]!, target, settings, state);
   const configured = configuredSurfaces(target);
@@ -97,12 +105,11 @@ async function runOne(
 ): Promise<RuleResult> {
   const { rule, check } = item;
   const ctx = new Ctx(rule, target, settings, state);
-  const callsBefore = state.http.calls;
   const started = Date.now();
   const timeoutMs = check!.timeoutMs ?? (target.controlUrl ? DEFAULT_CHECK_TIMEOUT_MS : Math.max(DEFAULT_CHECK_TIMEOUT_MS, (check!.realWaitMs ?? 0) + settings.jobTimeoutMs * 2));
   let timer: NodeJS.Timeout | undefined;
   let result: Pick<RuleResult, 'outcome' | 'reason' | 'skipKind'>;
-  const { done, used } = state.usage.track(() => check!.run(ctx));
+  const { done, used, touched, calls } = state.usage.track(() => check!.run(ctx));
   try {
     const note = await Promise.race([
       done,
@@ -120,9 +127,21 @@ async function runOne(
   } finally {
     clearTimeout(timer);
   }
-  await ctx.runCleanups();
-  if (verifyNeeds) result = withUndeclaredUse(result, item.needs, used);
-  return { ...base, ...result, durationMs: Date.now() - started, calls: state.http.calls - callsBefore };
+  // The cleanups' calls and touches (a template delete delay let pass) count toward the check.
+  await state.usage.track(() => ctx.runCleanups(), { calls, touched }).done;
+  if (verifyNeeds) result = withUndeclaredShares(withUndeclaredUse(result, item.needs, used), item.shares, touched);
+  return { ...base, ...result, durationMs: Date.now() - started, calls: calls.count };
+}
+
+/** A check that touches shared target state it does not declare could race another in a concurrent run. */
+function withUndeclaredShares(result: Pick<RuleResult, 'outcome' | 'reason' | 'skipKind'>, declared: ReadonlySet<Shared> | 'all', touched: ReadonlySet<Touch>): Pick<RuleResult, 'outcome' | 'reason' | 'skipKind'> {
+  if (declared === 'all') return result;
+  const undeclared = [...touched].filter((t) => t === 'control' || !declared.has(t));
+  if (undeclared.length === 0) return result;
+  const defect = undeclared.includes('control')
+    ? 'suite defect: the check changes or reads target-wide state through the control API but declares shares (it must run alone: no shares)'
+    : `suite defect: the check touches ${undeclared.join(', ')} but does not declare it (defineCheck shares: ${JSON.stringify(undeclared)})`;
+  return { outcome: 'fail', reason: result.outcome === 'fail' ? `${defect}; and: ${result.reason}` : defect };
 }
 
 /** A check that used more than it declares would misbehave on a partial target: a defect of the suite. */
@@ -138,11 +157,13 @@ async function finalCleanup(rule: CatalogueRule, target: TargetConfig, settings:
   const deadline = Date.now() + (target.controlUrl ? 5_000 : 130_000);
   let pending = state.deferred;
   // Without clock control a template stays undeletable up to 2 min after its last use: retry until then.
-  while (pending.length > 0 && Date.now() < deadline) {
+  // With it, each attempt lets the delay pass on the clock, so waiting for real would change nothing:
+  // a second round is the last.
+  for (let round = 0; pending.length > 0 && Date.now() < deadline && !(target.controlUrl && round === 2); round++) {
     const left: typeof pending = [];
     for (const fn of pending) if (!(await fn().catch(() => false))) left.push(fn);
     pending = left;
-    if (pending.length > 0) await new Promise((r) => setTimeout(r, 5_000));
+    if (pending.length > 0 && !target.controlUrl) await new Promise((r) => setTimeout(r, 5_000));
   }
   void ctx;
 }

@@ -5,7 +5,7 @@ import { formatMs } from './context.js';
 import { levelOf, type RuleLevel } from './levels.js';
 import { needsOf, unconfiguredNeed, type Need } from './needs.js';
 import type { PreflightPlan } from './preflight.js';
-import type { CheckDefinition } from './registry.js';
+import type { CheckDefinition, Shared } from './registry.js';
 import { urlOf, type SurfaceName } from './surfaces.js';
 import type { RunSettings, TargetConfig } from './target.js';
 import type { CatalogueRule, SkipKind, Tier } from './types.js';
@@ -25,6 +25,8 @@ export interface PlannedRule {
   /** Every surface the check needs is configured (the coverage denominator counts these). */
   inScope: boolean;
   skip?: Skip;
+  /** Target state it shares with other checks (concurrent runs); 'all': it runs alone. */
+  shares: ReadonlySet<Shared> | 'all';
 }
 
 export function planRules(catalogue: readonly CatalogueRule[], checks: ReadonlyMap<string, CheckDefinition>, target: TargetConfig, settings: RunSettings): PlannedRule[] {
@@ -39,8 +41,17 @@ export function planRules(catalogue: readonly CatalogueRule[], checks: ReadonlyM
     else if (settings.levels && !settings.levels.includes(level)) skip = { kind: 'filtered', reason: `level ${level} not selected by --level ${settings.levels.join(',')}` };
     else if (absent) skip = { kind: 'not-configured', reason: absent };
     else skip = whySkip(rule, check, target, settings);
-    return { rule, check, level, needs, inScope: absent === undefined, skip };
+    return { rule, check, level, needs, inScope: absent === undefined, skip, shares: sharesOf(rule, check, needs) };
   });
+}
+
+/** The check's declaration plus what its rule and needs imply; undeclared: 'all' (it runs alone). */
+export function sharesOf(rule: CatalogueRule, check: CheckDefinition | undefined, needs: ReadonlySet<Need>): ReadonlySet<Shared> | 'all' {
+  if (!check?.shares) return 'all';
+  const shares = new Set<Shared>(check.shares);
+  if (rule.check === 'clock' || ['jobs', 'endpoint', 'queueV2', 'restV2'].some((n) => needs.has(n as Need))) shares.add('clock');
+  if (needs.has('restV2')) shares.add('restV2-quota');
+  return shares;
 }
 
 /** What the preflight must probe for the rules that will run. */

@@ -1,5 +1,6 @@
 // The API surfaces a target may offer, each behind its own base URL and flag. A target configures
 // any subset; the rules of an absent surface are skipped, naming the flag that would add it.
+import { surfaceOfV2Segment } from '../url-layout.js';
 import type { TargetConfig } from './target.js';
 
 export type SurfaceName = 'restV1' | 'queueV2' | 'graphql' | 'restV2';
@@ -52,10 +53,19 @@ export function requireUrl(target: TargetConfig, surface: SurfaceName): string {
   return url;
 }
 
-/** Which configured surface a URL belongs to (longest base first: /rest/v2 and /v2 share a host). */
+/**
+ * Which configured surface a URL belongs to (longest base first). REST v2 and queue v2 may share one base
+ * (`http://HOST:PORT/v2` on the mock): then the segment after it decides (src/url-layout.ts).
+ */
 export function surfaceOfUrl(target: TargetConfig, url: string): SurfaceName | undefined {
   const bases = SURFACE_NAMES.map((s) => [s, urlOf(target, s)] as const)
     .filter((pair): pair is readonly [SurfaceName, string] => pair[1] !== undefined)
     .sort((a, b) => b[1].length - a[1].length);
-  return bases.find(([, base]) => url === base || url.startsWith(`${base}/`) || url.startsWith(`${base}?`))?.[0];
+  const within = (base: string) => url === base || url.startsWith(`${base}/`) || url.startsWith(`${base}?`);
+  const found = bases.find(([, base]) => within(base));
+  if (found === undefined || (found[0] !== 'restV2' && found[0] !== 'queueV2')) return found?.[0];
+  const other = found[0] === 'restV2' ? 'queueV2' : 'restV2';
+  if (urlOf(target, other) !== found[1]) return found[0];
+  const segment = url.slice(found[1].length + 1).split(/[/?]/)[0] ?? '';
+  return surfaceOfV2Segment(segment);
 }

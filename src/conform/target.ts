@@ -14,7 +14,7 @@ export interface TargetConfig {
   /** queue v2 base without the endpoint id, ending in /v2. */
   queueUrl?: string;
   graphqlUrl?: string;
-  /** REST v2 management base ending in /v2 (https://api.runpod.io/v2; the mock's …/rest/v2); optional. */
+  /** REST v2 management base ending in /v2 (https://api.runpod.io/v2; the mock's …/v2); optional. */
   restV2Url?: string;
   apiKey: string;
   /** A queue endpoint whose workers run the conformance handler (input.mock); optional. */
@@ -52,6 +52,8 @@ export interface RunSettings {
   preflightJobMs: number;
   /** Bound for one answer, held queue requests excepted (--request-timeout-ms); default 10 s. */
   requestTimeoutMs?: number;
+  /** Checks run at once at most, when what they share allows it (--concurrency); 1 = one after another. */
+  concurrency?: number;
 }
 
 export const DEFAULT_SEED = 20_240_601;
@@ -78,12 +80,16 @@ const FLAGS: Record<string, string> = {
   '--level': 'CONFORM_LEVEL',
   '--preflight-job-ms': 'CONFORM_PREFLIGHT_JOB_MS',
   '--request-timeout-ms': 'CONFORM_REQUEST_TIMEOUT_MS',
+  '--concurrency': 'CONFORM_CONCURRENCY',
 };
 
 export const DEFAULT_PREFLIGHT_JOB_MS = 10_000;
 /** Longest preflight job bound accepted (a cold start of a real worker can take minutes). */
 export const MAX_PREFLIGHT_JOB_MS = 600_000;
 export const MAX_REQUEST_TIMEOUT_MS = 300_000;
+/** Checks at once by default: enough to overlap one check's waiting with others' work. */
+export const DEFAULT_CONCURRENCY = 4;
+export const MAX_CONCURRENCY = 32;
 
 export const FLAG_NAMES = Object.keys(FLAGS);
 
@@ -139,6 +145,8 @@ export function remoteTarget(values: Record<string, string>): TargetConfig | str
 const randomKey = (label: string) => `cc-${label}-${randomBytes(12).toString('hex')}`;
 
 /** Starts the reference mock on 127.0.0.1:0 with a virtual clock, control API and three keys. */
+const DAY_MS = 86_400_000;
+
 export async function startEmbeddedTarget(faults: FaultName[] = []): Promise<TargetConfig> {
   const apiKey = randomKey('full');
   const readOnlyKey = randomKey('read');
@@ -147,6 +155,9 @@ export async function startEmbeddedTarget(faults: FaultName[] = []): Promise<Tar
     host: '127.0.0.1',
     port: 0,
     clock: 'virtual',
+    // A day boundary: every rate window and quota starts aligned, so a run's report (Retry-After
+    // figures included) is the same from one run to the next, and with any --concurrency.
+    clockStart: Math.floor(Date.now() / DAY_MS) * DAY_MS,
     control: true,
     faults,
     apiKeys: [

@@ -56,7 +56,7 @@ export function tryItHeader(config: TryItConfig, spec: string): string {
     ? `<label><span>endpointId *</span><input id="try-it-endpoint" placeholder="an endpoint id (create one with REST v1 createEndpoint)"></label>`
     : '';
   return `<aside class="try-it-setup" data-bases="${escapeHtml(JSON.stringify(config.bases))}">
-<p><strong>Try it.</strong> This page is served by the reference mock: every panel below sends its request to <code>${escapeHtml(base)}</code> on this server.</p>
+<p><strong>Try it.</strong> This page is served by the reference mock: every panel below sends its request to <code>${escapeHtml(base === '' ? '/' : base)}</code> on this server.</p>
 <label><span>API key</span><input id="try-it-key" type="password" autocomplete="off" placeholder="mock-key unless the mock was started with --api-key"></label>${endpoint}
 </aside>`;
 }

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MockCore } from './core.js';
 import { parseJsonBody, readBody, sendError, sendJson } from './http.js';
 import type { Result } from './state/store.js';
+import { operations } from '../../generated/operations.js';
 
 type Body = Record<string, unknown>;
 const SEED_KINDS = ['registryAuths', 'networkVolumes', 'templates', 'endpoints', 'pods', 'secrets'] as const;
@@ -50,6 +51,8 @@ export function createControlHandler(core: MockCore, reset: () => void) {
         for (const gpu of unavailable) core.unavailableGpuTypes.add(gpu);
         return sendJson(res, 200, { unavailable: [...core.unavailableGpuTypes] });
       }
+      case 'POST /__control/rate-limits/consume':
+        return consumeRateLimit(core, body, res);
       case 'GET /__control/state':
         return sendJson(res, 200, {
           clock: clockView(core),
@@ -64,6 +67,27 @@ export function createControlHandler(core: MockCore, reset: () => void) {
         return sendError(res, 404, `no control route ${route}`);
     }
   };
+}
+
+/** Bounds a consume request: far above any documented per-window limit. */
+const MAX_CONSUME = 1_000_000;
+
+/**
+ * Counts `count` requests toward the current rate window of a queue operation on an endpoint, as if
+ * they had been answered: a test reaches a limit of thousands of requests per window with a few.
+ */
+function consumeRateLimit(core: MockCore, body: Body, res: ServerResponse): void {
+  const { endpointId, operationId, count } = body;
+  const op = operations.find((o) => o.surface === 'queueV2' && o.operationId === operationId);
+  const errors = [
+    ...(typeof endpointId === 'string' && endpointId !== '' ? [] : [{ path: '/body/endpointId', message: 'must be a non-empty string' }]),
+    ...(op?.rateLimit ? [] : [{ path: '/body/operationId', message: 'must be a rate-limited queue v2 operation' }]),
+    ...(Number.isInteger(count) && (count as number) >= 0 && (count as number) <= MAX_CONSUME ? [] : [{ path: '/body/count', message: `must be an integer 0..${MAX_CONSUME}` }]),
+  ];
+  if (errors.length > 0) return sendError(res, 400, 'Invalid control request', errors);
+  if (!core.store.endpoints.has(endpointId as string)) return sendError(res, 404, `endpoint ${String(endpointId)} not found`);
+  const used = core.rateLimiter.consume(`${endpointId}:${operationId}`, count as number);
+  sendJson(res, 200, { endpointId, operationId, used });
 }
 
 function clockView(core: MockCore) {

@@ -10,7 +10,7 @@ export const DOCS_PREFIX = '/docs';
 
 /** Where each surface lives on the mock, as the site's spec keys name them (REST v2 paths keep `/v2`). */
 export const MOCK_TRY_IT: TryItConfig = {
-  bases: { 'rest-v1': '/v1', 'queue-v2': '/v2/{endpointId}', 'rest-v2': '/rest', graphql: '/graphql' },
+  bases: { 'rest-v1': '/v1', 'queue-v2': '/v2/{endpointId}', 'rest-v2': '', graphql: '/graphql' },
 };
 
 const ALLOW = 'GET, HEAD, OPTIONS';

@@ -42,3 +42,40 @@ export function allowHeaders(faults: Faults, allow: string): Record<string, stri
 export function graphqlMessage(faults: Faults, message: string): string {
   return faults.has('graphql-redacts-names') ? message.replace(/'[^']*'/g, "'[redacted]'") : message;
 }
+
+/**
+ * The rules that must catch each fault, as data: test/conform/faults.test.ts runs exactly these
+ * rules with the fault (every one must fail) and without it (every one must pass), so a fault whose
+ * rules stop catching it fails `npm test`. Adding a fault to FAULT_NAMES (options.ts) means adding
+ * its line here: run `compute-contract conform --fault NAME` and list the rules that fail because of
+ * the fault by design (not ones that fail by accident, e.g. from a quota exhausted earlier in the run).
+ * The whole suite per fault (the mutation score) is `compute-contract conform --prove` and
+ * `npm run bench:conform`; bench:conform also lists rules that catch a fault without being listed.
+ */
+export const FAULT_CATCHERS: { readonly [fault in FaultName]: readonly string[] } = {
+  'ttl-min-off-by-one': ['QUEUE-TTL-001'],
+  'no-401-on-bad-key': ['AUTH-002', 'AUTH-004', 'GQL-AUTH-002', 'RESTV2-AUTH-001'],
+  'status-after-ttl-200': ['QUEUE-TTL-003', 'QUEUE-TTL-004', 'QUEUE-TTL-005', 'QUEUE-TTL-006'],
+  'retry-new-id': ['QUEUE-EXEC-004', 'QUEUE-RETRY-001', 'QUEUE-RETRY-002', 'QUEUE-HEALTH-002'],
+  'purge-removes-running': ['QUEUE-PURGE-002', 'QUEUE-RATE-013'],
+  'no-webhook-retry': ['WEBHOOK-005'],
+  'no-429': ['QUEUE-RATE-002', 'QUEUE-RATE-006', 'QUEUE-RATE-010', 'QUEUE-RATE-012', 'RATE-429-001', 'CLIENT-RETRY-001', 'RESTV2-RATE-002'],
+  'password-echoed': ['REST-CRUD-005', 'REST-REGAUTH-001', 'REST-REGAUTH-003', 'REST-REGAUTH-004', 'REST-REGAUTH-005', 'RESTV2-REGISTRY-003'],
+  'retention-too-short': ['QUEUE-RETENTION-001', 'QUEUE-RETENTION-002', 'QUEUE-RETENTION-003'],
+  'template-delete-in-use': ['REST-TEMPLATE-008', 'GQL-TEMPLATE-011'],
+  'bodyless-rejects-empty-object': ['HTTP-BODY-001'],
+  'workers-unbounded': ['REST-BOUNDS-001'],
+  'stopped-pod-restart-refused': ['REST-POD-007', 'REST-POD-008'],
+  'no-allow-header': ['HTTP-ALLOW-001'],
+  'graphql-redacts-names': ['GQL-ERROR-002'],
+  'rest-v2-list-not-wrapped': ['RESTV2-LIST-001', 'RESTV2-TEMPLATE-002', 'RESTV2-CATALOG-005', 'RESTV2-CROSS-001'],
+  'rest-v2-error-not-problem': ['RESTV2-AUTH-001', 'RESTV2-ERROR-001', 'RESTV2-ERROR-002', 'RESTV2-ERROR-003', 'RESTV2-HTTP-001'],
+  'rest-v2-429-without-retry-after': ['RESTV2-RATE-002'],
+  'rest-v2-reset-accepted': ['RESTV2-ACTION-003'],
+  'rest-v2-v1-template-invisible': ['RESTV2-CROSS-001', 'RESTV2-CROSS-002'],
+  'rest-v2-pod-template-dropped': ['RESTV2-CROSS-004'],
+  'rest-v2-template-volume-default': ['RESTV2-CROSS-005'],
+  'rest-v1-pod-memory-constant': ['RESTV2-CROSS-006'],
+  'graphql-sdk-bounds-unchecked': ['GQL-SDK-INPUT-001'],
+  'graphql-pod-template-dropped': ['GQL-SDK-006'],
+};

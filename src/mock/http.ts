@@ -75,15 +75,5 @@ export function parseJsonBody(req: IncomingMessage, raw: Buffer): JsonBody {
   }
 }
 
-/** Decoded query parameters; a repeated key keeps every value (array). */
-export function parseQuery(search: string): Record<string, string | string[]> {
-  const query: Record<string, string | string[]> = {};
-  if (!search) return query;
-  for (const [key, value] of new URLSearchParams(search)) {
-    const name = key.endsWith('[]') ? key.slice(0, -2) : key;
-    const existing = query[name];
-    if (existing === undefined) query[name] = key.endsWith('[]') ? [value] : value;
-    else query[name] = Array.isArray(existing) ? [...existing, value] : [existing, value];
-  }
-  return query;
-}
+/** Decoded query parameters (src/query-style.ts decides how lists travel, from the spec's style/explode). */
+export { parseQuery } from '../query-style.js';

@@ -1,4 +1,4 @@
-// startMock(): the stateful reference mock of REST v1, queue v2 and GraphQL on one node:http server.
+// startMock(): the stateful reference mock of REST v1, REST v2, queue v2 and GraphQL on one node:http server.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KeyRing } from './auth.js';
@@ -10,7 +10,7 @@ import { JobEngine, type EndpointConfig } from './jobs/engine.js';
 import { resolveSecrets } from './jobs/simulate.js';
 import { WebhookDispatcher } from './jobs/webhooks.js';
 import { resolveOptions, type MockOptions } from './options.js';
-import { loadState, savedClockNow, saveState, StateWriter } from './persistence.js';
+import { attachJournal, guardAnswers, openState, restoreState } from './persistence.js';
 import { RateLimiter } from './rate-limit.js';
 import { LogBook } from './rest-v2/log-book.js';
 import { QuotaWindows } from './rest-v2/quota.js';
@@ -29,7 +29,10 @@ export type { Clock } from './clock.js';
 export interface RunningMock {
   url: string;
   restV1Url: string;
-  /** REST v2 management base (…/rest/v2): a prefix of its own, since queue v2 owns /v2/{endpointId}. */
+  /**
+   * REST v2 management base (…/v2, as `https://api.runpod.io/v2`): beside queue v2's /v2/{endpointId} on the
+   * same port, told apart by the collection name after /v2 (src/url-layout.ts). `/rest/v2` is an alias.
+   */
   restV2Url: string;
   queueV2Url(endpointId: string): string;
   graphqlUrl: string;
@@ -43,15 +46,17 @@ export interface RunningMock {
 
 export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
   const options = resolveOptions(input);
-  // A restored virtual clock resumes at the saved time: downtime must not expire ttl or retention.
-  const resumeAt = options.stateFile && options.clock === 'virtual' && input.clockStart === undefined ? savedClockNow(options.stateFile) : undefined;
+  // --state: read (and checked) before the clock exists, since a restored virtual clock resumes at the
+  // saved time (downtime must not expire ttl or retention). Throws StateFileError (CLI exit code 2).
+  const opened = options.stateFile ? openState(options.stateFile) : undefined;
+  const resumeAt = opened && options.clock === 'virtual' && input.clockStart === undefined ? opened.image.clock : undefined;
   const clock = createClock(options.clock, resumeAt ?? options.clockStart);
   const deleteDelay = options.templateDeleteDelayMs ?? operation('restV1', 'deleteTemplate').deleteDelayMs ?? 0;
   const store = new ResourceStore(clock, () => deleteDelay, options.faults.has('template-delete-in-use'), () => heapCeilingFailure(options.limits));
   const webhooks = new WebhookDispatcher(clock, webhookPolicy, options.faults);
-  let writer: StateWriter | undefined;
   const unavailableGpuTypes = new Set<string>();
-  const touch = () => writer?.markDirty();
+  // Changes are journaled where state lives (state-journal/tracked-map.ts); touch() needs to do nothing.
+  const touch = () => {};
   const engine = new JobEngine({
     clock,
     faults: options.faults,
@@ -60,18 +65,16 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
       run: operation('queueV2', 'runJob').resultRetentionMs ?? 0,
       runsync: operation('queueV2', 'runJobSync').resultRetentionMs ?? 0,
     },
-    endpointConfig: (id) => store.endpoints.get(id) as EndpointConfig | undefined,
+    // peek: the engine's reads change nothing (get() would count as a possible change with --state).
+    endpointConfig: (id) => store.endpoints.peek(id) as EndpointConfig | undefined,
     workerEnv: (id) => {
-      const endpoint = store.endpoints.get(id);
-      const template = endpoint ? store.templates.get(endpoint.templateId) : undefined;
+      const endpoint = store.endpoints.peek(id);
+      const template = endpoint ? store.templates.peek(endpoint.templateId) : undefined;
       const env = { ...((template?.['env'] as Record<string, string> | undefined) ?? {}), ...((endpoint?.['env'] as Record<string, string> | undefined) ?? {}) };
       return resolveSecrets(env, (name) => store.secretValue(name));
     },
     isGpuAvailable: (gpuTypeId) => !unavailableGpuTypes.has(gpuTypeId),
-    onTerminal: (job) => {
-      webhooks.jobFinished(job);
-      touch();
-    },
+    onTerminal: (job) => webhooks.jobFinished(job),
   });
   const rateLimiter = new RateLimiter(clock, mockRateLimitPolicy.windowMs, options.rateLimitFactor);
   const restV2Quota = new QuotaWindows(clock, options.rateLimitFactor);
@@ -79,11 +82,10 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
   store.podObserver = logs;
   const core: MockCore = { clock, options, store, engine, webhooks, rateLimiter, restV2Quota, logs, unavailableGpuTypes, touch, openRequests: 0 };
 
-  if (options.stateFile) {
+  if (opened) {
     const persisted = { clock, store, engine, webhooks };
-    loadState(options.stateFile, persisted);
-    const file = options.stateFile;
-    writer = new StateWriter(() => saveState(file, persisted));
+    restoreState(opened.image, persisted);
+    attachJournal(opened.journal, opened.image, persisted);
   }
 
   const reset = () => {
@@ -103,11 +105,20 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
     cors: options.cors === undefined ? undefined : new Cors(options.cors),
   });
   // Every spec-valid request line must fit (specs/CONVENTIONS.md, request head); node's default is 16 KiB.
-  const server = createServer({ keepAliveTimeout: 5_000, maxHeaderSize: MAX_REQUEST_HEAD_BYTES }, handler);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
+  // --state: an answer leaves only once the changes it may show are on disk (state-journal/gate.ts).
+  const guard = opened && guardAnswers(opened.journal);
+  const serve: typeof handler = guard ? (req, res) => (guard(req, res), handler(req, res)) : handler;
+  const server = createServer({ keepAliveTimeout: 5_000, maxHeaderSize: MAX_REQUEST_HEAD_BYTES }, serve);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host, () => resolve());
+    });
+  } catch (error) {
+    await opened?.journal.close();
+    clock.stop();
+    throw error;
+  }
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
@@ -115,7 +126,7 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
   return {
     url,
     restV1Url: `${url}/v1`,
-    restV2Url: `${url}/rest/v2`,
+    restV2Url: `${url}/v2`,
     queueV2Url: (endpointId) => `${url}/v2/${encodeURIComponent(endpointId)}`,
     graphqlUrl: `${url}/graphql`,
     controlUrl: `${url}/__control`,
@@ -129,7 +140,7 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      writer?.close();
+      await opened?.journal.close();
       clock.stop();
     },
   };

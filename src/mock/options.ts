@@ -25,6 +25,14 @@ export const FAULT_NAMES = [
   'rest-v2-429-without-retry-after',
   'rest-v2-reset-accepted',
   'rest-v2-v1-template-invisible',
+  'rest-v2-pod-template-dropped',
+  'rest-v2-template-volume-default',
+  'rest-v1-pod-memory-constant',
+  'rest-v2-comma-list-refused',
+  'rest-v2-undocumented-refusal',
+  'rest-v2-port-private-null',
+  'graphql-sdk-bounds-unchecked',
+  'graphql-pod-template-dropped',
 ] as const;
 export type FaultName = (typeof FAULT_NAMES)[number];
 

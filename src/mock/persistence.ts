@@ -1,26 +1,19 @@
-// --state FILE: the whole mock state as one JSON document, written atomically (write, fsync, rename).
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+// --state FILE: which parts of the mock are stored under which kind, restoring them on start, and
+// wiring every change and every answer to the journal (src/mock/state-journal, docs/state.md).
+// Kinds: each store collection by its name, `account` (sshKeys), `jobs`, `billedMs` (per endpoint),
+// `webhookLog` (by sequence number) and `webhookPending` (due attempts).
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from './clock.js';
 import type { JobEngine } from './jobs/engine.js';
-import type { StoreSnapshot, ResourceStore } from './state/store.js';
 import type { WebhookDispatcher, WebhookSnapshot } from './jobs/webhooks.js';
+import { loadStateFile, StateFileError, type Image } from './state-journal/file.js';
+import { guardResponse } from './state-journal/gate.js';
+import { Journal, type JournalOptions, type JournalSources } from './state-journal/journal.js';
+import type { ResourceStore, StoreSnapshot } from './state/store.js';
 import type { Job } from './types.js';
 
-const FORMAT_VERSION = 1;
+export { StateFileError };
 
-interface StateFile {
-  version: number;
-  savedAt: number;
-  clockNow: number;
-  store: StoreSnapshot;
-  jobs: Job[];
-  /** Endpoint billing time of finished work (running work is re-billed after restore). */
-  endpointBilledMs?: Record<string, number>;
-  /** Webhook delivery log and the attempts still due. */
-  webhooks?: WebhookSnapshot;
-}
-
-/** What a restore needs besides the store and jobs. */
 export interface PersistedParts {
   clock: Clock;
   store: ResourceStore;
@@ -28,80 +21,107 @@ export interface PersistedParts {
   webhooks: WebhookDispatcher;
 }
 
-/** The virtual time saved in the file, so a restarted virtual clock resumes there (not at wall time). */
-export function savedClockNow(file: string): number | undefined {
-  if (!existsSync(file)) return undefined;
-  const state = JSON.parse(readFileSync(file, 'utf8')) as Partial<StateFile>;
-  return typeof state.clockNow === 'number' ? state.clockNow : undefined;
+export interface OpenedState {
+  journal: Journal;
+  image: Image;
 }
 
-export function saveState(file: string, { clock, store, engine, webhooks }: PersistedParts): void {
-  const endpointBilledMs: Record<string, number> = {};
-  for (const id of store.endpoints.keys()) {
-    const billed = engine.billedMs(id);
-    if (billed > 0) endpointBilledMs[id] = billed;
-  }
-  const state: StateFile = {
-    version: FORMAT_VERSION,
-    savedAt: Date.now(),
-    clockNow: clock.now(),
-    store: store.snapshot(),
-    jobs: [...engine.allJobs()],
-    endpointBilledMs,
-    webhooks: webhooks.snapshot(),
+/** Opens (or creates) the state file and reads it whole; throws StateFileError when it cannot be used. */
+export function openState(file: string, options: JournalOptions = {}): OpenedState {
+  const warn = options.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const loaded = loadStateFile(file, { warn, convertLegacy });
+  return { journal: new Journal(file, loaded.bytes, { ...options, warn }), image: loaded.image };
+}
+
+/** Puts the stored state back into the mock's parts (running jobs go back to the queue). */
+export function restoreState(image: Image, { store, engine, webhooks }: PersistedParts): void {
+  const values = (kind: string): unknown[] => [...(image.kinds.get(kind)?.values() ?? [])];
+  const snapshot: Record<string, unknown> = {};
+  for (const kind of store.collections.keys()) snapshot[kind] = values(kind);
+  snapshot['sshKeys'] = image.kinds.get('account')?.get('sshKeys') ?? [];
+  store.restore(snapshot as Partial<StoreSnapshot>);
+  engine.restore(values('jobs') as Job[]);
+  for (const [id, ms] of image.kinds.get('billedMs') ?? []) engine.restoreBilledMs(id, ms as number);
+  const log = [...(image.kinds.get('webhookLog') ?? [])].sort(([a], [b]) => Number(a) - Number(b));
+  webhooks.restore({
+    log: log.map(([, entry]) => entry) as WebhookSnapshot['log'],
+    pending: values('webhookPending') as WebhookSnapshot['pending'],
+    firstSeq: log.length > 0 ? Number(log[0]![0]) : 0,
+  });
+}
+
+/** From now on every change of the parts is journaled. */
+export function attachJournal(journal: Journal, image: Image, { clock, store, engine, webhooks }: PersistedParts): void {
+  const sources: JournalSources = {
+    clockIsState: clock.mode === 'virtual',
+    clockNow: () => clock.now(),
+    peek(kind, id) {
+      const collection = store.collections.get(kind);
+      if (collection) return collection.peek(id);
+      switch (kind) {
+        case 'jobs':
+          return engine.peekJob(id);
+        case 'billedMs': {
+          const ms = engine.billedMs(id);
+          return ms > 0 ? ms : undefined;
+        }
+        case 'account':
+          return id === 'sshKeys' ? store.storedSshKeys() : undefined;
+        case 'webhookLog':
+        case 'webhookPending':
+          return webhooks.peek(kind, id);
+        default:
+          return undefined;
+      }
+    },
+    *entries() {
+      for (const [kind, map] of store.collections) for (const [id, record] of map) yield [kind, id, record];
+      yield ['account', 'sshKeys', store.storedSshKeys()];
+      for (const job of engine.allJobs()) yield ['jobs', job.id, job];
+      for (const id of store.endpoints.keys()) {
+        const ms = engine.billedMs(id);
+        if (ms > 0) yield ['billedMs', id, ms];
+      }
+      yield* webhooks.entries();
+    },
   };
-  const tmp = `${file}.${process.pid}.tmp`;
-  const fd = openSync(tmp, 'w');
-  try {
-    writeSync(fd, JSON.stringify(state));
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, file);
+  store.journalTo(journal);
+  engine.journalTo(journal);
+  webhooks.sink = journal;
+  journal.attach(sources, image.clock);
 }
 
-/** Restores a saved state; false when the file does not exist. */
-export function loadState(file: string, { clock, store, engine, webhooks }: PersistedParts): boolean {
-  if (!existsSync(file)) return false;
-  const state = JSON.parse(readFileSync(file, 'utf8')) as StateFile;
-  if (state.version !== FORMAT_VERSION) throw new Error(`${file}: unsupported state format ${state.version}`);
-  if (clock.mode === 'virtual') clock.set(state.clockNow);
-  store.restore(state.store);
-  engine.restore(state.jobs);
-  for (const [id, ms] of Object.entries(state.endpointBilledMs ?? {})) engine.restoreBilledMs(id, ms);
-  if (state.webhooks) webhooks.restore(state.webhooks);
-  return true;
+/** Holds the answer until what it may show is on disk (see state-journal/gate.ts). */
+export function guardAnswers(journal: Journal): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => guardResponse(journal, req, res);
 }
 
-/** Saves at most once per `intervalMs` while dirty, and on flush(). */
-export class StateWriter {
-  private dirty = false;
-  private readonly timer: NodeJS.Timeout;
+/** The JSON document format 1 (before the journal): converted once on start. */
+interface LegacyStateFile {
+  version: number;
+  clockNow?: number;
+  store?: Record<string, unknown>;
+  jobs?: Job[];
+  endpointBilledMs?: Record<string, number>;
+  webhooks?: WebhookSnapshot;
+}
 
-  constructor(private readonly save: () => void, intervalMs = 500) {
-    this.timer = setInterval(() => this.flushIfDirty(), intervalMs);
-    this.timer.unref();
+function convertLegacy(document: unknown): Image | undefined {
+  const legacy = document as LegacyStateFile | null;
+  if (!legacy || typeof legacy !== 'object' || legacy.version !== 1) return undefined;
+  const kinds = new Map<string, Map<string, unknown>>();
+  const put = (kind: string, id: string, value: unknown) => {
+    let map = kinds.get(kind);
+    if (!map) kinds.set(kind, (map = new Map()));
+    map.set(id, value);
+  };
+  for (const [kind, records] of Object.entries(legacy.store ?? {})) {
+    if (kind === 'sshKeys') put('account', 'sshKeys', records);
+    else if (Array.isArray(records)) for (const r of records as { id: string }[]) put(kind, r.id, r);
   }
-
-  markDirty(): void {
-    this.dirty = true;
-  }
-
-  flushIfDirty(): void {
-    if (!this.dirty) return;
-    this.dirty = false;
-    try {
-      this.save();
-    } catch (error) {
-      this.dirty = true;
-      console.error('[mock] could not save state:', error);
-    }
-  }
-
-  close(): void {
-    clearInterval(this.timer);
-    this.dirty = true;
-    this.flushIfDirty();
-  }
+  for (const job of legacy.jobs ?? []) put('jobs', job.id, job);
+  for (const [id, ms] of Object.entries(legacy.endpointBilledMs ?? {})) put('billedMs', id, ms);
+  (legacy.webhooks?.log ?? []).forEach((entry, i) => put('webhookLog', String(i), entry));
+  for (const p of legacy.webhooks?.pending ?? []) put('webhookPending', `${p.jobId}#${p.attempt}`, p);
+  return { kinds, clock: legacy.clockNow };
 }

@@ -62,6 +62,23 @@ export class RateLimiter {
     };
   }
 
+  /**
+   * Counts `count` requests toward `key`'s current window as if they had been admitted (control API:
+   * a test reaches a limit without sending thousands of requests). Returns the window's count.
+   */
+  consume(key: string, count: number): number {
+    const now = this.clock.now();
+    const windowStart = now - (now % this.windowMs);
+    let counter = this.counters.get(key);
+    if (!counter) this.counters.set(key, (counter = { windowStart, count: 0, inflight: 0 }));
+    if (counter.windowStart !== windowStart) {
+      counter.windowStart = windowStart;
+      counter.count = 0;
+    }
+    counter.count += count;
+    return counter.count;
+  }
+
   forget(prefix: string): void {
     for (const key of this.counters.keys()) if (key.startsWith(prefix)) this.counters.delete(key);
   }

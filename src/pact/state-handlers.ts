@@ -4,6 +4,7 @@
 import { RateLimitError, type QueueClient } from '../clients/index.js';
 import { getOperation } from '../validation/index.js';
 import type { ProviderWorld } from './provider-world.js';
+import { createGraphqlSdkStateHandlers } from './graphql-sdk-states.js';
 import { createRestV2StateHandlers } from './rest-v2-states.js';
 import { NAMES, STATES, type StateName } from './state-names.js';
 
@@ -122,6 +123,7 @@ export function createStateHandlers(world: ProviderWorld): Record<StateName | ty
       return { secretId: secret.id };
     }),
     ...createRestV2StateHandlers(world, state),
+    ...createGraphqlSdkStateHandlers(world, state),
   };
 }
 

@@ -2,7 +2,7 @@
 //
 // The path is searched for each surface's anchor segment, so any base prefix works (…/v1, /rest/v2, /api/v2):
 //   restV1   a `v1` segment, then a REST v1 operation path            e.g. /v1/pods/{podId}
-//   restV2   a `v2` segment starting a REST v2 operation path          e.g. /v2/pods, /rest/v2/pods (our mock)
+//   restV2   a `v2` segment starting a REST v2 operation path          e.g. /v2/pods, /rest/v2/pods (mock alias)
 //   queueV2  a `v2` segment, an endpoint id, then a queue operation    e.g. /v2/{endpointId}/status/{jobId}
 //   graphql  a last segment `graphql`                                 e.g. /graphql
 // When a path fits both REST v2 and queue v2 (/v2/pods/health: REST v2 getPod or getHealth of endpoint

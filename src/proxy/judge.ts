@@ -4,6 +4,7 @@
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import { checkGraphqlAnswer } from '../conform/graphql-shape.js';
 import { formatIssues, validateRequest, validateResponse } from '../validation/index.js';
+import { parseQuery, queryStylesOf } from '../query-style.js';
 import { classify, type TrafficSurface } from './classify.js';
 import { isTruncated, MAX_CAPTURED_BODY_BYTES, type CapturedBody, type Exchange, type Violation } from './exchange.js';
 import { RULE, violation } from './rule-ids.js';
@@ -86,7 +87,8 @@ function judgeOperation(exchange: Exchange, url: URL, surface: Exclude<Judgement
       requestIssue = '/body is not JSON';
     }
     else {
-      const issues = validateRequest(s, opId, { body: request.value, path: pathParams, query: Object.fromEntries(url.searchParams) });
+      // Lists read as the spec declares them (comma form for REST v2 catalogue filters), repeated keys kept.
+      const issues = validateRequest(s, opId, { body: request.value, path: pathParams, query: parseQuery(url.search, queryStylesOf(s, opId)) });
       requestValid = issues.length === 0;
       requestIssue = formatIssues(issues.slice(0, 3));
     }

@@ -13,7 +13,7 @@ import { parsePlaceholder } from '../../src/agreement/references.js';
 import { schemaArbitrary } from '../../src/agreement/schema-arbitrary.js';
 import { validCaseArbitrary, violationsOf, type GenerationContext, type RequestCase } from '../../src/agreement/requests.js';
 import type { OperationModel } from '../../src/agreement/spec-model.js';
-import { parseQuery } from '../../src/mock/http.js';
+import { parseQuery, serializeQuery } from '../../src/query-style.js';
 import { packageFile } from '../../src/package-files.js';
 import { validateRequest } from '../../src/validation/index.js';
 
@@ -34,11 +34,9 @@ function fill<T>(node: T): T {
   return node;
 }
 
-/** Query values as the server sees them: through a URL, as strings. */
-function wireQuery(query: Record<string, unknown>): Record<string, unknown> {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) for (const item of Array.isArray(v) ? v : [v]) if (v !== undefined) params.append(k, typeof item === 'string' ? item : JSON.stringify(item));
-  return parseQuery(params.toString());
+/** Query values as the server sees them: through a URL serialised as the spec declares (style/explode), as strings. */
+function wireQuery(op: OperationModel, query: Record<string, unknown>): Record<string, unknown> {
+  return parseQuery(serializeQuery(query, op.queryStyles), op.queryStyles);
 }
 
 /** GraphQL: what graphql-js coercion sees; bounds stated only in SDL descriptions are the server's (mock test). */
@@ -58,16 +56,17 @@ function issuesOf(c: RequestCase): { path: string; message: string }[] {
   }
   if (c.bodyMode === 'raw') return [{ path: '/body', message: 'malformed' }];
   const body = c.bodyMode === 'json' ? c.body : undefined;
-  return validateRequest(c.op.surface, c.op.operationId, { path: c.path, query: wireQuery(c.query), body });
+  return validateRequest(c.op.surface, c.op.operationId, { path: c.path, query: wireQuery(c.op, c.query), body });
 }
 
 const operations = allOperations();
 
 describe('agreement generator ⇄ the specs\' validators', () => {
-  it('covers every operation of every surface (REST v1, queue v2, GraphQL)', () => {
+  it('covers every operation of every surface (REST v1, queue v2, GraphQL, REST v2)', () => {
     const surfaces = new Set(operations.map((o) => o.surface));
-    expect([...surfaces].sort()).toEqual(['graphql', 'queueV2', 'restV1']);
-    expect(operations.filter((o) => o.surface === 'graphql').map((o) => o.operationId).sort()).toEqual(['deleteTemplate', 'podTemplate', 'saveTemplate', 'secretCreate', 'secretDelete']);
+    expect([...surfaces].sort()).toEqual(['graphql', 'queueV2', 'restV1', 'restV2']);
+    expect(operations.filter((o) => o.surface === 'restV2')).toHaveLength(53);
+    expect(operations.filter((o) => o.surface === 'graphql').map((o) => o.operationId).sort()).toEqual(['deleteTemplate', 'gpuTypes', 'myself', 'pod', 'podTemplate', 'saveTemplate', 'secretCreate', 'secretDelete']);
   });
 
   it.each(operations.map((op) => [`${op.surface} ${op.operationId}`, op] as [string, OperationModel]))('%s: generated valid requests pass, each violation fails at its path', (_, op) => {

@@ -1,5 +1,5 @@
-// Official-client compatibility: the published JS SDK (runpod-sdk, pinned in devDependencies) drives the
-// mock's queue v2 surface unmodified; only its base URL points at the mock. It posts `{}` with
+// Official-client compatibility: the published JS SDK (runpod-sdk 1.1.2, pinned in devDependencies) drives
+// the mock's queue v2 surface unmodified; only its baseUrl is set, to the mock's root + /v2 (docs/official-sdks.md). It posts `{}` with
 // Content-Type: application/json to body-less operations and sends that content type on every GET.
 import runpodSdk from 'runpod-sdk';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -41,6 +41,21 @@ describe('runpod-sdk 1.1.2 against the mock', () => {
     await h.untilOpen(1);
     await h.advance(2_000);
     expect(await pending).toMatchObject({ id: expect.stringMatching(/^sync-/), status: 'COMPLETED', output: 'done', completed: true, succeeded: true });
+  });
+
+  it('statusSync: /status-sync/{id}?wait=… holds until the job finishes', async () => {
+    const endpoint = sdkEndpoint();
+    const { id } = await endpoint.run({ input: { mock: { durationMs: 2_000, output: 'late' } } });
+    const pending = endpoint.statusSync(id, 5_000);
+    await h.untilOpen(1);
+    await h.advance(2_000);
+    expect(await pending).toMatchObject({ id, status: 'COMPLETED', output: 'late', completed: true, succeeded: true });
+  });
+
+  it('the SDK base URL is the mock root + /v2, as https://api.runpod.ai/v2; REST v2 on the same /v2 does not get in the way', async () => {
+    expect(`${h.mock.url}/v2`).toBe(h.mock.restV2Url);
+    const { id } = await sdkEndpoint().run({ input: { mock: { durationMs: 0 } } });
+    expect(id).toMatch(/-u1$/);
   });
 
   it('health: GET with Content-Type: application/json and no body', async () => {

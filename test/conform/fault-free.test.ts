@@ -1,14 +1,32 @@
-// The suite proves itself (1/3): against the fault-free embedded mock every catalogue rule is checked
-// (mock-only rules in-process) and passes.
+// The suite proves itself (1/2): against the fault-free embedded mock every catalogue rule is checked
+// (mock-only rules in-process) and passes — run concurrently as `npm start` does, and one check
+// after another (--concurrency 1) with the same report.
 import { describe, expect, test } from 'vitest';
-import { loadCatalogue, runConformance } from '../../src/conform/index.js';
+import { loadCatalogue, runConformance, type RuleResult } from '../../src/conform/index.js';
+
+/**
+ * What a report says about a rule, without what timing decides: the duration, the number of calls
+ * (polling checks ask until the job is there) and the heap figures AGREE-ROBUST-001 reads after GC.
+ */
+const content = ({ durationMs: _d, calls: _c, ...rest }: RuleResult) => ({ ...rest, reason: rest.reason?.replace(/heap after GC [\d.]+ → [\d.]+ MB/, 'heap after GC … MB') });
 
 describe('conformance suite against the fault-free embedded mock', () => {
-  test('reports zero failing rules and lists every catalogue rule', async () => {
+  let concurrent: RuleResult[] = [];
+
+  test('reports zero failing rules and lists every catalogue rule (default concurrency)', async () => {
     const result = await runConformance({ reportsDir: null, progress: false, settings: { tier: 'full' } });
+    concurrent = result.summary.results;
     expect(result.failing.map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
     expect(result.summary.results.map((r) => r.id)).toEqual(loadCatalogue().map((r) => r.id));
     // The embedded mock offers clock control and in-process access, so nothing may be skipped.
     expect(result.summary.results.filter((r) => r.outcome !== 'pass').map((r) => `${r.id}: ${r.outcome} ${r.reason}`)).toEqual([]);
   }, 300_000); // the whole catalogue; generous for a loaded 2-core machine
+
+  test('--concurrency 1 (one check after another) gives the same report, in the same order', async () => {
+    const result = await runConformance({ reportsDir: null, progress: false, settings: { tier: 'full', concurrency: 1 } });
+    expect(concurrent.map((r) => r.id)).toEqual(result.summary.results.map((r) => r.id));
+    const sequential = new Map(result.summary.results.map((r) => [r.id, JSON.stringify(content(r))]));
+    const differing = concurrent.filter((r) => sequential.get(r.id) !== JSON.stringify(content(r)));
+    expect(differing.map((r) => ({ concurrent: JSON.stringify(content(r)), sequential: sequential.get(r.id) }))).toEqual([]);
+  }, 300_000);
 });

@@ -102,13 +102,15 @@ describe('rule levels', () => {
     expect(html).toContain('<th>Level</th>');
   }, 60_000);
 
-  test('bad level, preflight and timeout flags are usage errors (exit 2) naming the problem', async () => {
+  test('bad level, preflight, timeout and concurrency flags are usage errors (exit 2) naming the problem', async () => {
     const cases: [string[], RegExp][] = [
       [['--level', 'required'], /--level takes a comma-separated list of must, should, may \(got "required"\)/],
       [['--preflight-job-ms', '0'], /--preflight-job-ms must be between 1 and 600000/],
       [['--preflight-job-ms', '10s'], /--preflight-job-ms must be an integer/],
       [['--request-timeout-ms', '300001'], /--request-timeout-ms must be between 1 and 300000/],
       [['--strictly'], /unknown option --strictly/],
+      [['--concurrency', '0'], /--concurrency must be between 1 and 32/],
+      [['--concurrency', 'many'], /--concurrency must be an integer/],
     ];
     for (const [args, message] of cases) {
       const run = await conform(args);

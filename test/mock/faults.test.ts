@@ -116,6 +116,37 @@ const deviations: Record<FaultName, (h: Harness) => Promise<boolean>> = {
     const created = await raw('POST', `${h.mock.restV1Url}/templates`, { name: 'fault-probe', imageName: 'x:1' });
     return (await raw('GET', `${h.mock.restV2Url}/templates/${created.body.id}`)).status === 404;
   },
+  'rest-v2-pod-template-dropped': async (h) => {
+    const template = await raw('POST', `${h.mock.restV2Url}/templates`, { name: 'fault-probe', image: 'x:1' });
+    const pod = await raw('POST', `${h.mock.restV2Url}/pods`, { name: 'fault-probe', templateId: template.body.id, gpu: { id: 'NVIDIA GeForce RTX 4090' } });
+    return pod.body.template === null && (await raw('DELETE', `${h.mock.restV2Url}/templates/${template.body.id}`)).status === 204;
+  },
+  'rest-v2-template-volume-default': async (h) => {
+    const template = await raw('POST', `${h.mock.restV2Url}/templates`, { name: 'fault-probe', image: 'x:1' });
+    return template.body.mounts?.persistent?.size === 20;
+  },
+  'rest-v1-pod-memory-constant': async (h) => {
+    const pod = await raw('POST', `${h.mock.restV2Url}/pods`, { name: 'fault-probe', image: 'x:1', cpu: { id: 'cpu3c', vcpuCount: 2 } });
+    const v1 = await raw('GET', `${h.mock.restV1Url}/pods/${pod.body.id}`);
+    return v1.body.memoryInGb === 31 && v1.body.cpuFlavorId === undefined;
+  },
+  'rest-v2-comma-list-refused': async (h) => (await raw('GET', `${h.mock.restV2Url}/catalog/gpus?include=AVAILABILITY&product=POD,SERVERLESS`)).status === 400,
+  'rest-v2-undocumented-refusal': async (h) => (await raw('POST', `${h.mock.restV2Url}/templates`, { name: 'fault-probe', image: 'x:1', env: { lower: 'x' } })).status === 422,
+  'rest-v2-port-private-null': async (h) => {
+    const pod = await raw('POST', `${h.mock.restV2Url}/pods`, { name: 'fault-probe', image: 'x:1', ports: ['8888/http'], gpu: { id: 'NVIDIA GeForce RTX 4090' } });
+    await h.advance(60_000);
+    return (await raw('GET', `${h.mock.restV2Url}/pods/${pod.body.id}`)).body.runtime?.ports?.[0]?.private === null;
+  },
+  'graphql-sdk-bounds-unchecked': async (h) => {
+    const answer = await raw('POST', h.mock.graphqlUrl, { query: `mutation { podStop(input: {podId: "${'p'.repeat(129)}"}) { id } }` });
+    return !/at most 128 characters/.test(answer.body.errors?.[0]?.message ?? '');
+  },
+  'graphql-pod-template-dropped': async (h) => {
+    const template = await raw('POST', `${h.mock.restV1Url}/templates`, { name: 'fault-probe', imageName: 'x:1' });
+    const query = `mutation { deployCpuPod(input: {name: "fault-probe", imageName: "", templateId: "${template.body.id}"}) { id } }`;
+    const pod = await raw('POST', h.mock.graphqlUrl, { query });
+    return typeof pod.body.data?.deployCpuPod?.id === 'string' && (await raw('DELETE', `${h.mock.restV1Url}/templates/${template.body.id}`)).status === 204;
+  },
 };
 
 describe('fault injection', () => {

@@ -75,8 +75,8 @@ describe('REST v2 pods', () => {
   it('RESTV2-POD-005 a template is a one-time source of settings; body wins, env merges', async () => {
     const tpl = (await mock.v2('POST', '/templates', { name: 'pod-tpl', image: 'tpl:1', args: 'python serve.py', disk: 30, ports: ['8888/http'], env: { A: 'tpl', B: 'tpl' } })).body;
     const pod = await v2Pod(mock, { image: undefined, templateId: tpl.id, env: { B: 'body', C: 'body' }, disk: 60 });
-    expect(pod).toMatchObject({ image: 'tpl:1', args: 'python serve.py', disk: 60, ports: ['8888/http'], env: { A: 'tpl', B: 'body', C: 'body' }, template: null });
-    // No link: the template is not in use and its later edits do not reach the pod.
+    expect(pod).toMatchObject({ image: 'tpl:1', args: 'python serve.py', disk: 60, ports: ['8888/http'], env: { A: 'tpl', B: 'body', C: 'body' }, template: tpl.id });
+    // The pod names its template (RESTV2-CROSS-004) but holds a copy: later template edits do not reach it.
     await mock.v2('PATCH', `/templates/${tpl.id}`, { image: 'tpl:2' });
     expect((await mock.v2('GET', `/pods/${pod.id}`)).body.image).toBe('tpl:1');
   });

@@ -10,6 +10,7 @@ import { ApiError, ValidationError, errorFromResponse, type ApiErrorInit } from 
 import { callThroughOpenapiFetch } from '../openapi-call.js';
 import { retrySettingsOf, type CallOptions, type TransportOptions } from '../http.js';
 import { simplePathSerializer } from '../path-serializer.js';
+import { queryStylesOf, serializeQuery } from '../../query-style.js';
 import { PreparedRequest } from '../prepared-request.js';
 import { SecretRedactor } from '../redact.js';
 import { createRetryFetch, type FetchLike } from '../retry-fetch.js';
@@ -113,8 +114,10 @@ export class RestV2Core {
     const validator = await this.checkRequest(operationId, parts, errorInit);
     const fetch = this.retryFetch(operationId, isIdempotent(method, operationId, parts.body), callOptions, redactor);
 
+    const styles = queryStylesOf('restV2', operationId);
     const answer = await callThroughOpenapiFetch(this.client as Client<never>, {
       method, path, parts, headers: callOptions.headers, signal: callOptions.signal, fetch,
+      querySerializer: (query) => serializeQuery(query, styles),
     }, { surface: 'restV2', operationId, validator: this.options.validateResponses === true ? validator : undefined, errorInit });
     if (answer.ok) return answer.data as T;
     throw problemError(answer.response, answer.body, errorInit);
@@ -128,9 +131,7 @@ export class RestV2Core {
     const [method, path] = REST_V2_OPERATIONS[operationId];
     const errorInit = { operationId, redactor: this.redactor };
     await this.checkRequest(operationId, parts, errorInit);
-    const query = new URLSearchParams();
-    for (const [key, value] of Object.entries(parts.query ?? {})) if (value !== undefined && value !== null) query.set(key, String(value));
-    const queryString = query.toString();
+    const queryString = serializeQuery(parts.query, queryStylesOf('restV2', operationId));
     const search = queryString ? `?${queryString}` : '';
     const headers: Record<string, string> = {
       ...this.options.headers,

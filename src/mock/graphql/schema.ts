@@ -1,7 +1,7 @@
 // Executable GraphQL schema: specs/graphql/schema.graphql (schema-first) + resolvers over the store.
 import { readFileSync } from 'node:fs';
 import {
-  buildSchema, GraphQLError, GraphQLScalarType, Kind, type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLSchema,
+  buildSchema, defaultFieldResolver, GraphQLError, isObjectType, GraphQLScalarType, Kind, type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLSchema,
 } from 'graphql';
 import type { MockCore } from '../core.js';
 import type { Failure } from '../state/store.js';
@@ -9,6 +9,8 @@ import type { TemplateRecord } from '../types.js';
 import { TEMPLATE_INPUT_BOUNDS } from '../state/input-bounds.js';
 import { parseDockerArgs, renderDockerArgs, startCommandOf } from './docker-args.js';
 import { packageFile } from '../../package-files.js';
+import { describedBoundsProblem } from './described-bounds.js';
+import { sdkMutationResolvers, sdkQueryResolvers } from './sdk-resolvers.js';
 
 const SDL = readFileSync(packageFile('specs/graphql/schema.graphql'), 'utf8');
 /** env entries of saveTemplate, as REST v1's env maxProperties. */
@@ -124,6 +126,34 @@ export function buildExecutableSchema(): GraphQLSchema {
       const field = typeFields[fieldName];
       if (!field) throw new Error(`schema.graphql lacks ${typeName}.${fieldName}`);
       field.resolve = resolve;
+    }
+  }
+  // The SDK operations check every argument against the bounds its description states, before resolving.
+  for (const [typeName, fields] of [['Query', sdkQueryResolvers], ['Mutation', sdkMutationResolvers]] as const) {
+    const typeFields = (schema.getType(typeName) as GraphQLObjectType).getFields();
+    for (const [fieldName, resolve] of Object.entries(fields)) {
+      const field = typeFields[fieldName];
+      if (!field) throw new Error(`schema.graphql lacks ${typeName}.${fieldName}`);
+      const args = field.args;
+      field.resolve = (root, values: Record<string, unknown>, core, info) => {
+        // Fault graphql-sdk-bounds-unchecked: the bounds the descriptions state are not enforced.
+        const problem = core.options.faults.has('graphql-sdk-bounds-unchecked') ? undefined : describedBoundsProblem(args, values);
+        if (problem) throw new GraphQLError(problem, { extensions: { code: 'BAD_USER_INPUT' } });
+        return resolve(root, values, core, info);
+      };
+    }
+  }
+  // Arguments of nested fields (GpuType.lowestPrice(input: {gpuCount})) are bounded the same way.
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__') || type === schema.getQueryType() || type === schema.getMutationType()) continue;
+    for (const field of Object.values(type.getFields())) {
+      if (field.args.length === 0) continue;
+      const { args } = field;
+      field.resolve = (source, values: Record<string, unknown>, core, info) => {
+        const problem = describedBoundsProblem(args, values);
+        if (problem) throw new GraphQLError(problem, { extensions: { code: 'BAD_USER_INPUT' } });
+        return defaultFieldResolver(source, values, core, info);
+      };
     }
   }
   return schema;

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock, TimerHandle } from '../clock.js';
 import type { FaultName } from '../options.js';
 import { TERMINAL_STATUSES, type Job, type JobPolicy, type JobStatus, type Worker } from '../types.js';
+import { TrackedMap, type ChangeSink } from '../state-journal/tracked-map.js';
 import { RetentionQueue } from './retention.js';
 import { availableChunks, outcomeOf, readDirective } from './simulate.js';
 import { EndpointJobs } from './endpoint-jobs.js';
@@ -43,7 +44,9 @@ interface JobTimers {
 
 export class JobEngine {
   private readonly endpoints = new Map<string, EndpointJobs>();
-  private readonly jobs = new Map<string, Job>();
+  /** Every stored job; set/delete/touch are journaled with --state (status changes included). */
+  private readonly jobs = new TrackedMap<Job>('jobs', false);
+  private sink: ChangeSink | undefined;
   private readonly timers = new Map<string, JobTimers>();
   private readonly waiters: JobWaiters;
   private readonly retention: Record<Job['kind'], RetentionQueue>;
@@ -80,6 +83,17 @@ export class JobEngine {
 
   restoreBilledMs(endpointId: string, ms: number): void {
     this.ensureEndpoint(endpointId).billedMs = ms;
+  }
+
+  /** Journals every later change of a job or of billed time to `sink` (--state). */
+  journalTo(sink: ChangeSink | undefined): void {
+    this.sink = sink;
+    this.jobs.sink = sink;
+  }
+
+  /** A stored job, without counting as a read (the journal). */
+  peekJob(jobId: string): Job | undefined {
+    return this.jobs.peek(jobId);
   }
 
   /** Re-reads the endpoint's worker settings (after an update). */
@@ -159,6 +173,7 @@ export class JobEngine {
     ep.retried++;
     job.queuedAt = this.deps.clock.now();
     ep.setStatus(job, 'IN_QUEUE');
+    this.jobs.touch(job.id);
     // ttl keeps counting from the original submission.
     this.armTtl(job);
     this.enqueue(ep, job);
@@ -218,7 +233,10 @@ export class JobEngine {
     if (typeof directive === 'string' || !directive.stream) return [];
     const available = availableChunks(directive, job, this.deps.clock.now());
     const chunks = directive.stream.slice(job.streamed, available);
-    if (available > job.streamed) job.streamed = available;
+    if (available > job.streamed) {
+      job.streamed = available;
+      this.jobs.touch(job.id);
+    }
     return chunks;
   }
 
@@ -234,6 +252,7 @@ export class JobEngine {
     for (const job of [...ep.jobs.values()]) this.delete(ep, job);
     ep.pool.clear();
     this.endpoints.delete(endpointId);
+    this.sink?.changed('billedMs', endpointId);
   }
 
   allJobs(): IterableIterator<Job> {
@@ -328,6 +347,7 @@ export class JobEngine {
     job.delayTime = now - job.queuedAt;
     job.workerId = worker.id;
     job.attempts++;
+    this.jobs.touch(job.id);
     const config = this.deps.endpointConfig(ep.endpointId) ?? {};
     const timeout = job.policy?.executionTimeout ?? config.executionTimeoutMs ?? DEFAULT_EXECUTION_TIMEOUT_MS;
     const directive = readDirective(job.input, this.deps.defaultJobDurationMs);
@@ -360,7 +380,10 @@ export class JobEngine {
       this.deps.clock.cancel(timers.run);
       timers.run = undefined;
     }
-    if (ep.pool.release(job.id) && job.startedAt !== undefined) ep.bill(job.startedAt, this.deps.clock.now());
+    if (ep.pool.release(job.id) && job.startedAt !== undefined) {
+      ep.bill(job.startedAt, this.deps.clock.now());
+      this.sink?.changed('billedMs', ep.endpointId);
+    }
   }
 
   private finish(ep: EndpointJobs, job: Job, status: JobStatus, result: { output?: unknown; error?: unknown }): void {
@@ -370,6 +393,7 @@ export class JobEngine {
     if (job.startedAt !== undefined) job.executionTime = now - job.startedAt;
     if (result.output !== undefined) job.output = result.output;
     if (result.error !== undefined) job.error = typeof result.error === 'string' ? result.error : JSON.stringify(result.error);
+    this.jobs.touch(job.id);
     // Once terminal, result retention governs how long the record stays (independently of ttl).
     const timers = this.timers.get(job.id);
     if (timers) {

@@ -2,6 +2,7 @@
 // retried `retries` more times `intervalMs` apart on the mock clock. Every attempt is logged.
 import type { Clock } from '../clock.js';
 import type { FaultName } from '../options.js';
+import type { ChangeSink } from '../state-journal/tracked-map.js';
 import type { Job, WebhookDelivery } from '../types.js';
 import { renderJob } from './render.js';
 
@@ -25,13 +26,21 @@ interface PendingAttempt {
 export interface WebhookSnapshot {
   log: WebhookDelivery[];
   pending: PendingAttempt[];
+  /** Sequence number of log[0] (--state journals log entries by sequence number). */
+  firstSeq?: number;
 }
+
+const pendingKey = (p: PendingAttempt) => `${p.jobId}#${p.attempt}`;
 const ATTEMPT_TIMEOUT_MS = 5_000;
 
 export class WebhookDispatcher {
   readonly log: WebhookDelivery[] = [];
   private readonly inflight = new Set<Promise<void>>();
-  private readonly pending = new Set<PendingAttempt>();
+  private readonly pending = new Map<string, PendingAttempt>();
+  /** Sequence number of log[0]. */
+  private firstSeq = 0;
+  /** Where log entries and due attempts are journaled (--state). */
+  sink: ChangeSink | undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -52,24 +61,40 @@ export class WebhookDispatcher {
   }
 
   clearLog(): void {
+    this.firstSeq += this.log.length;
     this.log.length = 0;
     this.pending.clear();
+    this.sink?.cleared('webhookLog');
+    this.sink?.cleared('webhookPending');
+  }
+
+  /** A log entry by sequence number, or a due attempt by key (the journal reading what to write). */
+  peek(kind: 'webhookLog' | 'webhookPending', id: string): unknown {
+    return kind === 'webhookLog' ? this.log[Number(id) - this.firstSeq] : this.pending.get(id);
+  }
+
+  /** Every log entry and due attempt, as the journal stores them. */
+  *entries(): Iterable<[string, string, unknown]> {
+    for (const [i, entry] of this.log.entries()) yield ['webhookLog', String(this.firstSeq + i), entry];
+    for (const [key, p] of this.pending) yield ['webhookPending', key, p];
   }
 
   /** Log and due attempts for --state; an attempt in flight at save time is sent again on restore. */
   snapshot(): WebhookSnapshot {
-    return { log: [...this.log], pending: [...this.pending].map((p) => ({ ...p })) };
+    return { log: [...this.log], pending: [...this.pending.values()].map((p) => ({ ...p })), firstSeq: this.firstSeq };
   }
 
   restore(snapshot: WebhookSnapshot): void {
-    this.log.push(...snapshot.log.slice(-LOG_LIMIT));
+    const kept = snapshot.log.slice(-LOG_LIMIT);
+    this.firstSeq = (snapshot.firstSeq ?? 0) + snapshot.log.length - kept.length;
+    this.log.push(...kept);
     for (const p of snapshot.pending) this.schedule({ ...p });
   }
 
   private schedule(pending: PendingAttempt): void {
-    this.pending.add(pending);
+    this.addPending(pending);
     this.clock.at(Math.max(this.clock.now(), pending.at), () => {
-      this.pending.delete(pending);
+      this.removePending(pending);
       this.attempt(pending.jobId, pending.url, pending.payload, pending.attempt);
     });
   }
@@ -77,14 +102,20 @@ export class WebhookDispatcher {
   private attempt(jobId: string, url: string, payload: string, attempt: number): void {
     const startedAt = this.clock.now();
     const inFlight: PendingAttempt = { jobId, url, payload, attempt, at: startedAt };
-    this.pending.add(inFlight);
+    this.addPending(inFlight);
     const promise = post(url, payload).then((outcome) => {
-      this.pending.delete(inFlight);
+      this.removePending(inFlight);
       const entry: WebhookDelivery = { jobId, url, attempt, at: startedAt, delivered: outcome.status === this.policy.successStatus };
       if (outcome.status !== undefined) entry.status = outcome.status;
       if (outcome.error !== undefined) entry.error = outcome.error;
       this.log.push(entry);
-      if (this.log.length > LOG_LIMIT) this.log.splice(0, this.log.length - LOG_LIMIT);
+      this.sink?.changed('webhookLog', String(this.firstSeq + this.log.length - 1));
+      if (this.log.length > LOG_LIMIT) {
+        const dropped = this.log.length - LOG_LIMIT;
+        this.log.splice(0, dropped);
+        for (let i = 0; i < dropped; i++) this.sink?.changed('webhookLog', String(this.firstSeq + i));
+        this.firstSeq += dropped;
+      }
       const maxAttempts = this.faults.has('no-webhook-retry') ? 1 : 1 + this.policy.retries;
       if (!entry.delivered && attempt < maxAttempts) {
         this.schedule({ jobId, url, payload, attempt: attempt + 1, at: Math.max(this.clock.now(), startedAt + this.policy.intervalMs) });
@@ -92,6 +123,17 @@ export class WebhookDispatcher {
     });
     this.inflight.add(promise);
     void promise.finally(() => this.inflight.delete(promise));
+  }
+
+  private addPending(p: PendingAttempt): void {
+    this.pending.set(pendingKey(p), p);
+    this.sink?.changed('webhookPending', pendingKey(p));
+  }
+
+  private removePending(p: PendingAttempt): void {
+    if (this.pending.get(pendingKey(p)) !== p) return;
+    this.pending.delete(pendingKey(p));
+    this.sink?.changed('webhookPending', pendingKey(p));
   }
 }
 

@@ -1,7 +1,8 @@
-// REST v2 request pipeline (mock base …/rest/v2): OPTIONS → auth (401) → quota windows (429, and
+// REST v2 request pipeline (mock base …/v2 as on api.runpod.io, alias …/rest/v2): OPTIONS → auth (401) → quota windows (429, and
 // RateLimit fields on every authenticated answer) → route (404, 405 + Allow) → scope (403) → body
 // (400 malformed) → validation (path 404, query 400, body 422) → handler. Every error is problem+json.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { queryStylesOf } from '../../query-style.js';
 import { validateRequest } from '../../validation/index.js';
 import { bearerKey } from '../auth.js';
 import { answerOptions } from '../cors.js';
@@ -71,11 +72,18 @@ async function readAndDispatch(parts: ServerParts, req: IncomingMessage, res: Se
 
 async function dispatch(parts: ServerParts, res: ServerResponse, operationId: string, context: DispatchContext, body: unknown): Promise<void> {
   const { core } = parts;
-  const query = parseQuery(context.search);
+  // Lists as the spec declares them (catalogue filters: comma-separated, style form, explode false).
+  const query = parseQuery(context.search, core.options.faults.has('rest-v2-comma-list-refused') ? undefined : queryStylesOf('restV2', operationId));
   let issues = validateRequest('restV2', operationId, { body, path: context.params, query });
   // Fault rest-v2-reset-accepted: let {"action":"reset"} past the PodAction enum so podAction accepts it.
   if (operationId === 'podAction' && (body as { action?: unknown } | undefined)?.action === 'reset' && core.options.faults.has('rest-v2-reset-accepted')) {
     issues = issues.filter((i) => !i.path.startsWith('/body/action'));
+  }
+  // Fault rest-v2-undocumented-refusal: templates refuse env keys that are not UPPER_SNAKE_CASE, a rule no spec states.
+  if ((operationId === 'createTemplate' || operationId === 'updateTemplate') && core.options.faults.has('rest-v2-undocumented-refusal') && issues.length === 0) {
+    const env = (body as { env?: Record<string, unknown> } | undefined)?.env;
+    const bad = env && typeof env === 'object' ? Object.keys(env).find((k) => !/^[A-Z_][A-Z0-9_]*$/.test(k)) : undefined;
+    if (bad !== undefined) return send(res, problem(422, 'env keys must be UPPER_SNAKE_CASE', [`/body/env: key '${bad}' is not UPPER_SNAKE_CASE`]), context.limitHeaders, core.options.faults);
   }
   if (issues.length > 0) {
     const where = (prefix: string) => issues.filter((i) => i.path.startsWith(prefix));

@@ -26,9 +26,14 @@ interface Mounts {
   network?: { volumeId: string; path: string }[];
 }
 
-/** Container settings a template supplies (image, args, disk, ports, env, registry), as stored fields. */
-function templateSettings(t: TemplateRecord): Body {
+/**
+ * Container settings a template supplies (image, args, disk, ports, env, registry), as stored fields, and
+ * the reference to it (RESTV2-CROSS-004): `templateId` for the account's own templates, which the store
+ * then guards against deletion, `catalogTemplateId` for public catalog templates (state/pod-template.ts).
+ */
+function templateSettings(store: ResourceStore, t: TemplateRecord, keepReference: boolean): Body {
   const out: Body = { imageName: t.imageName };
+  if (keepReference) Object.assign(out, store.templates.has(t.id) ? { templateId: t.id, catalogTemplateId: undefined } : { catalogTemplateId: t.id, templateId: undefined });
   for (const key of ['dockerStartCmd', 'containerDiskInGb', 'ports', 'env', 'containerRegistryAuthId'] as const) {
     if (t[key] !== undefined) out[key] = t[key];
   }
@@ -82,7 +87,8 @@ export function createPodFields(core: MockCore, body: Body): Body | Refusal {
   if (typeof body['templateId'] === 'string') {
     const t = usableTemplate(store, body['templateId']);
     if (isRefusal(t)) return t;
-    fields = templateSettings(t);
+    // Fault rest-v2-pod-template-dropped: the template is used once and forgotten (no reference, no guard).
+    fields = templateSettings(store, t, !core.options.faults.has('rest-v2-pod-template-dropped'));
     if (body['startSsh'] === undefined) startSsh = t['startSsh'] !== false;
     // Sending either CUDA field replaces the template's constraint; CPU pods ignore it.
     if (gpu && gpu.allowedCudaVersions === undefined && gpu.minCudaVersion === undefined && Array.isArray(t['allowedCudaVersions'])) cuda = t['allowedCudaVersions'] as string[];
@@ -150,7 +156,7 @@ export function updatePodFields(core: MockCore, pod: PodRecord, body: Body): Bod
     // One-time application of the template's container settings (not its mounts); body fields win.
     const t = usableTemplate(store, body['templateId']);
     if (isRefusal(t)) return t;
-    fields = templateSettings(t);
+    fields = templateSettings(store, t, !core.options.faults.has('rest-v2-pod-template-dropped'));
     env = { ...((t['env'] as Record<string, string> | undefined) ?? {}), ...(env ?? {}) };
   }
   Object.assign(fields, containerFields(body));

@@ -5,7 +5,9 @@
 import type { MockCore } from '../core.js';
 import { podGpuType, podHourlyCost } from '../rest/render.js';
 import type { PodRecord } from '../types.js';
-import { cpuType, gpuType } from './catalog-data.js';
+import { podCpuFlavorId, podMemoryGb } from '../state/pod-hardware.js';
+import { podTemplateId } from '../state/pod-template.js';
+import { gpuType } from './catalog-data.js';
 import { defaultDataCenter } from './placement.js';
 import { allowedActions, podPhase } from './pod-status.js';
 import { argsFromWords } from './shared.js';
@@ -39,22 +41,25 @@ export function podMounts(pod: PodRecord): Record<string, unknown> {
 }
 
 /** Mapped ports of a running pod: tcp ports get public ports from 10341 up, http ports go through the proxy. */
-function runtimePorts(ports: readonly string[]): Record<string, unknown>[] {
+function runtimePorts(ports: readonly string[], privateNullForHttp: boolean): Record<string, unknown>[] {
   let next = FIRST_PUBLIC_PORT;
-  return ports.map((spec) => {
+  const mapped: Record<string, unknown>[] = [];
+  for (const spec of ports) {
     const [port, type = 'http'] = spec.split('/');
+    // Only `<port>/<protocol>` entries map to a port (PortSpec); anything else has no private port to show.
+    if (!/^[0-9]{1,5}$/.test(port ?? '')) continue;
     const tcp = type === 'tcp';
-    return { private: Number(port), public: tcp ? next++ : null, type, ip: tcp ? PUBLIC_IP : null };
-  });
+    // Fault rest-v2-port-private-null: http ports shown without their private port (outside PodRuntimePort).
+    mapped.push({ private: privateNullForHttp && !tcp ? null : Number(port), public: tcp ? next++ : null, type, ip: tcp ? PUBLIC_IP : null });
+  }
+  return mapped;
 }
 
 function computeOf(pod: PodRecord): Record<string, unknown> {
-  if (pod['computeType'] === 'CPU') {
-    const flavors = pod['cpuFlavorIds'];
-    const vcpuCount = (pod['vcpuCount'] as number | undefined) ?? 2;
-    const id = (Array.isArray(flavors) ? str(flavors[0]) : undefined) ?? str(pod['cpuFlavorId']) ?? 'cpu3c';
-    // Memory follows the flavour's RAM per vCPU (catalog), as the public description says.
-    return { cpu: { id, vcpuCount, memory: vcpuCount * (cpuType(id)?.ramGbPerVcpu ?? 4) } };
+  const flavor = podCpuFlavorId(pod);
+  if (flavor !== undefined) {
+    // The stored flavour and memory (state/pod-hardware.ts), the figures REST v1 renders too.
+    return { cpu: { id: flavor, vcpuCount: (pod['vcpuCount'] as number | undefined) ?? 2, memory: podMemoryGb(pod) } };
   }
   return { gpu: { id: podGpuType(pod)!, count: (pod['gpuCount'] as number | undefined) ?? 1 } };
 }
@@ -81,7 +86,7 @@ export function renderPodV2(core: MockCore, pod: PodRecord): Record<string, unkn
   const phase = podPhase(pod, now);
   const running = phase.status === 'RUNNING';
   const ports = Array.isArray(pod['ports']) ? (pod['ports'] as string[]) : [];
-  const mapped = runtimePorts(ports);
+  const mapped = runtimePorts(ports, core.options.faults.has('rest-v2-port-private-null'));
   const sshPort = mapped.find((p) => p['private'] === 22 && p['type'] === 'tcp');
   const username = `${pod.id}-64411eb2`;
   const cluster = clusterOf(pod);
@@ -107,7 +112,7 @@ export function renderPodV2(core: MockCore, pod: PodRecord): Record<string, unkn
       direct: running && sshPort ? { host: PUBLIC_IP, port: sshPort['public'], username: 'root', command: `ssh root@${PUBLIC_IP} -p ${String(sshPort['public'])}` } : null,
     },
     ...(cluster ? { cluster } : {}),
-    template: str(pod.templateId) ?? null,
+    template: podTemplateId(pod) ?? null,
     cost: phase.status === 'EXITED' || phase.status === 'TERMINATED' ? 0 : podHourlyCost(pod),
     locked: pod['locked'] === true,
     globalNetworking: globalNetworking ? { enabled: true, ip: privateIp(pod.id), internalDns: `${pod.id}.runpod.internal` } : { enabled: false },

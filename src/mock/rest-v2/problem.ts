@@ -29,9 +29,25 @@ export const problem = (status: number, detail: string, errors?: readonly string
 export const errorLines = (errors: readonly { path: string; message: string }[] | undefined): string[] =>
   (errors ?? []).map((e) => `${e.path}: ${e.message}`);
 
+/** REST v1 / GraphQL field names a store message may carry, and their REST v2 names (the migration map's renames). */
+const V1_NAMES: [RegExp, string][] = [
+  [/\binput\./g, ''],
+  [/\bimageName\b/g, 'image'],
+  [/\bcontainerDiskInGb\b/g, 'disk'],
+  [/\bcontainerRegistryAuthId\b/g, 'registry'],
+  [/\bdockerStartCmd\b/g, 'args'],
+  [/\bisServerless\b/g, 'serverless'],
+  [/\bisPublic\b/g, 'public'],
+];
+
+/** A store message in REST v2's words: REST v2 answers name REST v2 fields only. */
+export function inRestV2Names(text: string): string {
+  return V1_NAMES.reduce((out, [from, to]) => out.replace(from, to), text);
+}
+
 /** A store refusal as a problem; `statusFor` lets an operation answer a documented status instead (e.g. 404 for a missing reference). */
 export function problemFromFailure(failure: Failure, status: number = failure.status): V2Reply {
-  const reply = problem(status, failure.message, errorLines(failure.errors));
+  const reply = problem(status, inRestV2Names(failure.message), errorLines(failure.errors).map(inRestV2Names));
   if (failure.retryAfterSeconds !== undefined) reply.headers = { ...reply.headers, 'retry-after': String(failure.retryAfterSeconds) };
   return reply;
 }

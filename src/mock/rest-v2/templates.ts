@@ -77,6 +77,9 @@ const listTemplates: V2Handler = (core) => {
 const createTemplate: V2Handler = (core, { body }) => {
   const fields = storeFields(body as Body);
   if (isFailure(fields)) return problem(422, fields.message, [`${fields.errors![0]!.path}: ${fields.errors![0]!.message}`]);
+  // REST v2 documents no mount default: without `mounts` the template has no volume (RESTV2-CROSS-005),
+  // not REST v1's 20 GB at /workspace (the store's REST v1 default; fault rest-v2-template-volume-default).
+  if (fields['volumeInGb'] === undefined && !core.options.faults.has('rest-v2-template-volume-default')) fields['volumeInGb'] = 0;
   const result = core.store.saveTemplate({ ...fields, createdThrough: 'restV2' });
   return fromResult(result.ok ? result : renameErrorPaths(result, ERROR_PATHS), 201, renderTemplateV2, refusal);
 };

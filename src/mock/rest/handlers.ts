@@ -1,5 +1,8 @@
 // REST v1 operation handlers (35 operations, keyed by operationId). Requests arrive validated.
 import { error, type Handler, type MockCore, type Reply } from '../core.js';
+import { publicTemplate } from '../rest-v2/catalog-data.js';
+import { podCpuFlavorId } from '../state/pod-hardware.js';
+import { podTemplateId } from '../state/pod-template.js';
 import type { Failure, Result } from '../state/store.js';
 import type { PodRecord } from '../types.js';
 import { billingHandlers } from './billing.js';
@@ -21,13 +24,14 @@ function done<T>(result: Result<T>, status = 204): Reply {
 
 function podView(core: MockCore, pod: PodRecord, query: Record<string, unknown>) {
   const extras: Parameters<typeof renderPod>[1] = {};
-  if (flag(query['includeTemplate']) && pod.templateId) extras.template = core.store.templates.get(pod.templateId);
+  const templateId = podTemplateId(pod);
+  if (flag(query['includeTemplate']) && templateId) extras.template = core.store.templates.get(templateId) ?? publicTemplate(templateId);
   const volumeId = pod['networkVolumeId'];
   if (flag(query['includeNetworkVolume']) && typeof volumeId === 'string') extras.networkVolume = core.store.networkVolumes.get(volumeId);
-  return renderPod(pod, extras);
+  return renderPod(pod, extras, core.options.faults);
 }
 
-const POD_FILTERS = ['id', 'name', 'desiredStatus', 'templateId', 'networkVolumeId', 'endpointId', 'computeType'] as const;
+const POD_FILTERS = ['id', 'name', 'desiredStatus', 'networkVolumeId', 'endpointId', 'computeType'] as const;
 
 function matchesPod(pod: PodRecord, query: Record<string, unknown>): boolean {
   for (const key of POD_FILTERS) {
@@ -35,6 +39,10 @@ function matchesPod(pod: PodRecord, query: Record<string, unknown>): boolean {
     if (want !== undefined && pod[key] !== want) return false;
   }
   if (query['imageName'] !== undefined && pod['image'] !== query['imageName']) return false;
+  // The stored template and CPU flavour, as rendered (whichever surface created the pod).
+  if (query['templateId'] !== undefined && podTemplateId(pod) !== query['templateId']) return false;
+  const flavors = query['cpuFlavorId'];
+  if (flavors !== undefined && !(Array.isArray(flavors) ? flavors : [flavors]).includes(podCpuFlavorId(pod))) return false;
   const gpu = query['gpuTypeId'];
   if (gpu !== undefined) {
     const wanted = Array.isArray(gpu) ? gpu : [gpu];

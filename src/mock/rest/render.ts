@@ -1,7 +1,10 @@
 // REST v1 wire shapes of stored records: only properties the response schema declares, plus the
 // derived fields a real record carries. Secrets (registry password) are never rendered.
 import type { EndpointRecord, NetworkVolumeRecord, PodRecord, RegistryAuthRecord, TemplateRecord, Worker } from '../types.js';
+import type { FaultName } from '../options.js';
 import { restV1Properties } from '../spec-facts.js';
+import { podCpuFlavorId, podMemoryGb } from '../state/pod-hardware.js';
+import { podTemplateId } from '../state/pod-template.js';
 
 const POD = restV1Properties('Pod');
 const ENDPOINT = restV1Properties('Endpoint');
@@ -28,7 +31,11 @@ export function podGpuType(pod: PodRecord): string | undefined {
   return Array.isArray(ids) && typeof ids[0] === 'string' ? ids[0] : 'NVIDIA GeForce RTX 4090';
 }
 
-export function renderPod(pod: PodRecord, extras: { template?: TemplateRecord; networkVolume?: NetworkVolumeRecord } = {}): Record<string, unknown> {
+export function renderPod(
+  pod: PodRecord,
+  extras: { template?: TemplateRecord; networkVolume?: NetworkVolumeRecord } = {},
+  faults?: ReadonlySet<FaultName>,
+): Record<string, unknown> {
   const out = pick(pod, POD);
   const cost = podHourlyCost(pod);
   out['costPerHr'] = cost;
@@ -36,10 +43,14 @@ export function renderPod(pod: PodRecord, extras: { template?: TemplateRecord; n
   out['consumerUserId'] = 'user_mock';
   out['machineId'] = `m${pod.id.slice(0, 11)}`;
   out['endpointId'] = (pod['endpointId'] as string | undefined) ?? null;
-  out['templateId'] = pod.templateId ?? null;
+  out['templateId'] = podTemplateId(pod) ?? null;
   out['env'] = (pod['env'] as Record<string, string> | undefined) ?? {};
   out['vcpuCount'] = (pod['vcpuCount'] as number | undefined) ?? 2;
-  out['memoryInGb'] = 31;
+  // The stored figures (RESTV2-CROSS-006); fault rest-v1-pod-memory-constant brings back the old constant.
+  out['memoryInGb'] = faults?.has('rest-v1-pod-memory-constant') ? 31 : podMemoryGb(pod);
+  const flavor = podCpuFlavorId(pod);
+  if (flavor !== undefined && !faults?.has('rest-v1-pod-memory-constant')) out['cpuFlavorId'] = flavor;
+  else delete out['cpuFlavorId'];
   out['containerDiskInGb'] = (pod['containerDiskInGb'] as number | undefined) ?? 50;
   out['volumeInGb'] = (pod['volumeInGb'] as number | undefined) ?? 20;
   out['volumeMountPath'] = (pod['volumeMountPath'] as string | undefined) ?? '/workspace';

@@ -5,7 +5,9 @@ import type { Clock } from '../clock.js';
 import type {
   ClusterRecord, EcrDelegationRecord, EndpointRecord, NetworkVolumeRecord, PodRecord, RegistryAuthRecord, SecretRecord, TemplateRecord,
 } from '../types.js';
+import { TrackedMap, type ChangeSink } from '../state-journal/tracked-map.js';
 import { resourceId } from './ids.js';
+import { podHardware } from './pod-hardware.js';
 import { secretInputFailure, templateInputFailure } from './input-bounds.js';
 import { noteRelease } from './releases.js';
 import { recordUsage, usageOn } from './usage.js';
@@ -62,15 +64,22 @@ const TEMPLATE_DEFAULTS = {
 };
 
 export class ResourceStore {
-  readonly pods = new Map<string, PodRecord>();
-  readonly endpoints = new Map<string, EndpointRecord>();
-  readonly templates = new Map<string, TemplateRecord>();
-  readonly networkVolumes = new Map<string, NetworkVolumeRecord>();
-  readonly registryAuths = new Map<string, RegistryAuthRecord>();
-  readonly secrets = new Map<string, SecretRecord>();
-  readonly ecrDelegations = new Map<string, EcrDelegationRecord>();
-  readonly clusters = new Map<string, ClusterRecord>();
-  sshKeys: string[] = [];
+  /**
+   * Every collection of records, by the name --state stores it under. A new kind of resource is a
+   * `this.collection(name)`: then every set/delete of any surface is journaled (src/mock/state-journal).
+   */
+  readonly collections = new Map<string, TrackedMap<{ id: string }>>();
+  readonly pods = this.collection<PodRecord>('pods');
+  readonly endpoints = this.collection<EndpointRecord>('endpoints');
+  readonly templates = this.collection<TemplateRecord>('templates');
+  readonly networkVolumes = this.collection<NetworkVolumeRecord>('networkVolumes');
+  readonly registryAuths = this.collection<RegistryAuthRecord>('registryAuths');
+  readonly secrets = this.collection<SecretRecord>('secrets');
+  readonly ecrDelegations = this.collection<EcrDelegationRecord>('ecrDelegations');
+  readonly clusters = this.collection<ClusterRecord>('clusters');
+  private keys: string[] = [];
+  /** Where changes are journaled (--state); undefined without it. */
+  private sink: ChangeSink | undefined;
   podObserver: PodObserver | undefined;
 
   constructor(
@@ -80,6 +89,34 @@ export class ResourceStore {
     /** Heap ceiling: a Failure refuses every create (CAPACITY-HEAP-001). */
     private readonly atCapacity: () => Failure | undefined = () => undefined,
   ) {}
+
+  private collection<T extends { id: string }>(kind: string): TrackedMap<T> {
+    const map = new TrackedMap<T>(kind, true);
+    this.collections.set(kind, map as unknown as TrackedMap<{ id: string }>);
+    return map;
+  }
+
+  /** Account SSH public keys (REST v2 account/ssh-keys); assigning journals the change. */
+  get sshKeys(): string[] {
+    if (this.sink?.readsMayChange) this.sink.changed('account', 'sshKeys');
+    return this.keys;
+  }
+
+  set sshKeys(keys: string[]) {
+    this.keys = keys;
+    this.sink?.changed('account', 'sshKeys');
+  }
+
+  /** The SSH keys without counting as a read (the journal reading what to write). */
+  storedSshKeys(): readonly string[] {
+    return this.keys;
+  }
+
+  /** Journals every later change to `sink` (--state). */
+  journalTo(sink: ChangeSink | undefined): void {
+    this.sink = sink;
+    for (const map of this.collections.values()) map.sink = sink;
+  }
 
   private iso(): string {
     return new Date(this.clock.now()).toISOString();
@@ -110,7 +147,10 @@ export class ResourceStore {
   private templateReleased(templateId: unknown): void {
     if (typeof templateId !== 'string') return;
     const t = this.templates.get(templateId);
-    if (t) t.lastUsedAt = this.clock.now();
+    if (t) {
+      t.lastUsedAt = this.clock.now();
+      this.templates.touch(t.id);
+    }
   }
 
   // ---- endpoints ------------------------------------------------------------------------
@@ -200,7 +240,11 @@ export class ResourceStore {
 
   /** A template change is a new release of every endpoint whose workers run it. */
   private templateChanged(template: TemplateRecord): void {
-    for (const e of this.endpoints.values()) if (e.templateId === template.id) noteRelease(e, template, this.clock.now());
+    for (const e of this.endpoints.values()) {
+      if (e.templateId !== template.id) continue;
+      noteRelease(e, template, this.clock.now());
+      this.endpoints.touch(e.id);
+    }
   }
 
   templateUsers(id: string): string[] {
@@ -239,6 +283,8 @@ export class ResourceStore {
     const { imageName: _ignored, ...rest } = body;
     const record: PodRecord = {
       ...rest,
+      // Stored once, rendered by every surface (RESTV2-CROSS-006).
+      ...podHardware(rest),
       id: resourceId(),
       name: typeof body['name'] === 'string' ? body['name'] : 'my pod',
       image,
@@ -262,6 +308,7 @@ export class ResourceStore {
     const { imageName, ...rest } = body;
     const next = { ...record, ...rest } as PodRecord;
     if (typeof imageName === 'string') next['image'] = imageName;
+    if (next.templateId !== record.templateId) this.templateReleased(record.templateId);
     this.pods.set(id, next);
     this.podObserver?.podChanged(next, 'updated');
     return ok(next);
@@ -277,6 +324,7 @@ export class ResourceStore {
       pod.desiredStatus = 'EXITED';
       pod.runningSince = undefined;
       pod.lastStatusChange = `Exited by User: ${iso}`;
+      this.pods.touch(id);
       this.podObserver?.podChanged(pod, 'stopped');
       return ok(pod);
     }
@@ -286,6 +334,7 @@ export class ResourceStore {
     pod.runningSince = now;
     pod.lastStartedAt = iso;
     pod.lastStatusChange = `${action === 'start' ? 'Resumed' : action === 'reset' ? 'Reset' : 'Restarted'} by User: ${iso}`;
+    this.pods.touch(id);
     this.podObserver?.podChanged(pod, action === 'start' ? 'started' : action === 'reset' ? 'reset' : 'restarted');
     return ok(pod);
   }
@@ -329,6 +378,7 @@ export class ResourceStore {
     }
     if (typeof body['name'] === 'string') record.name = body['name'];
     if (typeof body['size'] === 'number') record.size = body['size'];
+    this.networkVolumes.touch(id);
     return ok(record);
   }
 
@@ -351,6 +401,15 @@ export class ResourceStore {
     if (refused) return refused;
     const record: RegistryAuthRecord = { id: resourceId(), name, username: body['username'] as string, password: body['password'] as string };
     this.registryAuths.set(record.id, record);
+    return ok(record);
+  }
+
+  /** Replaces username and password (GraphQL updateRegistryAuth; REST v2 has no update). */
+  updateRegistryAuth(id: string, username: string, password: string): Result<RegistryAuthRecord> {
+    const record = this.registryAuths.get(id);
+    if (!record) return notFound('container registry auth');
+    record.username = username;
+    record.password = password;
     return ok(record);
   }
 
@@ -390,19 +449,15 @@ export class ResourceStore {
 
   restore(s: Partial<StoreSnapshot>): void {
     this.clear();
-    for (const r of s.pods ?? []) this.pods.set(r.id, r);
-    for (const r of s.endpoints ?? []) this.endpoints.set(r.id, r);
-    for (const r of s.templates ?? []) this.templates.set(r.id, r);
-    for (const r of s.networkVolumes ?? []) this.networkVolumes.set(r.id, r);
-    for (const r of s.registryAuths ?? []) this.registryAuths.set(r.id, r);
-    for (const r of s.secrets ?? []) this.secrets.set(r.id, r);
-    for (const r of s.ecrDelegations ?? []) this.ecrDelegations.set(r.id, r);
-    for (const r of s.clusters ?? []) this.clusters.set(r.id, r);
+    // Every collection by its name, so a collection added later is restored without a change here.
+    for (const [kind, map] of this.collections) {
+      for (const r of ((s as Record<string, unknown>)[kind] as { id: string }[] | undefined) ?? []) map.set(r.id, r);
+    }
     this.sshKeys = [...(s.sshKeys ?? [])];
   }
 
   clear(): void {
-    for (const map of [this.pods, this.endpoints, this.templates, this.networkVolumes, this.registryAuths, this.secrets, this.clusters, this.ecrDelegations]) map.clear();
+    for (const map of this.collections.values()) map.clear();
     this.sshKeys = [];
     this.podObserver?.cleared();
   }

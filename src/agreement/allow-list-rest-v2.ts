@@ -1,0 +1,77 @@
+// The documented refusals of spec-valid REST v2 requests (data, like ./allow-list.ts): rules that
+// combine fields (which JSON Schema in an OpenAPI parameter list cannot state), the catalogue (what
+// can be placed), stored state (a pod's status, a volume's size) and unknown ids. Each condition is
+// computed from the request the run sent, so a refusal is only excused where its rule can have fired.
+import type { AllowedRefusal } from './allow-list.js';
+
+type Body = Record<string, unknown> | undefined;
+type Query = Record<string, unknown>;
+
+const AVAILABILITY_FILTERS = ['product', 'count', 'cloud', 'countryCodes', 'cudaVersions', 'minCudaVersion', 'vcpuCount'];
+/** Given, as the wire carries it: an empty list is not sent at all. */
+const has = (o: Record<string, unknown> | undefined, key: string) => o?.[key] !== undefined && o[key] !== null && !(Array.isArray(o[key]) && (o[key] as unknown[]).length === 0);
+
+/** REST v2 conditions, read from the query and the body of the request. */
+export const REST_V2_CONDITIONS = {
+  /** RESTV2-CATALOG-002: include=AVAILABILITY without product, a filter without it, or both CUDA filters. */
+  'v2-catalog-filters': (q: Query) => {
+    const include = ([] as unknown[]).concat(q['include'] ?? []);
+    const availability = include.includes('AVAILABILITY');
+    const filters = AVAILABILITY_FILTERS.some((f) => has(q, f));
+    return (availability && !has(q, 'product')) || (!availability && filters) || (has(q, 'cudaVersions') && has(q, 'minCudaVersion'));
+  },
+  /** RESTV2-BILLING-002: lastN beside a time, or a window that is empty, reversed or too long. */
+  'v2-billing-window': (q: Query) => (has(q, 'lastN') && (has(q, 'startTime') || has(q, 'endTime'))) || has(q, 'startTime') || has(q, 'endTime'),
+  /** RESTV2-POD-002, RESTV2-ENDPOINT-002: neither or both of gpu and cpu (the compute a create needs). */
+  'v2-compute-choice': (_q: Query, b: Body) => has(b, 'gpu') === has(b, 'cpu') || has(b, 'templateId'),
+  /** RESTV2-POD-008, RESTV2-ENDPOINT-002/003: compute named, which the catalogue and the resource's kind decide on. */
+  'v2-compute-given': (_q: Query, b: Body) => has(b, 'gpu') || has(b, 'cpu') || has(b, 'compute') || has(b, 'dataCenterIds'),
+  /** RESTV2-POD-002/006: mounts given, whose kinds exclude each other and must match the pod's. */
+  'v2-mounts-given': (_q: Query, b: Body) => has(b, 'mounts'),
+  /** RESTV2-ENDPOINT-003: worker bounds given; the stored other bound decides whether min > max. */
+  'v2-workers-given': (_q: Query, b: Body) => has(b, 'workers'),
+  /** RESTV2-CLUSTER-003: a cluster takes no template, so without image it is refused (400, not a schema 422). */
+  'v2-no-image': (_q: Query, b: Body) => !has(b, 'image'),
+  /** RESTV2-ACTION-002: an action the pod's current status may not allow. */
+  'v2-pod-state': () => true,
+} as const;
+
+export type RestV2Condition = keyof typeof REST_V2_CONDITIONS;
+
+/** Where the catalogue and the resource's kind decide (compute, its place, its CUDA versions). */
+const COMPUTE_PATHS = ['/body/gpu', '/body/cpu', '/body/compute', '/body/dataCenterIds'];
+
+const BY_ID = ['getPod', 'updatePod', 'deletePod', 'podAction', 'getPodLogs', 'getCluster', 'updateCluster', 'deleteCluster', 'listClusterPods',
+  'getEndpoint', 'updateEndpoint', 'deleteEndpoint', 'listEndpointWorkers', 'listEndpointReleases', 'getWorkerLogs',
+  'getTemplate', 'updateTemplate', 'deleteTemplate', 'getNetworkVolume', 'updateNetworkVolume', 'deleteNetworkVolume',
+  'getRegistry', 'deleteRegistry', 'revokeDelegation', 'getGpuType', 'getCpuType', 'getDataCenter'];
+
+export const REST_V2_ALLOWED_REFUSALS: readonly AllowedRefusal[] = [
+  // Unknown ids: in the path (404), in the body (404 for resources, 422 for catalogue entries, 400 when they cannot be placed).
+  { rule: 'RESTV2-ERROR-003', surface: 'restV2', status: 404, when: 'unknown-reference', operations: BY_ID },
+  { rule: 'RESTV2-POD-004', surface: 'restV2', status: 404, when: 'unknown-reference', operations: ['createPod', 'updatePod'], errorPath: '/body' },
+  { rule: 'RESTV2-POD-008', surface: 'restV2', status: 400, when: 'v2-compute-given', operations: ['createPod', 'createCluster'], errorPath: COMPUTE_PATHS },
+  { rule: 'RESTV2-ENDPOINT-002', surface: 'restV2', status: 404, when: 'unknown-reference', operations: ['createEndpoint', 'updateEndpoint'], errorPath: '/body' },
+  { rule: 'RESTV2-ENDPOINT-003', surface: 'restV2', status: 422, when: 'v2-compute-given', operations: ['createEndpoint', 'updateEndpoint'], errorPath: COMPUTE_PATHS },
+  { rule: 'RESTV2-CLUSTER-003', surface: 'restV2', status: 422, when: 'unknown-reference', operations: ['createCluster'], errorPath: '/body/mounts' },
+  { rule: 'RESTV2-VOLUME-003', surface: 'restV2', status: 422, when: 'unknown-reference', operations: ['createNetworkVolume'], errorPath: '/body/dataCenter' },
+  // Rules over several fields.
+  { rule: 'RESTV2-POD-002', surface: 'restV2', status: 400, when: 'v2-compute-choice', operations: ['createPod'], errorPath: '/body' },
+  { rule: 'RESTV2-POD-002', surface: 'restV2', status: 400, when: 'v2-mounts-given', operations: ['createPod'], errorPath: '/body/mounts' },
+  { rule: 'RESTV2-POD-002', surface: 'restV2', status: 400, when: 'v2-mounts-given', operations: ['createCluster'], errorPath: '/body/mounts' },
+  { rule: 'RESTV2-TEMPLATE-002', surface: 'restV2', status: 422, when: 'unknown-reference', operations: ['createTemplate', 'updateTemplate'], errorPath: '/body/registry' },
+  { rule: 'RESTV2-POD-006', surface: 'restV2', status: 400, when: 'v2-mounts-given', operations: ['updatePod'], errorPath: '/body/mounts' },
+  { rule: 'RESTV2-ENDPOINT-002', surface: 'restV2', status: 400, when: 'v2-compute-choice', operations: ['createEndpoint', 'updateEndpoint'], errorPath: '/body' },
+  { rule: 'RESTV2-ENDPOINT-002', surface: 'restV2', status: 400, when: 'v2-compute-given', operations: ['createEndpoint', 'updateEndpoint'], errorPath: COMPUTE_PATHS },
+  { rule: 'RESTV2-ENDPOINT-003', surface: 'restV2', status: 400, when: 'v2-workers-given', operations: ['createEndpoint', 'updateEndpoint'], errorPath: '/body/workers' },
+  { rule: 'RESTV2-CLUSTER-003', surface: 'restV2', status: 400, when: 'v2-no-image', operations: ['createCluster'], errorPath: '/body/image' },
+  { rule: 'RESTV2-CATALOG-002', surface: 'restV2', status: 400, when: 'v2-catalog-filters', operations: ['listGpuTypes', 'getGpuType', 'listCpuTypes', 'getCpuType'],
+    errorPath: ['include', ...AVAILABILITY_FILTERS].map((name) => `/query/${name}`), exact: true },
+  { rule: 'RESTV2-BILLING-002', surface: 'restV2', status: 400, when: 'v2-billing-window', errorPath: ['/query/startTime', '/query/endTime', '/query/lastN', '/query/bucketSize'], exact: true,
+    operations: ['listBilling', 'listPodBilling', 'listServerlessBilling', 'listEndpointBilling', 'listNetworkVolumeBilling', 'listClusterBilling'] },
+  // Stored state.
+  { rule: 'RESTV2-ACTION-002', surface: 'restV2', status: 409, when: 'v2-pod-state', operations: ['podAction'] },
+  { rule: 'RESTV2-VOLUME-002', surface: 'restV2', status: 400, when: 'size-given', operations: ['updateNetworkVolume'], errorPath: '/body/size' },
+  // Names that must be unique.
+  { rule: 'RESTV2-TEMPLATE-002', surface: 'restV2', status: 400, when: 'name-taken', operations: ['createTemplate', 'updateTemplate'], errorPath: '/body/name' },
+];

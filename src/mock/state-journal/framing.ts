@@ -1,0 +1,81 @@
+// Record framing of the --state file. Every record is one line:
+//   "LLLLLLLL CCCCCCCC " + payload + "\n"
+// L = payload length in bytes, C = crc32 of the payload (both 8 hex digits), payload = JSON without
+// newlines. The length finds the record's end without trusting the payload; the checksum proves the
+// bytes are the ones written. One flush appends exactly one record, so a crash can only tear the
+// last record — which is what tells a torn tail (dropped) from corruption (refused).
+import { crc32 } from 'node:zlib';
+
+export const HEADER_BYTES = 18;
+/** Largest payload a record may carry (a JS string cannot be much larger anyway). */
+export const MAX_RECORD_BYTES = 256 * 1024 * 1024;
+const NEWLINE = 0x0a;
+
+export function frame(payload: unknown): Buffer {
+  const body = Buffer.from(JSON.stringify(payload), 'utf8');
+  if (body.length > MAX_RECORD_BYTES) throw new Error(`state record of ${body.length} bytes exceeds the maximum of ${MAX_RECORD_BYTES}`);
+  const head = `${hex8(body.length)} ${hex8(crc32(body))} `;
+  const out = Buffer.allocUnsafe(HEADER_BYTES + body.length + 1);
+  out.write(head, 0, 'latin1');
+  body.copy(out, HEADER_BYTES);
+  out[out.length - 1] = NEWLINE;
+  return out;
+}
+
+function hex8(n: number): string {
+  return (n >>> 0).toString(16).padStart(8, '0');
+}
+
+export interface Scan {
+  records: unknown[];
+  /** Byte length of the intact records (where the next record goes). */
+  validBytes: number;
+  /** A torn last record: where it starts and why it is not intact. */
+  torn?: { offset: number; reason: string };
+}
+
+/** Raised for damage that a crash cannot explain (anything but a torn last record). */
+export class CorruptRecord extends Error {
+  constructor(readonly offset: number, readonly reason: string) {
+    super(`corrupt record at byte offset ${offset}: ${reason}`);
+  }
+}
+
+/** Reads every record; a damaged last record is reported as torn, any other damage throws CorruptRecord. */
+export function scanRecords(buf: Buffer): Scan {
+  const records: unknown[] = [];
+  let offset = 0;
+  while (offset < buf.length) {
+    const damage = recordDamage(buf, offset);
+    if (typeof damage === 'string') {
+      // A torn write leaves at most one record's bytes: no record boundary (newline) before the file's end.
+      const newline = buf.indexOf(NEWLINE, offset);
+      if (newline === -1 || newline === buf.length - 1) return { records, validBytes: offset, torn: { offset, reason: damage } };
+      throw new CorruptRecord(offset, damage);
+    }
+    records.push(damage.value);
+    offset = damage.next;
+  }
+  return { records, validBytes: offset };
+}
+
+/** The record at `offset`, or why it is not intact. */
+function recordDamage(buf: Buffer, offset: number): { value: unknown; next: number } | string {
+  if (buf.length - offset < HEADER_BYTES) return 'incomplete record header';
+  const head = buf.toString('latin1', offset, offset + HEADER_BYTES);
+  if (!/^[0-9a-f]{8} [0-9a-f]{8} $/.test(head)) return 'malformed record header';
+  const length = parseInt(head.slice(0, 8), 16);
+  const crc = parseInt(head.slice(9, 17), 16);
+  if (length > MAX_RECORD_BYTES) return `record length ${length} exceeds the maximum of ${MAX_RECORD_BYTES}`;
+  const start = offset + HEADER_BYTES;
+  const end = start + length;
+  if (end >= buf.length) return 'incomplete record';
+  if (buf[end] !== NEWLINE) return 'record does not end where its length says';
+  const body = buf.subarray(start, end);
+  if (crc32(body) !== crc) return 'checksum mismatch';
+  try {
+    return { value: JSON.parse(body.toString('utf8')), next: end + 1 };
+  } catch {
+    return 'payload is not JSON';
+  }
+}

@@ -1,0 +1,105 @@
+// How list-valued query parameters travel, decided once from the spec's `style`/`explode`
+// (generated/query-styles.ts) for every surface and every side: clients, mock, conformance, proxy
+// and the agreement phase all serialise and parse through here.
+//  - form, explode true (REST v1, the OpenAPI default): one key per item, `gpuTypeId=a&gpuTypeId=b`;
+//  - form, explode false (REST v2 catalogue): one key, items joined by a literal comma,
+//    `product=POD,SERVERLESS`; a comma inside an item is percent-encoded, so it never splits;
+//  - spaceDelimited / pipeDelimited: the same with `%20` / `|`.
+// Parsing is lenient in one direction only: a non-exploded parameter sent as repeated keys is
+// read as the concatenation of the lists (what generic clients such as openapi-fetch's defaults send).
+import { queryStyles } from '../generated/query-styles.js';
+
+export interface QueryStyle {
+  style: 'form' | 'spaceDelimited' | 'pipeDelimited';
+  explode: boolean;
+}
+
+export type QueryStyles = Readonly<Record<string, QueryStyle>>;
+export type StyledSurface = keyof typeof queryStyles;
+
+const NONE: QueryStyles = Object.freeze({});
+const DELIMITER: Record<QueryStyle['style'], string> = { form: ',', spaceDelimited: '%20', pipeDelimited: '|' };
+/** What a delimiter may look like on the wire once a client or proxy has (re-)encoded it. */
+const DELIMITER_ON_WIRE: Record<QueryStyle['style'], RegExp> = { form: /,/, spaceDelimited: /%20|\+/i, pipeDelimited: /\||%7C/i };
+
+/** The list-valued query parameters of one operation (empty when it has none). */
+export function queryStylesOf(surface: string, operationId: string): QueryStyles {
+  const bySurface = (queryStyles as Record<string, Record<string, QueryStyles>>)[surface];
+  return (bySurface && Object.hasOwn(bySurface, operationId) ? bySurface[operationId] : undefined) ?? NONE;
+}
+
+/**
+ * A query string (without `?`) for the given values. undefined and null are left out, as are empty
+ * lists (RFC 6570: an empty list is undefined). Scalars are their String(); non-string items of a
+ * list too. A list given for a parameter without a declared style goes out exploded (one key each).
+ */
+export function serializeQuery(query: Readonly<Record<string, unknown>> | undefined, styles: QueryStyles = NONE): string {
+  const pairs: string[] = [];
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value === undefined || value === null) continue;
+    const key = encodeURIComponent(name);
+    if (!Array.isArray(value)) {
+      pairs.push(`${key}=${encodeURIComponent(text(value))}`);
+      continue;
+    }
+    if (value.length === 0) continue;
+    const style = Object.hasOwn(styles, name) ? styles[name] : undefined;
+    if (!style || style.explode) {
+      for (const item of value) pairs.push(`${key}=${encodeURIComponent(text(item))}`);
+    } else {
+      pairs.push(`${key}=${value.map((item) => encodeURIComponent(text(item))).join(DELIMITER[style.style])}`);
+    }
+  }
+  return pairs.join('&');
+}
+
+/** `?` + serializeQuery, or '' when nothing is sent. */
+export function querySuffix(query: Readonly<Record<string, unknown>> | undefined, styles: QueryStyles = NONE): string {
+  const text = serializeQuery(query, styles);
+  return text ? `?${text}` : '';
+}
+
+/**
+ * Reads a query string (with or without `?`). A parameter with a declared list style is always a list
+ * (split on its delimiter when not exploded); another key is a string, or a list when it repeats or
+ * ends in `[]` (PHP-style, which some clients send).
+ */
+export function parseQuery(search: string, styles: QueryStyles = NONE): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  const raw = search.startsWith('?') ? search.slice(1) : search;
+  if (!raw) return query;
+  for (const pair of raw.split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    const rawKey = eq === -1 ? pair : pair.slice(0, eq);
+    const rawValue = eq === -1 ? '' : pair.slice(eq + 1);
+    const key = decode(rawKey);
+    const bracketed = key.endsWith('[]');
+    const name = bracketed ? key.slice(0, -2) : key;
+    const style = Object.hasOwn(styles, name) ? styles[name] : undefined;
+    const existing = Object.hasOwn(query, name) ? query[name] : undefined;
+    if (style) {
+      const items = style.explode ? [decode(rawValue)] : rawValue.split(DELIMITER_ON_WIRE[style.style]).map(decode);
+      query[name] = [...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]), ...items];
+      continue;
+    }
+    const value = decode(rawValue);
+    if (existing === undefined) query[name] = bracketed ? [value] : value;
+    else query[name] = Array.isArray(existing) ? [...existing, value] : [existing, value];
+  }
+  return query;
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+/** application/x-www-form-urlencoded decoding (`+` is a space), tolerant of a stray `%`. */
+function decode(part: string): string {
+  const spaced = part.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return spaced;
+  }
+}

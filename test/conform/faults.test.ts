@@ -1,0 +1,44 @@
+// The suite proves itself (2/2): each fault of the mock's list declares the rules that must catch it
+// (src/mock/faults.ts, FAULT_CATCHERS); those rules fail with the fault and pass without it. The
+// whole suite per fault (the mutation score) is `compute-contract conform --prove` / bench:conform.
+import { describe, expect, test } from 'vitest';
+import { loadCatalogue, runConformance } from '../../src/conform/index.js';
+import { registeredChecks } from '../../src/conform/registry.js';
+import { FAULT_CATCHERS } from '../../src/mock/faults.js';
+import { FAULT_NAMES, type FaultName } from '../../src/mock/index.js';
+
+const catchers = (fault: FaultName): readonly string[] => (FAULT_CATCHERS as Partial<Record<string, readonly string[]>>)[fault] ?? [];
+
+/** Outcome per rule id of a run of exactly `ids` against the embedded mock. */
+async function outcomes(ids: readonly string[], faults: FaultName[]): Promise<Record<string, string>> {
+  const result = await runConformance({ faults, reportsDir: null, progress: false, settings: { tier: 'full', grep: `^(${ids.join('|')})$` } });
+  const ran = result.summary.results.filter((r) => r.skipKind !== 'filtered');
+  return Object.fromEntries(ran.map((r) => [r.id, r.outcome === 'fail' ? 'fail' : `${r.outcome}: ${r.reason ?? ''}`]));
+}
+
+describe('every mock fault is caught by the rules it declares', () => {
+  test('each fault declares at least one rule, each a catalogue rule with a check; nothing is declared for an unknown fault', () => {
+    const ids = new Set(loadCatalogue().map((r) => r.id));
+    expect(FAULT_NAMES.filter((f) => catchers(f).length === 0), 'faults declaring no catching rule (src/mock/faults.ts FAULT_CATCHERS)').toEqual([]);
+    for (const fault of FAULT_NAMES) {
+      expect(catchers(fault).filter((id) => !ids.has(id) || !registeredChecks().has(id)), `${fault}: declared rules unknown or without a check`).toEqual([]);
+    }
+    expect(Object.keys(FAULT_CATCHERS).filter((f) => !(FAULT_NAMES as readonly string[]).includes(f))).toEqual([]);
+  });
+
+  test('without faults, every declared rule passes', async () => {
+    const declared = [...new Set(FAULT_NAMES.flatMap(catchers))].sort();
+    const seen = await outcomes(declared, []);
+    expect(Object.keys(seen).sort()).toEqual(declared);
+    expect(Object.entries(seen).filter(([, outcome]) => outcome !== 'pass: ' && !outcome.startsWith('pass: '))).toEqual([]);
+  }, 120_000);
+
+  for (const fault of FAULT_NAMES) {
+    test(`${fault}: every declared rule fails with it`, async () => {
+      const declared = catchers(fault);
+      expect(declared.length, `${fault} declares no catching rule in src/mock/faults.ts FAULT_CATCHERS`).toBeGreaterThan(0);
+      const seen = await outcomes(declared, [fault]);
+      expect(Object.fromEntries(declared.map((id) => [id, seen[id]]))).toEqual(Object.fromEntries(declared.map((id) => [id, 'fail'])));
+    }, 60_000);
+  }
+});

@@ -1,0 +1,125 @@
+// A `compute-contract mock --state FILE` child process for the crash tests: started from the sources
+// (the same entry the package CLI dispatches to), on 127.0.0.1 with an ephemeral port, killable with SIGKILL.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const ENTRY = 'test/mock/state-child-entry.ts';
+const START_TIMEOUT_MS = 20_000;
+export const KEY = 'mock-key';
+
+export interface ChildOptions {
+  /** Extra CLI flags. */
+  args?: string[];
+  /** Largest file the child may write, in KiB (RLIMIT_FSIZE: writes beyond it fail with EFBIG, like a full disk). */
+  fileSizeLimitKiB?: number;
+}
+
+export interface ChildMock {
+  proc: ChildProcess;
+  restV1: string;
+  restV2: string;
+  graphql: string;
+  queue(endpointId: string): string;
+  stderr(): string;
+  /** Resolves with the exit code (null when killed by a signal). */
+  exited: Promise<number | null>;
+  kill(): Promise<void>;
+}
+
+function spawnMock(stateFile: string, options: ChildOptions): ChildProcess {
+  const args = ['--import', 'tsx', ENTRY, '--port', '0', '--host', '127.0.0.1', '--state', stateFile, '--rate-limits', 'off', ...(options.args ?? [])];
+  const spawnOptions = { cwd: REPO, stdio: ['pipe', 'pipe', 'pipe'] as ['pipe', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } };
+  if (options.fileSizeLimitKiB === undefined) return spawn(process.execPath, args, spawnOptions);
+  // bash's ulimit -f counts KiB; node ignores SIGXFSZ, so the write fails with EFBIG instead of killing it.
+  return spawn('bash', ['-c', `ulimit -f ${options.fileSizeLimitKiB} && exec "$0" "$@"`, process.execPath, ...args], spawnOptions);
+}
+
+/** Runs the child until it exits (a start that must fail); returns its exit code and stderr. */
+export async function runToExit(stateFile: string, options: ChildOptions = {}): Promise<{ code: number | null; stderr: string; stdout: string }> {
+  const proc = spawnMock(stateFile, options);
+  proc.stdin!.write('go\n');
+  let stderr = '';
+  let stdout = '';
+  proc.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  proc.stdout!.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    // Started after all: stop it, the caller's assertion on the code will fail.
+    if (stdout.includes('GraphQL:')) proc.kill('SIGTERM');
+  });
+  const code = await new Promise<number | null>((resolve) => proc.once('exit', (c) => resolve(c)));
+  return { code, stderr, stdout };
+}
+
+export async function startChild(stateFile: string, options: ChildOptions = {}): Promise<ChildMock> {
+  return prepareChild(stateFile, options).start();
+}
+
+/** A child that has loaded its modules and waits; start() runs the mock on the state file. */
+export interface PreparedChild {
+  start(): Promise<ChildMock>;
+  /** Ends a child that was never started. */
+  discard(): Promise<void>;
+}
+
+export function prepareChild(stateFile: string, options: ChildOptions = {}): PreparedChild {
+  const proc = spawnMock(stateFile, options);
+  let stderr = '';
+  proc.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  return {
+    start: () => run(proc, exited, () => stderr),
+    async discard() {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+async function run(proc: ChildProcess, exited: Promise<number | null>, stderr: () => string): Promise<ChildMock> {
+  let stdout = '';
+  proc.stdin!.write('go\n');
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`mock did not start within ${START_TIMEOUT_MS} ms: ${stderr()}`)), START_TIMEOUT_MS);
+    proc.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.includes('GraphQL:')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`mock exited with ${code} before it started: ${stderr()}`));
+    });
+  });
+  const line = (label: string) => new RegExp(`^${label}:\\s+(\\S+)`, 'm').exec(stdout)![1]!;
+  const restV1 = line('REST v1');
+  return {
+    proc,
+    restV1,
+    restV2: line('REST v2'),
+    graphql: line('GraphQL'),
+    queue: (endpointId) => `${restV1.slice(0, -3)}/v2/${endpointId}`,
+    stderr,
+    exited,
+    async kill() {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+export interface Answer {
+  status: number;
+  body: any;
+}
+
+/** One request with the default key; throws on a network error (no answer = nothing acknowledged). */
+export async function call(method: string, url: string, body?: unknown): Promise<Answer> {
+  const headers: Record<string, string> = { authorization: `Bearer ${KEY}` };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await response.text();
+  return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
+}
