@@ -22,7 +22,8 @@ describe('query style table (generated from the specs)', () => {
     expect(queryStylesOf('restV2', 'listGpuTypes')['product']).toEqual({ style: 'form', explode: false });
     expect(queryStylesOf('restV2', 'listPods')).toEqual({});
     expect(queryStylesOf('queueV2', 'runJob')).toEqual({});
-    const styles = new Set(Object.values(queryStyles).flatMap((ops) => Object.values(ops).flatMap((params) => Object.values(params).map((p) => `${p.style}/${p.explode}`))));
+    const all = queryStyles as Record<string, Record<string, Record<string, { style: string; explode: boolean }>>>;
+    const styles = new Set(Object.values(all).flatMap((ops) => Object.values(ops).flatMap((params) => Object.values(params).map((p) => `${p.style}/${p.explode}`))));
     // The styles in use; a new one needs its own test below.
     expect([...styles].sort()).toEqual(['form/false', 'form/true']);
   });

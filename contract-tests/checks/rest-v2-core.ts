@@ -81,9 +81,12 @@ defineCheck('RESTV2-ERROR-002', async (ctx) => {
 });
 
 defineCheck('RESTV2-ERROR-003', async (ctx) => {
+  // Every operation on an id (the agreement phase's allow-list names this rule for each): a valid body where one is required.
+  const bodies: Record<string, unknown> = { podAction: { action: 'stop' } };
   for (const op of ctx.rule.operations ?? []) {
-    const body = op.startsWith('update') ? { name: 'x' } : undefined;
-    expectProblem(await ctx.v2(op, { path: { id: UNKNOWN }, ...(body ? { body } : {}) }), 404, `${op} of an unknown id`);
+    const body = bodies[op] ?? (op.startsWith('update') ? { name: 'x' } : undefined);
+    const path = op === 'getWorkerLogs' ? { id: UNKNOWN, workerId: UNKNOWN } : { id: UNKNOWN };
+    expectProblem(await ctx.v2(op, { path, ...(body ? { body } : {}) }), 404, `${op} of an unknown id`);
   }
 });
 

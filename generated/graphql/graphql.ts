@@ -613,8 +613,10 @@ export type UpdateRegistryAuthInput = {
  */
 export type UserSettingsInput = {
   /**
-   * SSH public keys, one per line (authorized_keys lines); "" removes every key. At most 16384 characters.
-   * x-source: observed — runpod-python 1.12.0 sends pubKey with newlines escaped as \n; bound assumed
+   * SSH public keys, one per line; "" removes every key. Each non-empty line is a key under REST v2
+   * updateSshKeys' rules (an authorized_keys line such as `ssh-ed25519 AAAA… me@host`; at most 64 keys);
+   * otherwise it fails with an `errors[]` entry and nothing changes. At most 16384 characters.
+   * x-source: observed — runpod-python 1.12.0 sends pubKey with newlines escaped as \n; bound and key rules assumed (the REST v2 key set)
    */
   pubKey?: string | null | undefined;
 };

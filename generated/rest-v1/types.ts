@@ -878,8 +878,10 @@ export interface components {
              */
             volumeMountPath?: string;
         } | {
+            /** @example runpod/pytorch:2.1.0-py3.10-cuda11.8.0-devel-ubuntu22.04 */
             imageName: string;
         } | {
+            /** @example 30zmvf89kd */
             templateId: string;
         };
         /** @description Input for updating a Pod which will trigger a reset. */

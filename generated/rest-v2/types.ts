@@ -2599,8 +2599,10 @@ export interface components {
              */
             image?: string;
         } | {
+            /** @example runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404 */
             image: string;
         } | {
+            /** @example 30zmvf89kd */
             templateId: string;
         };
         /** @description Input of updatePod: only the fields to change. */
@@ -2748,6 +2750,16 @@ export interface components {
              * @example 12.1
              */
             minCudaVersion?: string;
+            /**
+             * @description Least RAM (GB) the pod gets per GPU; the pod's RAM is GPUs × the larger of this and the host's allotment (REST v1 `minRAMPerGPU`, `memoryInGb`).
+             * @example 16
+             */
+            minRamPerGpu?: number;
+            /**
+             * @description Least vCPUs the pod gets per GPU (REST v1 `minVCPUPerGPU`).
+             * @example 4
+             */
+            minVcpuCountPerGpu?: number;
         };
         /** @description CPU flavour id and vCPU count. */
         BaseCpuConfig: {
@@ -3304,8 +3316,10 @@ export interface components {
              */
             image?: string;
         } & unknown) | {
+            /** @example runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404 */
             image: string;
         } | {
+            /** @example 30zmvf89kd */
             templateId: string;
         };
         /** @description Input of updateEndpoint: only the fields to change. */

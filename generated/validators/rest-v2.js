@@ -9147,7 +9147,7 @@ function validate247(data, { instancePath = "", parentData, parentDataProperty, 
 }
 validate247.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 const schema__CreatePodRequest = validate249;
-const schema114 = { "description": "Input of createPod. Without `templateId`, `image` is required.", "type": "object", "required": ["name"], "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "name": { "description": "Display name.", "type": "string", "minLength": 1, "example": "my-training-pod", "maxLength": 191 }, "cloud": { "description": "Host pool.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cloud", "default": "SECURE" }, "cpu": { "description": "CPU settings; absent for GPU resources.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateCpuConfig" }, "dataCenterIds": { "description": "Data centres allowed to host it, in order of preference.", "type": "array", "items": { "type": "string", "maxLength": 128 }, "example": ["US-TX-3"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "globalNetworking": { "description": "Global networking (private network across data centres).", "type": "boolean", "default": false, "example": false }, "gpu": { "description": "GPU settings; absent for CPU resources.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateGpuConfig" }, "mounts": { "description": "Storage mounts.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Mounts" }, "startJupyter": { "description": "Start JupyterLab in the container.", "type": "boolean", "default": false, "example": true }, "startSsh": { "description": "Start an SSH server in the container.", "type": "boolean", "default": false, "example": true }, "templateId": { "description": "Template supplying defaults for the container settings.", "type": "string", "minLength": 1, "example": "30zmvf89kd", "maxLength": 128, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "image": { "description": "Container image reference (not empty).", "type": "string", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." } }, "additionalProperties": false, "anyOf": [{ "required": ["image"], "properties": { "image": { "type": "string", "minLength": 1, "maxLength": 1024 } } }, { "required": ["templateId"], "properties": { "templateId": { "type": "string", "minLength": 1, "maxLength": 128 } } }], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreatePodRequest" };
+const schema114 = { "description": "Input of createPod. Without `templateId`, `image` is required.", "type": "object", "required": ["name"], "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "name": { "description": "Display name.", "type": "string", "minLength": 1, "example": "my-training-pod", "maxLength": 191 }, "cloud": { "description": "Host pool.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cloud", "default": "SECURE" }, "cpu": { "description": "CPU settings; absent for GPU resources.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateCpuConfig" }, "dataCenterIds": { "description": "Data centres allowed to host it, in order of preference.", "type": "array", "items": { "type": "string", "maxLength": 128 }, "example": ["US-TX-3"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "globalNetworking": { "description": "Global networking (private network across data centres).", "type": "boolean", "default": false, "example": false }, "gpu": { "description": "GPU settings; absent for CPU resources.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateGpuConfig" }, "mounts": { "description": "Storage mounts.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Mounts" }, "startJupyter": { "description": "Start JupyterLab in the container.", "type": "boolean", "default": false, "example": true }, "startSsh": { "description": "Start an SSH server in the container.", "type": "boolean", "default": false, "example": true }, "templateId": { "description": "Template supplying defaults for the container settings.", "type": "string", "minLength": 1, "example": "30zmvf89kd", "maxLength": 128, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "image": { "description": "Container image reference (not empty).", "type": "string", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." } }, "additionalProperties": false, "anyOf": [{ "required": ["image"], "properties": { "image": { "type": "string", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404" } } }, { "required": ["templateId"], "properties": { "templateId": { "type": "string", "minLength": 1, "maxLength": 128, "example": "30zmvf89kd" } } }], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreatePodRequest" };
 const schema115 = { "description": "Id of the registry credential for a private image; null for public images.", "type": ["string", "null"], "example": null, "maxLength": 128, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/registry" };
 function validate254(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
@@ -9225,7 +9225,7 @@ function validate257(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate257.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const schema117 = { "description": "GPU request of createPod, optionally narrowed by CUDA versions.", "type": "object", "allOf": [{ "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/GpuConfig" }, { "type": "object", "properties": { "allowedCudaVersions": { "description": "Accept only hosts with one of these CUDA versions (`major.minor`).", "type": "array", "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "example": ["12.8", "12.6"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "minCudaVersion": { "description": "Accept only hosts with at least this CUDA version (`major.minor`).", "type": "string", "pattern": "^\\d+\\.\\d+$", "example": "12.1", "maxLength": 16, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." } } }], "unevaluatedProperties": false, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreateGpuConfig" };
+const schema117 = { "description": "GPU request of createPod, optionally narrowed by CUDA versions.", "type": "object", "allOf": [{ "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/GpuConfig" }, { "type": "object", "properties": { "allowedCudaVersions": { "description": "Accept only hosts with one of these CUDA versions (`major.minor`).", "type": "array", "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "example": ["12.8", "12.6"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "minCudaVersion": { "description": "Accept only hosts with at least this CUDA version (`major.minor`).", "type": "string", "pattern": "^\\d+\\.\\d+$", "example": "12.1", "maxLength": 16, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "minRamPerGpu": { "description": "Least RAM (GB) the pod gets per GPU; the pod's RAM is GPUs \xD7 the larger of this and the host's allotment (REST v1 `minRAMPerGPU`, `memoryInGb`).", "type": "integer", "minimum": 0, "maximum": 1024, "example": 16, "x-unit": "GB", "x-source": "observed", "x-source-note": "Sent by runpod-python's REST v2 wrapper (create_pod min_memory_in_gb) though the public v2 file lists it not; bounds as REST v1 minRAMPerGPU (assumed)." }, "minVcpuCountPerGpu": { "description": "Least vCPUs the pod gets per GPU (REST v1 `minVCPUPerGPU`).", "type": "integer", "minimum": 0, "maximum": 128, "example": 4, "x-source": "observed", "x-source-note": "Sent by runpod-python's REST v2 wrapper (create_pod min_vcpu_count) though the public v2 file lists it not; bounds as REST v1 minVCPUPerGPU (assumed)." } } }], "unevaluatedProperties": false, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2), plus the per-GPU minimums the official Python SDK sends.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreateGpuConfig" };
 function validate260(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -9327,33 +9327,97 @@ function validate260(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
+    if (data.minRamPerGpu !== void 0) {
+      let data3 = data.minRamPerGpu;
+      if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3))) {
+        const err8 = { instancePath: instancePath + "/minRamPerGpu", schemaPath: "#/allOf/1/properties/minRamPerGpu/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+      if (typeof data3 == "number" && isFinite(data3)) {
+        if (data3 > 1024 || isNaN(data3)) {
+          const err9 = { instancePath: instancePath + "/minRamPerGpu", schemaPath: "#/allOf/1/properties/minRamPerGpu/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1024 }, message: "must be <= 1024" };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+        if (data3 < 0 || isNaN(data3)) {
+          const err10 = { instancePath: instancePath + "/minRamPerGpu", schemaPath: "#/allOf/1/properties/minRamPerGpu/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.minVcpuCountPerGpu !== void 0) {
+      let data4 = data.minVcpuCountPerGpu;
+      if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
+        const err11 = { instancePath: instancePath + "/minVcpuCountPerGpu", schemaPath: "#/allOf/1/properties/minVcpuCountPerGpu/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+      if (typeof data4 == "number" && isFinite(data4)) {
+        if (data4 > 128 || isNaN(data4)) {
+          const err12 = { instancePath: instancePath + "/minVcpuCountPerGpu", schemaPath: "#/allOf/1/properties/minVcpuCountPerGpu/maximum", keyword: "maximum", params: { comparison: "<=", limit: 128 }, message: "must be <= 128" };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
+        if (data4 < 0 || isNaN(data4)) {
+          const err13 = { instancePath: instancePath + "/minVcpuCountPerGpu", schemaPath: "#/allOf/1/properties/minVcpuCountPerGpu/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+      }
+    }
   } else {
-    const err8 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err14 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err8];
+      vErrors = [err14];
     } else {
-      vErrors.push(err8);
+      vErrors.push(err14);
     }
     errors++;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (key0 !== "allowedCudaVersions" && key0 !== "minCudaVersion" && key0 !== "id" && key0 !== "count") {
-        const err9 = { instancePath, schemaPath: "#/unevaluatedProperties", keyword: "unevaluatedProperties", params: { unevaluatedProperty: key0 }, message: "must NOT have unevaluated properties" };
+      if (key0 !== "allowedCudaVersions" && key0 !== "minCudaVersion" && key0 !== "minRamPerGpu" && key0 !== "minVcpuCountPerGpu" && key0 !== "id" && key0 !== "count") {
+        const err15 = { instancePath, schemaPath: "#/unevaluatedProperties", keyword: "unevaluatedProperties", params: { unevaluatedProperty: key0 }, message: "must NOT have unevaluated properties" };
         if (vErrors === null) {
-          vErrors = [err9];
+          vErrors = [err15];
         } else {
-          vErrors.push(err9);
+          vErrors.push(err15);
         }
         errors++;
       }
     }
   } else {
-    const err10 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err16 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err10];
+      vErrors = [err16];
     } else {
-      vErrors.push(err10);
+      vErrors.push(err16);
     }
     errors++;
   }
@@ -9423,7 +9487,7 @@ function validate249(data, { instancePath = "", parentData, parentDataProperty, 
     var props0 = {};
     props0.image = true;
   }
-  const _errs5 = errors;
+  const _errs6 = errors;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.templateId === void 0) {
       const err4 = { instancePath, schemaPath: "#/anyOf/1/required", keyword: "required", params: { missingProperty: "templateId" }, message: "must have required property 'templateId'" };
@@ -9466,7 +9530,7 @@ function validate249(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
   }
-  var _valid0 = _errs5 === errors;
+  var _valid0 = _errs6 === errors;
   valid0 = valid0 || _valid0;
   if (_valid0) {
     if (props0 !== true) {
@@ -12453,7 +12517,7 @@ function validate282(data, { instancePath = "", parentData, parentDataProperty, 
 validate282.evaluated = { "props": { "id": true, "name": true, "type": true, "requestUrls": true, "gpu": true, "cpu": true, "workers": true, "scaling": true, "dataCenterIds": true, "networkVolumes": true, "timeout": true, "flashboot": true, "createdAt": true, "registry": true, "args": true, "disk": true, "env": true, "image": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
 const schema__EndpointType = validate284;
 const schema__CreateEndpointRequest = validate307;
-const schema139 = { "description": "Input of createEndpoint. Without `templateId`, `image` is required; a LOAD_BALANCER endpoint scales by request count.", "type": "object", "required": ["name", "type", "scaling"], "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "gpu": { "description": "GPU settings; absent for CPU resources.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateEndpointGpuConfig" }, "name": { "description": "Display name.", "type": "string", "minLength": 1, "example": "my-inference", "maxLength": 191 }, "scaling": { "description": "Scaling rule.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointScaling" }, "type": { "description": "Queue-based or load-balancing.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointType" }, "cpu": { "description": "CPU settings; absent for GPU resources.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateCpuConfig" }, "example": [{ "id": "cpu3c", "vcpuCount": 2 }], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "dataCenterIds": { "description": "Data centres allowed to host it, in order of preference.", "type": "array", "items": { "type": "string", "maxLength": 128 }, "example": ["US-KS-2"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "flashboot": { "description": "Fast cold-start mode.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/FlashBoot", "default": "OFF" }, "networkVolumes": { "description": "Ids of attached network volumes.", "type": "array", "items": { "type": "string", "maxLength": 128 }, "example": ["2q9m7x4c"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "templateId": { "description": "Template supplying defaults for the container settings.", "type": "string", "minLength": 1, "example": "30zmvf89kd", "maxLength": 128, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "timeout": { "description": "Longest a request may run, in milliseconds.", "type": "integer", "default": 3e5, "example": 3e5, "x-unit": "ms", "minimum": 5e3, "maximum": 6048e5, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "workers": { "description": "Worker bounds (defaults: min 0, max 3, idleTimeout 10 s).", "type": "object", "allOf": [{ "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointWorkers" }], "properties": { "min": { "type": "integer", "default": 0 }, "max": { "type": "integer", "default": 3 }, "idleTimeout": { "type": "integer", "default": 10 } }, "example": { "min": 0, "max": 3, "idleTimeout": 10 } }, "image": { "description": "Container image reference (not empty).", "type": "string", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." } }, "anyOf": [{ "required": ["image"], "properties": { "image": { "type": "string", "minLength": 1, "maxLength": 1024 } } }, { "required": ["templateId"], "properties": { "templateId": { "type": "string", "minLength": 1, "maxLength": 128 } } }], "allOf": [{ "if": { "required": ["type"], "properties": { "type": { "const": "LOAD_BALANCER" } } }, "then": { "properties": { "scaling": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestCountScaling" } } } }], "additionalProperties": false, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreateEndpointRequest" };
+const schema139 = { "description": "Input of createEndpoint. Without `templateId`, `image` is required; a LOAD_BALANCER endpoint scales by request count.", "type": "object", "required": ["name", "type", "scaling"], "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "gpu": { "description": "GPU settings; absent for CPU resources.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateEndpointGpuConfig" }, "name": { "description": "Display name.", "type": "string", "minLength": 1, "example": "my-inference", "maxLength": 191 }, "scaling": { "description": "Scaling rule.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointScaling" }, "type": { "description": "Queue-based or load-balancing.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointType" }, "cpu": { "description": "CPU settings; absent for GPU resources.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateCpuConfig" }, "example": [{ "id": "cpu3c", "vcpuCount": 2 }], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "dataCenterIds": { "description": "Data centres allowed to host it, in order of preference.", "type": "array", "items": { "type": "string", "maxLength": 128 }, "example": ["US-KS-2"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "flashboot": { "description": "Fast cold-start mode.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/FlashBoot", "default": "OFF" }, "networkVolumes": { "description": "Ids of attached network volumes.", "type": "array", "items": { "type": "string", "maxLength": 128 }, "example": ["2q9m7x4c"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "templateId": { "description": "Template supplying defaults for the container settings.", "type": "string", "minLength": 1, "example": "30zmvf89kd", "maxLength": 128, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "timeout": { "description": "Longest a request may run, in milliseconds.", "type": "integer", "default": 3e5, "example": 3e5, "x-unit": "ms", "minimum": 5e3, "maximum": 6048e5, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "workers": { "description": "Worker bounds (defaults: min 0, max 3, idleTimeout 10 s).", "type": "object", "allOf": [{ "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointWorkers" }], "properties": { "min": { "type": "integer", "default": 0 }, "max": { "type": "integer", "default": 3 }, "idleTimeout": { "type": "integer", "default": 10 } }, "example": { "min": 0, "max": 3, "idleTimeout": 10 } }, "image": { "description": "Container image reference (not empty).", "type": "string", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." } }, "anyOf": [{ "required": ["image"], "properties": { "image": { "type": "string", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404" } } }, { "required": ["templateId"], "properties": { "templateId": { "type": "string", "minLength": 1, "maxLength": 128, "example": "30zmvf89kd" } } }], "allOf": [{ "if": { "required": ["type"], "properties": { "type": { "const": "LOAD_BALANCER" } } }, "then": { "properties": { "scaling": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestCountScaling" } } } }], "additionalProperties": false, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreateEndpointRequest" };
 const func0 = require("ajv/dist/runtime/equal").default;
 const schema140 = { "description": "GPU request of createEndpoint; `pools` is required.", "type": "object", "allOf": [{ "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BaseEndpointGpuConfig" }, { "type": "object", "required": ["pools"], "properties": { "allowedCudaVersions": { "description": "Accept only hosts with one of these CUDA versions (`major.minor`).", "type": "array", "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "example": ["12.8", "12.6"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "minCudaVersion": { "description": "Accept only hosts with at least this CUDA version (`major.minor`).", "type": "string", "pattern": "^\\d+\\.\\d+$", "example": "12.1", "maxLength": 16, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "pools": { "type": "array", "description": "Restated from BaseEndpointGpuConfig (same type) so that `required` names a property this member defines (Ajv strictRequired).", "example": ["ADA_24"], "items": { "type": "string" } } } }], "unevaluatedProperties": false, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreateEndpointGpuConfig" };
 function validate314(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
@@ -12687,7 +12751,7 @@ function validate307(data, { instancePath = "", parentData, parentDataProperty, 
     var props0 = {};
     props0.image = true;
   }
-  const _errs5 = errors;
+  const _errs6 = errors;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.templateId === void 0) {
       const err4 = { instancePath, schemaPath: "#/anyOf/1/required", keyword: "required", params: { missingProperty: "templateId" }, message: "must have required property 'templateId'" };
@@ -12730,7 +12794,7 @@ function validate307(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
   }
-  var _valid0 = _errs5 === errors;
+  var _valid0 = _errs6 === errors;
   valid0 = valid0 || _valid0;
   if (_valid0) {
     if (props0 !== true) {
@@ -12756,9 +12820,9 @@ function validate307(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
   }
-  const _errs9 = errors;
+  const _errs11 = errors;
   let valid4 = true;
-  const _errs10 = errors;
+  const _errs12 = errors;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     let missing0;
     if (data.type === void 0 && (missing0 = "type")) {
@@ -12783,17 +12847,17 @@ function validate307(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
   }
-  var _valid1 = _errs10 === errors;
-  errors = _errs9;
+  var _valid1 = _errs12 === errors;
+  errors = _errs11;
   if (vErrors !== null) {
-    if (_errs9) {
-      vErrors.length = _errs9;
+    if (_errs11) {
+      vErrors.length = _errs11;
     } else {
       vErrors = null;
     }
   }
   if (_valid1) {
-    const _errs12 = errors;
+    const _errs14 = errors;
     if (data && typeof data == "object" && !Array.isArray(data)) {
       if (data.scaling !== void 0) {
         if (!validate302(data.scaling, { instancePath: instancePath + "/scaling", parentData: data, parentDataProperty: "scaling", rootData, dynamicAnchors })) {
@@ -12802,7 +12866,7 @@ function validate307(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     }
-    var _valid1 = _errs12 === errors;
+    var _valid1 = _errs14 === errors;
     valid4 = _valid1;
     if (valid4) {
       var props1 = {};

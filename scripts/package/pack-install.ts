@@ -41,7 +41,10 @@ export function packAndInstall(): Installed {
   try {
     // prepare (npm run build) runs before packing: an up-to-date dist/ costs one incremental tsc pass.
     const packed = run(npm, ['pack', '--json', '--pack-destination', dir], repoRoot, '`npm pack` (build, then pack)');
-    const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as {
+    // The JSON array is the last thing printed; the build's own output (prepare) may come before it.
+    const jsonStart = packed.stdout.search(/^\[$/m);
+    if (jsonStart < 0) throw new Error(`\`npm pack --json\` printed no JSON:\n${packed.stdout.slice(-2000)}`);
+    const [info] = JSON.parse(packed.stdout.slice(jsonStart)) as {
       filename: string;
       size: number;
       unpackedSize: number;

@@ -21,6 +21,8 @@ const COLLECTION: Record<Creatable, string> = {
 /** Users before what they use: pods and clusters before volumes, endpoints before templates. */
 const DELETE_ORDER: Creatable[] = ['v2pod', 'v2cluster', 'v2endpoint', 'v2template', 'v2networkVolume', 'v2registry', 'v2delegation'];
 const WORKER_POLLS = 60;
+/** Mock time a new pod needs to be RUNNING (RESTV2-ACTION-001: 2 s to provision, then starting), with room. */
+const PROVISION_MS = 10_000;
 
 export interface RestV2FixtureOptions {
   workerImage: string;
@@ -47,6 +49,8 @@ export class RestV2Fixtures {
       }
     }
     this.ids.set('v2worker:fixture', await this.worker(this.ids.get('v2endpoint:fixture')!));
+    // On a clock the run controls, let the pods come up, so reads show running pods (runtime, ports) too.
+    if (this.transport.target.controlUrl) await this.transport.pass(PROVISION_MS);
   }
 
   /** The first listed GPU type with a pool, CPU flavour and data centre: what every valid request names. */
@@ -118,7 +122,7 @@ export class RestV2Fixtures {
       },
       v2template: () => ({ name, image }),
       v2networkVolume: () => ({ name, size: 10, dataCenter: this.ids.get('dataCenter:fixture') }),
-      v2pod: () => ({ name, image, gpu: { id: this.ids.get('gpuType:fixture'), count: 1 } }),
+      v2pod: () => ({ name, image, ports: ['8888/http', '22/tcp'], gpu: { id: this.ids.get('gpuType:fixture'), count: 1 } }),
       v2cluster: () => ({ name, type: 'TRAINING', image, compute: { gpuTypeId: 'NVIDIA H100 80GB HBM3', gpuCountPerPod: 8, podCount: 2 } }),
       v2endpoint: () => ({
         name, type: 'QUEUE', image, gpu: { pools: [this.ids.get('gpuPool:fixture')] }, scaling: { type: 'QUEUE_DELAY', queueDelay: 4 }, workers: { min: 1, max: 2 },

@@ -11,6 +11,7 @@ import { resolveSecrets } from './jobs/simulate.js';
 import { WebhookDispatcher } from './jobs/webhooks.js';
 import { resolveOptions, type MockOptions } from './options.js';
 import { attachJournal, guardAnswers, openState, restoreState } from './persistence.js';
+import type { Journal } from './state-journal/journal.js';
 import { RateLimiter } from './rate-limit.js';
 import { LogBook } from './rest-v2/log-book.js';
 import { QuotaWindows } from './rest-v2/quota.js';
@@ -41,6 +42,8 @@ export interface RunningMock {
   clock: Clock;
   /** In-process access for embedding tools (the HTTP surfaces are the contract). */
   core: MockCore;
+  /** The --state journal (flush and compaction figures, tuning); undefined without --state. */
+  stateJournal?: Journal;
   close(): Promise<void>;
 }
 
@@ -132,6 +135,7 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
     controlUrl: `${url}/__control`,
     clock,
     core,
+    stateJournal: opened?.journal,
     async close() {
       if (closed) return;
       closed = true;

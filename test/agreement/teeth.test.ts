@@ -13,13 +13,16 @@ afterEach(async () => {
   mock = undefined;
 });
 
-async function agreement(faults: FaultName[], operations: string[], runs: number): Promise<AgreementReport> {
+async function agreement(faults: FaultName[], operations: string[], runs: number, clock: 'real' | 'virtual' = 'real'): Promise<AgreementReport> {
   mock = await startMock({
-    host: '127.0.0.1', port: 0, clock: 'real', rateLimits: false, templateDeleteDelayMs: 0, faults,
+    host: '127.0.0.1', port: 0, clock, control: clock === 'virtual', rateLimits: false, templateDeleteDelayMs: 0, faults,
     apiKeys: [{ key: KEY, scopes: ['read', 'write', 'jobs', 'graphql'] }],
   });
-  const target = { restUrl: mock.restV1Url, queueUrl: `${mock.url}/v2`, graphqlUrl: mock.graphqlUrl, apiKey: KEY };
-  return runAgreement(target, { seed: SEED, operations, validRuns: runs, invalidRuns: runs, checkStorage: true });
+  const target = {
+    restUrl: mock.restV1Url, restV2Url: mock.restV2Url, queueUrl: `${mock.url}/v2`, graphqlUrl: mock.graphqlUrl, apiKey: KEY,
+    ...(mock.controlUrl ? { controlUrl: mock.controlUrl } : {}),
+  };
+  return runAgreement(target, { seed: SEED, operations, validRuns: runs, invalidRuns: runs, checkStorage: true, rateLimitHeaders: false });
 }
 
 const problems = (report: AgreementReport) => report.failures.map((f) => `${f.operationId}: ${f.problem}`).join('\n');
@@ -33,6 +36,21 @@ describe('the agreement phase catches what the fault-free mock does not do', () 
   it('AGREE-INVALID-001 worker counts above their maximum accepted (fault workers-unbounded)', async () => {
     const report = await agreement(['workers-unbounded'], ['createEndpoint', 'updateEndpoint', 'updateEndpointViaPost'], 40);
     expect(problems(report)).toMatch(/workers(Min|Max)/);
+  }, 30_000);
+
+  it('AGREE-VALID-001 REST v2 catalogue lists refused in the comma form the spec declares (fault rest-v2-comma-list-refused)', async () => {
+    const report = await agreement(['rest-v2-comma-list-refused'], ['restV2:listGpuTypes', 'restV2:listDataCenters'], 8);
+    expect(problems(report)).toMatch(/(listGpuTypes|listDataCenters): spec-valid request refused with 400 .*\/query\/\w+\/\d/);
+  }, 30_000);
+
+  it('AGREE-VALID-001 a REST v2 refusal no rule documents (fault rest-v2-undocumented-refusal)', async () => {
+    const report = await agreement(['rest-v2-undocumented-refusal'], ['restV2:createTemplate', 'restV2:updateTemplate'], 8);
+    expect(problems(report)).toMatch(/(createTemplate|updateTemplate): spec-valid request refused with 422 and no allow-listed rule/);
+  }, 30_000);
+
+  it('AGREE-VALID-001 a REST v2 answer field outside its schema (fault rest-v2-port-private-null)', async () => {
+    const report = await agreement(['rest-v2-port-private-null'], ['restV2:getPod', 'restV2:listPods'], 4, 'virtual');
+    expect(problems(report)).toMatch(/(getPod|listPods): answer 200 not matching the spec: .*runtime\/ports\/\d+\/private/);
   }, 30_000);
 
   it('AGREE-ROBUST-001 a server that keeps something per request grows its heap past the bound', async () => {

@@ -96,6 +96,7 @@ describe('GQL-SDK-INPUT-001 bad input to the SDK operations', () => {
     expect(await refused(deployCpu('name: "p", imageName: "i", instanceId: "cpu3c-two"'))).toMatch(/input\.instanceId/);
     expect(await refused(deployCpu('name: "p", imageName: "i", cloudType: COMMUNITY'))).toMatch(/secure cloud/);
     expect(await refused(deployGpu('name: "p", imageName: "i", gpuTypeId: "NVIDIA L4", cloudType: COMMUNITY'))).toMatch(/COMMUNITY/);
+    expect(await refused('mutation { updateUserSettings(input: {pubKey: "ssh-ed25519 AAAA ok\\nnot a key"}) { id } }')).toMatch(/input\.pubKey: key 2/);
     expect(await refused(deployGpu(`name: "p", imageName: "i", gpuTypeId: "${GPU}", allowedCudaVersions: ["9.0"]`))).toMatch(/input\.allowedCudaVersions/);
     expect(await refused('mutation { saveEndpoint(input: {name: "e", templateId: "t", gpuIds: "AMPERE_1000"}) { id } }')).toMatch(/AMPERE_1000/);
     expect(await refused('mutation { saveEndpoint(input: {name: "e", templateId: "t", scalerType: "FAST"}) { id } }')).toMatch(/scalerType/);

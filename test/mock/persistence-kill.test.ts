@@ -5,18 +5,24 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, prepareChild, type ChildMock } from './state-child.js';
+import { bundleChild, call, removeBundle, prepareChild, type ChildMock, type PreparedChild } from './state-child.js';
 
 const TRIALS = 22;
-/** Writer traffic before the kill: random in [MIN, MIN + SPREAD) ms. */
-const KILL_MIN_MS = 40;
-const KILL_SPREAD_MS = 160;
+/** The kill comes a random [0, SPREAD) ms after every writer had one answer in the trial (or after WAIT_MAX). */
+const KILL_SPREAD_MS = 150;
+const WAIT_MAX_MS = 3_000;
 /** Jobs of earlier trials re-checked after each restart (all of the current trial are). */
 const JOB_SAMPLE = 15;
 
 let dir: string;
-beforeAll(() => void (dir = mkdtempSync(join(tmpdir(), 'mock-kill-'))));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'mock-kill-'));
+  await bundleChild();
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  removeBundle();
+});
 
 /** What the writers were told (acknowledged) and what they only sent. */
 class Ledger {
@@ -28,6 +34,8 @@ class Ledger {
   readonly jobs: { id: string; trial: number }[] = [];
   /** Jobs a status answer showed COMPLETED. */
   readonly completed = new Set<string>();
+  /** Writers (by name) that had an answer in the current trial. */
+  readonly answered = new Set<string>();
 }
 
 type Writer = (mock: ChildMock, ledger: Ledger, running: () => boolean, trial: number, tag: string) => Promise<void>;
@@ -39,6 +47,7 @@ const restV1Templates: Writer = async (mock, ledger, running, trial, tag) => {
     expect(created.status).toBe(200);
     ledger.templates.set(name, created.body.id);
     ledger.updates.set(created.body.id, { sent: 0, acked: 0 });
+    ledger.answered.add(`v1-${tag}`);
     // Two fields in one update: after a crash both carry the same counter, or the update is not there at all.
     const counter = ledger.updates.get(created.body.id)!;
     for (let k = 1; k <= 2 && running(); k++) {
@@ -55,6 +64,7 @@ const restV2Volumes: Writer = async (mock, ledger, running, trial, tag) => {
     const created = await call('POST', `${mock.restV2}/network-volumes`, { name: `v2-${tag}-${trial}-${n}`, size: 10, dataCenter: 'EU-RO-1' });
     expect(created.status).toBe(201);
     ledger.volumes.set(created.body.id, 'created');
+    ledger.answered.add(`v2-${tag}`);
     if (n % 3 === 2) {
       ledger.volumes.set(created.body.id, 'delete-sent');
       const deleted = await call('DELETE', `${mock.restV2}/network-volumes/${created.body.id}`);
@@ -72,14 +82,16 @@ const graphqlTemplates: Writer = async (mock, ledger, running, trial, tag) => {
     expect(answer.status).toBe(200);
     expect(answer.body.errors).toBeUndefined();
     ledger.templates.set(name, answer.body.data.saveTemplate.id);
+    ledger.answered.add(`gql-${tag}`);
   }
 };
 
-const queueJobs = (endpointId: string): Writer => async (mock, ledger, running, trial) => {
+const queueJobs = (endpointId: string): Writer => async (mock, ledger, running, trial, tag) => {
   while (running()) {
     const run = await call('POST', `${mock.queue(endpointId)}/run`, { input: { mock: { durationMs: Math.floor(Math.random() * 20) } } });
     expect(run.status).toBe(200);
     ledger.jobs.push({ id: run.body.id, trial });
+    ledger.answered.add(`queue-${tag}`);
     const earlier = ledger.jobs[Math.floor(Math.random() * ledger.jobs.length)]!;
     const status = await call('GET', `${mock.queue(endpointId)}/status/${earlier.id}`);
     expect(status.status).toBe(200);
@@ -120,12 +132,14 @@ async function verify(mock: ChildMock, ledger: Ledger, endpointId: string, trial
   }
 }
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 describe('--state under SIGKILL', () => {
   it(`keeps every acknowledged change across ${TRIALS} kills at random moments`, async () => {
     const file = join(dir, 'state.db');
     let mock = await prepareChild(file).start();
-    // The next mock loads its modules while the current one serves (see state-child-entry.ts).
-    let next = prepareChild(file);
+    // The next mocks load their modules while the current one serves (see state-child-entry.ts).
+    const ready: PreparedChild[] = [prepareChild(file), prepareChild(file)];
     try {
       const base = await call('POST', `${mock.restV1}/templates`, { name: 'kill-base', imageName: 'worker:1' });
       const endpoint = await call('POST', `${mock.restV1}/endpoints`, { name: 'kill-ep', templateId: base.body.id, workersMin: 0, workersMax: 3 });
@@ -140,24 +154,28 @@ describe('--state under SIGKILL', () => {
         let live = true;
         const running = () => live;
         const victim = mock;
+        ledger.answered.clear();
         // A writer's request that the kill cuts off rejects: it was never acknowledged.
         const traffic = writers.map(([write, tag]) => write(victim, ledger, running, trial, tag).catch((error: unknown) => {
           if (live || (error as Error).name === 'AssertionError') throw error;
         }));
-        await new Promise((resolve) => setTimeout(resolve, KILL_MIN_MS + Math.random() * KILL_SPREAD_MS));
+        for (const started = Date.now(); ledger.answered.size < writers.length && Date.now() - started < WAIT_MAX_MS;) await sleep(5);
+        await sleep(Math.random() * KILL_SPREAD_MS);
         victim.proc.kill('SIGKILL');
         live = false;
         await victim.exited;
         await Promise.all(traffic);
-        mock = await next.start();
-        next = prepareChild(file);
+        mock = await ready.shift()!.start();
+        ready.push(prepareChild(file));
         await verify(mock, ledger, endpointId, trial);
       }
-      expect(ledger.templates.size).toBeGreaterThan(TRIALS);
-      expect(ledger.jobs.length).toBeGreaterThan(TRIALS);
+      // Every trial had traffic on every surface before its kill.
+      expect(ledger.templates.size).toBeGreaterThanOrEqual(4 * TRIALS);
+      expect(ledger.jobs.length).toBeGreaterThanOrEqual(2 * TRIALS);
+      expect(ledger.volumes.size).toBeGreaterThanOrEqual(2 * TRIALS);
     } finally {
       await mock.kill();
-      await next.discard();
+      await Promise.all(ready.map((child) => child.discard()));
     }
   }, 90_000);
 });

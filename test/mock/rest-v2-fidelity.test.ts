@@ -92,3 +92,12 @@ describe('REST v1 listPods filters on the stored template and CPU flavour', () =
     expect((await mock.h.rest('GET', `/pods/${catalog.id}?includeTemplate=true`)).body.template).toMatchObject({ id: 'verified-ollama', imageName: 'ollama/ollama:latest' });
   });
 });
+
+describe('createPod gpu.minRamPerGpu / minVcpuCountPerGpu (sent by runpod-python)', () => {
+  it('are accepted and stored: the pod RAM is GPUs × max(31, minRamPerGpu) on every surface', async () => {
+    const pod = await mock.v2('POST', '/pods', { name: 'm', image: 'x:1', gpu: { ...GPU, count: 2, minRamPerGpu: 64, minVcpuCountPerGpu: 4 } });
+    expect(pod.status).toBe(201);
+    expect((await mock.h.rest('GET', `/pods/${pod.body.id}`)).body.memoryInGb).toBe(128);
+    expect((await mock.v2('POST', '/pods', { name: 'm', image: 'x:1', gpu: { ...GPU, minRamPerGpu: 2000 } })).status).toBe(422);
+  });
+});

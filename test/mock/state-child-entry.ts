@@ -1,9 +1,11 @@
 // Child entry of the crash tests: loads the CLI's modules first, then runs `compute-contract mock` with
-// the given arguments once a line arrives on stdin. The next mock of a kill test is loaded while the
-// current one still serves, so a restart costs the state file's reading, not Node's module loading.
+// the arguments in STATE_CHILD_ARGS (a JSON array) once a line arrives on stdin. The next mock of a kill
+// test is loaded while the current one still serves, so a restart costs reading the state file, not
+// Node's module loading.
 import { runMockCommand } from '../../src/cli/mock-command.js';
 
+const args = JSON.parse(process.env['STATE_CHILD_ARGS'] ?? '[]') as string[];
 process.stdin.once('data', () => {
   process.stdin.pause();
-  void runMockCommand(process.argv.slice(2)).then((code) => process.exit(code));
+  void runMockCommand(args).then((code) => process.exit(code));
 });

@@ -1,7 +1,8 @@
-// Executable GraphQL schema: specs/graphql/schema.graphql (schema-first) + resolvers over the store.
+// Executable GraphQL schema: specs/graphql/schema.graphql (schema-first) + resolvers over the store:
+// templates and secrets here, the operations the official SDKs send in sdk-resolvers.ts / sdk-pods.ts.
 import { readFileSync } from 'node:fs';
 import {
-  buildSchema, defaultFieldResolver, GraphQLError, isObjectType, GraphQLScalarType, Kind, type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLSchema,
+  buildSchema, defaultFieldResolver, GraphQLError, isObjectType, GraphQLScalarType, Kind, type GraphQLArgument, type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLSchema,
 } from 'graphql';
 import type { MockCore } from '../core.js';
 import type { Failure } from '../state/store.js';
@@ -57,6 +58,16 @@ function toPodTemplate(t: TemplateRecord): Record<string, unknown> {
     ports: Array.isArray(ports) ? ports.join(',') : ((ports as string | undefined) ?? null),
     dockerArgs: renderDockerArgs(startCommandOf(t), t['dockerArgs']),
     containerRegistryAuthId: t['containerRegistryAuthId'] ?? null,
+  };
+}
+
+/** `resolve`, after refusing any argument beyond a bound its SDL description states (rule GQL-SDK-INPUT-001). */
+function bounded(args: readonly GraphQLArgument[], resolve: GraphQLFieldResolver<unknown, MockCore>): GraphQLFieldResolver<unknown, MockCore> {
+  return (source, values: Record<string, unknown>, core, info) => {
+    // Fault graphql-sdk-bounds-unchecked: the bounds the descriptions state are not enforced.
+    const problem = core.options.faults.has('graphql-sdk-bounds-unchecked') ? undefined : describedBoundsProblem(args, values);
+    if (problem) throw new GraphQLError(problem, { extensions: { code: 'BAD_USER_INPUT' } });
+    return resolve(source, values, core, info);
   };
 }
 
@@ -134,27 +145,13 @@ export function buildExecutableSchema(): GraphQLSchema {
     for (const [fieldName, resolve] of Object.entries(fields)) {
       const field = typeFields[fieldName];
       if (!field) throw new Error(`schema.graphql lacks ${typeName}.${fieldName}`);
-      const args = field.args;
-      field.resolve = (root, values: Record<string, unknown>, core, info) => {
-        // Fault graphql-sdk-bounds-unchecked: the bounds the descriptions state are not enforced.
-        const problem = core.options.faults.has('graphql-sdk-bounds-unchecked') ? undefined : describedBoundsProblem(args, values);
-        if (problem) throw new GraphQLError(problem, { extensions: { code: 'BAD_USER_INPUT' } });
-        return resolve(root, values, core, info);
-      };
+      field.resolve = bounded(field.args, resolve);
     }
   }
   // Arguments of nested fields (GpuType.lowestPrice(input: {gpuCount})) are bounded the same way.
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__') || type === schema.getQueryType() || type === schema.getMutationType()) continue;
-    for (const field of Object.values(type.getFields())) {
-      if (field.args.length === 0) continue;
-      const { args } = field;
-      field.resolve = (source, values: Record<string, unknown>, core, info) => {
-        const problem = describedBoundsProblem(args, values);
-        if (problem) throw new GraphQLError(problem, { extensions: { code: 'BAD_USER_INPUT' } });
-        return defaultFieldResolver(source, values, core, info);
-      };
-    }
+    for (const field of Object.values(type.getFields())) if (field.args.length > 0) field.resolve = bounded(field.args, defaultFieldResolver);
   }
   return schema;
 }

@@ -6,6 +6,7 @@ import type { GraphQLFieldResolver } from 'graphql';
 import type { MockCore } from '../core.js';
 import { GPU_TYPES, dataCenter, isGpuPool, typesOfPool } from '../rest-v2/catalog-data.js';
 import type { Failure } from '../state/store.js';
+import { validateRequest } from '../../validation/index.js';
 import { deployCpuPod, deployGpuPod, refuse, resumePod, stopPod, terminatePod } from './sdk-pods.js';
 import { endpointView, gpuTypeView, podView, registryAuthView, userView } from './sdk-views.js';
 
@@ -93,8 +94,15 @@ export const sdkMutationResolvers: Record<string, Resolver> = {
   updateUserSettings: (_root, args: { input: { pubKey?: string | null } }, core) => {
     const pubKey = args.input.pubKey;
     if (typeof pubKey === 'string') {
-      // One key per line, as REST v2 account/ssh-keys stores them (the REST v2 wrapper splits the same way).
-      core.store.sshKeys = pubKey.split('\n').map((k) => k.trim()).filter((k) => k !== '');
+      // One key per line, as REST v2 account/ssh-keys stores them (the REST v2 wrapper splits the same way),
+      // under REST v2's rules for that set (authorized_keys lines, at most 64): one key set, one set of rules.
+      const keys = pubKey.split('\n').map((k) => k.trim()).filter((k) => k !== '');
+      const issue = validateRequest('restV2', 'updateSshKeys', { body: { keys } })[0];
+      if (issue) {
+        const line = /^\/body\/keys\/(\d+)/.exec(issue.path)?.[1];
+        refuse(`input.pubKey: ${line !== undefined ? `key ${Number(line) + 1} ` : ''}${issue.message} (one authorized_keys line per key, at most 64 keys)`);
+      }
+      core.store.sshKeys = keys;
       core.touch();
     }
     return userView(core);

@@ -74,7 +74,7 @@ function mountRefusal(mounts: Mounts | undefined, cpu: boolean): Refusal | undef
 /** createPod body → stored fields (computeType, gpuTypeIds … as REST v1 names them). */
 export function createPodFields(core: MockCore, body: Body): Body | Refusal {
   const { store } = core;
-  const gpu = body['gpu'] as { id: string; count?: number; allowedCudaVersions?: string[]; minCudaVersion?: string } | undefined;
+  const gpu = body['gpu'] as { id: string; count?: number; allowedCudaVersions?: string[]; minCudaVersion?: string; minRamPerGpu?: number; minVcpuCountPerGpu?: number } | undefined;
   const cpu = body['cpu'] as { id: string; vcpuCount: number } | undefined;
   if ((gpu === undefined) === (cpu === undefined)) return refuse(400, '/body', 'exactly one of gpu or cpu is required');
   const mounts = body['mounts'] as Mounts | undefined;
@@ -105,6 +105,9 @@ export function createPodFields(core: MockCore, body: Body): Body | Refusal {
     Object.assign(fields, { computeType: 'GPU', gpuTypeIds: [gpu.id], gpuCount: gpu.count ?? 1 });
     if (cuda !== undefined) fields['allowedCudaVersions'] = cuda;
     if (gpu.minCudaVersion !== undefined) fields['minCudaVersion'] = gpu.minCudaVersion;
+    // Stored under their REST v1 names: the pod's RAM follows them (state/pod-hardware.ts).
+    if (gpu.minRamPerGpu !== undefined) fields['minRAMPerGPU'] = gpu.minRamPerGpu;
+    if (gpu.minVcpuCountPerGpu !== undefined) fields['minVCPUPerGPU'] = gpu.minVcpuCountPerGpu;
   } else {
     Object.assign(fields, { computeType: 'CPU', cpuFlavorIds: [cpu!.id], vcpuCount: cpu!.vcpuCount });
   }

@@ -69,7 +69,8 @@ export class Journal implements ChangeSink {
   private lastClock: number | undefined;
   private appendedSinceCompaction = 0;
   private compactedSize: number;
-  private readonly compactMinBytes: number;
+  /** See JournalOptions.compactMinBytes (may be changed while running). */
+  compactMinBytes: number;
   private readonly warn: (line: string) => void;
   private sources: JournalSources | undefined;
   /** Set once a write failed: from then on every answer is refused (the state on disk is behind memory). */
@@ -136,7 +137,11 @@ export class Journal implements ChangeSink {
   /** Writes what is pending, compacts if anything was appended since opening, closes the file. */
   async close(): Promise<void> {
     if (this.closed) return;
-    for (let wait = this.barrier(); wait && !this.failure; wait = this.barrier()) await wait.catch(() => {});
+    while (!this.failure) {
+      const wait = this.barrier();
+      if (!wait) break;
+      await wait.catch(() => {});
+    }
     this.closed = true;
     if (!this.failure && this.appendedSinceCompaction > 0) {
       try {

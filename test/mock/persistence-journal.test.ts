@@ -1,0 +1,178 @@
+// The --state journal in-process: record framing and what a damaged file reads as, group commit,
+// compaction, the clock, the JSON format 1 conversion, and answers held until their changes are on disk.
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadStateFile, StateFileError } from '../../src/mock/state-journal/file.js';
+import { CorruptRecord, frame, scanRecords } from '../../src/mock/state-journal/framing.js';
+import { Harness, KEY } from './harness.js';
+
+let dir: string;
+beforeEach(() => void (dir = mkdtempSync(join(tmpdir(), 'mock-journal-'))));
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const records = (...payloads: unknown[]) => Buffer.concat(payloads.map((p) => frame(p)));
+const quiet = { warn: () => {} };
+
+describe('record framing', () => {
+  it('reads back what it wrote', () => {
+    const buf = records({ a: 1 }, { b: 'x\ny' }, { c: [1, 2] });
+    expect(scanRecords(buf)).toEqual({ records: [{ a: 1 }, { b: 'x\ny' }, { c: [1, 2] }], validBytes: buf.length });
+  });
+
+  it('a last record cut anywhere, or zero-filled, is a torn tail at its offset', () => {
+    const intact = records({ a: 1 }, { b: 2 });
+    const last = frame({ c: 'the record being written when the process died' });
+    for (const cut of [1, 10, 17, 18, 30, last.length - 1]) {
+      const scan = scanRecords(Buffer.concat([intact, last.subarray(0, cut)]));
+      expect(scan.records).toEqual([{ a: 1 }, { b: 2 }]);
+      expect(scan.torn?.offset).toBe(intact.length);
+    }
+    const zeros = scanRecords(Buffer.concat([intact, Buffer.alloc(300)]));
+    expect(zeros.torn).toEqual({ offset: intact.length, reason: 'malformed record header' });
+    const flipped = Buffer.concat([intact, last]);
+    flipped[flipped.length - 5] ^= 0x01;
+    expect(scanRecords(flipped).torn).toEqual({ offset: intact.length, reason: 'checksum mismatch' });
+  });
+
+  it('damage with intact records after it is corruption, never a torn tail', () => {
+    const buf = records({ a: 1 }, { b: 2 }, { c: 3 });
+    const second = frame({ a: 1 }).length;
+    buf[second + 20] ^= 0x01;
+    expect(() => scanRecords(buf)).toThrow(CorruptRecord);
+    expect(() => scanRecords(buf)).toThrow(`offset ${second}: checksum mismatch`);
+  });
+});
+
+describe('state file', () => {
+  it('refuses another format version, a foreign file and mid-file damage, and leaves each untouched', () => {
+    const cases: [string, Buffer, string][] = [
+      ['newer.db', records({ format: 'compute-contract-state', version: 3 }), 'format version 3'],
+      ['foreign.db', records({ hello: 'world' }), 'not a compute-contract state file'],
+      ['text.db', Buffer.from('just some text\nmore text\n'), 'is damaged'],
+      ['json.db', Buffer.from('{"version": 7}'), 'format version 7'],
+    ];
+    const damaged = records({ format: 'compute-contract-state', version: 2 }, { c: 1, ch: [['pods', 'p1', { id: 'p1' }]] }, { c: 2, ch: [] });
+    damaged[damaged.length - 40] ^= 0x20;
+    damaged[30] ^= 0x20;
+    cases.push(['damaged.db', damaged, 'is damaged (corrupt record at byte offset 0']);
+    for (const [name, content, message] of cases) {
+      const file = join(dir, name);
+      writeFileSync(file, content);
+      let error: unknown;
+      try {
+        loadStateFile(file, quiet);
+      } catch (e) {
+        error = e;
+      }
+      expect(error, name).toBeInstanceOf(StateFileError);
+      expect((error as StateFileError).exitCode).toBe(2);
+      expect((error as Error).message, name).toContain(message);
+      expect(readFileSync(file).equals(content), `${name} untouched`).toBe(true);
+    }
+  });
+
+  it('drops a torn tail with one warning naming file and offset, and cuts it off so appending continues cleanly', () => {
+    const file = join(dir, 'torn.db');
+    const intact = records({ format: 'compute-contract-state', version: 2 }, { c: 5, ch: [['pods', 'p1', { id: 'p1' }]] });
+    writeFileSync(file, Buffer.concat([intact, frame({ c: 6, ch: [['pods', 'p2', { id: 'p2' }]] }).subarray(0, 25)]));
+    const warnings: string[] = [];
+    const loaded = loadStateFile(file, { warn: (line) => warnings.push(line) });
+    expect([...loaded.image.kinds.get('pods')!.keys()]).toEqual(['p1']);
+    expect(loaded.image.clock).toBe(5);
+    expect(warnings).toEqual([`${file}: dropped a torn last record at byte offset ${intact.length} (incomplete record); it was never acknowledged`]);
+    expect(statSync(file).size).toBe(intact.length);
+  });
+
+  it('converts a JSON state file of format 1 (before the journal) once', async () => {
+    const file = join(dir, 'old.json');
+    writeFileSync(file, JSON.stringify({
+      version: 1, savedAt: 0, clockNow: 1_700_000_000_000,
+      store: { pods: [], endpoints: [], templates: [{ id: 't1', name: 'old', imageName: 'img:1' }], networkVolumes: [], registryAuths: [], secrets: [], clusters: [], sshKeys: ['ssh-ed25519 AAAA'] },
+      jobs: [], endpointBilledMs: {}, webhooks: { log: [], pending: [] },
+    }));
+    const h = await Harness.start({ stateFile: file });
+    try {
+      expect(h.mock.clock.now()).toBe(1_700_000_000_000);
+      expect((await h.rest('GET', '/templates/t1')).body).toMatchObject({ name: 'old', imageName: 'img:1' });
+      expect(h.mock.core.store.sshKeys).toEqual(['ssh-ed25519 AAAA']);
+    } finally {
+      await h.close();
+    }
+    expect(readFileSync(file, 'latin1').slice(18, 60)).toContain('"format":"compute-contract-state"');
+  });
+});
+
+describe('journal', () => {
+  it('answers only after the change is on disk, and concurrent changes share flushes (group commit)', async () => {
+    const file = join(dir, 'state.db');
+    const h = await Harness.start({ stateFile: file });
+    try {
+      const sizeBefore = statSync(file).size;
+      const created = await h.rest('POST', '/templates', { name: 'one', imageName: 'img:1' });
+      expect(created.status).toBe(200);
+      // The answer arrived: the record holding the template is in the file already.
+      expect(readFileSync(file, 'utf8')).toContain(`"${created.body.id}"`);
+      expect(statSync(file).size).toBeGreaterThan(sizeBefore);
+      const journal = h.mock.stateJournal!;
+      const flushesBefore = journal.stats.flushes;
+      const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => h.rest('POST', '/templates', { name: `t${i}`, imageName: 'img:1' })));
+      expect(answers.every((a) => a.status === 200)).toBe(true);
+      expect(journal.stats.flushes - flushesBefore).toBeLessThan(40);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('compacts when the appended records outgrow the state, and the compacted file reads back the same', async () => {
+    const file = join(dir, 'state.db');
+    const h = await Harness.start({ stateFile: file });
+    try {
+      const journal = h.mock.stateJournal!;
+      journal.compactMinBytes = 2_000;
+      const id = (await h.rest('POST', '/templates', { name: 'kept', imageName: 'img:1' })).body.id;
+      for (let i = 0; i < 60; i++) expect((await h.rest('POST', `/templates/${id}/update`, { readme: `r${i}` })).status).toBe(200);
+      expect(journal.stats.compactions).toBeGreaterThan(0);
+      // Disk holds the state, not the history: far less than 60 full copies of the template.
+      expect(statSync(file).size).toBeLessThan(8_000);
+      await h.advance(1234);
+      const clock = h.mock.clock.now();
+      await h.close();
+      const again = await Harness.start({ stateFile: file });
+      try {
+        expect((await again.rest('GET', `/templates/${id}`)).body.readme).toBe('r59');
+        expect(again.mock.clock.now()).toBe(clock);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a failed write answers 503 naming the state file, then refuses every request without crashing', async () => {
+    const file = join(dir, 'state.db');
+    const h = await Harness.start({ stateFile: file });
+    try {
+      const journal = h.mock.stateJournal! as unknown as { fd: number };
+      // Appending to a descriptor opened read-only fails as a full or read-only disk would.
+      const appendFd = journal.fd;
+      journal.fd = openSync(file, 'r');
+      const post = (body: unknown) => fetch(`${h.mock.restV1Url}/templates`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const refused = await post({ name: 'lost', imageName: 'img:1' });
+      expect(refused.status).toBe(503);
+      expect(((await refused.json()) as { message: string }).message).toContain(`cannot write state file ${file}`);
+      expect((await fetch(`${h.mock.restV1Url}/templates`, { headers: { authorization: `Bearer ${KEY}` } })).status).toBe(503);
+      closeSync(appendFd);
+    } finally {
+      await h.close();
+    }
+    const again = await Harness.start({ stateFile: file });
+    try {
+      expect((await again.rest('GET', '/templates')).body).toEqual([]);
+    } finally {
+      await again.close();
+    }
+  });
+});
