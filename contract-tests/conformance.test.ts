@@ -17,6 +17,7 @@ beforeAll(async () => {
   const settings = defaultSettings({ tier: parseTier(values['--tier']) ?? 'full' });
   if (values['--seed']) settings.seed = Number(values['--seed']);
   if (values['--grep']) settings.grep = values['--grep'];
+  if (values['--concurrency']) settings.concurrency = Number(values['--concurrency']);
   const { summary } = await runSuite({ target, settings });
   for (const r of summary.results) results.set(r.id, r);
 }, 600_000);
