@@ -8,8 +8,9 @@ import { defineConfig } from 'vitest/config';
 // - isolate: false: the files of a worker share one module graph instead of importing the specs,
 //   validators, mock and checks anew for each file (that import was most of the suite's time).
 //   Every file starts its own servers and restores what it spies on. Files that replace modules
-//   (vi.mock) keep a module graph of their own: the `isolated` project.
-const ISOLATED = ['test/clients/validator-loading.test.ts'];
+//   (vi.mock) or test what a module does on its first use (lazy loading) keep a module graph of
+//   their own: the `isolated` project.
+const ISOLATED = ['test/clients/validator-loading.test.ts', 'test/root-validation.test.ts'];
 
 const shared = {
   testTimeout: 20_000,

@@ -3011,7 +3011,7 @@ export const rules = [
   },
   {
     "id": "AGREE-VALID-001",
-    "title": "Every spec-valid request generated (seeded fast-check) from the bundled specs for every operation of REST v1, queue v2 and GraphQL is answered with a documented 2xx whose body matches the spec, or with a documented refusal whose rule the agreement allow-list names for that operation and status.",
+    "title": "Every spec-valid request generated (seeded fast-check) from the bundled specs for every operation of REST v1, queue v2, GraphQL and REST v2 (query lists serialised as each parameter's style/explode declares) is answered with a documented 2xx whose body matches the spec, or with a documented refusal whose rule the agreement allow-list names for that operation and status; every REST v2 answer also carries RateLimit and RateLimit-Policy, and every REST v2 error is application/problem+json.",
     "seed": "Errors › Status codes (not shown); Errors › 400",
     "surface": "all",
     "check": "black-box",
@@ -3020,7 +3020,7 @@ export const rules = [
   },
   {
     "id": "AGREE-INVALID-001",
-    "title": "Every single-point violation of a generated spec-valid request (wrong type, one past a bound, broken pattern, format or enum, missing required, unknown property where forbidden, malformed JSON) is answered 400 whose errors[] names the violated path (GraphQL: errors[] naming the field), and stores nothing.",
+    "title": "Every single-point violation of a generated spec-valid request (wrong type, one past a bound, broken pattern, format or enum, missing required, unknown property where forbidden, malformed JSON) is answered 400 whose errors[] names the violated path (GraphQL: errors[] naming the field; REST v2 as its spec states: 422 for a body breaking its schema, 400 for a query or a body that is not JSON, 404 for a path id), and stores nothing.",
     "seed": "Errors › 400; Errors › Body shape (not shown)",
     "surface": "all",
     "check": "black-box",

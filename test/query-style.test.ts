@@ -2,6 +2,7 @@
 // clients, the mock, the conformance suite, the proxy and the agreement phase: one test per style in
 // use (form exploded: REST v1; form not exploded: REST v2 catalogue), the table generated from the
 // specs, and the mock and the REST v2 client meeting on the wire.
+import { createQuerySerializer } from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryStyles } from '../generated/query-styles.js';
 import { createRestV2Client } from '../src/clients/rest-v2/index.js';
@@ -37,6 +38,11 @@ describe('style form, explode true (REST v1 gpuTypeId, dataCenterId, cpuFlavorId
     expect(text).toBe('gpuTypeId=NVIDIA%20A40&gpuTypeId=NVIDIA%20L4&computeType=GPU');
     expect(parseQuery(text, styles)).toEqual({ gpuTypeId: ['NVIDIA A40', 'NVIDIA L4'], computeType: 'GPU' });
     expect(parseQuery('gpuTypeId=NVIDIA+A40', styles)).toEqual({ gpuTypeId: ['NVIDIA A40'] });
+  });
+
+  it('is what the REST v1 / queue v2 clients send (openapi-fetch\'s default serializer, which they keep for speed)', () => {
+    const query = { gpuTypeId: ['NVIDIA A40', 'NVIDIA L4'], computeType: 'GPU', includeMachine: true };
+    expect(createQuerySerializer()(query)).toBe(serializeQuery(query, styles));
   });
 
   it('keeps a comma inside an item (no splitting when exploded)', () => {

@@ -5,6 +5,7 @@ import { defineCheck } from '../../src/conform/registry.js';
 import { expect, expectStatus, type Ctx } from '../../src/conform/context.js';
 import { isHttpSurface, type HttpSurface } from '../../src/conform/http.js';
 import { operations } from '../../generated/operations.js';
+import { packageFile } from '../../src/package-files.js';
 
 const WRONG = 'cc-wrong-key-0000000000000000';
 
@@ -114,7 +115,7 @@ defineCheck('VERSION-001', async (ctx) => {
 });
 
 defineCheck('VERSION-002', async (ctx) => {
-  const doc = JSON.parse(readFileSync(new URL('../../generated/rest-v1/openapi.json', import.meta.url), 'utf8')) as { info: { version: string } };
+  const doc = JSON.parse(readFileSync(packageFile('generated/rest-v1/openapi.json'), 'utf8')) as { info: { version: string } };
   expect(doc.info.version === ctx.value<string>('interfaceVersion'), `rest-v1 info.version is ${doc.info.version}`);
   return 'checked on the interface description (specs/rest-v1)';
 });

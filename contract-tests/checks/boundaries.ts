@@ -6,12 +6,13 @@ import fc from 'fast-check';
 import { defineCheck } from '../../src/conform/registry.js';
 import { CheckFailure } from '../../src/conform/http.js';
 import { expectEqual, expectStatus, type Ctx } from '../../src/conform/context.js';
+import { packageFile } from '../../src/package-files.js';
 
 type Field = 'ttl' | 'executionTimeout';
 
 /** The documented range of a JobPolicy field, for the valid samples (the rule pins one bound). */
 function specRange(field: Field): { min: number; max: number } {
-  const doc = JSON.parse(readFileSync(new URL('../../generated/queue-v2/openapi.json', import.meta.url), 'utf8'));
+  const doc = JSON.parse(readFileSync(packageFile('generated/queue-v2/openapi.json'), 'utf8'));
   const prop = doc.components.schemas.JobPolicy.properties[field] as { minimum: number; maximum: number };
   return { min: prop.minimum, max: prop.maximum };
 }

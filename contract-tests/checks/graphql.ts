@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { defineCheck } from '../../src/conform/registry.js';
 import { errorsOf, expect, expectEqual, expectStatus, type Ctx } from '../../src/conform/context.js';
 import type { Answer } from '../../src/conform/http.js';
+import { packageFile } from '../../src/package-files.js';
 
 const FIELDS = 'id name imageName containerDiskInGb volumeInGb isServerless dockerArgs env { key value } ports readme volumeMountPath containerRegistryAuthId';
 const SAVE = `mutation Save($input: SaveTemplateInput) { saveTemplate(input: $input) { ${FIELDS} } }`;
@@ -261,7 +262,7 @@ defineCheck('SECRET-001', async (ctx) => {
 });
 
 defineCheck('SECRET-002', async (ctx) => {
-  const schema = readFileSync(new URL('../../specs/graphql/schema.graphql', import.meta.url), 'utf8');
+  const schema = readFileSync(packageFile('specs/graphql/schema.graphql'), 'utf8');
   const secretType = /type Secret \{([\s\S]*?)\n\}/.exec(schema)?.[1] ?? '';
   expect(!/^\s*value\s*:/m.test(secretType), 'the Secret type declares a value field');
   const s = await ctx.secretResource();

@@ -85,7 +85,7 @@ defineCheck('RESTV2-ERROR-003', async (ctx) => {
   const bodies: Record<string, unknown> = { podAction: { action: 'stop' } };
   for (const op of ctx.rule.operations ?? []) {
     const body = bodies[op] ?? (op.startsWith('update') ? { name: 'x' } : undefined);
-    const path = op === 'getWorkerLogs' ? { id: UNKNOWN, workerId: UNKNOWN } : { id: UNKNOWN };
+    const path: Record<string, string> = op === 'getWorkerLogs' ? { id: UNKNOWN, workerId: UNKNOWN } : { id: UNKNOWN };
     expectProblem(await ctx.v2(op, { path, ...(body ? { body } : {}) }), 404, `${op} of an unknown id`);
   }
 });

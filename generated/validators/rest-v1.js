@@ -1373,8 +1373,8 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate52.evaluated = { "props": { "adjustedCostPerHr": true, "aiApiId": true, "consumerUserId": true, "containerDiskInGb": true, "containerRegistryAuthId": true, "costPerHr": true, "cpuFlavorId": true, "desiredStatus": true, "dockerEntrypoint": true, "dockerStartCmd": true, "endpointId": true, "env": true, "gpu": true, "id": true, "image": true, "interruptible": true, "lastStartedAt": true, "lastStatusChange": true, "locked": true, "machine": true, "machineId": true, "memoryInGb": true, "name": true, "networkVolume": true, "portMappings": true, "ports": true, "publicIp": true, "savingsPlans": true, "slsVersion": true, "templateId": true, "vcpuCount": true, "volumeEncrypted": true, "volumeInGb": true, "volumeMountPath": true }, "dynamicProps": false, "dynamicItems": false };
 const schema__PodCreateInput = validate63;
-const schema25 = { "type": "object", "properties": { "allowedCudaVersions": { "type": "array", "description": "If the created Pod is a GPU Pod, a list of acceptable CUDA versions on the [Pod](#/components/schemas/Pod). If not set, any CUDA version is acceptable.", "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "example": ["12.4", "12.8"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "cloudType": { "type": "string", "default": "SECURE", "enum": ["SECURE", "COMMUNITY"], "description": "Set to SECURE to create the Pod in Secure Cloud. Set to COMMUNITY to create the Pod in Community Cloud. To determine which one suits your needs, see https://docs.runpod.io/pods/overview#pod-types." }, "computeType": { "type": "string", "default": "GPU", "enum": ["GPU", "CPU"], "description": "Set to GPU to create a GPU Pod. Set to CPU to create a CPU Pod. If set to CPU, the Pod will not have a GPU attached and properties related to GPUs such as gpuTypeIds will be ignored. If set to GPU, the Pod will have a GPU attached and properties related to CPUs such as cpuFlavorIds will be ignored." }, "containerDiskInGb": { "type": ["integer", "null"], "default": 50, "description": "The amount of disk space, in gigabytes (GB), to allocate on the container disk for the created Pod. The data on the container disk is wiped when the Pod restarts. To persist data across Pod restarts, set volumeInGb to configure the Pod network volume.", "minimum": 1, "maximum": 4e3, "x-unit": "GB", "x-source": "assumed", "x-source-note": "Minimum 1 from the public v2 spec (container disk minimum 1 GB); maximum 4000 GB assumed like the network volume maximum." }, "containerRegistryAuthId": { "type": "string", "description": "Registry credentials ID.", "example": "clzdaifot0001l90809257ynb", "maxLength": 128, "x-source": "assumed", "x-source-note": "Length bound assumed: ids the service issues are short opaque strings; 128 matches the path-parameter bound." }, "countryCodes": { "type": "array", "items": { "type": "string", "maxLength": 8 }, "description": "A list of country codes where the created Pod can be located. If not set, the Pod can be located in any country.", "example": ["US", "CA"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "cpuFlavorIds": { "type": "array", "items": { "type": "string", "enum": ["cpu3c", "cpu3g", "cpu3m", "cpu5c", "cpu5g", "cpu5m"] }, "description": "If the created Pod is a CPU Pod, a list of Runpod CPU flavors which can be attached to the Pod. The order of the list determines the order to rent CPU flavors. See cpuFlavorPriority for how the order of the list affects Pod creation.", "example": ["cpu3c"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "cpuFlavorPriority": { "type": "string", "default": "availability", "enum": ["availability", "custom"], "description": "If the created Pod is a CPU Pod, set to availability to respond to current CPU flavor availability. Set to custom to always try to rent CPU flavors in the order specified in cpuFlavorIds." }, "dataCenterIds": { "type": "array", "example": ["EU-RO-1", "CA-MTL-1"], "default": ["EU-RO-1", "CA-MTL-1", "EU-SE-1", "US-IL-1", "EUR-IS-1", "EU-CZ-1", "US-TX-3", "EUR-IS-2", "US-KS-2", "US-GA-2", "US-WA-1", "US-TX-1", "CA-MTL-3", "EU-NL-1", "US-TX-4", "US-CA-2", "US-NC-1", "OC-AU-1", "US-DE-1", "EUR-IS-3", "CA-MTL-2", "AP-JP-1", "EUR-NO-1", "EU-FR-1", "US-KS-3", "US-GA-1"], "items": { "type": "string", "minLength": 1, "maxLength": 64 }, "description": "A list of Runpod data center IDs where the created Pod can be located. See `dataCenterPriority` for information on how the order of the list affects Pod creation.", "maxItems": 64, "x-source": "assumed", "x-source-note": "Length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "dataCenterPriority": { "type": "string", "default": "availability", "enum": ["availability", "custom"], "description": "Set to availability to respond to current machine availability. Set to custom to always try to rent machines from data centers in the order specified in dataCenterIds." }, "dockerEntrypoint": { "type": "array", "items": { "type": "string", "maxLength": 4096 }, "default": [], "description": "If specified, overrides the ENTRYPOINT for the Docker image run on the created Pod. If [], uses the ENTRYPOINT defined in the image.", "example": [], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bounds assumed (the public specs state none): at most 64 arguments of at most 4096 characters each." }, "dockerStartCmd": { "type": "array", "items": { "type": "string", "maxLength": 4096 }, "default": [], "description": "If specified, overrides the start CMD for the Docker image run on the created Pod. If [], uses the start CMD defined in the image.", "example": [], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bounds assumed (the public specs state none): at most 64 arguments of at most 4096 characters each." }, "env": { "type": "object", "example": { "ENV_VAR": "value" }, "default": {}, "additionalProperties": { "type": "string", "maxLength": 16384 }, "maxProperties": 256, "propertyNames": { "minLength": 1, "maxLength": 255 }, "x-source": "assumed", "x-source-note": "Bounds assumed (the public specs state none): at most 256 variables, names of 1\u2013255 characters, values of at most 16384 characters." }, "globalNetworking": { "type": "boolean", "default": false, "example": true, "description": "Set to true to enable global networking for the created Pod. Currently only available for On-Demand GPU Pods on some Secure Cloud data centers." }, "gpuCount": { "type": "integer", "default": 1, "description": "If the created Pod is a GPU Pod, the number of GPUs attached to the created Pod.", "minimum": 1, "maximum": 8, "x-source": "assumed", "x-source-note": "Minimum 1 from the public v1 spec; maximum 8 assumed (GPUs of one machine; the public v2 spec bounds it by the GPU type's maxCount without a figure)." }, "gpuTypeIds": { "type": "array", "items": { "type": "string", "minLength": 1, "maxLength": 128 }, "description": "If the created Pod is a GPU Pod, a list of Runpod GPU types which can be attached to the created Pod. The order of the list determines the order to rent GPU types. See `gpuTypePriority` for information on how the order of the list affects Pod creation.", "example": ["NVIDIA GeForce RTX 4090", "NVIDIA A40"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Priority order from the seed; length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "gpuTypePriority": { "type": "string", "default": "availability", "enum": ["availability", "custom"], "description": "If the created Pod is a GPU Pod, set to availability to respond to current GPU type availability. Set to custom to always try to rent GPU types in the order specified in gpuTypeIds." }, "imageName": { "type": "string", "example": "runpod/pytorch:2.1.0-py3.10-cuda11.8.0-devel-ubuntu22.04", "description": "The image tag for the container run on the created Pod. Required unless templateId is given (the template then supplies the image); with neither, createPod answers 400 (rule REST-POD-010).", "minLength": 1, "maxLength": 1024, "x-source": "assumed", "x-source-note": "Length bounds assumed: a non-empty image reference of at most 1024 characters." }, "interruptible": { "type": "boolean", "default": false, "description": "Set to true to create an interruptible or spot Pod. An interruptible Pod can be rented at a lower cost but can be stopped at any time to free up resources for another Pod. A reserved Pod is rented at a higher cost but runs until it exits or is manually stopped." }, "locked": { "type": "boolean", "default": false, "description": "Set to true to lock a Pod. Locking a Pod disables stopping or resetting the Pod." }, "minDiskBandwidthMBps": { "type": "number", "description": "The minimum disk bandwidth, in megabytes per second (MBps), for the created Pod.", "example": 123, "minimum": 0, "maximum": 1e5, "x-source": "assumed", "x-source-note": "Range assumed (the public specs state none): 0 to 100000 (100 Gbit/s)." }, "minDownloadMbps": { "type": "number", "description": "The minimum download speed, in megabits per second (Mbps), for the created Pod.", "example": 100, "minimum": 0, "maximum": 1e5, "x-source": "assumed", "x-source-note": "Range assumed (the public specs state none): 0 to 100000 (100 Gbit/s)." }, "minRAMPerGPU": { "type": "integer", "default": 8, "description": "If the created Pod is a GPU Pod, the minimum amount of RAM, in gigabytes (GB), allocated to the created Pod for each GPU attached to the Pod.", "minimum": 0, "maximum": 1024, "x-unit": "GB", "x-source": "assumed", "x-source-note": "Range assumed (the public specs state none)." }, "minUploadMbps": { "type": "number", "description": "The minimum upload speed, in megabits per second (Mbps), for the created Pod.", "example": 50, "minimum": 0, "maximum": 1e5, "x-source": "assumed", "x-source-note": "Range assumed (the public specs state none): 0 to 100000 (100 Gbit/s)." }, "minVCPUPerGPU": { "type": "integer", "default": 2, "description": "If the created Pod is a GPU Pod, the minimum number of virtual CPUs allocated to the created Pod for each GPU attached to the Pod.", "minimum": 0, "maximum": 128, "x-source": "assumed", "x-source-note": "Range assumed (the public specs state none)." }, "name": { "type": "string", "default": "my pod", "description": "A user-defined name for the created Pod. The name does not need to be unique.", "maxLength": 191, "example": "my-name" }, "networkVolumeId": { "type": "string", "description": "The unique string identifying the network volume to attach to the created Pod. If attached, a network volume replaces the Pod network volume.", "example": "agv6w2qcg7", "maxLength": 128, "x-source": "assumed", "x-source-note": "Length bound assumed: ids the service issues are short opaque strings; 128 matches the path-parameter bound." }, "ports": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/PortSpec" }, "example": ["8888/http", "22/tcp"], "default": ["8888/http", "22/tcp"], "description": "A list of ports exposed on the created Pod. Each port is formatted as [port number]/[protocol]. Protocol can be either http or tcp.", "maxItems": 64, "x-source": "assumed", "x-source-note": "maxItems assumed (the public specs state none); each entry is bounded by the PortSpec pattern." }, "supportPublicIp": { "type": "boolean", "example": true, "description": "If the created Pod is on Community Cloud, set to true if you need the Pod to expose a public IP address. If null, the Pod might not have a public IP address. On Secure Cloud, the Pod will always have a public IP address." }, "templateId": { "type": ["string", "null"], "example": null, "description": "If the Pod is created with a template, the unique string identifying that template.", "maxLength": 128, "x-source": "assumed", "x-source-note": "Length bound assumed: ids the service issues are short opaque strings; 128 matches the path-parameter bound." }, "vcpuCount": { "type": "integer", "default": 2, "description": "If the created Pod is a CPU Pod, the number of vCPUs allocated to the Pod.", "minimum": 2, "maximum": 128, "x-source": "assumed", "x-source-note": "Minimum 2 from the public v2 spec (vcpuCount minimum 2); maximum 128 assumed." }, "volumeInGb": { "type": ["integer", "null"], "default": 20, "description": "The amount of disk space, in gigabytes (GB), to allocate on the Pod volume for the created Pod. The data on the Pod volume is persisted across Pod restarts. To persist data so that future Pods can access it, create a network volume and set networkVolumeId to attach it to the Pod.", "minimum": 0, "maximum": 4e3, "x-unit": "GB", "x-source": "assumed", "x-source-note": "Minimum 0 (no volume; serverless templates use 0, seed); maximum 4000 GB assumed like the network volume maximum." }, "volumeMountPath": { "type": "string", "default": "/workspace", "description": "If either a Pod volume or a network volume is attached to a Pod, the absolute path where the network volume will be mounted in the filesystem.", "maxLength": 4096, "x-source": "assumed", "x-source-note": "Length bound assumed: Linux PATH_MAX (4096)." } }, "anyOf": [{ "required": ["imageName"], "properties": { "imageName": { "type": "string", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:2.1.0-py3.10-cuda11.8.0-devel-ubuntu22.04" } } }, { "required": ["templateId"], "properties": { "templateId": { "type": "string", "maxLength": 128, "example": "30zmvf89kd" } } }], "x-source": "observed", "x-source-note": "Shape from the public REST v1 spec (docs api-reference/openapi.json), cleaned of its defects.", "additionalProperties": false, "$id": "https://compute-contract.dev/schemas/restV1.json/defs/PodCreateInput" };
-const func5 = Object.prototype.hasOwnProperty;
+const schema25 = { "type": "object", "properties": { "allowedCudaVersions": { "type": "array", "description": "If the created Pod is a GPU Pod, a list of acceptable CUDA versions on the [Pod](#/components/schemas/Pod). If not set, any CUDA version is acceptable.", "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "example": ["12.4", "12.8"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "cloudType": { "type": "string", "default": "SECURE", "enum": ["SECURE", "COMMUNITY"], "description": "Set to SECURE to create the Pod in Secure Cloud. Set to COMMUNITY to create the Pod in Community Cloud. To determine which one suits your needs, see https://docs.runpod.io/pods/overview#pod-types." }, "computeType": { "type": "string", "default": "GPU", "enum": ["GPU", "CPU"], "description": "Set to GPU to create a GPU Pod. Set to CPU to create a CPU Pod. If set to CPU, the Pod will not have a GPU attached and properties related to GPUs such as gpuTypeIds will be ignored. If set to GPU, the Pod will have a GPU attached and properties related to CPUs such as cpuFlavorIds will be ignored." }, "containerDiskInGb": { "type": ["integer", "null"], "default": 50, "description": "The amount of disk space, in gigabytes (GB), to allocate on the container disk for the created Pod. The data on the container disk is wiped when the Pod restarts. To persist data across Pod restarts, set volumeInGb to configure the Pod network volume.", "minimum": 1, "maximum": 4e3, "x-unit": "GB", "x-source": "assumed", "x-source-note": "Minimum 1 from the public v2 spec (container disk minimum 1 GB); maximum 4000 GB assumed like the network volume maximum." }, "containerRegistryAuthId": { "type": "string", "description": "Registry credentials ID.", "example": "clzdaifot0001l90809257ynb", "maxLength": 128, "x-source": "assumed", "x-source-note": "Length bound assumed: ids the service issues are short opaque strings; 128 matches the path-parameter bound." }, "countryCodes": { "type": "array", "items": { "type": "string", "maxLength": 8 }, "description": "A list of country codes where the created Pod can be located. If not set, the Pod can be located in any country.", "example": ["US", "CA"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "cpuFlavorIds": { "type": "array", "items": { "type": "string", "enum": ["cpu3c", "cpu3g", "cpu3m", "cpu5c", "cpu5g", "cpu5m"] }, "description": "If the created Pod is a CPU Pod, a list of Runpod CPU flavors which can be attached to the Pod. The order of the list determines the order to rent CPU flavors. See cpuFlavorPriority for how the order of the list affects Pod creation.", "example": ["cpu3c"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "cpuFlavorPriority": { "type": "string", "default": "availability", "enum": ["availability", "custom"], "description": "If the created Pod is a CPU Pod, set to availability to respond to current CPU flavor availability. Set to custom to always try to rent CPU flavors in the order specified in cpuFlavorIds." }, "dataCenterIds": { "type": "array", "example": ["EU-RO-1", "CA-MTL-1"], "default": ["EU-RO-1", "CA-MTL-1", "EU-SE-1", "US-IL-1", "EUR-IS-1", "EU-CZ-1", "US-TX-3", "EUR-IS-2", "US-KS-2", "US-GA-2", "US-WA-1", "US-TX-1", "CA-MTL-3", "EU-NL-1", "US-TX-4", "US-CA-2", "US-NC-1", "OC-AU-1", "US-DE-1", "EUR-IS-3", "CA-MTL-2", "AP-JP-1", "EUR-NO-1", "EU-FR-1", "US-KS-3", "US-GA-1"], "items": { "type": "string", "minLength": 1, "maxLength": 64 }, "description": "A list of Runpod data center IDs where the created Pod can be located. See `dataCenterPriority` for information on how the order of the list affects Pod creation.", "maxItems": 64, "x-source": "assumed", "x-source-note": "Length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "dataCenterPriority": { "type": "string", "default": "availability", "enum": ["availability", "custom"], "description": "Set to availability to respond to current machine availability. Set to custom to always try to rent machines from data centers in the order specified in dataCenterIds." }, "dockerEntrypoint": { "type": "array", "items": { "type": "string", "maxLength": 4096 }, "default": [], "description": "If specified, overrides the ENTRYPOINT for the Docker image run on the created Pod. If [], uses the ENTRYPOINT defined in the image.", "example": [], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bounds assumed (the public specs state none): at most 64 arguments of at most 4096 characters each." }, "dockerStartCmd": { "type": "array", "items": { "type": "string", "maxLength": 4096 }, "default": [], "description": "If specified, overrides the start CMD for the Docker image run on the created Pod. If [], uses the start CMD defined in the image.", "example": [], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bounds assumed (the public specs state none): at most 64 arguments of at most 4096 characters each." }, "env": { "type": "object", "example": { "ENV_VAR": "value" }, "default": {}, "additionalProperties": { "type": "string", "maxLength": 16384 }, "maxProperties": 256, "propertyNames": { "minLength": 1, "maxLength": 255 }, "x-source": "assumed", "x-source-note": "Bounds assumed (the public specs state none): at most 256 variables, names of 1\u2013255 characters, values of at most 16384 characters." }, "globalNetworking": { "type": "boolean", "default": false, "example": true, "description": "Set to true to enable global networking for the created Pod. Currently only available for On-Demand GPU Pods on some Secure Cloud data centers." }, "gpuCount": { "type": "integer", "default": 1, "description": "If the created Pod is a GPU Pod, the number of GPUs attached to the created Pod.", "minimum": 1, "maximum": 8, "x-source": "assumed", "x-source-note": "Minimum 1 from the public v1 spec; maximum 8 assumed (GPUs of one machine; the public v2 spec bounds it by the GPU type's maxCount without a figure)." }, "gpuTypeIds": { "type": "array", "items": { "type": "string", "minLength": 1, "maxLength": 128 }, "description": "If the created Pod is a GPU Pod, a list of Runpod GPU types which can be attached to the created Pod. The order of the list determines the order to rent GPU types. See `gpuTypePriority` for information on how the order of the list affects Pod creation.", "example": ["NVIDIA GeForce RTX 4090", "NVIDIA A40"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Priority order from the seed; length bounds assumed (the public specs state none): lists of ids or names stay short (64 entries, each of bounded length)." }, "gpuTypePriority": { "type": "string", "default": "availability", "enum": ["availability", "custom"], "description": "If the created Pod is a GPU Pod, set to availability to respond to current GPU type availability. Set to custom to always try to rent GPU types in the order specified in gpuTypeIds." }, "imageName": { "type": "string", "example": "runpod/pytorch:2.1.0-py3.10-cuda11.8.0-devel-ubuntu22.04", "description": "The image tag for the container run on the created Pod. Required unless templateId is given (the template then supplies the image); with neither, createPod answers 400 (rule REST-POD-010).", "minLength": 1, "maxLength": 1024, "x-source": "assumed", "x-source-note": "Length bounds assumed: a non-empty image reference of at most 1024 characters." }, "interruptible": { "type": "boolean", "default": false, "description": "Set to true to create an interruptible or spot Pod. An interruptible Pod can be rented at a lower cost but can be stopped at any time to free up resources for another Pod. A reserved Pod is rented at a higher cost but runs until it exits or is manually stopped." }, "locked": { "type": "boolean", "default": false, "description": "Set to true to lock a Pod. Locking a Pod disables stopping or resetting the Pod." }, "minDiskBandwidthMBps": { "type": "number", "description": "The minimum disk bandwidth, in megabytes per second (MBps), for the created Pod.", "example": 123, "minimum": 0, "maximum": 1e5, "x-source": "assumed", "x-source-note": "Range assumed (the public specs state none): 0 to 100000 (100 Gbit/s)." }, "minDownloadMbps": { "type": "number", "description": "The minimum download speed, in megabits per second (Mbps), for the created Pod.", "example": 100, "minimum": 0, "maximum": 1e5, "x-source": "assumed", "x-source-note": "Range assumed (the public specs state none): 0 to 100000 (100 Gbit/s)." }, "minRAMPerGPU": { "type": "integer", "default": 8, "description": "If the created Pod is a GPU Pod, the minimum amount of RAM, in gigabytes (GB), allocated to the created Pod for each GPU attached to the Pod.", "minimum": 0, "maximum": 1024, "x-unit": "GB", "x-source": "assumed", "x-source-note": "Range assumed (the public specs state none)." }, "minUploadMbps": { "type": "number", "description": "The minimum upload speed, in megabits per second (Mbps), for the created Pod.", "example": 50, "minimum": 0, "maximum": 1e5, "x-source": "assumed", "x-source-note": "Range assumed (the public specs state none): 0 to 100000 (100 Gbit/s)." }, "minVCPUPerGPU": { "type": "integer", "default": 2, "description": "If the created Pod is a GPU Pod, the minimum number of virtual CPUs allocated to the created Pod for each GPU attached to the Pod.", "minimum": 0, "maximum": 128, "x-source": "assumed", "x-source-note": "Range assumed (the public specs state none)." }, "name": { "type": "string", "default": "my pod", "description": "A user-defined name for the created Pod. The name does not need to be unique.", "maxLength": 191, "example": "my-name" }, "networkVolumeId": { "type": "string", "description": "The unique string identifying the network volume to attach to the created Pod. If attached, a network volume replaces the Pod network volume.", "example": "agv6w2qcg7", "maxLength": 128, "x-source": "assumed", "x-source-note": "Length bound assumed: ids the service issues are short opaque strings; 128 matches the path-parameter bound." }, "ports": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV1.json/defs/PortSpec" }, "example": ["8888/http", "22/tcp"], "default": ["8888/http", "22/tcp"], "description": "A list of ports exposed on the created Pod. Each port is formatted as [port number]/[protocol]. Protocol can be either http or tcp.", "maxItems": 64, "x-source": "assumed", "x-source-note": "maxItems assumed (the public specs state none); each entry is bounded by the PortSpec pattern." }, "supportPublicIp": { "type": "boolean", "example": true, "description": "If the created Pod is on Community Cloud, set to true if you need the Pod to expose a public IP address. If null, the Pod might not have a public IP address. On Secure Cloud, the Pod will always have a public IP address." }, "templateId": { "type": ["string", "null"], "example": null, "description": "If the Pod is created with a template, the unique string identifying that template.", "maxLength": 128, "x-source": "assumed", "x-source-note": "Length bound assumed: ids the service issues are short opaque strings; 128 matches the path-parameter bound." }, "vcpuCount": { "type": "integer", "default": 2, "description": "If the created Pod is a CPU Pod, the number of vCPUs allocated to the Pod.", "minimum": 2, "maximum": 128, "x-source": "assumed", "x-source-note": "Minimum 2 from the public v2 spec (vcpuCount minimum 2); maximum 128 assumed." }, "volumeInGb": { "type": ["integer", "null"], "default": 20, "description": "The amount of disk space, in gigabytes (GB), to allocate on the Pod volume for the created Pod. The data on the Pod volume is persisted across Pod restarts. To persist data so that future Pods can access it, create a network volume and set networkVolumeId to attach it to the Pod.", "minimum": 0, "maximum": 4e3, "x-unit": "GB", "x-source": "assumed", "x-source-note": "Minimum 0 (no volume; serverless templates use 0, seed); maximum 4000 GB assumed like the network volume maximum." }, "volumeMountPath": { "type": "string", "default": "/workspace", "description": "If either a Pod volume or a network volume is attached to a Pod, the absolute path where the network volume will be mounted in the filesystem.", "maxLength": 4096, "x-source": "assumed", "x-source-note": "Length bound assumed: Linux PATH_MAX (4096)." } }, "anyOf": [{ "required": ["imageName"], "properties": { "imageName": { "type": "string", "example": "runpod/pytorch:2.1.0-py3.10-cuda11.8.0-devel-ubuntu22.04" } } }, { "required": ["templateId"], "properties": { "templateId": { "type": "string", "example": "30zmvf89kd" } } }], "x-source": "observed", "x-source-note": "Shape from the public REST v1 spec (docs api-reference/openapi.json), cleaned of its defects.", "additionalProperties": false, "$id": "https://compute-contract.dev/schemas/restV1.json/defs/PodCreateInput" };
+const func2 = Object.prototype.hasOwnProperty;
 const pattern4 = new RegExp("^\\d+\\.\\d+$", "u");
 function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
@@ -1401,32 +1401,12 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.imageName !== void 0) {
-      let data0 = data.imageName;
-      if (typeof data0 === "string") {
-        if (func1(data0) > 1024) {
-          const err1 = { instancePath: instancePath + "/imageName", schemaPath: "#/anyOf/0/properties/imageName/maxLength", keyword: "maxLength", params: { limit: 1024 }, message: "must NOT have more than 1024 characters" };
-          if (vErrors === null) {
-            vErrors = [err1];
-          } else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-        if (func1(data0) < 1) {
-          const err2 = { instancePath: instancePath + "/imageName", schemaPath: "#/anyOf/0/properties/imageName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-      } else {
-        const err3 = { instancePath: instancePath + "/imageName", schemaPath: "#/anyOf/0/properties/imageName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      if (typeof data.imageName !== "string") {
+        const err1 = { instancePath: instancePath + "/imageName", schemaPath: "#/anyOf/0/properties/imageName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err3];
+          vErrors = [err1];
         } else {
-          vErrors.push(err3);
+          vErrors.push(err1);
         }
         errors++;
       }
@@ -1441,32 +1421,21 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
   const _errs6 = errors;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.templateId === void 0) {
-      const err4 = { instancePath, schemaPath: "#/anyOf/1/required", keyword: "required", params: { missingProperty: "templateId" }, message: "must have required property 'templateId'" };
+      const err2 = { instancePath, schemaPath: "#/anyOf/1/required", keyword: "required", params: { missingProperty: "templateId" }, message: "must have required property 'templateId'" };
       if (vErrors === null) {
-        vErrors = [err4];
+        vErrors = [err2];
       } else {
-        vErrors.push(err4);
+        vErrors.push(err2);
       }
       errors++;
     }
     if (data.templateId !== void 0) {
-      let data1 = data.templateId;
-      if (typeof data1 === "string") {
-        if (func1(data1) > 128) {
-          const err5 = { instancePath: instancePath + "/templateId", schemaPath: "#/anyOf/1/properties/templateId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      } else {
-        const err6 = { instancePath: instancePath + "/templateId", schemaPath: "#/anyOf/1/properties/templateId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      if (typeof data.templateId !== "string") {
+        const err3 = { instancePath: instancePath + "/templateId", schemaPath: "#/anyOf/1/properties/templateId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err6];
+          vErrors = [err3];
         } else {
-          vErrors.push(err6);
+          vErrors.push(err3);
         }
         errors++;
       }
@@ -1481,11 +1450,11 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
     }
   }
   if (!valid0) {
-    const err7 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+    const err4 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
     if (vErrors === null) {
-      vErrors = [err7];
+      vErrors = [err4];
     } else {
-      vErrors.push(err7);
+      vErrors.push(err4);
     }
     errors++;
   } else {
@@ -1500,12 +1469,12 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!func5.call(schema25.properties, key0)) {
-        const err8 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+      if (!func2.call(schema25.properties, key0)) {
+        const err5 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
-          vErrors = [err8];
+          vErrors = [err5];
         } else {
-          vErrors.push(err8);
+          vErrors.push(err5);
         }
         errors++;
       }
@@ -1514,11 +1483,11 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
       let data2 = data.allowedCudaVersions;
       if (Array.isArray(data2)) {
         if (data2.length > 64) {
-          const err9 = { instancePath: instancePath + "/allowedCudaVersions", schemaPath: "#/properties/allowedCudaVersions/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          const err6 = { instancePath: instancePath + "/allowedCudaVersions", schemaPath: "#/properties/allowedCudaVersions/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
           if (vErrors === null) {
-            vErrors = [err9];
+            vErrors = [err6];
           } else {
-            vErrors.push(err9);
+            vErrors.push(err6);
           }
           errors++;
         }
@@ -1527,39 +1496,39 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
           let data3 = data2[i0];
           if (typeof data3 === "string") {
             if (func1(data3) > 16) {
-              const err10 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/properties/allowedCudaVersions/items/maxLength", keyword: "maxLength", params: { limit: 16 }, message: "must NOT have more than 16 characters" };
+              const err7 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/properties/allowedCudaVersions/items/maxLength", keyword: "maxLength", params: { limit: 16 }, message: "must NOT have more than 16 characters" };
               if (vErrors === null) {
-                vErrors = [err10];
+                vErrors = [err7];
               } else {
-                vErrors.push(err10);
+                vErrors.push(err7);
               }
               errors++;
             }
             if (!pattern4.test(data3)) {
-              const err11 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/properties/allowedCudaVersions/items/pattern", keyword: "pattern", params: { pattern: "^\\d+\\.\\d+$" }, message: 'must match pattern "^\\d+\\.\\d+$"' };
+              const err8 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/properties/allowedCudaVersions/items/pattern", keyword: "pattern", params: { pattern: "^\\d+\\.\\d+$" }, message: 'must match pattern "^\\d+\\.\\d+$"' };
               if (vErrors === null) {
-                vErrors = [err11];
+                vErrors = [err8];
               } else {
-                vErrors.push(err11);
+                vErrors.push(err8);
               }
               errors++;
             }
           } else {
-            const err12 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/properties/allowedCudaVersions/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err9 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/properties/allowedCudaVersions/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err12];
+              vErrors = [err9];
             } else {
-              vErrors.push(err12);
+              vErrors.push(err9);
             }
             errors++;
           }
         }
       } else {
-        const err13 = { instancePath: instancePath + "/allowedCudaVersions", schemaPath: "#/properties/allowedCudaVersions/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err10 = { instancePath: instancePath + "/allowedCudaVersions", schemaPath: "#/properties/allowedCudaVersions/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err13];
+          vErrors = [err10];
         } else {
-          vErrors.push(err13);
+          vErrors.push(err10);
         }
         errors++;
       }
@@ -1567,20 +1536,20 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.cloudType !== void 0) {
       let data4 = data.cloudType;
       if (typeof data4 !== "string") {
-        const err14 = { instancePath: instancePath + "/cloudType", schemaPath: "#/properties/cloudType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err11 = { instancePath: instancePath + "/cloudType", schemaPath: "#/properties/cloudType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err14];
+          vErrors = [err11];
         } else {
-          vErrors.push(err14);
+          vErrors.push(err11);
         }
         errors++;
       }
       if (!(data4 === "SECURE" || data4 === "COMMUNITY")) {
-        const err15 = { instancePath: instancePath + "/cloudType", schemaPath: "#/properties/cloudType/enum", keyword: "enum", params: { allowedValues: schema25.properties.cloudType.enum }, message: "must be equal to one of the allowed values" };
+        const err12 = { instancePath: instancePath + "/cloudType", schemaPath: "#/properties/cloudType/enum", keyword: "enum", params: { allowedValues: schema25.properties.cloudType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
-          vErrors = [err15];
+          vErrors = [err12];
         } else {
-          vErrors.push(err15);
+          vErrors.push(err12);
         }
         errors++;
       }
@@ -1588,20 +1557,20 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.computeType !== void 0) {
       let data5 = data.computeType;
       if (typeof data5 !== "string") {
-        const err16 = { instancePath: instancePath + "/computeType", schemaPath: "#/properties/computeType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err13 = { instancePath: instancePath + "/computeType", schemaPath: "#/properties/computeType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err16];
+          vErrors = [err13];
         } else {
-          vErrors.push(err16);
+          vErrors.push(err13);
         }
         errors++;
       }
       if (!(data5 === "GPU" || data5 === "CPU")) {
-        const err17 = { instancePath: instancePath + "/computeType", schemaPath: "#/properties/computeType/enum", keyword: "enum", params: { allowedValues: schema25.properties.computeType.enum }, message: "must be equal to one of the allowed values" };
+        const err14 = { instancePath: instancePath + "/computeType", schemaPath: "#/properties/computeType/enum", keyword: "enum", params: { allowedValues: schema25.properties.computeType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
-          vErrors = [err17];
+          vErrors = [err14];
         } else {
-          vErrors.push(err17);
+          vErrors.push(err14);
         }
         errors++;
       }
@@ -1609,30 +1578,30 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.containerDiskInGb !== void 0) {
       let data6 = data.containerDiskInGb;
       if (!(typeof data6 == "number" && (!(data6 % 1) && !isNaN(data6)) && isFinite(data6)) && data6 !== null) {
-        const err18 = { instancePath: instancePath + "/containerDiskInGb", schemaPath: "#/properties/containerDiskInGb/type", keyword: "type", params: { type: schema25.properties.containerDiskInGb.type }, message: "must be integer,null" };
+        const err15 = { instancePath: instancePath + "/containerDiskInGb", schemaPath: "#/properties/containerDiskInGb/type", keyword: "type", params: { type: schema25.properties.containerDiskInGb.type }, message: "must be integer,null" };
         if (vErrors === null) {
-          vErrors = [err18];
+          vErrors = [err15];
         } else {
-          vErrors.push(err18);
+          vErrors.push(err15);
         }
         errors++;
       }
       if (typeof data6 == "number" && isFinite(data6)) {
         if (data6 > 4e3 || isNaN(data6)) {
-          const err19 = { instancePath: instancePath + "/containerDiskInGb", schemaPath: "#/properties/containerDiskInGb/maximum", keyword: "maximum", params: { comparison: "<=", limit: 4e3 }, message: "must be <= 4000" };
+          const err16 = { instancePath: instancePath + "/containerDiskInGb", schemaPath: "#/properties/containerDiskInGb/maximum", keyword: "maximum", params: { comparison: "<=", limit: 4e3 }, message: "must be <= 4000" };
           if (vErrors === null) {
-            vErrors = [err19];
+            vErrors = [err16];
           } else {
-            vErrors.push(err19);
+            vErrors.push(err16);
           }
           errors++;
         }
         if (data6 < 1 || isNaN(data6)) {
-          const err20 = { instancePath: instancePath + "/containerDiskInGb", schemaPath: "#/properties/containerDiskInGb/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          const err17 = { instancePath: instancePath + "/containerDiskInGb", schemaPath: "#/properties/containerDiskInGb/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
           if (vErrors === null) {
-            vErrors = [err20];
+            vErrors = [err17];
           } else {
-            vErrors.push(err20);
+            vErrors.push(err17);
           }
           errors++;
         }
@@ -1642,20 +1611,20 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
       let data7 = data.containerRegistryAuthId;
       if (typeof data7 === "string") {
         if (func1(data7) > 128) {
-          const err21 = { instancePath: instancePath + "/containerRegistryAuthId", schemaPath: "#/properties/containerRegistryAuthId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+          const err18 = { instancePath: instancePath + "/containerRegistryAuthId", schemaPath: "#/properties/containerRegistryAuthId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
           if (vErrors === null) {
-            vErrors = [err21];
+            vErrors = [err18];
           } else {
-            vErrors.push(err21);
+            vErrors.push(err18);
           }
           errors++;
         }
       } else {
-        const err22 = { instancePath: instancePath + "/containerRegistryAuthId", schemaPath: "#/properties/containerRegistryAuthId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err19 = { instancePath: instancePath + "/containerRegistryAuthId", schemaPath: "#/properties/containerRegistryAuthId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err22];
+          vErrors = [err19];
         } else {
-          vErrors.push(err22);
+          vErrors.push(err19);
         }
         errors++;
       }
@@ -1664,11 +1633,11 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
       let data8 = data.countryCodes;
       if (Array.isArray(data8)) {
         if (data8.length > 64) {
-          const err23 = { instancePath: instancePath + "/countryCodes", schemaPath: "#/properties/countryCodes/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          const err20 = { instancePath: instancePath + "/countryCodes", schemaPath: "#/properties/countryCodes/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
           if (vErrors === null) {
-            vErrors = [err23];
+            vErrors = [err20];
           } else {
-            vErrors.push(err23);
+            vErrors.push(err20);
           }
           errors++;
         }
@@ -1677,30 +1646,30 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
           let data9 = data8[i1];
           if (typeof data9 === "string") {
             if (func1(data9) > 8) {
-              const err24 = { instancePath: instancePath + "/countryCodes/" + i1, schemaPath: "#/properties/countryCodes/items/maxLength", keyword: "maxLength", params: { limit: 8 }, message: "must NOT have more than 8 characters" };
+              const err21 = { instancePath: instancePath + "/countryCodes/" + i1, schemaPath: "#/properties/countryCodes/items/maxLength", keyword: "maxLength", params: { limit: 8 }, message: "must NOT have more than 8 characters" };
               if (vErrors === null) {
-                vErrors = [err24];
+                vErrors = [err21];
               } else {
-                vErrors.push(err24);
+                vErrors.push(err21);
               }
               errors++;
             }
           } else {
-            const err25 = { instancePath: instancePath + "/countryCodes/" + i1, schemaPath: "#/properties/countryCodes/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err22 = { instancePath: instancePath + "/countryCodes/" + i1, schemaPath: "#/properties/countryCodes/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err25];
+              vErrors = [err22];
             } else {
-              vErrors.push(err25);
+              vErrors.push(err22);
             }
             errors++;
           }
         }
       } else {
-        const err26 = { instancePath: instancePath + "/countryCodes", schemaPath: "#/properties/countryCodes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err23 = { instancePath: instancePath + "/countryCodes", schemaPath: "#/properties/countryCodes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err26];
+          vErrors = [err23];
         } else {
-          vErrors.push(err26);
+          vErrors.push(err23);
         }
         errors++;
       }
@@ -1709,11 +1678,11 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
       let data10 = data.cpuFlavorIds;
       if (Array.isArray(data10)) {
         if (data10.length > 64) {
-          const err27 = { instancePath: instancePath + "/cpuFlavorIds", schemaPath: "#/properties/cpuFlavorIds/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          const err24 = { instancePath: instancePath + "/cpuFlavorIds", schemaPath: "#/properties/cpuFlavorIds/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
           if (vErrors === null) {
-            vErrors = [err27];
+            vErrors = [err24];
           } else {
-            vErrors.push(err27);
+            vErrors.push(err24);
           }
           errors++;
         }
@@ -1721,30 +1690,30 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i2 = 0; i2 < len2; i2++) {
           let data11 = data10[i2];
           if (typeof data11 !== "string") {
-            const err28 = { instancePath: instancePath + "/cpuFlavorIds/" + i2, schemaPath: "#/properties/cpuFlavorIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err25 = { instancePath: instancePath + "/cpuFlavorIds/" + i2, schemaPath: "#/properties/cpuFlavorIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err28];
+              vErrors = [err25];
             } else {
-              vErrors.push(err28);
+              vErrors.push(err25);
             }
             errors++;
           }
           if (!(data11 === "cpu3c" || data11 === "cpu3g" || data11 === "cpu3m" || data11 === "cpu5c" || data11 === "cpu5g" || data11 === "cpu5m")) {
-            const err29 = { instancePath: instancePath + "/cpuFlavorIds/" + i2, schemaPath: "#/properties/cpuFlavorIds/items/enum", keyword: "enum", params: { allowedValues: schema25.properties.cpuFlavorIds.items.enum }, message: "must be equal to one of the allowed values" };
+            const err26 = { instancePath: instancePath + "/cpuFlavorIds/" + i2, schemaPath: "#/properties/cpuFlavorIds/items/enum", keyword: "enum", params: { allowedValues: schema25.properties.cpuFlavorIds.items.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
-              vErrors = [err29];
+              vErrors = [err26];
             } else {
-              vErrors.push(err29);
+              vErrors.push(err26);
             }
             errors++;
           }
         }
       } else {
-        const err30 = { instancePath: instancePath + "/cpuFlavorIds", schemaPath: "#/properties/cpuFlavorIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err27 = { instancePath: instancePath + "/cpuFlavorIds", schemaPath: "#/properties/cpuFlavorIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err30];
+          vErrors = [err27];
         } else {
-          vErrors.push(err30);
+          vErrors.push(err27);
         }
         errors++;
       }
@@ -1752,20 +1721,20 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.cpuFlavorPriority !== void 0) {
       let data12 = data.cpuFlavorPriority;
       if (typeof data12 !== "string") {
-        const err31 = { instancePath: instancePath + "/cpuFlavorPriority", schemaPath: "#/properties/cpuFlavorPriority/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err28 = { instancePath: instancePath + "/cpuFlavorPriority", schemaPath: "#/properties/cpuFlavorPriority/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err31];
+          vErrors = [err28];
         } else {
-          vErrors.push(err31);
+          vErrors.push(err28);
         }
         errors++;
       }
       if (!(data12 === "availability" || data12 === "custom")) {
-        const err32 = { instancePath: instancePath + "/cpuFlavorPriority", schemaPath: "#/properties/cpuFlavorPriority/enum", keyword: "enum", params: { allowedValues: schema25.properties.cpuFlavorPriority.enum }, message: "must be equal to one of the allowed values" };
+        const err29 = { instancePath: instancePath + "/cpuFlavorPriority", schemaPath: "#/properties/cpuFlavorPriority/enum", keyword: "enum", params: { allowedValues: schema25.properties.cpuFlavorPriority.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
-          vErrors = [err32];
+          vErrors = [err29];
         } else {
-          vErrors.push(err32);
+          vErrors.push(err29);
         }
         errors++;
       }
@@ -1774,11 +1743,11 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
       let data13 = data.dataCenterIds;
       if (Array.isArray(data13)) {
         if (data13.length > 64) {
-          const err33 = { instancePath: instancePath + "/dataCenterIds", schemaPath: "#/properties/dataCenterIds/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          const err30 = { instancePath: instancePath + "/dataCenterIds", schemaPath: "#/properties/dataCenterIds/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
           if (vErrors === null) {
-            vErrors = [err33];
+            vErrors = [err30];
           } else {
-            vErrors.push(err33);
+            vErrors.push(err30);
           }
           errors++;
         }
@@ -1787,39 +1756,39 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
           let data14 = data13[i3];
           if (typeof data14 === "string") {
             if (func1(data14) > 64) {
-              const err34 = { instancePath: instancePath + "/dataCenterIds/" + i3, schemaPath: "#/properties/dataCenterIds/items/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
+              const err31 = { instancePath: instancePath + "/dataCenterIds/" + i3, schemaPath: "#/properties/dataCenterIds/items/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
               if (vErrors === null) {
-                vErrors = [err34];
+                vErrors = [err31];
               } else {
-                vErrors.push(err34);
+                vErrors.push(err31);
               }
               errors++;
             }
             if (func1(data14) < 1) {
-              const err35 = { instancePath: instancePath + "/dataCenterIds/" + i3, schemaPath: "#/properties/dataCenterIds/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              const err32 = { instancePath: instancePath + "/dataCenterIds/" + i3, schemaPath: "#/properties/dataCenterIds/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
               if (vErrors === null) {
-                vErrors = [err35];
+                vErrors = [err32];
               } else {
-                vErrors.push(err35);
+                vErrors.push(err32);
               }
               errors++;
             }
           } else {
-            const err36 = { instancePath: instancePath + "/dataCenterIds/" + i3, schemaPath: "#/properties/dataCenterIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err33 = { instancePath: instancePath + "/dataCenterIds/" + i3, schemaPath: "#/properties/dataCenterIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err36];
+              vErrors = [err33];
             } else {
-              vErrors.push(err36);
+              vErrors.push(err33);
             }
             errors++;
           }
         }
       } else {
-        const err37 = { instancePath: instancePath + "/dataCenterIds", schemaPath: "#/properties/dataCenterIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err34 = { instancePath: instancePath + "/dataCenterIds", schemaPath: "#/properties/dataCenterIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err37];
+          vErrors = [err34];
         } else {
-          vErrors.push(err37);
+          vErrors.push(err34);
         }
         errors++;
       }
@@ -1827,20 +1796,20 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.dataCenterPriority !== void 0) {
       let data15 = data.dataCenterPriority;
       if (typeof data15 !== "string") {
-        const err38 = { instancePath: instancePath + "/dataCenterPriority", schemaPath: "#/properties/dataCenterPriority/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err35 = { instancePath: instancePath + "/dataCenterPriority", schemaPath: "#/properties/dataCenterPriority/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err38];
+          vErrors = [err35];
         } else {
-          vErrors.push(err38);
+          vErrors.push(err35);
         }
         errors++;
       }
       if (!(data15 === "availability" || data15 === "custom")) {
-        const err39 = { instancePath: instancePath + "/dataCenterPriority", schemaPath: "#/properties/dataCenterPriority/enum", keyword: "enum", params: { allowedValues: schema25.properties.dataCenterPriority.enum }, message: "must be equal to one of the allowed values" };
+        const err36 = { instancePath: instancePath + "/dataCenterPriority", schemaPath: "#/properties/dataCenterPriority/enum", keyword: "enum", params: { allowedValues: schema25.properties.dataCenterPriority.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
-          vErrors = [err39];
+          vErrors = [err36];
         } else {
-          vErrors.push(err39);
+          vErrors.push(err36);
         }
         errors++;
       }
@@ -1849,11 +1818,11 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
       let data16 = data.dockerEntrypoint;
       if (Array.isArray(data16)) {
         if (data16.length > 64) {
-          const err40 = { instancePath: instancePath + "/dockerEntrypoint", schemaPath: "#/properties/dockerEntrypoint/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          const err37 = { instancePath: instancePath + "/dockerEntrypoint", schemaPath: "#/properties/dockerEntrypoint/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
           if (vErrors === null) {
-            vErrors = [err40];
+            vErrors = [err37];
           } else {
-            vErrors.push(err40);
+            vErrors.push(err37);
           }
           errors++;
         }
@@ -1862,30 +1831,30 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
           let data17 = data16[i4];
           if (typeof data17 === "string") {
             if (func1(data17) > 4096) {
-              const err41 = { instancePath: instancePath + "/dockerEntrypoint/" + i4, schemaPath: "#/properties/dockerEntrypoint/items/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
+              const err38 = { instancePath: instancePath + "/dockerEntrypoint/" + i4, schemaPath: "#/properties/dockerEntrypoint/items/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
               if (vErrors === null) {
-                vErrors = [err41];
+                vErrors = [err38];
               } else {
-                vErrors.push(err41);
+                vErrors.push(err38);
               }
               errors++;
             }
           } else {
-            const err42 = { instancePath: instancePath + "/dockerEntrypoint/" + i4, schemaPath: "#/properties/dockerEntrypoint/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err39 = { instancePath: instancePath + "/dockerEntrypoint/" + i4, schemaPath: "#/properties/dockerEntrypoint/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err42];
+              vErrors = [err39];
             } else {
-              vErrors.push(err42);
+              vErrors.push(err39);
             }
             errors++;
           }
         }
       } else {
-        const err43 = { instancePath: instancePath + "/dockerEntrypoint", schemaPath: "#/properties/dockerEntrypoint/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err40 = { instancePath: instancePath + "/dockerEntrypoint", schemaPath: "#/properties/dockerEntrypoint/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err43];
+          vErrors = [err40];
         } else {
-          vErrors.push(err43);
+          vErrors.push(err40);
         }
         errors++;
       }
@@ -1894,11 +1863,11 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
       let data18 = data.dockerStartCmd;
       if (Array.isArray(data18)) {
         if (data18.length > 64) {
-          const err44 = { instancePath: instancePath + "/dockerStartCmd", schemaPath: "#/properties/dockerStartCmd/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          const err41 = { instancePath: instancePath + "/dockerStartCmd", schemaPath: "#/properties/dockerStartCmd/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
           if (vErrors === null) {
-            vErrors = [err44];
+            vErrors = [err41];
           } else {
-            vErrors.push(err44);
+            vErrors.push(err41);
           }
           errors++;
         }
@@ -1907,30 +1876,30 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
           let data19 = data18[i5];
           if (typeof data19 === "string") {
             if (func1(data19) > 4096) {
-              const err45 = { instancePath: instancePath + "/dockerStartCmd/" + i5, schemaPath: "#/properties/dockerStartCmd/items/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
+              const err42 = { instancePath: instancePath + "/dockerStartCmd/" + i5, schemaPath: "#/properties/dockerStartCmd/items/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
               if (vErrors === null) {
-                vErrors = [err45];
+                vErrors = [err42];
               } else {
-                vErrors.push(err45);
+                vErrors.push(err42);
               }
               errors++;
             }
           } else {
-            const err46 = { instancePath: instancePath + "/dockerStartCmd/" + i5, schemaPath: "#/properties/dockerStartCmd/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err43 = { instancePath: instancePath + "/dockerStartCmd/" + i5, schemaPath: "#/properties/dockerStartCmd/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err46];
+              vErrors = [err43];
             } else {
-              vErrors.push(err46);
+              vErrors.push(err43);
             }
             errors++;
           }
         }
       } else {
-        const err47 = { instancePath: instancePath + "/dockerStartCmd", schemaPath: "#/properties/dockerStartCmd/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err44 = { instancePath: instancePath + "/dockerStartCmd", schemaPath: "#/properties/dockerStartCmd/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err47];
+          vErrors = [err44];
         } else {
-          vErrors.push(err47);
+          vErrors.push(err44);
         }
         errors++;
       }
@@ -1939,11 +1908,11 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
       let data20 = data.env;
       if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
         if (Object.keys(data20).length > 256) {
-          const err48 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/maxProperties", keyword: "maxProperties", params: { limit: 256 }, message: "must NOT have more than 256 properties" };
+          const err45 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/maxProperties", keyword: "maxProperties", params: { limit: 256 }, message: "must NOT have more than 256 properties" };
           if (vErrors === null) {
-            vErrors = [err48];
+            vErrors = [err45];
           } else {
-            vErrors.push(err48);
+            vErrors.push(err45);
           }
           errors++;
         }
@@ -1951,31 +1920,31 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
           const _errs78 = errors;
           if (typeof key1 === "string") {
             if (func1(key1) > 255) {
-              const err49 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/propertyNames/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", propertyName: key1 };
+              const err46 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/propertyNames/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", propertyName: key1 };
               if (vErrors === null) {
-                vErrors = [err49];
+                vErrors = [err46];
               } else {
-                vErrors.push(err49);
+                vErrors.push(err46);
               }
               errors++;
             }
             if (func1(key1) < 1) {
-              const err50 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/propertyNames/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", propertyName: key1 };
+              const err47 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/propertyNames/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", propertyName: key1 };
               if (vErrors === null) {
-                vErrors = [err50];
+                vErrors = [err47];
               } else {
-                vErrors.push(err50);
+                vErrors.push(err47);
               }
               errors++;
             }
           }
           var valid16 = _errs78 === errors;
           if (!valid16) {
-            const err51 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/propertyNames", keyword: "propertyNames", params: { propertyName: key1 }, message: "property name must be valid" };
+            const err48 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/propertyNames", keyword: "propertyNames", params: { propertyName: key1 }, message: "property name must be valid" };
             if (vErrors === null) {
-              vErrors = [err51];
+              vErrors = [err48];
             } else {
-              vErrors.push(err51);
+              vErrors.push(err48);
             }
             errors++;
           }
@@ -1984,41 +1953,41 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
           let data21 = data20[key2];
           if (typeof data21 === "string") {
             if (func1(data21) > 16384) {
-              const err52 = { instancePath: instancePath + "/env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/env/additionalProperties/maxLength", keyword: "maxLength", params: { limit: 16384 }, message: "must NOT have more than 16384 characters" };
+              const err49 = { instancePath: instancePath + "/env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/env/additionalProperties/maxLength", keyword: "maxLength", params: { limit: 16384 }, message: "must NOT have more than 16384 characters" };
               if (vErrors === null) {
-                vErrors = [err52];
+                vErrors = [err49];
               } else {
-                vErrors.push(err52);
+                vErrors.push(err49);
               }
               errors++;
             }
           } else {
-            const err53 = { instancePath: instancePath + "/env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/env/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err50 = { instancePath: instancePath + "/env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/env/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err53];
+              vErrors = [err50];
             } else {
-              vErrors.push(err53);
+              vErrors.push(err50);
             }
             errors++;
           }
         }
       } else {
-        const err54 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err51 = { instancePath: instancePath + "/env", schemaPath: "#/properties/env/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err54];
+          vErrors = [err51];
         } else {
-          vErrors.push(err54);
+          vErrors.push(err51);
         }
         errors++;
       }
     }
     if (data.globalNetworking !== void 0) {
       if (typeof data.globalNetworking !== "boolean") {
-        const err55 = { instancePath: instancePath + "/globalNetworking", schemaPath: "#/properties/globalNetworking/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err52 = { instancePath: instancePath + "/globalNetworking", schemaPath: "#/properties/globalNetworking/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
         if (vErrors === null) {
-          vErrors = [err55];
+          vErrors = [err52];
         } else {
-          vErrors.push(err55);
+          vErrors.push(err52);
         }
         errors++;
       }
@@ -2026,30 +1995,30 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.gpuCount !== void 0) {
       let data23 = data.gpuCount;
       if (!(typeof data23 == "number" && (!(data23 % 1) && !isNaN(data23)) && isFinite(data23))) {
-        const err56 = { instancePath: instancePath + "/gpuCount", schemaPath: "#/properties/gpuCount/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        const err53 = { instancePath: instancePath + "/gpuCount", schemaPath: "#/properties/gpuCount/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
         if (vErrors === null) {
-          vErrors = [err56];
+          vErrors = [err53];
         } else {
-          vErrors.push(err56);
+          vErrors.push(err53);
         }
         errors++;
       }
       if (typeof data23 == "number" && isFinite(data23)) {
         if (data23 > 8 || isNaN(data23)) {
-          const err57 = { instancePath: instancePath + "/gpuCount", schemaPath: "#/properties/gpuCount/maximum", keyword: "maximum", params: { comparison: "<=", limit: 8 }, message: "must be <= 8" };
+          const err54 = { instancePath: instancePath + "/gpuCount", schemaPath: "#/properties/gpuCount/maximum", keyword: "maximum", params: { comparison: "<=", limit: 8 }, message: "must be <= 8" };
           if (vErrors === null) {
-            vErrors = [err57];
+            vErrors = [err54];
           } else {
-            vErrors.push(err57);
+            vErrors.push(err54);
           }
           errors++;
         }
         if (data23 < 1 || isNaN(data23)) {
-          const err58 = { instancePath: instancePath + "/gpuCount", schemaPath: "#/properties/gpuCount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          const err55 = { instancePath: instancePath + "/gpuCount", schemaPath: "#/properties/gpuCount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
           if (vErrors === null) {
-            vErrors = [err58];
+            vErrors = [err55];
           } else {
-            vErrors.push(err58);
+            vErrors.push(err55);
           }
           errors++;
         }
@@ -2059,11 +2028,11 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
       let data24 = data.gpuTypeIds;
       if (Array.isArray(data24)) {
         if (data24.length > 64) {
-          const err59 = { instancePath: instancePath + "/gpuTypeIds", schemaPath: "#/properties/gpuTypeIds/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          const err56 = { instancePath: instancePath + "/gpuTypeIds", schemaPath: "#/properties/gpuTypeIds/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
           if (vErrors === null) {
-            vErrors = [err59];
+            vErrors = [err56];
           } else {
-            vErrors.push(err59);
+            vErrors.push(err56);
           }
           errors++;
         }
@@ -2072,39 +2041,39 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
           let data25 = data24[i6];
           if (typeof data25 === "string") {
             if (func1(data25) > 128) {
-              const err60 = { instancePath: instancePath + "/gpuTypeIds/" + i6, schemaPath: "#/properties/gpuTypeIds/items/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              const err57 = { instancePath: instancePath + "/gpuTypeIds/" + i6, schemaPath: "#/properties/gpuTypeIds/items/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
               if (vErrors === null) {
-                vErrors = [err60];
+                vErrors = [err57];
               } else {
-                vErrors.push(err60);
+                vErrors.push(err57);
               }
               errors++;
             }
             if (func1(data25) < 1) {
-              const err61 = { instancePath: instancePath + "/gpuTypeIds/" + i6, schemaPath: "#/properties/gpuTypeIds/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              const err58 = { instancePath: instancePath + "/gpuTypeIds/" + i6, schemaPath: "#/properties/gpuTypeIds/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
               if (vErrors === null) {
-                vErrors = [err61];
+                vErrors = [err58];
               } else {
-                vErrors.push(err61);
+                vErrors.push(err58);
               }
               errors++;
             }
           } else {
-            const err62 = { instancePath: instancePath + "/gpuTypeIds/" + i6, schemaPath: "#/properties/gpuTypeIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err59 = { instancePath: instancePath + "/gpuTypeIds/" + i6, schemaPath: "#/properties/gpuTypeIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err62];
+              vErrors = [err59];
             } else {
-              vErrors.push(err62);
+              vErrors.push(err59);
             }
             errors++;
           }
         }
       } else {
-        const err63 = { instancePath: instancePath + "/gpuTypeIds", schemaPath: "#/properties/gpuTypeIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err60 = { instancePath: instancePath + "/gpuTypeIds", schemaPath: "#/properties/gpuTypeIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err63];
+          vErrors = [err60];
         } else {
-          vErrors.push(err63);
+          vErrors.push(err60);
         }
         errors++;
       }
@@ -2112,20 +2081,20 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.gpuTypePriority !== void 0) {
       let data26 = data.gpuTypePriority;
       if (typeof data26 !== "string") {
-        const err64 = { instancePath: instancePath + "/gpuTypePriority", schemaPath: "#/properties/gpuTypePriority/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err61 = { instancePath: instancePath + "/gpuTypePriority", schemaPath: "#/properties/gpuTypePriority/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err64];
+          vErrors = [err61];
         } else {
-          vErrors.push(err64);
+          vErrors.push(err61);
         }
         errors++;
       }
       if (!(data26 === "availability" || data26 === "custom")) {
-        const err65 = { instancePath: instancePath + "/gpuTypePriority", schemaPath: "#/properties/gpuTypePriority/enum", keyword: "enum", params: { allowedValues: schema25.properties.gpuTypePriority.enum }, message: "must be equal to one of the allowed values" };
+        const err62 = { instancePath: instancePath + "/gpuTypePriority", schemaPath: "#/properties/gpuTypePriority/enum", keyword: "enum", params: { allowedValues: schema25.properties.gpuTypePriority.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
-          vErrors = [err65];
+          vErrors = [err62];
         } else {
-          vErrors.push(err65);
+          vErrors.push(err62);
         }
         errors++;
       }
@@ -2134,51 +2103,51 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
       let data27 = data.imageName;
       if (typeof data27 === "string") {
         if (func1(data27) > 1024) {
-          const err66 = { instancePath: instancePath + "/imageName", schemaPath: "#/properties/imageName/maxLength", keyword: "maxLength", params: { limit: 1024 }, message: "must NOT have more than 1024 characters" };
+          const err63 = { instancePath: instancePath + "/imageName", schemaPath: "#/properties/imageName/maxLength", keyword: "maxLength", params: { limit: 1024 }, message: "must NOT have more than 1024 characters" };
           if (vErrors === null) {
-            vErrors = [err66];
+            vErrors = [err63];
           } else {
-            vErrors.push(err66);
+            vErrors.push(err63);
           }
           errors++;
         }
         if (func1(data27) < 1) {
-          const err67 = { instancePath: instancePath + "/imageName", schemaPath: "#/properties/imageName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err64 = { instancePath: instancePath + "/imageName", schemaPath: "#/properties/imageName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
-            vErrors = [err67];
+            vErrors = [err64];
           } else {
-            vErrors.push(err67);
+            vErrors.push(err64);
           }
           errors++;
         }
       } else {
-        const err68 = { instancePath: instancePath + "/imageName", schemaPath: "#/properties/imageName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err65 = { instancePath: instancePath + "/imageName", schemaPath: "#/properties/imageName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err68];
+          vErrors = [err65];
         } else {
-          vErrors.push(err68);
+          vErrors.push(err65);
         }
         errors++;
       }
     }
     if (data.interruptible !== void 0) {
       if (typeof data.interruptible !== "boolean") {
-        const err69 = { instancePath: instancePath + "/interruptible", schemaPath: "#/properties/interruptible/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err66 = { instancePath: instancePath + "/interruptible", schemaPath: "#/properties/interruptible/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
         if (vErrors === null) {
-          vErrors = [err69];
+          vErrors = [err66];
         } else {
-          vErrors.push(err69);
+          vErrors.push(err66);
         }
         errors++;
       }
     }
     if (data.locked !== void 0) {
       if (typeof data.locked !== "boolean") {
-        const err70 = { instancePath: instancePath + "/locked", schemaPath: "#/properties/locked/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err67 = { instancePath: instancePath + "/locked", schemaPath: "#/properties/locked/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
         if (vErrors === null) {
-          vErrors = [err70];
+          vErrors = [err67];
         } else {
-          vErrors.push(err70);
+          vErrors.push(err67);
         }
         errors++;
       }
@@ -2187,29 +2156,29 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
       let data30 = data.minDiskBandwidthMBps;
       if (typeof data30 == "number" && isFinite(data30)) {
         if (data30 > 1e5 || isNaN(data30)) {
-          const err71 = { instancePath: instancePath + "/minDiskBandwidthMBps", schemaPath: "#/properties/minDiskBandwidthMBps/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e5 }, message: "must be <= 100000" };
+          const err68 = { instancePath: instancePath + "/minDiskBandwidthMBps", schemaPath: "#/properties/minDiskBandwidthMBps/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e5 }, message: "must be <= 100000" };
           if (vErrors === null) {
-            vErrors = [err71];
+            vErrors = [err68];
           } else {
-            vErrors.push(err71);
+            vErrors.push(err68);
           }
           errors++;
         }
         if (data30 < 0 || isNaN(data30)) {
-          const err72 = { instancePath: instancePath + "/minDiskBandwidthMBps", schemaPath: "#/properties/minDiskBandwidthMBps/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          const err69 = { instancePath: instancePath + "/minDiskBandwidthMBps", schemaPath: "#/properties/minDiskBandwidthMBps/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
           if (vErrors === null) {
-            vErrors = [err72];
+            vErrors = [err69];
           } else {
-            vErrors.push(err72);
+            vErrors.push(err69);
           }
           errors++;
         }
       } else {
-        const err73 = { instancePath: instancePath + "/minDiskBandwidthMBps", schemaPath: "#/properties/minDiskBandwidthMBps/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+        const err70 = { instancePath: instancePath + "/minDiskBandwidthMBps", schemaPath: "#/properties/minDiskBandwidthMBps/type", keyword: "type", params: { type: "number" }, message: "must be number" };
         if (vErrors === null) {
-          vErrors = [err73];
+          vErrors = [err70];
         } else {
-          vErrors.push(err73);
+          vErrors.push(err70);
         }
         errors++;
       }
@@ -2218,29 +2187,29 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
       let data31 = data.minDownloadMbps;
       if (typeof data31 == "number" && isFinite(data31)) {
         if (data31 > 1e5 || isNaN(data31)) {
-          const err74 = { instancePath: instancePath + "/minDownloadMbps", schemaPath: "#/properties/minDownloadMbps/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e5 }, message: "must be <= 100000" };
+          const err71 = { instancePath: instancePath + "/minDownloadMbps", schemaPath: "#/properties/minDownloadMbps/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e5 }, message: "must be <= 100000" };
           if (vErrors === null) {
-            vErrors = [err74];
+            vErrors = [err71];
           } else {
-            vErrors.push(err74);
+            vErrors.push(err71);
           }
           errors++;
         }
         if (data31 < 0 || isNaN(data31)) {
-          const err75 = { instancePath: instancePath + "/minDownloadMbps", schemaPath: "#/properties/minDownloadMbps/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          const err72 = { instancePath: instancePath + "/minDownloadMbps", schemaPath: "#/properties/minDownloadMbps/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
           if (vErrors === null) {
-            vErrors = [err75];
+            vErrors = [err72];
           } else {
-            vErrors.push(err75);
+            vErrors.push(err72);
           }
           errors++;
         }
       } else {
-        const err76 = { instancePath: instancePath + "/minDownloadMbps", schemaPath: "#/properties/minDownloadMbps/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+        const err73 = { instancePath: instancePath + "/minDownloadMbps", schemaPath: "#/properties/minDownloadMbps/type", keyword: "type", params: { type: "number" }, message: "must be number" };
         if (vErrors === null) {
-          vErrors = [err76];
+          vErrors = [err73];
         } else {
-          vErrors.push(err76);
+          vErrors.push(err73);
         }
         errors++;
       }
@@ -2248,30 +2217,30 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.minRAMPerGPU !== void 0) {
       let data32 = data.minRAMPerGPU;
       if (!(typeof data32 == "number" && (!(data32 % 1) && !isNaN(data32)) && isFinite(data32))) {
-        const err77 = { instancePath: instancePath + "/minRAMPerGPU", schemaPath: "#/properties/minRAMPerGPU/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        const err74 = { instancePath: instancePath + "/minRAMPerGPU", schemaPath: "#/properties/minRAMPerGPU/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
         if (vErrors === null) {
-          vErrors = [err77];
+          vErrors = [err74];
         } else {
-          vErrors.push(err77);
+          vErrors.push(err74);
         }
         errors++;
       }
       if (typeof data32 == "number" && isFinite(data32)) {
         if (data32 > 1024 || isNaN(data32)) {
-          const err78 = { instancePath: instancePath + "/minRAMPerGPU", schemaPath: "#/properties/minRAMPerGPU/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1024 }, message: "must be <= 1024" };
+          const err75 = { instancePath: instancePath + "/minRAMPerGPU", schemaPath: "#/properties/minRAMPerGPU/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1024 }, message: "must be <= 1024" };
           if (vErrors === null) {
-            vErrors = [err78];
+            vErrors = [err75];
           } else {
-            vErrors.push(err78);
+            vErrors.push(err75);
           }
           errors++;
         }
         if (data32 < 0 || isNaN(data32)) {
-          const err79 = { instancePath: instancePath + "/minRAMPerGPU", schemaPath: "#/properties/minRAMPerGPU/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          const err76 = { instancePath: instancePath + "/minRAMPerGPU", schemaPath: "#/properties/minRAMPerGPU/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
           if (vErrors === null) {
-            vErrors = [err79];
+            vErrors = [err76];
           } else {
-            vErrors.push(err79);
+            vErrors.push(err76);
           }
           errors++;
         }
@@ -2281,29 +2250,29 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
       let data33 = data.minUploadMbps;
       if (typeof data33 == "number" && isFinite(data33)) {
         if (data33 > 1e5 || isNaN(data33)) {
-          const err80 = { instancePath: instancePath + "/minUploadMbps", schemaPath: "#/properties/minUploadMbps/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e5 }, message: "must be <= 100000" };
+          const err77 = { instancePath: instancePath + "/minUploadMbps", schemaPath: "#/properties/minUploadMbps/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e5 }, message: "must be <= 100000" };
           if (vErrors === null) {
-            vErrors = [err80];
+            vErrors = [err77];
           } else {
-            vErrors.push(err80);
+            vErrors.push(err77);
           }
           errors++;
         }
         if (data33 < 0 || isNaN(data33)) {
-          const err81 = { instancePath: instancePath + "/minUploadMbps", schemaPath: "#/properties/minUploadMbps/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          const err78 = { instancePath: instancePath + "/minUploadMbps", schemaPath: "#/properties/minUploadMbps/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
           if (vErrors === null) {
-            vErrors = [err81];
+            vErrors = [err78];
           } else {
-            vErrors.push(err81);
+            vErrors.push(err78);
           }
           errors++;
         }
       } else {
-        const err82 = { instancePath: instancePath + "/minUploadMbps", schemaPath: "#/properties/minUploadMbps/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+        const err79 = { instancePath: instancePath + "/minUploadMbps", schemaPath: "#/properties/minUploadMbps/type", keyword: "type", params: { type: "number" }, message: "must be number" };
         if (vErrors === null) {
-          vErrors = [err82];
+          vErrors = [err79];
         } else {
-          vErrors.push(err82);
+          vErrors.push(err79);
         }
         errors++;
       }
@@ -2311,30 +2280,30 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.minVCPUPerGPU !== void 0) {
       let data34 = data.minVCPUPerGPU;
       if (!(typeof data34 == "number" && (!(data34 % 1) && !isNaN(data34)) && isFinite(data34))) {
-        const err83 = { instancePath: instancePath + "/minVCPUPerGPU", schemaPath: "#/properties/minVCPUPerGPU/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        const err80 = { instancePath: instancePath + "/minVCPUPerGPU", schemaPath: "#/properties/minVCPUPerGPU/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
         if (vErrors === null) {
-          vErrors = [err83];
+          vErrors = [err80];
         } else {
-          vErrors.push(err83);
+          vErrors.push(err80);
         }
         errors++;
       }
       if (typeof data34 == "number" && isFinite(data34)) {
         if (data34 > 128 || isNaN(data34)) {
-          const err84 = { instancePath: instancePath + "/minVCPUPerGPU", schemaPath: "#/properties/minVCPUPerGPU/maximum", keyword: "maximum", params: { comparison: "<=", limit: 128 }, message: "must be <= 128" };
+          const err81 = { instancePath: instancePath + "/minVCPUPerGPU", schemaPath: "#/properties/minVCPUPerGPU/maximum", keyword: "maximum", params: { comparison: "<=", limit: 128 }, message: "must be <= 128" };
           if (vErrors === null) {
-            vErrors = [err84];
+            vErrors = [err81];
           } else {
-            vErrors.push(err84);
+            vErrors.push(err81);
           }
           errors++;
         }
         if (data34 < 0 || isNaN(data34)) {
-          const err85 = { instancePath: instancePath + "/minVCPUPerGPU", schemaPath: "#/properties/minVCPUPerGPU/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          const err82 = { instancePath: instancePath + "/minVCPUPerGPU", schemaPath: "#/properties/minVCPUPerGPU/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
           if (vErrors === null) {
-            vErrors = [err85];
+            vErrors = [err82];
           } else {
-            vErrors.push(err85);
+            vErrors.push(err82);
           }
           errors++;
         }
@@ -2344,20 +2313,20 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
       let data35 = data.name;
       if (typeof data35 === "string") {
         if (func1(data35) > 191) {
-          const err86 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 191 }, message: "must NOT have more than 191 characters" };
+          const err83 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 191 }, message: "must NOT have more than 191 characters" };
           if (vErrors === null) {
-            vErrors = [err86];
+            vErrors = [err83];
           } else {
-            vErrors.push(err86);
+            vErrors.push(err83);
           }
           errors++;
         }
       } else {
-        const err87 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err84 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err87];
+          vErrors = [err84];
         } else {
-          vErrors.push(err87);
+          vErrors.push(err84);
         }
         errors++;
       }
@@ -2366,20 +2335,20 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
       let data36 = data.networkVolumeId;
       if (typeof data36 === "string") {
         if (func1(data36) > 128) {
-          const err88 = { instancePath: instancePath + "/networkVolumeId", schemaPath: "#/properties/networkVolumeId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+          const err85 = { instancePath: instancePath + "/networkVolumeId", schemaPath: "#/properties/networkVolumeId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
           if (vErrors === null) {
-            vErrors = [err88];
+            vErrors = [err85];
           } else {
-            vErrors.push(err88);
+            vErrors.push(err85);
           }
           errors++;
         }
       } else {
-        const err89 = { instancePath: instancePath + "/networkVolumeId", schemaPath: "#/properties/networkVolumeId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err86 = { instancePath: instancePath + "/networkVolumeId", schemaPath: "#/properties/networkVolumeId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err89];
+          vErrors = [err86];
         } else {
-          vErrors.push(err89);
+          vErrors.push(err86);
         }
         errors++;
       }
@@ -2388,11 +2357,11 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
       let data37 = data.ports;
       if (Array.isArray(data37)) {
         if (data37.length > 64) {
-          const err90 = { instancePath: instancePath + "/ports", schemaPath: "#/properties/ports/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          const err87 = { instancePath: instancePath + "/ports", schemaPath: "#/properties/ports/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
           if (vErrors === null) {
-            vErrors = [err90];
+            vErrors = [err87];
           } else {
-            vErrors.push(err90);
+            vErrors.push(err87);
           }
           errors++;
         }
@@ -2404,22 +2373,22 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err91 = { instancePath: instancePath + "/ports", schemaPath: "#/properties/ports/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err88 = { instancePath: instancePath + "/ports", schemaPath: "#/properties/ports/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err91];
+          vErrors = [err88];
         } else {
-          vErrors.push(err91);
+          vErrors.push(err88);
         }
         errors++;
       }
     }
     if (data.supportPublicIp !== void 0) {
       if (typeof data.supportPublicIp !== "boolean") {
-        const err92 = { instancePath: instancePath + "/supportPublicIp", schemaPath: "#/properties/supportPublicIp/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err89 = { instancePath: instancePath + "/supportPublicIp", schemaPath: "#/properties/supportPublicIp/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
         if (vErrors === null) {
-          vErrors = [err92];
+          vErrors = [err89];
         } else {
-          vErrors.push(err92);
+          vErrors.push(err89);
         }
         errors++;
       }
@@ -2427,17 +2396,49 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.templateId !== void 0) {
       let data40 = data.templateId;
       if (typeof data40 !== "string" && data40 !== null) {
-        const err93 = { instancePath: instancePath + "/templateId", schemaPath: "#/properties/templateId/type", keyword: "type", params: { type: schema25.properties.templateId.type }, message: "must be string,null" };
+        const err90 = { instancePath: instancePath + "/templateId", schemaPath: "#/properties/templateId/type", keyword: "type", params: { type: schema25.properties.templateId.type }, message: "must be string,null" };
         if (vErrors === null) {
-          vErrors = [err93];
+          vErrors = [err90];
         } else {
-          vErrors.push(err93);
+          vErrors.push(err90);
         }
         errors++;
       }
       if (typeof data40 === "string") {
         if (func1(data40) > 128) {
-          const err94 = { instancePath: instancePath + "/templateId", schemaPath: "#/properties/templateId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+          const err91 = { instancePath: instancePath + "/templateId", schemaPath: "#/properties/templateId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+          if (vErrors === null) {
+            vErrors = [err91];
+          } else {
+            vErrors.push(err91);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.vcpuCount !== void 0) {
+      let data41 = data.vcpuCount;
+      if (!(typeof data41 == "number" && (!(data41 % 1) && !isNaN(data41)) && isFinite(data41))) {
+        const err92 = { instancePath: instancePath + "/vcpuCount", schemaPath: "#/properties/vcpuCount/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err92];
+        } else {
+          vErrors.push(err92);
+        }
+        errors++;
+      }
+      if (typeof data41 == "number" && isFinite(data41)) {
+        if (data41 > 128 || isNaN(data41)) {
+          const err93 = { instancePath: instancePath + "/vcpuCount", schemaPath: "#/properties/vcpuCount/maximum", keyword: "maximum", params: { comparison: "<=", limit: 128 }, message: "must be <= 128" };
+          if (vErrors === null) {
+            vErrors = [err93];
+          } else {
+            vErrors.push(err93);
+          }
+          errors++;
+        }
+        if (data41 < 2 || isNaN(data41)) {
+          const err94 = { instancePath: instancePath + "/vcpuCount", schemaPath: "#/properties/vcpuCount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 2 }, message: "must be >= 2" };
           if (vErrors === null) {
             vErrors = [err94];
           } else {
@@ -2447,10 +2448,10 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     }
-    if (data.vcpuCount !== void 0) {
-      let data41 = data.vcpuCount;
-      if (!(typeof data41 == "number" && (!(data41 % 1) && !isNaN(data41)) && isFinite(data41))) {
-        const err95 = { instancePath: instancePath + "/vcpuCount", schemaPath: "#/properties/vcpuCount/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+    if (data.volumeInGb !== void 0) {
+      let data42 = data.volumeInGb;
+      if (!(typeof data42 == "number" && (!(data42 % 1) && !isNaN(data42)) && isFinite(data42)) && data42 !== null) {
+        const err95 = { instancePath: instancePath + "/volumeInGb", schemaPath: "#/properties/volumeInGb/type", keyword: "type", params: { type: schema25.properties.volumeInGb.type }, message: "must be integer,null" };
         if (vErrors === null) {
           vErrors = [err95];
         } else {
@@ -2458,9 +2459,9 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (typeof data41 == "number" && isFinite(data41)) {
-        if (data41 > 128 || isNaN(data41)) {
-          const err96 = { instancePath: instancePath + "/vcpuCount", schemaPath: "#/properties/vcpuCount/maximum", keyword: "maximum", params: { comparison: "<=", limit: 128 }, message: "must be <= 128" };
+      if (typeof data42 == "number" && isFinite(data42)) {
+        if (data42 > 4e3 || isNaN(data42)) {
+          const err96 = { instancePath: instancePath + "/volumeInGb", schemaPath: "#/properties/volumeInGb/maximum", keyword: "maximum", params: { comparison: "<=", limit: 4e3 }, message: "must be <= 4000" };
           if (vErrors === null) {
             vErrors = [err96];
           } else {
@@ -2468,8 +2469,8 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (data41 < 2 || isNaN(data41)) {
-          const err97 = { instancePath: instancePath + "/vcpuCount", schemaPath: "#/properties/vcpuCount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 2 }, message: "must be >= 2" };
+        if (data42 < 0 || isNaN(data42)) {
+          const err97 = { instancePath: instancePath + "/volumeInGb", schemaPath: "#/properties/volumeInGb/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
           if (vErrors === null) {
             vErrors = [err97];
           } else {
@@ -2479,66 +2480,34 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     }
-    if (data.volumeInGb !== void 0) {
-      let data42 = data.volumeInGb;
-      if (!(typeof data42 == "number" && (!(data42 % 1) && !isNaN(data42)) && isFinite(data42)) && data42 !== null) {
-        const err98 = { instancePath: instancePath + "/volumeInGb", schemaPath: "#/properties/volumeInGb/type", keyword: "type", params: { type: schema25.properties.volumeInGb.type }, message: "must be integer,null" };
-        if (vErrors === null) {
-          vErrors = [err98];
-        } else {
-          vErrors.push(err98);
-        }
-        errors++;
-      }
-      if (typeof data42 == "number" && isFinite(data42)) {
-        if (data42 > 4e3 || isNaN(data42)) {
-          const err99 = { instancePath: instancePath + "/volumeInGb", schemaPath: "#/properties/volumeInGb/maximum", keyword: "maximum", params: { comparison: "<=", limit: 4e3 }, message: "must be <= 4000" };
-          if (vErrors === null) {
-            vErrors = [err99];
-          } else {
-            vErrors.push(err99);
-          }
-          errors++;
-        }
-        if (data42 < 0 || isNaN(data42)) {
-          const err100 = { instancePath: instancePath + "/volumeInGb", schemaPath: "#/properties/volumeInGb/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-          if (vErrors === null) {
-            vErrors = [err100];
-          } else {
-            vErrors.push(err100);
-          }
-          errors++;
-        }
-      }
-    }
     if (data.volumeMountPath !== void 0) {
       let data43 = data.volumeMountPath;
       if (typeof data43 === "string") {
         if (func1(data43) > 4096) {
-          const err101 = { instancePath: instancePath + "/volumeMountPath", schemaPath: "#/properties/volumeMountPath/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
+          const err98 = { instancePath: instancePath + "/volumeMountPath", schemaPath: "#/properties/volumeMountPath/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
           if (vErrors === null) {
-            vErrors = [err101];
+            vErrors = [err98];
           } else {
-            vErrors.push(err101);
+            vErrors.push(err98);
           }
           errors++;
         }
       } else {
-        const err102 = { instancePath: instancePath + "/volumeMountPath", schemaPath: "#/properties/volumeMountPath/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err99 = { instancePath: instancePath + "/volumeMountPath", schemaPath: "#/properties/volumeMountPath/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err102];
+          vErrors = [err99];
         } else {
-          vErrors.push(err102);
+          vErrors.push(err99);
         }
         errors++;
       }
     }
   } else {
-    const err103 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err100 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err103];
+      vErrors = [err100];
     } else {
-      vErrors.push(err103);
+      vErrors.push(err100);
     }
     errors++;
   }
@@ -2561,7 +2530,7 @@ function validate65(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!func5.call(schema26.properties, key0)) {
+      if (!func2.call(schema26.properties, key0)) {
         const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err0];
@@ -3789,7 +3758,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func5.call(schema29.properties, key0)) {
+      if (!func2.call(schema29.properties, key0)) {
         const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err1];
@@ -4461,7 +4430,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!func5.call(schema30.properties, key0)) {
+      if (!func2.call(schema30.properties, key0)) {
         const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err0];
@@ -5131,7 +5100,7 @@ function validate74(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func5.call(schema31.properties, key0)) {
+      if (!func2.call(schema31.properties, key0)) {
         const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err2];
@@ -5610,7 +5579,7 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!func5.call(schema32.properties, key0)) {
+      if (!func2.call(schema32.properties, key0)) {
         const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err0];

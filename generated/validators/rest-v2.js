@@ -9147,7 +9147,7 @@ function validate247(data, { instancePath = "", parentData, parentDataProperty, 
 }
 validate247.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 const schema__CreatePodRequest = validate249;
-const schema114 = { "description": "Input of createPod. Without `templateId`, `image` is required.", "type": "object", "required": ["name"], "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "name": { "description": "Display name.", "type": "string", "minLength": 1, "example": "my-training-pod", "maxLength": 191 }, "cloud": { "description": "Host pool.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cloud", "default": "SECURE" }, "cpu": { "description": "CPU settings; absent for GPU resources.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateCpuConfig" }, "dataCenterIds": { "description": "Data centres allowed to host it, in order of preference.", "type": "array", "items": { "type": "string", "maxLength": 128 }, "example": ["US-TX-3"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "globalNetworking": { "description": "Global networking (private network across data centres).", "type": "boolean", "default": false, "example": false }, "gpu": { "description": "GPU settings; absent for CPU resources.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateGpuConfig" }, "mounts": { "description": "Storage mounts.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Mounts" }, "startJupyter": { "description": "Start JupyterLab in the container.", "type": "boolean", "default": false, "example": true }, "startSsh": { "description": "Start an SSH server in the container.", "type": "boolean", "default": false, "example": true }, "templateId": { "description": "Template supplying defaults for the container settings.", "type": "string", "minLength": 1, "example": "30zmvf89kd", "maxLength": 128, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "image": { "description": "Container image reference (not empty).", "type": "string", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." } }, "additionalProperties": false, "anyOf": [{ "required": ["image"], "properties": { "image": { "type": "string", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404" } } }, { "required": ["templateId"], "properties": { "templateId": { "type": "string", "minLength": 1, "maxLength": 128, "example": "30zmvf89kd" } } }], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreatePodRequest" };
+const schema114 = { "description": "Input of createPod. Without `templateId`, `image` is required.", "type": "object", "required": ["name"], "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "name": { "description": "Display name.", "type": "string", "minLength": 1, "example": "my-training-pod", "maxLength": 191 }, "cloud": { "description": "Host pool.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cloud", "default": "SECURE" }, "cpu": { "description": "CPU settings; absent for GPU resources.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateCpuConfig" }, "dataCenterIds": { "description": "Data centres allowed to host it, in order of preference.", "type": "array", "items": { "type": "string", "maxLength": 128 }, "example": ["US-TX-3"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "globalNetworking": { "description": "Global networking (private network across data centres).", "type": "boolean", "default": false, "example": false }, "gpu": { "description": "GPU settings; absent for CPU resources.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateGpuConfig" }, "mounts": { "description": "Storage mounts.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Mounts" }, "startJupyter": { "description": "Start JupyterLab in the container.", "type": "boolean", "default": false, "example": true }, "startSsh": { "description": "Start an SSH server in the container.", "type": "boolean", "default": false, "example": true }, "templateId": { "description": "Template supplying defaults for the container settings.", "type": "string", "minLength": 1, "example": "30zmvf89kd", "maxLength": 128, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "image": { "description": "Container image reference (not empty).", "type": "string", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." } }, "additionalProperties": false, "anyOf": [{ "required": ["image"], "properties": { "image": { "type": "string", "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404" } } }, { "required": ["templateId"], "properties": { "templateId": { "type": "string", "example": "30zmvf89kd" } } }], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreatePodRequest" };
 const schema115 = { "description": "Id of the registry credential for a private image; null for public images.", "type": ["string", "null"], "example": null, "maxLength": 128, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/registry" };
 function validate254(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
@@ -9450,32 +9450,12 @@ function validate249(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     if (data.image !== void 0) {
-      let data0 = data.image;
-      if (typeof data0 === "string") {
-        if (func1(data0) > 1024) {
-          const err1 = { instancePath: instancePath + "/image", schemaPath: "#/anyOf/0/properties/image/maxLength", keyword: "maxLength", params: { limit: 1024 }, message: "must NOT have more than 1024 characters" };
-          if (vErrors === null) {
-            vErrors = [err1];
-          } else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-        if (func1(data0) < 1) {
-          const err2 = { instancePath: instancePath + "/image", schemaPath: "#/anyOf/0/properties/image/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-      } else {
-        const err3 = { instancePath: instancePath + "/image", schemaPath: "#/anyOf/0/properties/image/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      if (typeof data.image !== "string") {
+        const err1 = { instancePath: instancePath + "/image", schemaPath: "#/anyOf/0/properties/image/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err3];
+          vErrors = [err1];
         } else {
-          vErrors.push(err3);
+          vErrors.push(err1);
         }
         errors++;
       }
@@ -9490,41 +9470,21 @@ function validate249(data, { instancePath = "", parentData, parentDataProperty, 
   const _errs6 = errors;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.templateId === void 0) {
-      const err4 = { instancePath, schemaPath: "#/anyOf/1/required", keyword: "required", params: { missingProperty: "templateId" }, message: "must have required property 'templateId'" };
+      const err2 = { instancePath, schemaPath: "#/anyOf/1/required", keyword: "required", params: { missingProperty: "templateId" }, message: "must have required property 'templateId'" };
       if (vErrors === null) {
-        vErrors = [err4];
+        vErrors = [err2];
       } else {
-        vErrors.push(err4);
+        vErrors.push(err2);
       }
       errors++;
     }
     if (data.templateId !== void 0) {
-      let data1 = data.templateId;
-      if (typeof data1 === "string") {
-        if (func1(data1) > 128) {
-          const err5 = { instancePath: instancePath + "/templateId", schemaPath: "#/anyOf/1/properties/templateId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-        if (func1(data1) < 1) {
-          const err6 = { instancePath: instancePath + "/templateId", schemaPath: "#/anyOf/1/properties/templateId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
-            vErrors = [err6];
-          } else {
-            vErrors.push(err6);
-          }
-          errors++;
-        }
-      } else {
-        const err7 = { instancePath: instancePath + "/templateId", schemaPath: "#/anyOf/1/properties/templateId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      if (typeof data.templateId !== "string") {
+        const err3 = { instancePath: instancePath + "/templateId", schemaPath: "#/anyOf/1/properties/templateId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err7];
+          vErrors = [err3];
         } else {
-          vErrors.push(err7);
+          vErrors.push(err3);
         }
         errors++;
       }
@@ -9539,11 +9499,11 @@ function validate249(data, { instancePath = "", parentData, parentDataProperty, 
     }
   }
   if (!valid0) {
-    const err8 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+    const err4 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
     if (vErrors === null) {
-      vErrors = [err8];
+      vErrors = [err4];
     } else {
-      vErrors.push(err8);
+      vErrors.push(err4);
     }
     errors++;
   } else {
@@ -9558,21 +9518,21 @@ function validate249(data, { instancePath = "", parentData, parentDataProperty, 
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.name === void 0) {
-      const err9 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+      const err5 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
       if (vErrors === null) {
-        vErrors = [err9];
+        vErrors = [err5];
       } else {
-        vErrors.push(err9);
+        vErrors.push(err5);
       }
       errors++;
     }
     for (const key0 in data) {
       if (!func11.call(schema114.properties, key0)) {
-        const err10 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err6 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
-          vErrors = [err10];
+          vErrors = [err6];
         } else {
-          vErrors.push(err10);
+          vErrors.push(err6);
         }
         errors++;
       }
@@ -9611,29 +9571,29 @@ function validate249(data, { instancePath = "", parentData, parentDataProperty, 
       let data7 = data.name;
       if (typeof data7 === "string") {
         if (func1(data7) > 191) {
-          const err11 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 191 }, message: "must NOT have more than 191 characters" };
+          const err7 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 191 }, message: "must NOT have more than 191 characters" };
           if (vErrors === null) {
-            vErrors = [err11];
+            vErrors = [err7];
           } else {
-            vErrors.push(err11);
+            vErrors.push(err7);
           }
           errors++;
         }
         if (func1(data7) < 1) {
-          const err12 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err8 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
-            vErrors = [err12];
+            vErrors = [err8];
           } else {
-            vErrors.push(err12);
+            vErrors.push(err8);
           }
           errors++;
         }
       } else {
-        const err13 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err9 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err13];
+          vErrors = [err9];
         } else {
-          vErrors.push(err13);
+          vErrors.push(err9);
         }
         errors++;
       }
@@ -9654,11 +9614,11 @@ function validate249(data, { instancePath = "", parentData, parentDataProperty, 
       let data10 = data.dataCenterIds;
       if (Array.isArray(data10)) {
         if (data10.length > 64) {
-          const err14 = { instancePath: instancePath + "/dataCenterIds", schemaPath: "#/properties/dataCenterIds/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          const err10 = { instancePath: instancePath + "/dataCenterIds", schemaPath: "#/properties/dataCenterIds/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
           if (vErrors === null) {
-            vErrors = [err14];
+            vErrors = [err10];
           } else {
-            vErrors.push(err14);
+            vErrors.push(err10);
           }
           errors++;
         }
@@ -9667,41 +9627,41 @@ function validate249(data, { instancePath = "", parentData, parentDataProperty, 
           let data11 = data10[i0];
           if (typeof data11 === "string") {
             if (func1(data11) > 128) {
-              const err15 = { instancePath: instancePath + "/dataCenterIds/" + i0, schemaPath: "#/properties/dataCenterIds/items/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              const err11 = { instancePath: instancePath + "/dataCenterIds/" + i0, schemaPath: "#/properties/dataCenterIds/items/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
               if (vErrors === null) {
-                vErrors = [err15];
+                vErrors = [err11];
               } else {
-                vErrors.push(err15);
+                vErrors.push(err11);
               }
               errors++;
             }
           } else {
-            const err16 = { instancePath: instancePath + "/dataCenterIds/" + i0, schemaPath: "#/properties/dataCenterIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err12 = { instancePath: instancePath + "/dataCenterIds/" + i0, schemaPath: "#/properties/dataCenterIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err16];
+              vErrors = [err12];
             } else {
-              vErrors.push(err16);
+              vErrors.push(err12);
             }
             errors++;
           }
         }
       } else {
-        const err17 = { instancePath: instancePath + "/dataCenterIds", schemaPath: "#/properties/dataCenterIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err13 = { instancePath: instancePath + "/dataCenterIds", schemaPath: "#/properties/dataCenterIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err17];
+          vErrors = [err13];
         } else {
-          vErrors.push(err17);
+          vErrors.push(err13);
         }
         errors++;
       }
     }
     if (data.globalNetworking !== void 0) {
       if (typeof data.globalNetworking !== "boolean") {
-        const err18 = { instancePath: instancePath + "/globalNetworking", schemaPath: "#/properties/globalNetworking/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err14 = { instancePath: instancePath + "/globalNetworking", schemaPath: "#/properties/globalNetworking/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
         if (vErrors === null) {
-          vErrors = [err18];
+          vErrors = [err14];
         } else {
-          vErrors.push(err18);
+          vErrors.push(err14);
         }
         errors++;
       }
@@ -9720,22 +9680,22 @@ function validate249(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.startJupyter !== void 0) {
       if (typeof data.startJupyter !== "boolean") {
-        const err19 = { instancePath: instancePath + "/startJupyter", schemaPath: "#/properties/startJupyter/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err15 = { instancePath: instancePath + "/startJupyter", schemaPath: "#/properties/startJupyter/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
         if (vErrors === null) {
-          vErrors = [err19];
+          vErrors = [err15];
         } else {
-          vErrors.push(err19);
+          vErrors.push(err15);
         }
         errors++;
       }
     }
     if (data.startSsh !== void 0) {
       if (typeof data.startSsh !== "boolean") {
-        const err20 = { instancePath: instancePath + "/startSsh", schemaPath: "#/properties/startSsh/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err16 = { instancePath: instancePath + "/startSsh", schemaPath: "#/properties/startSsh/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
         if (vErrors === null) {
-          vErrors = [err20];
+          vErrors = [err16];
         } else {
-          vErrors.push(err20);
+          vErrors.push(err16);
         }
         errors++;
       }
@@ -9744,29 +9704,29 @@ function validate249(data, { instancePath = "", parentData, parentDataProperty, 
       let data17 = data.templateId;
       if (typeof data17 === "string") {
         if (func1(data17) > 128) {
-          const err21 = { instancePath: instancePath + "/templateId", schemaPath: "#/properties/templateId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+          const err17 = { instancePath: instancePath + "/templateId", schemaPath: "#/properties/templateId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
           if (vErrors === null) {
-            vErrors = [err21];
+            vErrors = [err17];
           } else {
-            vErrors.push(err21);
+            vErrors.push(err17);
           }
           errors++;
         }
         if (func1(data17) < 1) {
-          const err22 = { instancePath: instancePath + "/templateId", schemaPath: "#/properties/templateId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err18 = { instancePath: instancePath + "/templateId", schemaPath: "#/properties/templateId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
-            vErrors = [err22];
+            vErrors = [err18];
           } else {
-            vErrors.push(err22);
+            vErrors.push(err18);
           }
           errors++;
         }
       } else {
-        const err23 = { instancePath: instancePath + "/templateId", schemaPath: "#/properties/templateId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err19 = { instancePath: instancePath + "/templateId", schemaPath: "#/properties/templateId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err23];
+          vErrors = [err19];
         } else {
-          vErrors.push(err23);
+          vErrors.push(err19);
         }
         errors++;
       }
@@ -9775,39 +9735,39 @@ function validate249(data, { instancePath = "", parentData, parentDataProperty, 
       let data18 = data.image;
       if (typeof data18 === "string") {
         if (func1(data18) > 1024) {
-          const err24 = { instancePath: instancePath + "/image", schemaPath: "#/properties/image/maxLength", keyword: "maxLength", params: { limit: 1024 }, message: "must NOT have more than 1024 characters" };
+          const err20 = { instancePath: instancePath + "/image", schemaPath: "#/properties/image/maxLength", keyword: "maxLength", params: { limit: 1024 }, message: "must NOT have more than 1024 characters" };
           if (vErrors === null) {
-            vErrors = [err24];
+            vErrors = [err20];
           } else {
-            vErrors.push(err24);
+            vErrors.push(err20);
           }
           errors++;
         }
         if (func1(data18) < 1) {
-          const err25 = { instancePath: instancePath + "/image", schemaPath: "#/properties/image/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err21 = { instancePath: instancePath + "/image", schemaPath: "#/properties/image/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
-            vErrors = [err25];
+            vErrors = [err21];
           } else {
-            vErrors.push(err25);
+            vErrors.push(err21);
           }
           errors++;
         }
       } else {
-        const err26 = { instancePath: instancePath + "/image", schemaPath: "#/properties/image/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err22 = { instancePath: instancePath + "/image", schemaPath: "#/properties/image/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err26];
+          vErrors = [err22];
         } else {
-          vErrors.push(err26);
+          vErrors.push(err22);
         }
         errors++;
       }
     }
   } else {
-    const err27 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err23 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err27];
+      vErrors = [err23];
     } else {
-      vErrors.push(err27);
+      vErrors.push(err23);
     }
     errors++;
   }
@@ -12517,8 +12477,7 @@ function validate282(data, { instancePath = "", parentData, parentDataProperty, 
 validate282.evaluated = { "props": { "id": true, "name": true, "type": true, "requestUrls": true, "gpu": true, "cpu": true, "workers": true, "scaling": true, "dataCenterIds": true, "networkVolumes": true, "timeout": true, "flashboot": true, "createdAt": true, "registry": true, "args": true, "disk": true, "env": true, "image": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
 const schema__EndpointType = validate284;
 const schema__CreateEndpointRequest = validate307;
-const schema139 = { "description": "Input of createEndpoint. Without `templateId`, `image` is required; a LOAD_BALANCER endpoint scales by request count.", "type": "object", "required": ["name", "type", "scaling"], "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "gpu": { "description": "GPU settings; absent for CPU resources.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateEndpointGpuConfig" }, "name": { "description": "Display name.", "type": "string", "minLength": 1, "example": "my-inference", "maxLength": 191 }, "scaling": { "description": "Scaling rule.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointScaling" }, "type": { "description": "Queue-based or load-balancing.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointType" }, "cpu": { "description": "CPU settings; absent for GPU resources.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateCpuConfig" }, "example": [{ "id": "cpu3c", "vcpuCount": 2 }], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "dataCenterIds": { "description": "Data centres allowed to host it, in order of preference.", "type": "array", "items": { "type": "string", "maxLength": 128 }, "example": ["US-KS-2"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "flashboot": { "description": "Fast cold-start mode.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/FlashBoot", "default": "OFF" }, "networkVolumes": { "description": "Ids of attached network volumes.", "type": "array", "items": { "type": "string", "maxLength": 128 }, "example": ["2q9m7x4c"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "templateId": { "description": "Template supplying defaults for the container settings.", "type": "string", "minLength": 1, "example": "30zmvf89kd", "maxLength": 128, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "timeout": { "description": "Longest a request may run, in milliseconds.", "type": "integer", "default": 3e5, "example": 3e5, "x-unit": "ms", "minimum": 5e3, "maximum": 6048e5, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "workers": { "description": "Worker bounds (defaults: min 0, max 3, idleTimeout 10 s).", "type": "object", "allOf": [{ "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointWorkers" }], "properties": { "min": { "type": "integer", "default": 0 }, "max": { "type": "integer", "default": 3 }, "idleTimeout": { "type": "integer", "default": 10 } }, "example": { "min": 0, "max": 3, "idleTimeout": 10 } }, "image": { "description": "Container image reference (not empty).", "type": "string", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." } }, "anyOf": [{ "required": ["image"], "properties": { "image": { "type": "string", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404" } } }, { "required": ["templateId"], "properties": { "templateId": { "type": "string", "minLength": 1, "maxLength": 128, "example": "30zmvf89kd" } } }], "allOf": [{ "if": { "required": ["type"], "properties": { "type": { "const": "LOAD_BALANCER" } } }, "then": { "properties": { "scaling": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestCountScaling" } } } }], "additionalProperties": false, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreateEndpointRequest" };
-const func0 = require("ajv/dist/runtime/equal").default;
+const schema139 = { "description": "Input of createEndpoint. Without `templateId`, `image` is required; a LOAD_BALANCER endpoint scales by request count.", "type": "object", "required": ["name", "type", "scaling"], "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "gpu": { "description": "GPU settings; absent for CPU resources.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateEndpointGpuConfig" }, "name": { "description": "Display name.", "type": "string", "minLength": 1, "example": "my-inference", "maxLength": 191 }, "scaling": { "description": "Scaling rule.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointScaling" }, "type": { "description": "Queue-based or load-balancing.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointType" }, "cpu": { "description": "CPU settings; absent for GPU resources.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateCpuConfig" }, "example": [{ "id": "cpu3c", "vcpuCount": 2 }], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "dataCenterIds": { "description": "Data centres allowed to host it, in order of preference.", "type": "array", "items": { "type": "string", "maxLength": 128 }, "example": ["US-KS-2"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "flashboot": { "description": "Fast cold-start mode.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/FlashBoot", "default": "OFF" }, "networkVolumes": { "description": "Ids of attached network volumes.", "type": "array", "items": { "type": "string", "maxLength": 128 }, "example": ["2q9m7x4c"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "templateId": { "description": "Template supplying defaults for the container settings.", "type": "string", "minLength": 1, "example": "30zmvf89kd", "maxLength": 128, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "timeout": { "description": "Longest a request may run, in milliseconds.", "type": "integer", "default": 3e5, "example": 3e5, "x-unit": "ms", "minimum": 5e3, "maximum": 6048e5, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "workers": { "description": "Worker bounds (defaults: min 0, max 3, idleTimeout 10 s).", "type": "object", "allOf": [{ "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointWorkers" }], "properties": { "min": { "type": "integer", "default": 0 }, "max": { "type": "integer", "default": 3 }, "idleTimeout": { "type": "integer", "default": 10 } }, "example": { "min": 0, "max": 3, "idleTimeout": 10 } }, "image": { "description": "Container image reference (not empty).", "type": "string", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." } }, "anyOf": [{ "required": ["image"], "properties": { "image": { "type": "string", "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404" } } }, { "required": ["templateId"], "properties": { "templateId": { "type": "string", "example": "30zmvf89kd" } } }], "allOf": [{ "if": { "required": ["type"], "properties": { "type": { "const": "LOAD_BALANCER" } } }, "then": { "properties": { "scaling": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestCountScaling" } } } }], "additionalProperties": false, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreateEndpointRequest" };
 const schema140 = { "description": "GPU request of createEndpoint; `pools` is required.", "type": "object", "allOf": [{ "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BaseEndpointGpuConfig" }, { "type": "object", "required": ["pools"], "properties": { "allowedCudaVersions": { "description": "Accept only hosts with one of these CUDA versions (`major.minor`).", "type": "array", "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "example": ["12.8", "12.6"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "minCudaVersion": { "description": "Accept only hosts with at least this CUDA version (`major.minor`).", "type": "string", "pattern": "^\\d+\\.\\d+$", "example": "12.1", "maxLength": 16, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "pools": { "type": "array", "description": "Restated from BaseEndpointGpuConfig (same type) so that `required` names a property this member defines (Ajv strictRequired).", "example": ["ADA_24"], "items": { "type": "string" } } } }], "unevaluatedProperties": false, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreateEndpointGpuConfig" };
 function validate314(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
@@ -12689,6 +12648,7 @@ function validate314(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate314.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const func0 = require("ajv/dist/runtime/equal").default;
 function validate307(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -12714,32 +12674,12 @@ function validate307(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     if (data.image !== void 0) {
-      let data0 = data.image;
-      if (typeof data0 === "string") {
-        if (func1(data0) > 1024) {
-          const err1 = { instancePath: instancePath + "/image", schemaPath: "#/anyOf/0/properties/image/maxLength", keyword: "maxLength", params: { limit: 1024 }, message: "must NOT have more than 1024 characters" };
-          if (vErrors === null) {
-            vErrors = [err1];
-          } else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-        if (func1(data0) < 1) {
-          const err2 = { instancePath: instancePath + "/image", schemaPath: "#/anyOf/0/properties/image/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-      } else {
-        const err3 = { instancePath: instancePath + "/image", schemaPath: "#/anyOf/0/properties/image/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      if (typeof data.image !== "string") {
+        const err1 = { instancePath: instancePath + "/image", schemaPath: "#/anyOf/0/properties/image/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err3];
+          vErrors = [err1];
         } else {
-          vErrors.push(err3);
+          vErrors.push(err1);
         }
         errors++;
       }
@@ -12754,41 +12694,21 @@ function validate307(data, { instancePath = "", parentData, parentDataProperty, 
   const _errs6 = errors;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.templateId === void 0) {
-      const err4 = { instancePath, schemaPath: "#/anyOf/1/required", keyword: "required", params: { missingProperty: "templateId" }, message: "must have required property 'templateId'" };
+      const err2 = { instancePath, schemaPath: "#/anyOf/1/required", keyword: "required", params: { missingProperty: "templateId" }, message: "must have required property 'templateId'" };
       if (vErrors === null) {
-        vErrors = [err4];
+        vErrors = [err2];
       } else {
-        vErrors.push(err4);
+        vErrors.push(err2);
       }
       errors++;
     }
     if (data.templateId !== void 0) {
-      let data1 = data.templateId;
-      if (typeof data1 === "string") {
-        if (func1(data1) > 128) {
-          const err5 = { instancePath: instancePath + "/templateId", schemaPath: "#/anyOf/1/properties/templateId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-        if (func1(data1) < 1) {
-          const err6 = { instancePath: instancePath + "/templateId", schemaPath: "#/anyOf/1/properties/templateId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
-            vErrors = [err6];
-          } else {
-            vErrors.push(err6);
-          }
-          errors++;
-        }
-      } else {
-        const err7 = { instancePath: instancePath + "/templateId", schemaPath: "#/anyOf/1/properties/templateId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      if (typeof data.templateId !== "string") {
+        const err3 = { instancePath: instancePath + "/templateId", schemaPath: "#/anyOf/1/properties/templateId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err7];
+          vErrors = [err3];
         } else {
-          vErrors.push(err7);
+          vErrors.push(err3);
         }
         errors++;
       }
@@ -12803,11 +12723,11 @@ function validate307(data, { instancePath = "", parentData, parentDataProperty, 
     }
   }
   if (!valid0) {
-    const err8 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+    const err4 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
     if (vErrors === null) {
-      vErrors = [err8];
+      vErrors = [err4];
     } else {
-      vErrors.push(err8);
+      vErrors.push(err4);
     }
     errors++;
   } else {
@@ -12826,21 +12746,21 @@ function validate307(data, { instancePath = "", parentData, parentDataProperty, 
   if (data && typeof data == "object" && !Array.isArray(data)) {
     let missing0;
     if (data.type === void 0 && (missing0 = "type")) {
-      const err9 = {};
+      const err5 = {};
       if (vErrors === null) {
-        vErrors = [err9];
+        vErrors = [err5];
       } else {
-        vErrors.push(err9);
+        vErrors.push(err5);
       }
       errors++;
     } else {
       if (data.type !== void 0) {
         if ("LOAD_BALANCER" !== data.type) {
-          const err10 = {};
+          const err6 = {};
           if (vErrors === null) {
-            vErrors = [err10];
+            vErrors = [err6];
           } else {
-            vErrors.push(err10);
+            vErrors.push(err6);
           }
           errors++;
         }
@@ -12875,11 +12795,11 @@ function validate307(data, { instancePath = "", parentData, parentDataProperty, 
     }
   }
   if (!valid4) {
-    const err11 = { instancePath, schemaPath: "#/allOf/0/if", keyword: "if", params: { failingKeyword: "then" }, message: 'must match "then" schema' };
+    const err7 = { instancePath, schemaPath: "#/allOf/0/if", keyword: "if", params: { failingKeyword: "then" }, message: 'must match "then" schema' };
     if (vErrors === null) {
-      vErrors = [err11];
+      vErrors = [err7];
     } else {
-      vErrors.push(err11);
+      vErrors.push(err7);
     }
     errors++;
   }
@@ -12893,39 +12813,39 @@ function validate307(data, { instancePath = "", parentData, parentDataProperty, 
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.name === void 0) {
-      const err12 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+      const err8 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
       if (vErrors === null) {
-        vErrors = [err12];
+        vErrors = [err8];
       } else {
-        vErrors.push(err12);
+        vErrors.push(err8);
       }
       errors++;
     }
     if (data.type === void 0) {
-      const err13 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err9 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
       if (vErrors === null) {
-        vErrors = [err13];
+        vErrors = [err9];
       } else {
-        vErrors.push(err13);
+        vErrors.push(err9);
       }
       errors++;
     }
     if (data.scaling === void 0) {
-      const err14 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "scaling" }, message: "must have required property 'scaling'" };
+      const err10 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "scaling" }, message: "must have required property 'scaling'" };
       if (vErrors === null) {
-        vErrors = [err14];
+        vErrors = [err10];
       } else {
-        vErrors.push(err14);
+        vErrors.push(err10);
       }
       errors++;
     }
     for (const key0 in data) {
       if (!func11.call(schema139.properties, key0)) {
-        const err15 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err11 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
-          vErrors = [err15];
+          vErrors = [err11];
         } else {
-          vErrors.push(err15);
+          vErrors.push(err11);
         }
         errors++;
       }
@@ -12970,29 +12890,29 @@ function validate307(data, { instancePath = "", parentData, parentDataProperty, 
       let data10 = data.name;
       if (typeof data10 === "string") {
         if (func1(data10) > 191) {
-          const err16 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 191 }, message: "must NOT have more than 191 characters" };
+          const err12 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 191 }, message: "must NOT have more than 191 characters" };
           if (vErrors === null) {
-            vErrors = [err16];
+            vErrors = [err12];
           } else {
-            vErrors.push(err16);
+            vErrors.push(err12);
           }
           errors++;
         }
         if (func1(data10) < 1) {
-          const err17 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err13 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
-            vErrors = [err17];
+            vErrors = [err13];
           } else {
-            vErrors.push(err17);
+            vErrors.push(err13);
           }
           errors++;
         }
       } else {
-        const err18 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err14 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err18];
+          vErrors = [err14];
         } else {
-          vErrors.push(err18);
+          vErrors.push(err14);
         }
         errors++;
       }
@@ -13013,20 +12933,20 @@ function validate307(data, { instancePath = "", parentData, parentDataProperty, 
       let data13 = data.cpu;
       if (Array.isArray(data13)) {
         if (data13.length > 64) {
-          const err19 = { instancePath: instancePath + "/cpu", schemaPath: "#/properties/cpu/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          const err15 = { instancePath: instancePath + "/cpu", schemaPath: "#/properties/cpu/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
           if (vErrors === null) {
-            vErrors = [err19];
+            vErrors = [err15];
           } else {
-            vErrors.push(err19);
+            vErrors.push(err15);
           }
           errors++;
         }
         if (data13.length < 1) {
-          const err20 = { instancePath: instancePath + "/cpu", schemaPath: "#/properties/cpu/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+          const err16 = { instancePath: instancePath + "/cpu", schemaPath: "#/properties/cpu/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
           if (vErrors === null) {
-            vErrors = [err20];
+            vErrors = [err16];
           } else {
-            vErrors.push(err20);
+            vErrors.push(err16);
           }
           errors++;
         }
@@ -13043,11 +12963,11 @@ function validate307(data, { instancePath = "", parentData, parentDataProperty, 
           outer0: for (; i1--; ) {
             for (j0 = i1; j0--; ) {
               if (func0(data13[i1], data13[j0])) {
-                const err21 = { instancePath: instancePath + "/cpu", schemaPath: "#/properties/cpu/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)" };
+                const err17 = { instancePath: instancePath + "/cpu", schemaPath: "#/properties/cpu/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)" };
                 if (vErrors === null) {
-                  vErrors = [err21];
+                  vErrors = [err17];
                 } else {
-                  vErrors.push(err21);
+                  vErrors.push(err17);
                 }
                 errors++;
                 break outer0;
@@ -13056,11 +12976,11 @@ function validate307(data, { instancePath = "", parentData, parentDataProperty, 
           }
         }
       } else {
-        const err22 = { instancePath: instancePath + "/cpu", schemaPath: "#/properties/cpu/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err18 = { instancePath: instancePath + "/cpu", schemaPath: "#/properties/cpu/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err22];
+          vErrors = [err18];
         } else {
-          vErrors.push(err22);
+          vErrors.push(err18);
         }
         errors++;
       }
@@ -13069,11 +12989,11 @@ function validate307(data, { instancePath = "", parentData, parentDataProperty, 
       let data15 = data.dataCenterIds;
       if (Array.isArray(data15)) {
         if (data15.length > 64) {
-          const err23 = { instancePath: instancePath + "/dataCenterIds", schemaPath: "#/properties/dataCenterIds/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          const err19 = { instancePath: instancePath + "/dataCenterIds", schemaPath: "#/properties/dataCenterIds/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
           if (vErrors === null) {
-            vErrors = [err23];
+            vErrors = [err19];
           } else {
-            vErrors.push(err23);
+            vErrors.push(err19);
           }
           errors++;
         }
@@ -13082,30 +13002,30 @@ function validate307(data, { instancePath = "", parentData, parentDataProperty, 
           let data16 = data15[i2];
           if (typeof data16 === "string") {
             if (func1(data16) > 128) {
-              const err24 = { instancePath: instancePath + "/dataCenterIds/" + i2, schemaPath: "#/properties/dataCenterIds/items/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              const err20 = { instancePath: instancePath + "/dataCenterIds/" + i2, schemaPath: "#/properties/dataCenterIds/items/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
               if (vErrors === null) {
-                vErrors = [err24];
+                vErrors = [err20];
               } else {
-                vErrors.push(err24);
+                vErrors.push(err20);
               }
               errors++;
             }
           } else {
-            const err25 = { instancePath: instancePath + "/dataCenterIds/" + i2, schemaPath: "#/properties/dataCenterIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err21 = { instancePath: instancePath + "/dataCenterIds/" + i2, schemaPath: "#/properties/dataCenterIds/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err25];
+              vErrors = [err21];
             } else {
-              vErrors.push(err25);
+              vErrors.push(err21);
             }
             errors++;
           }
         }
       } else {
-        const err26 = { instancePath: instancePath + "/dataCenterIds", schemaPath: "#/properties/dataCenterIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err22 = { instancePath: instancePath + "/dataCenterIds", schemaPath: "#/properties/dataCenterIds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err26];
+          vErrors = [err22];
         } else {
-          vErrors.push(err26);
+          vErrors.push(err22);
         }
         errors++;
       }
@@ -13120,11 +13040,11 @@ function validate307(data, { instancePath = "", parentData, parentDataProperty, 
       let data18 = data.networkVolumes;
       if (Array.isArray(data18)) {
         if (data18.length > 64) {
-          const err27 = { instancePath: instancePath + "/networkVolumes", schemaPath: "#/properties/networkVolumes/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+          const err23 = { instancePath: instancePath + "/networkVolumes", schemaPath: "#/properties/networkVolumes/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
           if (vErrors === null) {
-            vErrors = [err27];
+            vErrors = [err23];
           } else {
-            vErrors.push(err27);
+            vErrors.push(err23);
           }
           errors++;
         }
@@ -13133,30 +13053,30 @@ function validate307(data, { instancePath = "", parentData, parentDataProperty, 
           let data19 = data18[i3];
           if (typeof data19 === "string") {
             if (func1(data19) > 128) {
-              const err28 = { instancePath: instancePath + "/networkVolumes/" + i3, schemaPath: "#/properties/networkVolumes/items/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              const err24 = { instancePath: instancePath + "/networkVolumes/" + i3, schemaPath: "#/properties/networkVolumes/items/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
               if (vErrors === null) {
-                vErrors = [err28];
+                vErrors = [err24];
               } else {
-                vErrors.push(err28);
+                vErrors.push(err24);
               }
               errors++;
             }
           } else {
-            const err29 = { instancePath: instancePath + "/networkVolumes/" + i3, schemaPath: "#/properties/networkVolumes/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err25 = { instancePath: instancePath + "/networkVolumes/" + i3, schemaPath: "#/properties/networkVolumes/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err29];
+              vErrors = [err25];
             } else {
-              vErrors.push(err29);
+              vErrors.push(err25);
             }
             errors++;
           }
         }
       } else {
-        const err30 = { instancePath: instancePath + "/networkVolumes", schemaPath: "#/properties/networkVolumes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err26 = { instancePath: instancePath + "/networkVolumes", schemaPath: "#/properties/networkVolumes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err30];
+          vErrors = [err26];
         } else {
-          vErrors.push(err30);
+          vErrors.push(err26);
         }
         errors++;
       }
@@ -13165,29 +13085,29 @@ function validate307(data, { instancePath = "", parentData, parentDataProperty, 
       let data20 = data.templateId;
       if (typeof data20 === "string") {
         if (func1(data20) > 128) {
-          const err31 = { instancePath: instancePath + "/templateId", schemaPath: "#/properties/templateId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+          const err27 = { instancePath: instancePath + "/templateId", schemaPath: "#/properties/templateId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
           if (vErrors === null) {
-            vErrors = [err31];
+            vErrors = [err27];
           } else {
-            vErrors.push(err31);
+            vErrors.push(err27);
           }
           errors++;
         }
         if (func1(data20) < 1) {
-          const err32 = { instancePath: instancePath + "/templateId", schemaPath: "#/properties/templateId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err28 = { instancePath: instancePath + "/templateId", schemaPath: "#/properties/templateId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
-            vErrors = [err32];
+            vErrors = [err28];
           } else {
-            vErrors.push(err32);
+            vErrors.push(err28);
           }
           errors++;
         }
       } else {
-        const err33 = { instancePath: instancePath + "/templateId", schemaPath: "#/properties/templateId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err29 = { instancePath: instancePath + "/templateId", schemaPath: "#/properties/templateId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err33];
+          vErrors = [err29];
         } else {
-          vErrors.push(err33);
+          vErrors.push(err29);
         }
         errors++;
       }
@@ -13195,30 +13115,30 @@ function validate307(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.timeout !== void 0) {
       let data21 = data.timeout;
       if (!(typeof data21 == "number" && (!(data21 % 1) && !isNaN(data21)) && isFinite(data21))) {
-        const err34 = { instancePath: instancePath + "/timeout", schemaPath: "#/properties/timeout/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        const err30 = { instancePath: instancePath + "/timeout", schemaPath: "#/properties/timeout/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
         if (vErrors === null) {
-          vErrors = [err34];
+          vErrors = [err30];
         } else {
-          vErrors.push(err34);
+          vErrors.push(err30);
         }
         errors++;
       }
       if (typeof data21 == "number" && isFinite(data21)) {
         if (data21 > 6048e5 || isNaN(data21)) {
-          const err35 = { instancePath: instancePath + "/timeout", schemaPath: "#/properties/timeout/maximum", keyword: "maximum", params: { comparison: "<=", limit: 6048e5 }, message: "must be <= 604800000" };
+          const err31 = { instancePath: instancePath + "/timeout", schemaPath: "#/properties/timeout/maximum", keyword: "maximum", params: { comparison: "<=", limit: 6048e5 }, message: "must be <= 604800000" };
           if (vErrors === null) {
-            vErrors = [err35];
+            vErrors = [err31];
           } else {
-            vErrors.push(err35);
+            vErrors.push(err31);
           }
           errors++;
         }
         if (data21 < 5e3 || isNaN(data21)) {
-          const err36 = { instancePath: instancePath + "/timeout", schemaPath: "#/properties/timeout/minimum", keyword: "minimum", params: { comparison: ">=", limit: 5e3 }, message: "must be >= 5000" };
+          const err32 = { instancePath: instancePath + "/timeout", schemaPath: "#/properties/timeout/minimum", keyword: "minimum", params: { comparison: ">=", limit: 5e3 }, message: "must be >= 5000" };
           if (vErrors === null) {
-            vErrors = [err36];
+            vErrors = [err32];
           } else {
-            vErrors.push(err36);
+            vErrors.push(err32);
           }
           errors++;
         }
@@ -13234,11 +13154,11 @@ function validate307(data, { instancePath = "", parentData, parentDataProperty, 
         if (data22.min !== void 0) {
           let data23 = data22.min;
           if (!(typeof data23 == "number" && (!(data23 % 1) && !isNaN(data23)) && isFinite(data23))) {
-            const err37 = { instancePath: instancePath + "/workers/min", schemaPath: "#/properties/workers/properties/min/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            const err33 = { instancePath: instancePath + "/workers/min", schemaPath: "#/properties/workers/properties/min/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
             if (vErrors === null) {
-              vErrors = [err37];
+              vErrors = [err33];
             } else {
-              vErrors.push(err37);
+              vErrors.push(err33);
             }
             errors++;
           }
@@ -13246,11 +13166,11 @@ function validate307(data, { instancePath = "", parentData, parentDataProperty, 
         if (data22.max !== void 0) {
           let data24 = data22.max;
           if (!(typeof data24 == "number" && (!(data24 % 1) && !isNaN(data24)) && isFinite(data24))) {
-            const err38 = { instancePath: instancePath + "/workers/max", schemaPath: "#/properties/workers/properties/max/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            const err34 = { instancePath: instancePath + "/workers/max", schemaPath: "#/properties/workers/properties/max/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
             if (vErrors === null) {
-              vErrors = [err38];
+              vErrors = [err34];
             } else {
-              vErrors.push(err38);
+              vErrors.push(err34);
             }
             errors++;
           }
@@ -13258,21 +13178,21 @@ function validate307(data, { instancePath = "", parentData, parentDataProperty, 
         if (data22.idleTimeout !== void 0) {
           let data25 = data22.idleTimeout;
           if (!(typeof data25 == "number" && (!(data25 % 1) && !isNaN(data25)) && isFinite(data25))) {
-            const err39 = { instancePath: instancePath + "/workers/idleTimeout", schemaPath: "#/properties/workers/properties/idleTimeout/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            const err35 = { instancePath: instancePath + "/workers/idleTimeout", schemaPath: "#/properties/workers/properties/idleTimeout/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
             if (vErrors === null) {
-              vErrors = [err39];
+              vErrors = [err35];
             } else {
-              vErrors.push(err39);
+              vErrors.push(err35);
             }
             errors++;
           }
         }
       } else {
-        const err40 = { instancePath: instancePath + "/workers", schemaPath: "#/properties/workers/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err36 = { instancePath: instancePath + "/workers", schemaPath: "#/properties/workers/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err40];
+          vErrors = [err36];
         } else {
-          vErrors.push(err40);
+          vErrors.push(err36);
         }
         errors++;
       }
@@ -13281,39 +13201,39 @@ function validate307(data, { instancePath = "", parentData, parentDataProperty, 
       let data26 = data.image;
       if (typeof data26 === "string") {
         if (func1(data26) > 1024) {
-          const err41 = { instancePath: instancePath + "/image", schemaPath: "#/properties/image/maxLength", keyword: "maxLength", params: { limit: 1024 }, message: "must NOT have more than 1024 characters" };
+          const err37 = { instancePath: instancePath + "/image", schemaPath: "#/properties/image/maxLength", keyword: "maxLength", params: { limit: 1024 }, message: "must NOT have more than 1024 characters" };
           if (vErrors === null) {
-            vErrors = [err41];
+            vErrors = [err37];
           } else {
-            vErrors.push(err41);
+            vErrors.push(err37);
           }
           errors++;
         }
         if (func1(data26) < 1) {
-          const err42 = { instancePath: instancePath + "/image", schemaPath: "#/properties/image/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err38 = { instancePath: instancePath + "/image", schemaPath: "#/properties/image/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
-            vErrors = [err42];
+            vErrors = [err38];
           } else {
-            vErrors.push(err42);
+            vErrors.push(err38);
           }
           errors++;
         }
       } else {
-        const err43 = { instancePath: instancePath + "/image", schemaPath: "#/properties/image/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err39 = { instancePath: instancePath + "/image", schemaPath: "#/properties/image/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err43];
+          vErrors = [err39];
         } else {
-          vErrors.push(err43);
+          vErrors.push(err39);
         }
         errors++;
       }
     }
   } else {
-    const err44 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err40 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err44];
+      vErrors = [err40];
     } else {
-      vErrors.push(err44);
+      vErrors.push(err40);
     }
     errors++;
   }

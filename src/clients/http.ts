@@ -1,7 +1,8 @@
 /**
- * The throwing layer shared by the REST v1 and queue v2 clients: openapi-fetch's non-throwing
- * `{data, error, response}` underneath, Bearer auth, retry fetch per call, optional contract validation
- * of requests and responses, and status → error class mapping with secrets redacted.
+ * The throwing layer shared by the REST v1 and queue v2 clients: requests built as openapi-fetch builds
+ * them (direct-call.ts; `raw` is openapi-fetch itself, `{data, error, response}`), Bearer auth, retries per
+ * call, optional contract validation of requests and responses, and status → error class mapping with
+ * secrets redacted.
  */
 import createClient, { type Client } from 'openapi-fetch';
 import { callDirect, RequestBase } from './direct-call.js';

@@ -176,8 +176,11 @@ export class Http {
   private async send<T>(method: string, url: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal | undefined, what: string, holds = false): Promise<Answer<T>> {
     this.calls++;
     this.usage?.countCall();
-    const timeout = holds ? undefined : AbortSignal.timeout(this.requestTimeoutMs);
-    const bounded = timeout && signal ? AbortSignal.any([timeout, signal]) : timeout ?? signal;
+    // A plain timer, cleared on the answer: AbortSignal.timeout costs ~10× more per request, and a
+    // run sends thousands.
+    const timeout = holds ? undefined : new AbortController();
+    const timer = timeout && setTimeout(() => timeout.abort(new DOMException('request timed out', 'TimeoutError')), this.requestTimeoutMs);
+    const bounded = timeout && signal ? AbortSignal.any([timeout.signal, signal]) : timeout?.signal ?? signal;
     let response: Response;
     let text: string;
     try {
@@ -186,6 +189,8 @@ export class Http {
     } catch (error) {
       if ((error as Error | undefined)?.name === 'TimeoutError') throw new CheckFailure(`${what}: no answer within ${this.requestTimeoutMs / 1000} s`);
       throw new CheckFailure(`${what}: request failed: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      clearTimeout(timer);
     }
     let parsed: unknown;
     // An event stream (REST v2 logs) is text; its events are parsed by the check that asked for it.

@@ -40,7 +40,7 @@ export interface RunSettings {
   maxRealWaitMs: number;
   /** How long to poll a real server for a job to reach a state. */
   jobTimeoutMs: number;
-  /** Stop at the first failing rule (the rest are reported skipped); used by the self-proof runs. */
+  /** Stop at the first failing rule: the rules not yet started are reported skipped (checks already running finish). */
   bail?: boolean;
   /** Generated requests per operation and phase of the agreement rules (AGREE-*); default 2. */
   fuzzRuns?: number;

@@ -34,7 +34,7 @@ describe('the agreement phase catches what the fault-free mock does not do', () 
   }, 30_000);
 
   it('AGREE-INVALID-001 worker counts above their maximum accepted (fault workers-unbounded)', async () => {
-    const report = await agreement(['workers-unbounded'], ['createEndpoint', 'updateEndpoint', 'updateEndpointViaPost'], 40);
+    const report = await agreement(['workers-unbounded'], ['restV1:createEndpoint', 'restV1:updateEndpoint', 'restV1:updateEndpointViaPost'], 40);
     expect(problems(report)).toMatch(/workers(Min|Max)/);
   }, 30_000);
 

@@ -41,7 +41,10 @@ describe('Found 3: the mock rejects only what the spec states', () => {
     expect(operations.get('createPod')!['x-rule-ids']).toContain('REST-POD-010');
     const res = await h.rest('POST', '/pods', { name: 'no image' });
     expect(res.status).toBe(400);
-    expect(paths(res)).toEqual(['/body/imageName']);
+    // Stated in the schema since issue 21 (anyOf imageName | templateId): the errors name both alternatives.
+    expect(docs['rest-v1'].components.schemas['PodCreateInput']).toHaveProperty('anyOf');
+    expect(paths(res)).toContain('/body/imageName');
+    expect(paths(res).every((p) => ['/body', '/body/imageName', '/body/templateId'].includes(p))).toBe(true);
     expect((await h.rest('GET', '/pods')).body).toEqual([]);
   });
 

@@ -101,10 +101,12 @@ describe('a consumer of the installed package', () => {
     expect(result.code).toBe(0);
   });
 
-  it('(d) runs `compute-contract --help` from the installed bin', async () => {
-    const result = await node(pkg.app, ['node_modules/.bin/compute-contract', '--help']);
+  it('(d) runs `compute-contract --help` from the installed bin, loading no command', async () => {
+    const record = join(pkg.dir, 'help-loads.txt');
+    const result = await node(pkg.app, ['--import', './load-recorder.mjs', 'node_modules/.bin/compute-contract', '--help'], { LOAD_RECORD: record });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Usage: compute-contract <command>/);
+    expect(recordedModules(pkg.app, record)).toEqual(['compute-contract/bin/compute-contract.js', 'compute-contract/dist/src/cli/main.js']);
   });
 
   it('(d) starts the mock from the installed bin, gets an answer, and stops it with SIGTERM', async () => {
@@ -134,6 +136,25 @@ describe('a consumer of the installed package', () => {
     }
     expect(await exited).toBe(0);
     expect(stderr).toContain('SIGTERM, shutting down');
+  });
+});
+
+describe('the installed commands read only files the package ships', () => {
+  it('`compute-contract conform --tier safe` runs every selected check without a crash (no file missing from the tarball)', async () => {
+    const reports = join(pkg.dir, 'conform-reports');
+    const result = await node(pkg.app, ['node_modules/.bin/compute-contract', 'conform', '--tier', 'safe', '--quiet', '--reports', reports]);
+    expect(result.stderr).toBe('');
+    const report = JSON.parse(readFileSync(join(reports, 'conformance-report.json'), 'utf8')) as { results: { id: string; reason?: string }[] };
+    expect(report.results.length).toBeGreaterThan(100);
+    expect(report.results.filter((rule) => /check crashed/.test(rule.reason ?? '')).map((rule) => `${rule.id}: ${rule.reason}`)).toEqual([]);
+  });
+
+  it('`compute-contract docs` builds the site from the installed specs, pages and assets', async () => {
+    const out = join(pkg.dir, 'docs-site');
+    const result = await node(pkg.app, ['node_modules/.bin/compute-contract', 'docs', '--out', out]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(readFileSync(join(out, 'index.html'), 'utf8')).toContain('compute-contract');
   });
 });
 

@@ -2,7 +2,7 @@
 // surface and per level, and the verdict.
 import { RULE_LEVELS } from '../levels.js';
 import { SURFACE_INFO, configuredSurfaces } from '../surfaces.js';
-import type { RunSettings, TargetConfig } from '../target.js';
+import { DEFAULT_CONCURRENCY, type RunSettings, type TargetConfig } from '../target.js';
 import type { PreflightProbe, RuleResult, RunSummary, Tally } from '../types.js';
 import { verdictLine } from '../verdict.js';
 
@@ -13,7 +13,8 @@ export function runHeader(target: TargetConfig, settings: RunSettings): string {
   const configured = configuredSurfaces(target);
   const surfaces = configured.map((s) => SURFACE_INFO[s].label).join(', ');
   const levels = settings.levels && settings.levels.length < RULE_LEVELS.length ? `, levels ${settings.levels.join(',')}` : '';
-  return `compute-contract conformance — target: ${target.name} (${surfaces}), tier ${settings.tier}, seed ${settings.seed}${target.controlUrl ? ', clock control' : ''}${levels}${settings.strict ? ', strict' : ''}`;
+  const concurrency = settings.concurrency ?? DEFAULT_CONCURRENCY;
+  return `compute-contract conformance — target: ${target.name} (${surfaces}), tier ${settings.tier}, seed ${settings.seed}${target.controlUrl ? ', clock control' : ''}${levels}${settings.strict ? ', strict' : ''}, ${concurrency === 1 ? 'one check at a time' : `up to ${concurrency} checks at once`}`;
 }
 
 export function consoleProgress(write: (line: string) => void = (l) => process.stdout.write(`${l}\n`)) {

@@ -347,7 +347,8 @@ export class JobEngine {
     job.delayTime = now - job.queuedAt;
     job.workerId = worker.id;
     job.attempts++;
-    this.jobs.touch(job.id);
+    // Not journaled: a restored running job goes back to the queue anyway, so this change could show
+    // nothing after a restart (its record is written again when the job finishes or is cancelled).
     const config = this.deps.endpointConfig(ep.endpointId) ?? {};
     const timeout = job.policy?.executionTimeout ?? config.executionTimeoutMs ?? DEFAULT_EXECUTION_TIMEOUT_MS;
     const directive = readDirective(job.input, this.deps.defaultJobDurationMs);

@@ -38,6 +38,7 @@ const V1_NAMES: [RegExp, string][] = [
   [/\bdockerStartCmd\b/g, 'args'],
   [/\bisServerless\b/g, 'serverless'],
   [/\bisPublic\b/g, 'public'],
+  [/\bcontainer registry auth\b/g, 'registry credential'],
 ];
 
 /** A store message in REST v2's words: REST v2 answers name REST v2 fields only. */

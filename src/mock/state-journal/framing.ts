@@ -41,8 +41,14 @@ export class CorruptRecord extends Error {
   }
 }
 
-/** Reads every record; a damaged last record is reported as torn, any other damage throws CorruptRecord. */
-export function scanRecords(buf: Buffer): Scan {
+/**
+ * Reads every record; a damaged last record is reported as torn, any other damage throws CorruptRecord.
+ * Zero bytes at the end are space the journal allocated ahead (a record never ends in a zero byte).
+ */
+export function scanRecords(file: Buffer): Scan {
+  let end = file.length;
+  while (end > 0 && file[end - 1] === 0) end--;
+  const buf = file.subarray(0, end);
   const records: unknown[] = [];
   let offset = 0;
   while (offset < buf.length) {
