@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // Chosen for 2 cores (see CONTRIBUTING.md, "Test suite speed"):
 // - two workers: vitest's default leaves one core idle (cores - 1); most files wait on servers, a
@@ -12,6 +13,26 @@ import { defineConfig } from 'vitest/config';
 //   their own: the `isolated` project.
 const ISOLATED = ['test/clients/validator-loading.test.ts', 'test/root-validation.test.ts'];
 
+/**
+ * The files that run longest start first, so that no core idles at the end waiting for one of them
+ * (vitest would otherwise start a fresh clone's files largest first, and these are small files).
+ */
+const LONGEST_FIRST = [
+  'test/agreement/mock-agreement.test.ts', 'test/conform/fault-free.test.ts', 'test/conform/faults.test.ts',
+  'test/conform/preflight.test.ts', 'test/mock/rate-limits-per-operation.test.ts', 'test/agreement/teeth.test.ts',
+  'test/docs/browser.test.ts', 'test/agreement/generator.test.ts', 'test/mock/persistence-kill.test.ts', 'test/specs-lint.test.ts',
+];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (spec: TestSpecification) => {
+      const index = LONGEST_FIRST.findIndex((file) => spec.moduleId.endsWith(file));
+      return index === -1 ? LONGEST_FIRST.length : index;
+    };
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
+
 const shared = {
   testTimeout: 20_000,
   hookTimeout: 20_000,
@@ -21,6 +42,7 @@ const shared = {
 export default defineConfig({
   test: {
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirst },
     // CI sets VITEST_JSON to a path so .ci/run can print a plain "N passed, N failed" line.
     reporters: process.env.VITEST_JSON ? ['default', 'json'] : ['default'],
     outputFile: process.env.VITEST_JSON ? { json: process.env.VITEST_JSON } : {},

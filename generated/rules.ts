@@ -4266,7 +4266,7 @@ export const rules = [
   },
   {
     "id": "RESTV2-BILLING-002",
-    "title": "A billing window moves startTime back to the start of its bucket and endTime forward to the end of its bucket (UTC), lastN is the last N buckets ending with the current one, and lastN beside startTime or endTime, startTime not before endTime, or a window of more than 8784 buckets is answered 400.",
+    "title": "A billing window moves startTime back to the start of its bucket and endTime forward to the end of its bucket (UTC), lastN is the last N buckets ending with the current one, and lastN beside startTime or endTime, startTime not before endTime, a window of more than 8784 buckets, or one starting before 1970-01-01T00:00:00Z (billing begins at the epoch; assumed) or ending after the year 9999 is answered 400.",
     "seed": "rest-v2 › GET /v2/billing; rest-v2 › BillingQuery; rest-v2 › BillingBucketSize",
     "surface": "rest-v2",
     "check": "black-box",

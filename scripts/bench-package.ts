@@ -13,7 +13,8 @@
  * Usage: `npm run bench:package [-- --runs N --rounds N]`. Bounded: fixed run counts, loopback only.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync, existsSync, lstatSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { packAndInstall, repoRoot, type Installed } from './package/pack-install.js';
@@ -28,12 +29,14 @@ const ROUNDS = numberArg('--rounds', 21);
 
 interface Sample {
   wallMs: number;
+  /** User + system CPU of the whole process: far less sensitive than wall time to other load on the machine. */
+  cpuMs: number;
   maxRssKiB: number;
 }
 
 /** One whole node process running `code` as an ES module; wall time from spawn to exit, peak RSS it reports. */
 function runProcess(code: string, cwd: string): Promise<Sample> {
-  const program = `${code}\nprocess.stdout.write('\\n' + JSON.stringify({ maxRssKiB: process.resourceUsage().maxRSS }));`;
+  const program = `${code}\nconst cpu = process.cpuUsage();\nprocess.stdout.write('\\n' + JSON.stringify({ maxRssKiB: process.resourceUsage().maxRSS, cpuMs: (cpu.user + cpu.system) / 1000 }));`;
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, ['--input-type=module', '-e', program], { cwd });
@@ -45,7 +48,8 @@ function runProcess(code: string, cwd: string): Promise<Sample> {
       const wallMs = performance.now() - started;
       if (code !== 0) return reject(new Error(`process failed (${code}): ${stderr.slice(-2000)}`));
       const last = stdout.trim().split('\n').pop() ?? '{}';
-      resolve({ wallMs, maxRssKiB: (JSON.parse(last) as { maxRssKiB: number }).maxRssKiB });
+      const reported = JSON.parse(last) as { maxRssKiB: number; cpuMs: number };
+      resolve({ wallMs, cpuMs: reported.cpuMs, maxRssKiB: reported.maxRssKiB });
     });
   });
 }
@@ -115,7 +119,9 @@ async function main() {
   try {
     pkg = packAndInstall();
     const app = pkg.app;
-    const root = join(app, 'node_modules', 'compute-contract', 'dist', 'src', 'index.js');
+    const installedPackage = join(app, 'node_modules', 'compute-contract');
+    const manifest = JSON.parse(readFileSync(join(installedPackage, 'package.json'), 'utf8')) as { exports: { '.': { default: string } } };
+    const root = join(installedPackage, manifest.exports['.'].default);
     const bin = join(app, 'node_modules', 'compute-contract', 'bin', 'compute-contract.js');
     const openapiFetch = join(repoRoot, 'node_modules', 'openapi-fetch', 'dist', 'index.mjs');
     const runpod = join(repoRoot, 'node_modules', 'runpod-sdk', 'dist', 'src', 'index.js');
@@ -147,7 +153,8 @@ async function main() {
     }
     const wall = (name: string) => median(samples[name]!.map((s) => s.wallMs));
     const rss = (name: string) => median(samples[name]!.map((s) => s.maxRssKiB));
-    const added = (name: string) => ({ wallMs: wall(name) - wall('bare'), rssKiB: rss(name) - rss('bare') });
+    const cpu = (name: string) => median(samples[name]!.map((s) => s.cpuMs));
+    const added = (name: string) => ({ wallMs: wall(name) - wall('bare'), cpuMs: cpu(name) - cpu('bare'), rssKiB: rss(name) - rss('bare') });
 
     const { createQueueClient } = (await import(fileUrl(root))) as { createQueueClient: CreateQueueClient };
     const overhead = await measureStatusOverhead(createQueueClient, { requestsPerRound: 150, rounds: ROUNDS, maxTotalMs: 60_000 });
@@ -155,7 +162,7 @@ async function main() {
 
     const figures = {
       runs: RUNS,
-      bareNode: { wallMs: wall('bare'), maxRssKiB: rss('bare') },
+      bareNode: { wallMs: wall('bare'), cpuMs: cpu('bare'), maxRssKiB: rss('bare') },
       importRoot: added('importRoot'),
       importOpenapiFetch: added('importOpenapiFetch'),
       importRunpodSdk: added('importRunpodSdk'),
@@ -171,17 +178,18 @@ async function main() {
     };
 
     const row = (figure: string, ours: string, others: string, goal: string) => `| ${figure} | ${ours} | ${others} | ${goal} |`;
+    const wallCpu = (added: { wallMs: number; cpuMs: number }) => `${signedMs(added.wallMs)} (CPU ${signedMs(added.cpuMs)})`;
     console.log(
       [
-        `Whole-process medians of ${RUNS} runs on the packed-and-installed tarball (bare node: ${ms(wall('bare'))}, ${(rss('bare') / 1024).toFixed(1)} MiB).`,
+        `Whole-process medians of ${RUNS} runs on the packed-and-installed tarball; bare node: ${ms(wall('bare'))} wall, ${ms(cpu('bare'))} CPU, ${(rss('bare') / 1024).toFixed(1)} MiB. Load average at the end: ${loadavg().map((value) => value.toFixed(1)).join(' ')} (${cpus().length} CPUs).`,
         '',
         '| Figure | compute-contract | same run: others | goal |',
         '|---|---|---|---|',
-        row('root-entry import: added wall / peak memory', `${signedMs(figures.importRoot.wallMs)} / ${signedMiB(figures.importRoot.rssKiB)}`,
-          `openapi-fetch ${signedMs(figures.importOpenapiFetch.wallMs)} / ${signedMiB(figures.importOpenapiFetch.rssKiB)}; runpod-sdk ${signedMs(figures.importRunpodSdk.wallMs)} / ${signedMiB(figures.importRunpodSdk.rssKiB)}`,
+        row('root-entry import: added wall (CPU) / peak memory', `${wallCpu(figures.importRoot)} / ${signedMiB(figures.importRoot.rssKiB)}`,
+          `openapi-fetch ${wallCpu(figures.importOpenapiFetch)} / ${signedMiB(figures.importOpenapiFetch.rssKiB)}; runpod-sdk ${wallCpu(figures.importRunpodSdk)} / ${signedMiB(figures.importRunpodSdk.rssKiB)}`,
           '≤ +25 ms / ≤ +10 MiB'),
-        row('queue client + its validators, first status() ready (added over bare node; over a raw fetch\'s first call)', `${signedMs(figures.firstStatus.wallMs)} / ${signedMiB(figures.firstStatus.rssKiB)}; ${signedMs(figures.firstStatus.wallMs - figures.firstRawFetch.wallMs)}`,
-          `raw fetch ${signedMs(figures.firstRawFetch.wallMs)}; openapi-fetch ${signedMs(figures.firstOpenapiFetch.wallMs)}; runpod-sdk ${signedMs(figures.firstRunpodSdk.wallMs)}`,
+        row('queue client + its validators, first status() ready: added over a raw fetch\'s first call (over bare node)', `${signedMs(figures.firstStatus.wallMs - figures.firstRawFetch.wallMs)} (CPU ${signedMs(figures.firstStatus.cpuMs - figures.firstRawFetch.cpuMs)}); ${signedMs(figures.firstStatus.wallMs)} / ${signedMiB(figures.firstStatus.rssKiB)} over bare node`,
+          `raw fetch ${wallCpu(figures.firstRawFetch)}; openapi-fetch ${wallCpu(figures.firstOpenapiFetch)}; runpod-sdk ${wallCpu(figures.firstRunpodSdk)} (over bare node)`,
           '≤ +40 ms'),
         row('`compute-contract --help`', ms(figures.helpMs), `bare node ${ms(wall('bare'))}`, '≤ 0.3 s'),
         row('`compute-contract mock` to banner', ms(figures.mockBannerMs), '', '≤ 0.6 s'),

@@ -143,7 +143,7 @@ async function throughput(dir: string) {
       });
     }
     durable.proc.stdin!.write('stats\n');
-    const stats = JSON.parse(await durable.line()) as { flushes: number; appendedBytes: number; compactions: number; compactedBytes: number };
+    const stats = JSON.parse(await durable.line()) as { flushes: number; appendedBytes: number; compactions: number; compactedBytes: number; allocatedBytes: number };
     return { rows, ratios, acknowledged, stats };
   } finally {
     plain.proc.kill('SIGTERM');
@@ -209,7 +209,7 @@ async function main(): Promise<void> {
     const fsyncAfter = fdatasyncMicros(dir);
     const r = await restarts(dir);
     const changes = t.acknowledged.templates + t.acknowledged.run;
-    const written = t.stats.appendedBytes + t.stats.compactedBytes;
+    const written = t.stats.appendedBytes + t.stats.compactedBytes + t.stats.allocatedBytes;
     const templateJson = JSON.stringify({ ...{ category: 'NVIDIA', containerDiskInGb: 50, dockerEntrypoint: [], dockerStartCmd: [], env: {}, isPublic: false, isServerless: false, ports: [], readme: '', volumeInGb: 20, volumeMountPath: '/workspace' }, name: 'bench-0123456789abcdef', imageName: 'bench:1', id: 'x'.repeat(14) }).length;
     const report = {
       durationSecondsPerLoad: DURATION_S,
@@ -228,7 +228,9 @@ async function main(): Promise<void> {
         changesPerFlush: +(changes / Math.max(1, t.stats.flushes)).toFixed(1),
         bytesAppended: t.stats.appendedBytes,
         bytesByCompactions: t.stats.compactedBytes,
+        zeroBytesAllocatedAhead: t.stats.allocatedBytes,
         compactions: t.stats.compactions,
+        recordBytesPerAcknowledgedChange: Math.round(t.stats.appendedBytes / Math.max(1, changes)),
         bytesPerAcknowledgedChange: Math.round(written / Math.max(1, changes)),
         templateRecordJsonBytes: templateJson,
       },

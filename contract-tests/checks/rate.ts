@@ -71,7 +71,7 @@ const SENT = PARALLEL;
 /**
  * Counts `count` requests toward the endpoint's current window of the operation through the control
  * API (`POST {control}/rate-limits/consume`); 0 when the target's control API lacks that route, so the
- * caller floods instead. The target must then count exactly `count`: reported back as `used`.
+ * caller floods instead. The answer's `used` (the window's count) must include them.
  */
 async function consume(ctx: Ctx, endpointId: string, operationId: string, count: number): Promise<number> {
   const answer = await ctx.http.raw('POST', `${ctx.target.controlUrl}/rate-limits/consume`, { endpointId, operationId, count });

@@ -645,7 +645,7 @@ export interface paths {
         };
         /**
          * Billing history over every resource
-         * @description Total spend per time bucket, one record per bucket, with one component per resource kind (pods, serverless, storage, public endpoints, clusters), and metadata echoing the resolved window, record count and totals. Window (assumed where the public file is silent): startTime moves back to the start of its bucket and endTime forward to the end of its bucket (UTC; weeks start on Sunday, as REST v1's buckets); left out, the last 30 days up to the end of the current bucket; lastN = the last N buckets, the current one included; lastN with startTime or endTime, startTime not before endTime, or more than 8784 buckets → 400. The mock derives costs from what exists, with REST v1's prices, so over a window covering a resource's life REST v1 and REST v2 bill it the same; deleted resources are no longer billed.
+         * @description Total spend per time bucket, one record per bucket, with one component per resource kind (pods, serverless, storage, public endpoints, clusters), and metadata echoing the resolved window, record count and totals. Window (assumed where the public file is silent): startTime moves back to the start of its bucket and endTime forward to the end of its bucket (UTC; weeks start on Sunday, as REST v1's buckets); left out, the last 30 days up to the end of the current bucket; lastN = the last N buckets, the current one included; lastN with startTime or endTime, startTime not before endTime, more than 8784 buckets, or a window reaching before 1970-01-01T00:00:00Z (billing begins at the epoch) or past the year 9999 → 400. The mock derives costs from what exists, with REST v1's prices, so over a window covering a resource's life REST v1 and REST v2 bill it the same; deleted resources are no longer billed.
          */
         get: operations["listBilling"];
         put?: never;
@@ -665,7 +665,7 @@ export interface paths {
         };
         /**
          * Pod billing history
-         * @description Pod cost (GPU and CPU pods) per pod and time bucket, or for one pod with `podId`, with metadata. A cluster's member pods are billed under /v2/billing/clusters. One record per resource and bucket it existed in; at most 10000 records (more → 400: shorten the window, choose a larger bucket or filter); an id that names nothing gives no records. Window (assumed where the public file is silent): startTime moves back to the start of its bucket and endTime forward to the end of its bucket (UTC; weeks start on Sunday, as REST v1's buckets); left out, the last 30 days up to the end of the current bucket; lastN = the last N buckets, the current one included; lastN with startTime or endTime, startTime not before endTime, or more than 8784 buckets → 400. The mock derives costs from what exists, with REST v1's prices, so over a window covering a resource's life REST v1 and REST v2 bill it the same; deleted resources are no longer billed.
+         * @description Pod cost (GPU and CPU pods) per pod and time bucket, or for one pod with `podId`, with metadata. A cluster's member pods are billed under /v2/billing/clusters. One record per resource and bucket it existed in; at most 10000 records (more → 400: shorten the window, choose a larger bucket or filter); an id that names nothing gives no records. Window (assumed where the public file is silent): startTime moves back to the start of its bucket and endTime forward to the end of its bucket (UTC; weeks start on Sunday, as REST v1's buckets); left out, the last 30 days up to the end of the current bucket; lastN = the last N buckets, the current one included; lastN with startTime or endTime, startTime not before endTime, more than 8784 buckets, or a window reaching before 1970-01-01T00:00:00Z (billing begins at the epoch) or past the year 9999 → 400. The mock derives costs from what exists, with REST v1's prices, so over a window covering a resource's life REST v1 and REST v2 bill it the same; deleted resources are no longer billed.
          */
         get: operations["listPodBilling"];
         put?: never;
@@ -685,7 +685,7 @@ export interface paths {
         };
         /**
          * Serverless billing history
-         * @description Serverless endpoint cost (GPU, CPU, disk, platform fee) per endpoint and time bucket, or for one endpoint with `serverlessId`, with metadata. Pods are billed under /v2/billing/pods. One record per resource and bucket it existed in; at most 10000 records (more → 400: shorten the window, choose a larger bucket or filter); an id that names nothing gives no records. Window (assumed where the public file is silent): startTime moves back to the start of its bucket and endTime forward to the end of its bucket (UTC; weeks start on Sunday, as REST v1's buckets); left out, the last 30 days up to the end of the current bucket; lastN = the last N buckets, the current one included; lastN with startTime or endTime, startTime not before endTime, or more than 8784 buckets → 400. The mock derives costs from what exists, with REST v1's prices, so over a window covering a resource's life REST v1 and REST v2 bill it the same; deleted resources are no longer billed.
+         * @description Serverless endpoint cost (GPU, CPU, disk, platform fee) per endpoint and time bucket, or for one endpoint with `serverlessId`, with metadata. Pods are billed under /v2/billing/pods. One record per resource and bucket it existed in; at most 10000 records (more → 400: shorten the window, choose a larger bucket or filter); an id that names nothing gives no records. Window (assumed where the public file is silent): startTime moves back to the start of its bucket and endTime forward to the end of its bucket (UTC; weeks start on Sunday, as REST v1's buckets); left out, the last 30 days up to the end of the current bucket; lastN = the last N buckets, the current one included; lastN with startTime or endTime, startTime not before endTime, more than 8784 buckets, or a window reaching before 1970-01-01T00:00:00Z (billing begins at the epoch) or past the year 9999 → 400. The mock derives costs from what exists, with REST v1's prices, so over a window covering a resource's life REST v1 and REST v2 bill it the same; deleted resources are no longer billed.
          */
         get: operations["listServerlessBilling"];
         put?: never;
@@ -705,7 +705,7 @@ export interface paths {
         };
         /**
          * Public endpoint billing history
-         * @description Cost of RunPod public endpoints per time bucket, one record per bucket, with metadata. Not the REST v1 `/billing/endpoints` (serverless endpoints): that one is /v2/billing/serverless. Window (assumed where the public file is silent): startTime moves back to the start of its bucket and endTime forward to the end of its bucket (UTC; weeks start on Sunday, as REST v1's buckets); left out, the last 30 days up to the end of the current bucket; lastN = the last N buckets, the current one included; lastN with startTime or endTime, startTime not before endTime, or more than 8784 buckets → 400. The mock derives costs from what exists, with REST v1's prices, so over a window covering a resource's life REST v1 and REST v2 bill it the same; deleted resources are no longer billed.
+         * @description Cost of RunPod public endpoints per time bucket, one record per bucket, with metadata. Not the REST v1 `/billing/endpoints` (serverless endpoints): that one is /v2/billing/serverless. Window (assumed where the public file is silent): startTime moves back to the start of its bucket and endTime forward to the end of its bucket (UTC; weeks start on Sunday, as REST v1's buckets); left out, the last 30 days up to the end of the current bucket; lastN = the last N buckets, the current one included; lastN with startTime or endTime, startTime not before endTime, more than 8784 buckets, or a window reaching before 1970-01-01T00:00:00Z (billing begins at the epoch) or past the year 9999 → 400. The mock derives costs from what exists, with REST v1's prices, so over a window covering a resource's life REST v1 and REST v2 bill it the same; deleted resources are no longer billed.
          */
         get: operations["listEndpointBilling"];
         put?: never;
@@ -725,7 +725,7 @@ export interface paths {
         };
         /**
          * Network volume billing history
-         * @description Storage cost (standard and high-performance) per network volume and time bucket, or for one volume with `networkVolumeId`, with metadata. One record per resource and bucket it existed in; at most 10000 records (more → 400: shorten the window, choose a larger bucket or filter); an id that names nothing gives no records. Window (assumed where the public file is silent): startTime moves back to the start of its bucket and endTime forward to the end of its bucket (UTC; weeks start on Sunday, as REST v1's buckets); left out, the last 30 days up to the end of the current bucket; lastN = the last N buckets, the current one included; lastN with startTime or endTime, startTime not before endTime, or more than 8784 buckets → 400. The mock derives costs from what exists, with REST v1's prices, so over a window covering a resource's life REST v1 and REST v2 bill it the same; deleted resources are no longer billed.
+         * @description Storage cost (standard and high-performance) per network volume and time bucket, or for one volume with `networkVolumeId`, with metadata. One record per resource and bucket it existed in; at most 10000 records (more → 400: shorten the window, choose a larger bucket or filter); an id that names nothing gives no records. Window (assumed where the public file is silent): startTime moves back to the start of its bucket and endTime forward to the end of its bucket (UTC; weeks start on Sunday, as REST v1's buckets); left out, the last 30 days up to the end of the current bucket; lastN = the last N buckets, the current one included; lastN with startTime or endTime, startTime not before endTime, more than 8784 buckets, or a window reaching before 1970-01-01T00:00:00Z (billing begins at the epoch) or past the year 9999 → 400. The mock derives costs from what exists, with REST v1's prices, so over a window covering a resource's life REST v1 and REST v2 bill it the same; deleted resources are no longer billed.
          */
         get: operations["listNetworkVolumeBilling"];
         put?: never;
@@ -745,7 +745,7 @@ export interface paths {
         };
         /**
          * Cluster billing history
-         * @description Cluster cost (GPU, disk, inter-node networking; no CPU part) per cluster and time bucket, or for one cluster with `clusterId`, with metadata. One record per resource and bucket it existed in; at most 10000 records (more → 400: shorten the window, choose a larger bucket or filter); an id that names nothing gives no records. Window (assumed where the public file is silent): startTime moves back to the start of its bucket and endTime forward to the end of its bucket (UTC; weeks start on Sunday, as REST v1's buckets); left out, the last 30 days up to the end of the current bucket; lastN = the last N buckets, the current one included; lastN with startTime or endTime, startTime not before endTime, or more than 8784 buckets → 400. The mock derives costs from what exists, with REST v1's prices, so over a window covering a resource's life REST v1 and REST v2 bill it the same; deleted resources are no longer billed.
+         * @description Cluster cost (GPU, disk, inter-node networking; no CPU part) per cluster and time bucket, or for one cluster with `clusterId`, with metadata. One record per resource and bucket it existed in; at most 10000 records (more → 400: shorten the window, choose a larger bucket or filter); an id that names nothing gives no records. Window (assumed where the public file is silent): startTime moves back to the start of its bucket and endTime forward to the end of its bucket (UTC; weeks start on Sunday, as REST v1's buckets); left out, the last 30 days up to the end of the current bucket; lastN = the last N buckets, the current one included; lastN with startTime or endTime, startTime not before endTime, more than 8784 buckets, or a window reaching before 1970-01-01T00:00:00Z (billing begins at the epoch) or past the year 9999 → 400. The mock derives costs from what exists, with REST v1's prices, so over a window covering a resource's life REST v1 and REST v2 bill it the same; deleted resources are no longer billed.
          */
         get: operations["listClusterBilling"];
         put?: never;
@@ -3486,7 +3486,10 @@ export interface components {
             pools: string[];
         };
         /** @description GPU request of createEndpoint; `pools` is required. */
-        CreateEndpointGpuConfig: components["schemas"]["BaseEndpointGpuConfig"] & {
+        CreateEndpointGpuConfig: {
+            pools: components["schemas"]["pools"];
+            excludedTypes?: components["schemas"]["excludedTypes"];
+            count?: components["schemas"]["count"];
             /**
              * @description Accept only hosts with one of these CUDA versions (`major.minor`).
              * @example [
@@ -3500,16 +3503,12 @@ export interface components {
              * @example 12.1
              */
             minCudaVersion?: string;
-            /**
-             * @description Restated from BaseEndpointGpuConfig (same type) so that `required` names a property this member defines (Ajv strictRequired).
-             * @example [
-             *       "ADA_24"
-             *     ]
-             */
-            pools: string[];
         };
         /** @description GPU change of updateEndpoint; `excludedTypes` needs `pools`; an empty `minCudaVersion` clears it. */
-        UpdateEndpointGpuConfig: components["schemas"]["BaseEndpointGpuConfig"] & {
+        UpdateEndpointGpuConfig: {
+            pools?: components["schemas"]["pools"];
+            excludedTypes?: components["schemas"]["excludedTypes"];
+            count?: components["schemas"]["count"];
             /**
              * @description Accept only hosts with one of these CUDA versions (`major.minor`).
              * @example [
@@ -4203,6 +4202,26 @@ export interface components {
          * @example null
          */
         registry: string | null;
+        /**
+         * @description GPU pool ids to draw workers from, in order of preference.
+         * @example [
+         *       "ADA_24"
+         *     ]
+         */
+        pools: string[];
+        /**
+         * @description GPU type ids never to use.
+         * @example [
+         *       "NVIDIA L40"
+         *     ]
+         */
+        excludedTypes: string[];
+        /**
+         * @description GPUs per pod or worker.
+         * @default 1
+         * @example 1
+         */
+        count: number;
     };
     responses: {
         /** @description The request is malformed or breaks a request rule. */

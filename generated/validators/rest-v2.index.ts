@@ -372,6 +372,9 @@ export const schemas = {
   env: V.schema__env as Validator<Components['schemas']['env']>,
   ports: V.schema__ports as Validator<Components['schemas']['ports']>,
   registry: V.schema__registry as Validator<Components['schemas']['registry']>,
+  pools: V.schema__pools as Validator<Components['schemas']['pools']>,
+  excludedTypes: V.schema__excludedTypes as Validator<Components['schemas']['excludedTypes']>,
+  count: V.schema__count as Validator<Components['schemas']['count']>,
 } as const;
 /** Validators of the REST v2 webhook payloads the service sends. */
 export const webhooks = {

@@ -12478,7 +12478,209 @@ validate282.evaluated = { "props": { "id": true, "name": true, "type": true, "re
 const schema__EndpointType = validate284;
 const schema__CreateEndpointRequest = validate307;
 const schema139 = { "description": "Input of createEndpoint. Without `templateId`, `image` is required; a LOAD_BALANCER endpoint scales by request count.", "type": "object", "required": ["name", "type", "scaling"], "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "gpu": { "description": "GPU settings; absent for CPU resources.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateEndpointGpuConfig" }, "name": { "description": "Display name.", "type": "string", "minLength": 1, "example": "my-inference", "maxLength": 191 }, "scaling": { "description": "Scaling rule.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointScaling" }, "type": { "description": "Queue-based or load-balancing.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointType" }, "cpu": { "description": "CPU settings; absent for GPU resources.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateCpuConfig" }, "example": [{ "id": "cpu3c", "vcpuCount": 2 }], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "dataCenterIds": { "description": "Data centres allowed to host it, in order of preference.", "type": "array", "items": { "type": "string", "maxLength": 128 }, "example": ["US-KS-2"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "flashboot": { "description": "Fast cold-start mode.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/FlashBoot", "default": "OFF" }, "networkVolumes": { "description": "Ids of attached network volumes.", "type": "array", "items": { "type": "string", "maxLength": 128 }, "example": ["2q9m7x4c"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "templateId": { "description": "Template supplying defaults for the container settings.", "type": "string", "minLength": 1, "example": "30zmvf89kd", "maxLength": 128, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "timeout": { "description": "Longest a request may run, in milliseconds.", "type": "integer", "default": 3e5, "example": 3e5, "x-unit": "ms", "minimum": 5e3, "maximum": 6048e5, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "workers": { "description": "Worker bounds (defaults: min 0, max 3, idleTimeout 10 s).", "type": "object", "allOf": [{ "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointWorkers" }], "properties": { "min": { "type": "integer", "default": 0 }, "max": { "type": "integer", "default": 3 }, "idleTimeout": { "type": "integer", "default": 10 } }, "example": { "min": 0, "max": 3, "idleTimeout": 10 } }, "image": { "description": "Container image reference (not empty).", "type": "string", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." } }, "anyOf": [{ "required": ["image"], "properties": { "image": { "type": "string", "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404" } } }, { "required": ["templateId"], "properties": { "templateId": { "type": "string", "example": "30zmvf89kd" } } }], "allOf": [{ "if": { "required": ["type"], "properties": { "type": { "const": "LOAD_BALANCER" } } }, "then": { "properties": { "scaling": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestCountScaling" } } } }], "additionalProperties": false, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreateEndpointRequest" };
-const schema140 = { "description": "GPU request of createEndpoint; `pools` is required.", "type": "object", "allOf": [{ "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BaseEndpointGpuConfig" }, { "type": "object", "required": ["pools"], "properties": { "allowedCudaVersions": { "description": "Accept only hosts with one of these CUDA versions (`major.minor`).", "type": "array", "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "example": ["12.8", "12.6"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "minCudaVersion": { "description": "Accept only hosts with at least this CUDA version (`major.minor`).", "type": "string", "pattern": "^\\d+\\.\\d+$", "example": "12.1", "maxLength": 16, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "pools": { "type": "array", "description": "Restated from BaseEndpointGpuConfig (same type) so that `required` names a property this member defines (Ajv strictRequired).", "example": ["ADA_24"], "items": { "type": "string" } } } }], "unevaluatedProperties": false, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreateEndpointGpuConfig" };
+const schema140 = { "description": "GPU request of createEndpoint; `pools` is required.", "type": "object", "required": ["pools"], "properties": { "pools": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/pools" }, "excludedTypes": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/excludedTypes" }, "count": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/count" }, "allowedCudaVersions": { "description": "Accept only hosts with one of these CUDA versions (`major.minor`).", "type": "array", "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "example": ["12.8", "12.6"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "minCudaVersion": { "description": "Accept only hosts with at least this CUDA version (`major.minor`).", "type": "string", "pattern": "^\\d+\\.\\d+$", "example": "12.1", "maxLength": 16, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." } }, "additionalProperties": false, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreateEndpointGpuConfig" };
+const schema141 = { "description": "GPU pool ids to draw workers from, in order of preference.", "type": "array", "minItems": 1, "items": { "type": "string", "maxLength": 128 }, "example": ["ADA_24"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/pools" };
+function validate315(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate315.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (Array.isArray(data)) {
+    if (data.length > 64) {
+      const err0 = { instancePath, schemaPath: "#/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.length < 1) {
+      const err1 = { instancePath, schemaPath: "#/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    const len0 = data.length;
+    for (let i0 = 0; i0 < len0; i0++) {
+      let data0 = data[i0];
+      if (typeof data0 === "string") {
+        if (func1(data0) > 128) {
+          const err2 = { instancePath: instancePath + "/" + i0, schemaPath: "#/items/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      } else {
+        const err3 = { instancePath: instancePath + "/" + i0, schemaPath: "#/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+    if (vErrors === null) {
+      vErrors = [err4];
+    } else {
+      vErrors.push(err4);
+    }
+    errors++;
+  }
+  validate315.errors = vErrors;
+  return errors === 0;
+}
+validate315.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+const schema142 = { "description": "GPU type ids never to use.", "type": "array", "uniqueItems": true, "items": { "type": "string", "pattern": "^\\s*[^-\\s]", "maxLength": 128 }, "example": ["NVIDIA L40"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/excludedTypes" };
+function validate317(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate317.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (Array.isArray(data)) {
+    if (data.length > 64) {
+      const err0 = { instancePath, schemaPath: "#/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    const len0 = data.length;
+    for (let i0 = 0; i0 < len0; i0++) {
+      let data0 = data[i0];
+      if (typeof data0 === "string") {
+        if (func1(data0) > 128) {
+          const err1 = { instancePath: instancePath + "/" + i0, schemaPath: "#/items/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        if (!pattern11.test(data0)) {
+          const err2 = { instancePath: instancePath + "/" + i0, schemaPath: "#/items/pattern", keyword: "pattern", params: { pattern: "^\\s*[^-\\s]" }, message: 'must match pattern "^\\s*[^-\\s]"' };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      } else {
+        const err3 = { instancePath: instancePath + "/" + i0, schemaPath: "#/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    let i1 = data.length;
+    let j0;
+    if (i1 > 1) {
+      const indices0 = {};
+      for (; i1--; ) {
+        let item0 = data[i1];
+        if (typeof item0 !== "string") {
+          continue;
+        }
+        if (typeof indices0[item0] == "number") {
+          j0 = indices0[item0];
+          const err4 = { instancePath, schemaPath: "#/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+          break;
+        }
+        indices0[item0] = i1;
+      }
+    }
+  } else {
+    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+    if (vErrors === null) {
+      vErrors = [err5];
+    } else {
+      vErrors.push(err5);
+    }
+    errors++;
+  }
+  validate317.errors = vErrors;
+  return errors === 0;
+}
+validate317.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+const schema143 = { "description": "GPUs per pod or worker.", "type": "integer", "minimum": 1, "default": 1, "example": 1, "maximum": 8, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/count" };
+function validate319(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate319.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!(typeof data == "number" && (!(data % 1) && !isNaN(data)) && isFinite(data))) {
+    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (typeof data == "number" && isFinite(data)) {
+    if (data > 8 || isNaN(data)) {
+      const err1 = { instancePath, schemaPath: "#/maximum", keyword: "maximum", params: { comparison: "<=", limit: 8 }, message: "must be <= 8" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data < 1 || isNaN(data)) {
+      const err2 = { instancePath, schemaPath: "#/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+  }
+  validate319.errors = vErrors;
+  return errors === 0;
+}
+validate319.evaluated = { "dynamicProps": false, "dynamicItems": false };
 function validate314(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -12490,13 +12692,9 @@ function validate314(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate293(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate293.errors : vErrors.concat(validate293.errors);
-    errors = vErrors.length;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.pools === void 0) {
-      const err0 = { instancePath, schemaPath: "#/allOf/1/required", keyword: "required", params: { missingProperty: "pools" }, message: "must have required property 'pools'" };
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "pools" }, message: "must have required property 'pools'" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -12504,33 +12702,53 @@ function validate314(data, { instancePath = "", parentData, parentDataProperty, 
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === "pools" || key0 === "excludedTypes" || key0 === "count" || key0 === "allowedCudaVersions" || key0 === "minCudaVersion")) {
+        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.pools !== void 0) {
+      if (!validate315(data.pools, { instancePath: instancePath + "/pools", parentData: data, parentDataProperty: "pools", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate315.errors : vErrors.concat(validate315.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.excludedTypes !== void 0) {
+      if (!validate317(data.excludedTypes, { instancePath: instancePath + "/excludedTypes", parentData: data, parentDataProperty: "excludedTypes", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate317.errors : vErrors.concat(validate317.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.count !== void 0) {
+      if (!validate319(data.count, { instancePath: instancePath + "/count", parentData: data, parentDataProperty: "count", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate319.errors : vErrors.concat(validate319.errors);
+        errors = vErrors.length;
+      }
+    }
     if (data.allowedCudaVersions !== void 0) {
-      let data0 = data.allowedCudaVersions;
-      if (Array.isArray(data0)) {
-        if (data0.length > 64) {
-          const err1 = { instancePath: instancePath + "/allowedCudaVersions", schemaPath: "#/allOf/1/properties/allowedCudaVersions/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+      let data3 = data.allowedCudaVersions;
+      if (Array.isArray(data3)) {
+        if (data3.length > 64) {
+          const err2 = { instancePath: instancePath + "/allowedCudaVersions", schemaPath: "#/properties/allowedCudaVersions/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
           if (vErrors === null) {
-            vErrors = [err1];
+            vErrors = [err2];
           } else {
-            vErrors.push(err1);
+            vErrors.push(err2);
           }
           errors++;
         }
-        const len0 = data0.length;
+        const len0 = data3.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          let data1 = data0[i0];
-          if (typeof data1 === "string") {
-            if (func1(data1) > 16) {
-              const err2 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/allOf/1/properties/allowedCudaVersions/items/maxLength", keyword: "maxLength", params: { limit: 16 }, message: "must NOT have more than 16 characters" };
-              if (vErrors === null) {
-                vErrors = [err2];
-              } else {
-                vErrors.push(err2);
-              }
-              errors++;
-            }
-            if (!pattern4.test(data1)) {
-              const err3 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/allOf/1/properties/allowedCudaVersions/items/pattern", keyword: "pattern", params: { pattern: "^\\d+\\.\\d+$" }, message: 'must match pattern "^\\d+\\.\\d+$"' };
+          let data4 = data3[i0];
+          if (typeof data4 === "string") {
+            if (func1(data4) > 16) {
+              const err3 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/properties/allowedCudaVersions/items/maxLength", keyword: "maxLength", params: { limit: 16 }, message: "must NOT have more than 16 characters" };
               if (vErrors === null) {
                 vErrors = [err3];
               } else {
@@ -12538,40 +12756,40 @@ function validate314(data, { instancePath = "", parentData, parentDataProperty, 
               }
               errors++;
             }
+            if (!pattern4.test(data4)) {
+              const err4 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/properties/allowedCudaVersions/items/pattern", keyword: "pattern", params: { pattern: "^\\d+\\.\\d+$" }, message: 'must match pattern "^\\d+\\.\\d+$"' };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
           } else {
-            const err4 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/allOf/1/properties/allowedCudaVersions/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err5 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/properties/allowedCudaVersions/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err4];
+              vErrors = [err5];
             } else {
-              vErrors.push(err4);
+              vErrors.push(err5);
             }
             errors++;
           }
         }
       } else {
-        const err5 = { instancePath: instancePath + "/allowedCudaVersions", schemaPath: "#/allOf/1/properties/allowedCudaVersions/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err6 = { instancePath: instancePath + "/allowedCudaVersions", schemaPath: "#/properties/allowedCudaVersions/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err5];
+          vErrors = [err6];
         } else {
-          vErrors.push(err5);
+          vErrors.push(err6);
         }
         errors++;
       }
     }
     if (data.minCudaVersion !== void 0) {
-      let data2 = data.minCudaVersion;
-      if (typeof data2 === "string") {
-        if (func1(data2) > 16) {
-          const err6 = { instancePath: instancePath + "/minCudaVersion", schemaPath: "#/allOf/1/properties/minCudaVersion/maxLength", keyword: "maxLength", params: { limit: 16 }, message: "must NOT have more than 16 characters" };
-          if (vErrors === null) {
-            vErrors = [err6];
-          } else {
-            vErrors.push(err6);
-          }
-          errors++;
-        }
-        if (!pattern4.test(data2)) {
-          const err7 = { instancePath: instancePath + "/minCudaVersion", schemaPath: "#/allOf/1/properties/minCudaVersion/pattern", keyword: "pattern", params: { pattern: "^\\d+\\.\\d+$" }, message: 'must match pattern "^\\d+\\.\\d+$"' };
+      let data5 = data.minCudaVersion;
+      if (typeof data5 === "string") {
+        if (func1(data5) > 16) {
+          const err7 = { instancePath: instancePath + "/minCudaVersion", schemaPath: "#/properties/minCudaVersion/maxLength", keyword: "maxLength", params: { limit: 16 }, message: "must NOT have more than 16 characters" };
           if (vErrors === null) {
             vErrors = [err7];
           } else {
@@ -12579,68 +12797,31 @@ function validate314(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-      } else {
-        const err8 = { instancePath: instancePath + "/minCudaVersion", schemaPath: "#/allOf/1/properties/minCudaVersion/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.pools !== void 0) {
-      let data3 = data.pools;
-      if (Array.isArray(data3)) {
-        const len1 = data3.length;
-        for (let i1 = 0; i1 < len1; i1++) {
-          if (typeof data3[i1] !== "string") {
-            const err9 = { instancePath: instancePath + "/pools/" + i1, schemaPath: "#/allOf/1/properties/pools/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err9];
-            } else {
-              vErrors.push(err9);
-            }
-            errors++;
+        if (!pattern4.test(data5)) {
+          const err8 = { instancePath: instancePath + "/minCudaVersion", schemaPath: "#/properties/minCudaVersion/pattern", keyword: "pattern", params: { pattern: "^\\d+\\.\\d+$" }, message: 'must match pattern "^\\d+\\.\\d+$"' };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
           }
+          errors++;
         }
       } else {
-        const err10 = { instancePath: instancePath + "/pools", schemaPath: "#/allOf/1/properties/pools/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err9 = { instancePath: instancePath + "/minCudaVersion", schemaPath: "#/properties/minCudaVersion/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err10];
+          vErrors = [err9];
         } else {
-          vErrors.push(err10);
+          vErrors.push(err9);
         }
         errors++;
       }
     }
   } else {
-    const err11 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err10 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err11];
+      vErrors = [err10];
     } else {
-      vErrors.push(err11);
-    }
-    errors++;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    for (const key0 in data) {
-      if (key0 !== "allowedCudaVersions" && key0 !== "minCudaVersion" && key0 !== "pools" && key0 !== "excludedTypes" && key0 !== "count") {
-        const err12 = { instancePath, schemaPath: "#/unevaluatedProperties", keyword: "unevaluatedProperties", params: { unevaluatedProperty: key0 }, message: "must NOT have unevaluated properties" };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err13];
-    } else {
-      vErrors.push(err13);
+      vErrors.push(err10);
     }
     errors++;
   }
@@ -13241,53 +13422,69 @@ function validate307(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate307.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const schema__UpdateEndpointRequest = validate322;
-const schema141 = { "description": "Input of updateEndpoint: only the fields to change.", "type": "object", "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "image": { "description": "Container image reference (not empty).", "type": "string", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "cpu": { "description": "CPU settings; absent for GPU resources.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateCpuConfig" }, "example": [{ "id": "cpu3c", "vcpuCount": 2 }], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "dataCenterIds": { "description": "Data centres allowed to host it, in order of preference.", "type": "array", "items": { "type": "string", "maxLength": 128 }, "example": ["US-KS-2"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "flashboot": { "description": "Fast cold-start mode.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/FlashBoot" }, "gpu": { "description": "GPU settings; absent for CPU resources.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateEndpointGpuConfig" }, "name": { "description": "Display name.", "type": "string", "minLength": 1, "maxLength": 191, "example": "image-generator" }, "networkVolumes": { "description": "Ids of attached network volumes.", "type": "array", "items": { "type": "string", "maxLength": 128 }, "example": ["2q9m7x4c"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "scaling": { "description": "Scaling rule.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointScaling" }, "templateId": { "description": "Template supplying defaults for the container settings.", "type": "string", "example": "30zmvf89kd", "minLength": 1, "maxLength": 128, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "timeout": { "description": "Longest a request may run, in milliseconds.", "type": "integer", "example": 3e5, "x-unit": "ms", "minimum": 5e3, "maximum": 6048e5, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "workers": { "description": "Worker bounds.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointWorkers" } }, "additionalProperties": false, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateEndpointRequest" };
-const schema142 = { "description": "GPU change of updateEndpoint; `excludedTypes` needs `pools`; an empty `minCudaVersion` clears it.", "type": "object", "allOf": [{ "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BaseEndpointGpuConfig" }, { "type": "object", "dependentRequired": { "excludedTypes": ["pools"] }, "properties": { "allowedCudaVersions": { "description": "Accept only hosts with one of these CUDA versions (`major.minor`).", "type": "array", "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "example": ["12.4", "12.8"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "minCudaVersion": { "description": "Accept only hosts with at least this CUDA version (`major.minor`).", "type": "string", "pattern": "^$|^\\d+\\.\\d+$", "example": "12.1", "maxLength": 16, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." } } }], "unevaluatedProperties": false, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateEndpointGpuConfig" };
-const pattern15 = new RegExp("^$|^\\d+\\.\\d+$", "u");
-function validate330(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const schema__UpdateEndpointRequest = validate327;
+const schema144 = { "description": "Input of updateEndpoint: only the fields to change.", "type": "object", "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "image": { "description": "Container image reference (not empty).", "type": "string", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "cpu": { "description": "CPU settings; absent for GPU resources.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateCpuConfig" }, "example": [{ "id": "cpu3c", "vcpuCount": 2 }], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "dataCenterIds": { "description": "Data centres allowed to host it, in order of preference.", "type": "array", "items": { "type": "string", "maxLength": 128 }, "example": ["US-KS-2"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "flashboot": { "description": "Fast cold-start mode.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/FlashBoot" }, "gpu": { "description": "GPU settings; absent for CPU resources.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateEndpointGpuConfig" }, "name": { "description": "Display name.", "type": "string", "minLength": 1, "maxLength": 191, "example": "image-generator" }, "networkVolumes": { "description": "Ids of attached network volumes.", "type": "array", "items": { "type": "string", "maxLength": 128 }, "example": ["2q9m7x4c"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "scaling": { "description": "Scaling rule.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointScaling" }, "templateId": { "description": "Template supplying defaults for the container settings.", "type": "string", "example": "30zmvf89kd", "minLength": 1, "maxLength": 128, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "timeout": { "description": "Longest a request may run, in milliseconds.", "type": "integer", "example": 3e5, "x-unit": "ms", "minimum": 5e3, "maximum": 6048e5, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "workers": { "description": "Worker bounds.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointWorkers" } }, "additionalProperties": false, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateEndpointRequest" };
+const schema145 = { "description": "GPU change of updateEndpoint; `excludedTypes` needs `pools`; an empty `minCudaVersion` clears it.", "type": "object", "dependentRequired": { "excludedTypes": ["pools"] }, "properties": { "pools": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/pools" }, "excludedTypes": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/excludedTypes" }, "count": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/count" }, "allowedCudaVersions": { "description": "Accept only hosts with one of these CUDA versions (`major.minor`).", "type": "array", "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "example": ["12.4", "12.8"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "minCudaVersion": { "description": "Accept only hosts with at least this CUDA version (`major.minor`).", "type": "string", "pattern": "^$|^\\d+\\.\\d+$", "example": "12.1", "maxLength": 16, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." } }, "additionalProperties": false, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateEndpointGpuConfig" };
+const pattern16 = new RegExp("^$|^\\d+\\.\\d+$", "u");
+function validate335(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate330.evaluated;
+  const evaluated0 = validate335.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate293(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate293.errors : vErrors.concat(validate293.errors);
-    errors = vErrors.length;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (!(key0 === "pools" || key0 === "excludedTypes" || key0 === "count" || key0 === "allowedCudaVersions" || key0 === "minCudaVersion")) {
+        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    if (data.pools !== void 0) {
+      if (!validate315(data.pools, { instancePath: instancePath + "/pools", parentData: data, parentDataProperty: "pools", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate315.errors : vErrors.concat(validate315.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.excludedTypes !== void 0) {
+      if (!validate317(data.excludedTypes, { instancePath: instancePath + "/excludedTypes", parentData: data, parentDataProperty: "excludedTypes", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate317.errors : vErrors.concat(validate317.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.count !== void 0) {
+      if (!validate319(data.count, { instancePath: instancePath + "/count", parentData: data, parentDataProperty: "count", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate319.errors : vErrors.concat(validate319.errors);
+        errors = vErrors.length;
+      }
+    }
     if (data.allowedCudaVersions !== void 0) {
-      let data0 = data.allowedCudaVersions;
-      if (Array.isArray(data0)) {
-        if (data0.length > 64) {
-          const err0 = { instancePath: instancePath + "/allowedCudaVersions", schemaPath: "#/allOf/1/properties/allowedCudaVersions/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+      let data3 = data.allowedCudaVersions;
+      if (Array.isArray(data3)) {
+        if (data3.length > 64) {
+          const err1 = { instancePath: instancePath + "/allowedCudaVersions", schemaPath: "#/properties/allowedCudaVersions/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
           if (vErrors === null) {
-            vErrors = [err0];
+            vErrors = [err1];
           } else {
-            vErrors.push(err0);
+            vErrors.push(err1);
           }
           errors++;
         }
-        const len0 = data0.length;
+        const len0 = data3.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          let data1 = data0[i0];
-          if (typeof data1 === "string") {
-            if (func1(data1) > 16) {
-              const err1 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/allOf/1/properties/allowedCudaVersions/items/maxLength", keyword: "maxLength", params: { limit: 16 }, message: "must NOT have more than 16 characters" };
-              if (vErrors === null) {
-                vErrors = [err1];
-              } else {
-                vErrors.push(err1);
-              }
-              errors++;
-            }
-            if (!pattern4.test(data1)) {
-              const err2 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/allOf/1/properties/allowedCudaVersions/items/pattern", keyword: "pattern", params: { pattern: "^\\d+\\.\\d+$" }, message: 'must match pattern "^\\d+\\.\\d+$"' };
+          let data4 = data3[i0];
+          if (typeof data4 === "string") {
+            if (func1(data4) > 16) {
+              const err2 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/properties/allowedCudaVersions/items/maxLength", keyword: "maxLength", params: { limit: 16 }, message: "must NOT have more than 16 characters" };
               if (vErrors === null) {
                 vErrors = [err2];
               } else {
@@ -13295,40 +13492,40 @@ function validate330(data, { instancePath = "", parentData, parentDataProperty, 
               }
               errors++;
             }
+            if (!pattern4.test(data4)) {
+              const err3 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/properties/allowedCudaVersions/items/pattern", keyword: "pattern", params: { pattern: "^\\d+\\.\\d+$" }, message: 'must match pattern "^\\d+\\.\\d+$"' };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
           } else {
-            const err3 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/allOf/1/properties/allowedCudaVersions/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err4 = { instancePath: instancePath + "/allowedCudaVersions/" + i0, schemaPath: "#/properties/allowedCudaVersions/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err3];
+              vErrors = [err4];
             } else {
-              vErrors.push(err3);
+              vErrors.push(err4);
             }
             errors++;
           }
         }
       } else {
-        const err4 = { instancePath: instancePath + "/allowedCudaVersions", schemaPath: "#/allOf/1/properties/allowedCudaVersions/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err5 = { instancePath: instancePath + "/allowedCudaVersions", schemaPath: "#/properties/allowedCudaVersions/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err4];
+          vErrors = [err5];
         } else {
-          vErrors.push(err4);
+          vErrors.push(err5);
         }
         errors++;
       }
     }
     if (data.minCudaVersion !== void 0) {
-      let data2 = data.minCudaVersion;
-      if (typeof data2 === "string") {
-        if (func1(data2) > 16) {
-          const err5 = { instancePath: instancePath + "/minCudaVersion", schemaPath: "#/allOf/1/properties/minCudaVersion/maxLength", keyword: "maxLength", params: { limit: 16 }, message: "must NOT have more than 16 characters" };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-        if (!pattern15.test(data2)) {
-          const err6 = { instancePath: instancePath + "/minCudaVersion", schemaPath: "#/allOf/1/properties/minCudaVersion/pattern", keyword: "pattern", params: { pattern: "^$|^\\d+\\.\\d+$" }, message: 'must match pattern "^$|^\\d+\\.\\d+$"' };
+      let data5 = data.minCudaVersion;
+      if (typeof data5 === "string") {
+        if (func1(data5) > 16) {
+          const err6 = { instancePath: instancePath + "/minCudaVersion", schemaPath: "#/properties/minCudaVersion/maxLength", keyword: "maxLength", params: { limit: 16 }, message: "must NOT have more than 16 characters" };
           if (vErrors === null) {
             vErrors = [err6];
           } else {
@@ -13336,24 +13533,17 @@ function validate330(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-      } else {
-        const err7 = { instancePath: instancePath + "/minCudaVersion", schemaPath: "#/allOf/1/properties/minCudaVersion/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
+        if (!pattern16.test(data5)) {
+          const err7 = { instancePath: instancePath + "/minCudaVersion", schemaPath: "#/properties/minCudaVersion/pattern", keyword: "pattern", params: { pattern: "^$|^\\d+\\.\\d+$" }, message: 'must match pattern "^$|^\\d+\\.\\d+$"' };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.excludedTypes !== void 0) {
-      if (data.pools === void 0) {
-        const err8 = { instancePath, schemaPath: "#/allOf/1/dependentRequired", keyword: "dependentRequired", params: {
-          property: "excludedTypes",
-          missingProperty: "pools",
-          depsCount: 1,
-          deps: "pools"
-        }, message: "must have property pools when property excludedTypes is present" };
+      } else {
+        const err8 = { instancePath: instancePath + "/minCudaVersion", schemaPath: "#/properties/minCudaVersion/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -13362,45 +13552,40 @@ function validate330(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-  } else {
-    const err9 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err9];
-    } else {
-      vErrors.push(err9);
-    }
-    errors++;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    for (const key0 in data) {
-      if (key0 !== "allowedCudaVersions" && key0 !== "minCudaVersion" && key0 !== "pools" && key0 !== "excludedTypes" && key0 !== "count") {
-        const err10 = { instancePath, schemaPath: "#/unevaluatedProperties", keyword: "unevaluatedProperties", params: { unevaluatedProperty: key0 }, message: "must NOT have unevaluated properties" };
+    if (data.excludedTypes !== void 0) {
+      if (data.pools === void 0) {
+        const err9 = { instancePath, schemaPath: "#/dependentRequired", keyword: "dependentRequired", params: {
+          property: "excludedTypes",
+          missingProperty: "pools",
+          depsCount: 1,
+          deps: "pools"
+        }, message: "must have property pools when property excludedTypes is present" };
         if (vErrors === null) {
-          vErrors = [err10];
+          vErrors = [err9];
         } else {
-          vErrors.push(err10);
+          vErrors.push(err9);
         }
         errors++;
       }
     }
   } else {
-    const err11 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err10 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err11];
+      vErrors = [err10];
     } else {
-      vErrors.push(err11);
+      vErrors.push(err10);
     }
     errors++;
   }
-  validate330.errors = vErrors;
+  validate335.errors = vErrors;
   return errors === 0;
 }
-validate330.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate322(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate335.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate327(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate322.evaluated;
+  const evaluated0 = validate327.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -13409,7 +13594,7 @@ function validate322(data, { instancePath = "", parentData, parentDataProperty, 
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!func11.call(schema141.properties, key0)) {
+      if (!func11.call(schema144.properties, key0)) {
         const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err0];
@@ -13588,8 +13773,8 @@ function validate322(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.gpu !== void 0) {
-      if (!validate330(data.gpu, { instancePath: instancePath + "/gpu", parentData: data, parentDataProperty: "gpu", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate330.errors : vErrors.concat(validate330.errors);
+      if (!validate335(data.gpu, { instancePath: instancePath + "/gpu", parentData: data, parentDataProperty: "gpu", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate335.errors : vErrors.concat(validate335.errors);
         errors = vErrors.length;
       }
     }
@@ -13753,17 +13938,17 @@ function validate322(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate322.errors = vErrors;
+  validate327.errors = vErrors;
   return errors === 0;
 }
-validate322.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const schema__ListEndpointsResponse = validate335;
-const schema143 = { "description": "Answer of listEndpoints: the endpoints wrapped in an object.", "type": "object", "required": ["endpoints"], "properties": { "endpoints": { "description": "The endpoints.", "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint" }, "example": [{ "id": "4m7x2k9q", "name": "image-generator", "type": "QUEUE", "requestUrls": { "run": "https://api.runpod.ai/v2/4m7x2k9q/run", "runSync": "https://api.runpod.ai/v2/4m7x2k9q/runsync", "status": "https://api.runpod.ai/v2/4m7x2k9q/status/{job_id}", "stream": "https://api.runpod.ai/v2/4m7x2k9q/stream/{job_id}", "cancel": "https://api.runpod.ai/v2/4m7x2k9q/cancel/{job_id}", "retry": "https://api.runpod.ai/v2/4m7x2k9q/retry/{job_id}", "purgeQueue": "https://api.runpod.ai/v2/4m7x2k9q/purge-queue", "health": "https://api.runpod.ai/v2/4m7x2k9q/health" }, "image": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "args": "", "disk": 20, "ports": ["8000/http"], "env": { "MODEL_NAME": "sdxl" }, "registry": null, "gpu": { "pools": ["ADA_24"], "count": 1, "allowedCudaVersions": [], "minCudaVersion": null }, "workers": { "min": 0, "max": 5, "idleTimeout": 5 }, "scaling": { "type": "QUEUE_DELAY", "queueDelay": 4 }, "dataCenterIds": ["US-KS-2"], "networkVolumes": ["2q9m7x4c"], "timeout": 3e5, "flashboot": "OFF", "createdAt": "2026-06-01T12:00:00Z" }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointsResponse" };
-function validate335(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate327.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const schema__ListEndpointsResponse = validate342;
+const schema146 = { "description": "Answer of listEndpoints: the endpoints wrapped in an object.", "type": "object", "required": ["endpoints"], "properties": { "endpoints": { "description": "The endpoints.", "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint" }, "example": [{ "id": "4m7x2k9q", "name": "image-generator", "type": "QUEUE", "requestUrls": { "run": "https://api.runpod.ai/v2/4m7x2k9q/run", "runSync": "https://api.runpod.ai/v2/4m7x2k9q/runsync", "status": "https://api.runpod.ai/v2/4m7x2k9q/status/{job_id}", "stream": "https://api.runpod.ai/v2/4m7x2k9q/stream/{job_id}", "cancel": "https://api.runpod.ai/v2/4m7x2k9q/cancel/{job_id}", "retry": "https://api.runpod.ai/v2/4m7x2k9q/retry/{job_id}", "purgeQueue": "https://api.runpod.ai/v2/4m7x2k9q/purge-queue", "health": "https://api.runpod.ai/v2/4m7x2k9q/health" }, "image": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "args": "", "disk": 20, "ports": ["8000/http"], "env": { "MODEL_NAME": "sdxl" }, "registry": null, "gpu": { "pools": ["ADA_24"], "count": 1, "allowedCudaVersions": [], "minCudaVersion": null }, "workers": { "min": 0, "max": 5, "idleTimeout": 5 }, "scaling": { "type": "QUEUE_DELAY", "queueDelay": 4 }, "dataCenterIds": ["US-KS-2"], "networkVolumes": ["2q9m7x4c"], "timeout": 3e5, "flashboot": "OFF", "createdAt": "2026-06-01T12:00:00Z" }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointsResponse" };
+function validate342(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate335.evaluated;
+  const evaluated0 = validate342.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -13809,14 +13994,14 @@ function validate335(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate335.errors = vErrors;
+  validate342.errors = vErrors;
   return errors === 0;
 }
-validate335.evaluated = { "props": { "endpoints": true }, "dynamicProps": false, "dynamicItems": false };
+validate342.evaluated = { "props": { "endpoints": true }, "dynamicProps": false, "dynamicItems": false };
 const schema__BaseEndpointGpuConfig = validate293;
 const schema__EndpointGpuConfig = validate292;
 const schema__CreateEndpointGpuConfig = validate314;
-const schema__UpdateEndpointGpuConfig = validate330;
+const schema__UpdateEndpointGpuConfig = validate335;
 const schema__EndpointWorkers = validate297;
 const schema__EndpointScaling = validate299;
 const schema__QueueDelayScaling = validate300;
@@ -13825,15 +14010,15 @@ const schema__FlashBoot = validate305;
 const schema__EndpointRequestUrls = validate286;
 const schema__QueueBasedRequestUrls = validate287;
 const schema__LoadBalancingRequestUrls = validate289;
-const schema__ListEndpointWorkersResponse = validate337;
-const schema144 = { "description": "Workers of an endpoint with counts per state.", "type": "object", "required": ["workers", "summary"], "properties": { "workers": { "description": "The workers.", "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Worker" }, "example": [{ "id": "8g3n5t6r", "status": "RUNNING", "isStale": false, "version": 4, "gpuCount": 1, "image": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "uptimeSeconds": 3600, "gpuTypeId": "NVIDIA GeForce RTX 4090", "dataCenterId": "US-KS-2", "startedAt": "2026-06-01T12:05:00Z" }] }, "summary": { "description": "Workers per state.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/WorkerSummary" }, "endpointVersion": { "description": "Current configuration version of the endpoint; null when unknown.", "type": ["integer", "null"], "example": 4 } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointWorkersResponse" };
-const schema145 = { "description": "One worker of an endpoint.", "type": "object", "required": ["id", "status", "gpuCount", "isStale"], "properties": { "id": { "description": "Id assigned by the service.", "type": "string", "example": "worker_abc" }, "status": { "description": "Current state.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/WorkerStatus" }, "isStale": { "description": "True when the worker runs an older release.", "type": "boolean", "example": false }, "version": { "description": "Release version; null when unknown.", "type": ["integer", "null"], "example": 4 }, "gpuCount": { "description": "GPUs of the worker.", "type": "integer", "minimum": 0, "example": 1 }, "image": { "description": "Image the worker runs; null when unknown.", "type": ["string", "null"], "example": "my-org/sdxl-worker:latest" }, "uptimeSeconds": { "description": "Seconds since the worker started; null when not started.", "type": ["integer", "null"], "minimum": 0, "example": 3600 }, "gpuTypeId": { "description": "GPU type id.", "type": ["string", "null"], "example": "NVIDIA RTX 4090" }, "dataCenterId": { "description": "Data centre of the worker; null when unknown.", "type": ["string", "null"], "example": "US-TX-3" }, "startedAt": { "description": "Start time (RFC 3339); null when not started.", "type": ["string", "null"], "format": "date-time", "example": "2026-03-26T00:00:00Z" } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Worker" };
-const schema146 = { "description": "State of a worker.", "type": "string", "enum": ["RUNNING", "IDLE", "INITIALIZING", "THROTTLED", "UNHEALTHY"], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/WorkerStatus" };
-function validate339(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const schema__ListEndpointWorkersResponse = validate344;
+const schema147 = { "description": "Workers of an endpoint with counts per state.", "type": "object", "required": ["workers", "summary"], "properties": { "workers": { "description": "The workers.", "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Worker" }, "example": [{ "id": "8g3n5t6r", "status": "RUNNING", "isStale": false, "version": 4, "gpuCount": 1, "image": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "uptimeSeconds": 3600, "gpuTypeId": "NVIDIA GeForce RTX 4090", "dataCenterId": "US-KS-2", "startedAt": "2026-06-01T12:05:00Z" }] }, "summary": { "description": "Workers per state.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/WorkerSummary" }, "endpointVersion": { "description": "Current configuration version of the endpoint; null when unknown.", "type": ["integer", "null"], "example": 4 } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointWorkersResponse" };
+const schema148 = { "description": "One worker of an endpoint.", "type": "object", "required": ["id", "status", "gpuCount", "isStale"], "properties": { "id": { "description": "Id assigned by the service.", "type": "string", "example": "worker_abc" }, "status": { "description": "Current state.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/WorkerStatus" }, "isStale": { "description": "True when the worker runs an older release.", "type": "boolean", "example": false }, "version": { "description": "Release version; null when unknown.", "type": ["integer", "null"], "example": 4 }, "gpuCount": { "description": "GPUs of the worker.", "type": "integer", "minimum": 0, "example": 1 }, "image": { "description": "Image the worker runs; null when unknown.", "type": ["string", "null"], "example": "my-org/sdxl-worker:latest" }, "uptimeSeconds": { "description": "Seconds since the worker started; null when not started.", "type": ["integer", "null"], "minimum": 0, "example": 3600 }, "gpuTypeId": { "description": "GPU type id.", "type": ["string", "null"], "example": "NVIDIA RTX 4090" }, "dataCenterId": { "description": "Data centre of the worker; null when unknown.", "type": ["string", "null"], "example": "US-TX-3" }, "startedAt": { "description": "Start time (RFC 3339); null when not started.", "type": ["string", "null"], "format": "date-time", "example": "2026-03-26T00:00:00Z" } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Worker" };
+const schema149 = { "description": "State of a worker.", "type": "string", "enum": ["RUNNING", "IDLE", "INITIALIZING", "THROTTLED", "UNHEALTHY"], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/WorkerStatus" };
+function validate346(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate339.evaluated;
+  const evaluated0 = validate346.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -13850,7 +14035,7 @@ function validate339(data, { instancePath = "", parentData, parentDataProperty, 
     errors++;
   }
   if (!(data === "RUNNING" || data === "IDLE" || data === "INITIALIZING" || data === "THROTTLED" || data === "UNHEALTHY")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema146.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema149.enum }, message: "must be equal to one of the allowed values" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -13858,15 +14043,15 @@ function validate339(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate339.errors = vErrors;
+  validate346.errors = vErrors;
   return errors === 0;
 }
-validate339.evaluated = { "dynamicProps": false, "dynamicItems": false };
-function validate338(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate346.evaluated = { "dynamicProps": false, "dynamicItems": false };
+function validate345(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate338.evaluated;
+  const evaluated0 = validate345.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -13922,8 +14107,8 @@ function validate338(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.status !== void 0) {
-      if (!validate339(data.status, { instancePath: instancePath + "/status", parentData: data, parentDataProperty: "status", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate339.errors : vErrors.concat(validate339.errors);
+      if (!validate346(data.status, { instancePath: instancePath + "/status", parentData: data, parentDataProperty: "status", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate346.errors : vErrors.concat(validate346.errors);
         errors = vErrors.length;
       }
     }
@@ -13941,7 +14126,7 @@ function validate338(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.version !== void 0) {
       let data3 = data.version;
       if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3)) && data3 !== null) {
-        const err6 = { instancePath: instancePath + "/version", schemaPath: "#/properties/version/type", keyword: "type", params: { type: schema145.properties.version.type }, message: "must be integer,null" };
+        const err6 = { instancePath: instancePath + "/version", schemaPath: "#/properties/version/type", keyword: "type", params: { type: schema148.properties.version.type }, message: "must be integer,null" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -13976,7 +14161,7 @@ function validate338(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.image !== void 0) {
       let data5 = data.image;
       if (typeof data5 !== "string" && data5 !== null) {
-        const err9 = { instancePath: instancePath + "/image", schemaPath: "#/properties/image/type", keyword: "type", params: { type: schema145.properties.image.type }, message: "must be string,null" };
+        const err9 = { instancePath: instancePath + "/image", schemaPath: "#/properties/image/type", keyword: "type", params: { type: schema148.properties.image.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -13988,7 +14173,7 @@ function validate338(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.uptimeSeconds !== void 0) {
       let data6 = data.uptimeSeconds;
       if (!(typeof data6 == "number" && (!(data6 % 1) && !isNaN(data6)) && isFinite(data6)) && data6 !== null) {
-        const err10 = { instancePath: instancePath + "/uptimeSeconds", schemaPath: "#/properties/uptimeSeconds/type", keyword: "type", params: { type: schema145.properties.uptimeSeconds.type }, message: "must be integer,null" };
+        const err10 = { instancePath: instancePath + "/uptimeSeconds", schemaPath: "#/properties/uptimeSeconds/type", keyword: "type", params: { type: schema148.properties.uptimeSeconds.type }, message: "must be integer,null" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -14011,7 +14196,7 @@ function validate338(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.gpuTypeId !== void 0) {
       let data7 = data.gpuTypeId;
       if (typeof data7 !== "string" && data7 !== null) {
-        const err12 = { instancePath: instancePath + "/gpuTypeId", schemaPath: "#/properties/gpuTypeId/type", keyword: "type", params: { type: schema145.properties.gpuTypeId.type }, message: "must be string,null" };
+        const err12 = { instancePath: instancePath + "/gpuTypeId", schemaPath: "#/properties/gpuTypeId/type", keyword: "type", params: { type: schema148.properties.gpuTypeId.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -14023,7 +14208,7 @@ function validate338(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.dataCenterId !== void 0) {
       let data8 = data.dataCenterId;
       if (typeof data8 !== "string" && data8 !== null) {
-        const err13 = { instancePath: instancePath + "/dataCenterId", schemaPath: "#/properties/dataCenterId/type", keyword: "type", params: { type: schema145.properties.dataCenterId.type }, message: "must be string,null" };
+        const err13 = { instancePath: instancePath + "/dataCenterId", schemaPath: "#/properties/dataCenterId/type", keyword: "type", params: { type: schema148.properties.dataCenterId.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -14035,7 +14220,7 @@ function validate338(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.startedAt !== void 0) {
       let data9 = data.startedAt;
       if (typeof data9 !== "string" && data9 !== null) {
-        const err14 = { instancePath: instancePath + "/startedAt", schemaPath: "#/properties/startedAt/type", keyword: "type", params: { type: schema145.properties.startedAt.type }, message: "must be string,null" };
+        const err14 = { instancePath: instancePath + "/startedAt", schemaPath: "#/properties/startedAt/type", keyword: "type", params: { type: schema148.properties.startedAt.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -14064,16 +14249,16 @@ function validate338(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate338.errors = vErrors;
+  validate345.errors = vErrors;
   return errors === 0;
 }
-validate338.evaluated = { "props": { "id": true, "status": true, "isStale": true, "version": true, "gpuCount": true, "image": true, "uptimeSeconds": true, "gpuTypeId": true, "dataCenterId": true, "startedAt": true }, "dynamicProps": false, "dynamicItems": false };
-const schema147 = { "description": "Number of workers per state.", "type": "object", "required": ["running", "idle", "initializing", "throttled", "unhealthy", "total"], "properties": { "running": { "description": "Workers processing requests.", "type": "integer", "minimum": 0, "example": 2 }, "idle": { "description": "Workers waiting for requests.", "type": "integer", "minimum": 0, "example": 1 }, "initializing": { "description": "Workers starting.", "type": "integer", "minimum": 0, "example": 0 }, "throttled": { "description": "Workers held back for lack of capacity.", "type": "integer", "minimum": 0, "example": 0 }, "unhealthy": { "description": "Workers failing health checks.", "type": "integer", "minimum": 0, "example": 0 }, "total": { "description": "All workers.", "type": "integer", "minimum": 0, "example": 3 } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/WorkerSummary" };
-function validate342(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate345.evaluated = { "props": { "id": true, "status": true, "isStale": true, "version": true, "gpuCount": true, "image": true, "uptimeSeconds": true, "gpuTypeId": true, "dataCenterId": true, "startedAt": true }, "dynamicProps": false, "dynamicItems": false };
+const schema150 = { "description": "Number of workers per state.", "type": "object", "required": ["running", "idle", "initializing", "throttled", "unhealthy", "total"], "properties": { "running": { "description": "Workers processing requests.", "type": "integer", "minimum": 0, "example": 2 }, "idle": { "description": "Workers waiting for requests.", "type": "integer", "minimum": 0, "example": 1 }, "initializing": { "description": "Workers starting.", "type": "integer", "minimum": 0, "example": 0 }, "throttled": { "description": "Workers held back for lack of capacity.", "type": "integer", "minimum": 0, "example": 0 }, "unhealthy": { "description": "Workers failing health checks.", "type": "integer", "minimum": 0, "example": 0 }, "total": { "description": "All workers.", "type": "integer", "minimum": 0, "example": 3 } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/WorkerSummary" };
+function validate349(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate342.evaluated;
+  const evaluated0 = validate349.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -14282,15 +14467,15 @@ function validate342(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate342.errors = vErrors;
+  validate349.errors = vErrors;
   return errors === 0;
 }
-validate342.evaluated = { "props": { "running": true, "idle": true, "initializing": true, "throttled": true, "unhealthy": true, "total": true }, "dynamicProps": false, "dynamicItems": false };
-function validate337(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate349.evaluated = { "props": { "running": true, "idle": true, "initializing": true, "throttled": true, "unhealthy": true, "total": true }, "dynamicProps": false, "dynamicItems": false };
+function validate344(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate337.evaluated;
+  const evaluated0 = validate344.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -14321,8 +14506,8 @@ function validate337(data, { instancePath = "", parentData, parentDataProperty, 
       if (Array.isArray(data0)) {
         const len0 = data0.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate338(data0[i0], { instancePath: instancePath + "/workers/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate338.errors : vErrors.concat(validate338.errors);
+          if (!validate345(data0[i0], { instancePath: instancePath + "/workers/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate345.errors : vErrors.concat(validate345.errors);
             errors = vErrors.length;
           }
         }
@@ -14337,15 +14522,15 @@ function validate337(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.summary !== void 0) {
-      if (!validate342(data.summary, { instancePath: instancePath + "/summary", parentData: data, parentDataProperty: "summary", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate342.errors : vErrors.concat(validate342.errors);
+      if (!validate349(data.summary, { instancePath: instancePath + "/summary", parentData: data, parentDataProperty: "summary", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate349.errors : vErrors.concat(validate349.errors);
         errors = vErrors.length;
       }
     }
     if (data.endpointVersion !== void 0) {
       let data3 = data.endpointVersion;
       if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3)) && data3 !== null) {
-        const err3 = { instancePath: instancePath + "/endpointVersion", schemaPath: "#/properties/endpointVersion/type", keyword: "type", params: { type: schema144.properties.endpointVersion.type }, message: "must be integer,null" };
+        const err3 = { instancePath: instancePath + "/endpointVersion", schemaPath: "#/properties/endpointVersion/type", keyword: "type", params: { type: schema147.properties.endpointVersion.type }, message: "must be integer,null" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -14363,21 +14548,21 @@ function validate337(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate337.errors = vErrors;
+  validate344.errors = vErrors;
   return errors === 0;
 }
-validate337.evaluated = { "props": { "workers": true, "summary": true, "endpointVersion": true }, "dynamicProps": false, "dynamicItems": false };
-const schema__Worker = validate338;
-const schema__WorkerStatus = validate339;
-const schema__WorkerSummary = validate342;
-const schema__ListEndpointReleasesResponse = validate344;
-const schema148 = { "description": "Releases of an endpoint, newest first, with the rollout progress.", "type": "object", "required": ["rollout", "releases"], "properties": { "endpointVersion": { "description": "Current configuration version of the endpoint; null when unknown.", "type": ["integer", "null"], "example": 4 }, "rollout": { "description": "Progress of the latest release.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RolloutSummary" }, "releases": { "description": "Releases, newest first.", "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Release" }, "example": [{ "id": "5r9x2m7q", "version": 4, "source": "MANUAL", "buildId": null, "createdByUserId": null, "workerCount": 2, "createdAt": "2026-06-01T12:10:00Z", "diff": [{ "field": "workers.max", "old": 5, "new": 10 }] }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointReleasesResponse" };
-const schema149 = { "description": "How far the latest release has reached the workers.", "type": "object", "required": ["inProgress", "workersOnLatest", "workersTotal", "percentOnLatest"], "properties": { "inProgress": { "description": "True while workers still run older releases.", "type": "boolean", "example": true }, "workersOnLatest": { "description": "Workers on the latest release.", "type": "integer", "minimum": 0, "example": 2 }, "workersTotal": { "description": "All workers.", "type": "integer", "minimum": 0, "example": 3 }, "percentOnLatest": { "description": "Share of workers on the latest release.", "type": "integer", "minimum": 0, "maximum": 100, "example": 67 } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/RolloutSummary" };
-function validate345(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate344.evaluated = { "props": { "workers": true, "summary": true, "endpointVersion": true }, "dynamicProps": false, "dynamicItems": false };
+const schema__Worker = validate345;
+const schema__WorkerStatus = validate346;
+const schema__WorkerSummary = validate349;
+const schema__ListEndpointReleasesResponse = validate351;
+const schema151 = { "description": "Releases of an endpoint, newest first, with the rollout progress.", "type": "object", "required": ["rollout", "releases"], "properties": { "endpointVersion": { "description": "Current configuration version of the endpoint; null when unknown.", "type": ["integer", "null"], "example": 4 }, "rollout": { "description": "Progress of the latest release.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RolloutSummary" }, "releases": { "description": "Releases, newest first.", "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Release" }, "example": [{ "id": "5r9x2m7q", "version": 4, "source": "MANUAL", "buildId": null, "createdByUserId": null, "workerCount": 2, "createdAt": "2026-06-01T12:10:00Z", "diff": [{ "field": "workers.max", "old": 5, "new": 10 }] }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointReleasesResponse" };
+const schema152 = { "description": "How far the latest release has reached the workers.", "type": "object", "required": ["inProgress", "workersOnLatest", "workersTotal", "percentOnLatest"], "properties": { "inProgress": { "description": "True while workers still run older releases.", "type": "boolean", "example": true }, "workersOnLatest": { "description": "Workers on the latest release.", "type": "integer", "minimum": 0, "example": 2 }, "workersTotal": { "description": "All workers.", "type": "integer", "minimum": 0, "example": 3 }, "percentOnLatest": { "description": "Share of workers on the latest release.", "type": "integer", "minimum": 0, "maximum": 100, "example": 67 } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/RolloutSummary" };
+function validate352(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate345.evaluated;
+  const evaluated0 = validate352.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -14519,17 +14704,17 @@ function validate345(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate345.errors = vErrors;
+  validate352.errors = vErrors;
   return errors === 0;
 }
-validate345.evaluated = { "props": { "inProgress": true, "workersOnLatest": true, "workersTotal": true, "percentOnLatest": true }, "dynamicProps": false, "dynamicItems": false };
-const schema150 = { "description": "One release (configuration version) of an endpoint and what changed.", "type": "object", "required": ["id", "source", "createdAt", "workerCount", "diff"], "properties": { "id": { "description": "Release id.", "type": "string", "example": "rel_abc123" }, "version": { "description": "Configuration version; null when unknown.", "type": ["integer", "null"], "example": 4 }, "source": { "description": "What produced it.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ReleaseSource" }, "buildId": { "description": "Build id for a GIT_BUILD release; else null.", "type": ["string", "null"], "example": "build_abc123" }, "createdByUserId": { "description": "User who made the change; null when not recorded.", "type": ["string", "null"], "example": null }, "workerCount": { "description": "Workers running this release.", "type": "integer", "minimum": 0, "example": 2 }, "createdAt": { "description": "Creation time (RFC 3339).", "type": "string", "format": "date-time", "example": "2026-03-13T20:00:00Z" }, "diff": { "description": "Fields changed against the previous release.", "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ReleaseDiffEntry" }, "example": [{ "field": "workers.max", "old": 5, "new": 10 }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Release" };
-const schema151 = { "description": "What produced a release.", "type": "string", "enum": ["GIT_BUILD", "MANUAL"], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ReleaseSource" };
-function validate348(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate352.evaluated = { "props": { "inProgress": true, "workersOnLatest": true, "workersTotal": true, "percentOnLatest": true }, "dynamicProps": false, "dynamicItems": false };
+const schema153 = { "description": "One release (configuration version) of an endpoint and what changed.", "type": "object", "required": ["id", "source", "createdAt", "workerCount", "diff"], "properties": { "id": { "description": "Release id.", "type": "string", "example": "rel_abc123" }, "version": { "description": "Configuration version; null when unknown.", "type": ["integer", "null"], "example": 4 }, "source": { "description": "What produced it.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ReleaseSource" }, "buildId": { "description": "Build id for a GIT_BUILD release; else null.", "type": ["string", "null"], "example": "build_abc123" }, "createdByUserId": { "description": "User who made the change; null when not recorded.", "type": ["string", "null"], "example": null }, "workerCount": { "description": "Workers running this release.", "type": "integer", "minimum": 0, "example": 2 }, "createdAt": { "description": "Creation time (RFC 3339).", "type": "string", "format": "date-time", "example": "2026-03-13T20:00:00Z" }, "diff": { "description": "Fields changed against the previous release.", "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ReleaseDiffEntry" }, "example": [{ "field": "workers.max", "old": 5, "new": 10 }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Release" };
+const schema154 = { "description": "What produced a release.", "type": "string", "enum": ["GIT_BUILD", "MANUAL"], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ReleaseSource" };
+function validate355(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate348.evaluated;
+  const evaluated0 = validate355.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -14546,7 +14731,7 @@ function validate348(data, { instancePath = "", parentData, parentDataProperty, 
     errors++;
   }
   if (!(data === "GIT_BUILD" || data === "MANUAL")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema151.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema154.enum }, message: "must be equal to one of the allowed values" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -14554,16 +14739,16 @@ function validate348(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate348.errors = vErrors;
+  validate355.errors = vErrors;
   return errors === 0;
 }
-validate348.evaluated = { "dynamicProps": false, "dynamicItems": false };
-const schema152 = { "description": "One changed field of a release: old and new value.", "type": "object", "required": ["field", "old", "new"], "properties": { "field": { "description": "Dotted field name.", "type": "string", "example": "template.imageName" }, "old": { "description": "Previous value (any JSON).", "example": 5 }, "new": { "description": "New value (any JSON).", "example": 10 } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ReleaseDiffEntry" };
-function validate350(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate355.evaluated = { "dynamicProps": false, "dynamicItems": false };
+const schema155 = { "description": "One changed field of a release: old and new value.", "type": "object", "required": ["field", "old", "new"], "properties": { "field": { "description": "Dotted field name.", "type": "string", "example": "template.imageName" }, "old": { "description": "Previous value (any JSON).", "example": 5 }, "new": { "description": "New value (any JSON).", "example": 10 } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ReleaseDiffEntry" };
+function validate357(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate350.evaluated;
+  const evaluated0 = validate357.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -14618,15 +14803,15 @@ function validate350(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate350.errors = vErrors;
+  validate357.errors = vErrors;
   return errors === 0;
 }
-validate350.evaluated = { "props": { "field": true, "old": true, "new": true }, "dynamicProps": false, "dynamicItems": false };
-function validate347(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate357.evaluated = { "props": { "field": true, "old": true, "new": true }, "dynamicProps": false, "dynamicItems": false };
+function validate354(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate347.evaluated;
+  const evaluated0 = validate354.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -14693,7 +14878,7 @@ function validate347(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.version !== void 0) {
       let data1 = data.version;
       if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1)) && data1 !== null) {
-        const err6 = { instancePath: instancePath + "/version", schemaPath: "#/properties/version/type", keyword: "type", params: { type: schema150.properties.version.type }, message: "must be integer,null" };
+        const err6 = { instancePath: instancePath + "/version", schemaPath: "#/properties/version/type", keyword: "type", params: { type: schema153.properties.version.type }, message: "must be integer,null" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -14703,15 +14888,15 @@ function validate347(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.source !== void 0) {
-      if (!validate348(data.source, { instancePath: instancePath + "/source", parentData: data, parentDataProperty: "source", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate348.errors : vErrors.concat(validate348.errors);
+      if (!validate355(data.source, { instancePath: instancePath + "/source", parentData: data, parentDataProperty: "source", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate355.errors : vErrors.concat(validate355.errors);
         errors = vErrors.length;
       }
     }
     if (data.buildId !== void 0) {
       let data3 = data.buildId;
       if (typeof data3 !== "string" && data3 !== null) {
-        const err7 = { instancePath: instancePath + "/buildId", schemaPath: "#/properties/buildId/type", keyword: "type", params: { type: schema150.properties.buildId.type }, message: "must be string,null" };
+        const err7 = { instancePath: instancePath + "/buildId", schemaPath: "#/properties/buildId/type", keyword: "type", params: { type: schema153.properties.buildId.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -14723,7 +14908,7 @@ function validate347(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.createdByUserId !== void 0) {
       let data4 = data.createdByUserId;
       if (typeof data4 !== "string" && data4 !== null) {
-        const err8 = { instancePath: instancePath + "/createdByUserId", schemaPath: "#/properties/createdByUserId/type", keyword: "type", params: { type: schema150.properties.createdByUserId.type }, message: "must be string,null" };
+        const err8 = { instancePath: instancePath + "/createdByUserId", schemaPath: "#/properties/createdByUserId/type", keyword: "type", params: { type: schema153.properties.createdByUserId.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -14782,8 +14967,8 @@ function validate347(data, { instancePath = "", parentData, parentDataProperty, 
       if (Array.isArray(data7)) {
         const len0 = data7.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate350(data7[i0], { instancePath: instancePath + "/diff/" + i0, parentData: data7, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate350.errors : vErrors.concat(validate350.errors);
+          if (!validate357(data7[i0], { instancePath: instancePath + "/diff/" + i0, parentData: data7, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate357.errors : vErrors.concat(validate357.errors);
             errors = vErrors.length;
           }
         }
@@ -14806,15 +14991,15 @@ function validate347(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate347.errors = vErrors;
+  validate354.errors = vErrors;
   return errors === 0;
 }
-validate347.evaluated = { "props": { "id": true, "version": true, "source": true, "buildId": true, "createdByUserId": true, "workerCount": true, "createdAt": true, "diff": true }, "dynamicProps": false, "dynamicItems": false };
-function validate344(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate354.evaluated = { "props": { "id": true, "version": true, "source": true, "buildId": true, "createdByUserId": true, "workerCount": true, "createdAt": true, "diff": true }, "dynamicProps": false, "dynamicItems": false };
+function validate351(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate344.evaluated;
+  const evaluated0 = validate351.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -14843,7 +15028,7 @@ function validate344(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.endpointVersion !== void 0) {
       let data0 = data.endpointVersion;
       if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0)) && data0 !== null) {
-        const err2 = { instancePath: instancePath + "/endpointVersion", schemaPath: "#/properties/endpointVersion/type", keyword: "type", params: { type: schema148.properties.endpointVersion.type }, message: "must be integer,null" };
+        const err2 = { instancePath: instancePath + "/endpointVersion", schemaPath: "#/properties/endpointVersion/type", keyword: "type", params: { type: schema151.properties.endpointVersion.type }, message: "must be integer,null" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -14853,8 +15038,8 @@ function validate344(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.rollout !== void 0) {
-      if (!validate345(data.rollout, { instancePath: instancePath + "/rollout", parentData: data, parentDataProperty: "rollout", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate345.errors : vErrors.concat(validate345.errors);
+      if (!validate352(data.rollout, { instancePath: instancePath + "/rollout", parentData: data, parentDataProperty: "rollout", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate352.errors : vErrors.concat(validate352.errors);
         errors = vErrors.length;
       }
     }
@@ -14863,8 +15048,8 @@ function validate344(data, { instancePath = "", parentData, parentDataProperty, 
       if (Array.isArray(data2)) {
         const len0 = data2.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate347(data2[i0], { instancePath: instancePath + "/releases/" + i0, parentData: data2, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate347.errors : vErrors.concat(validate347.errors);
+          if (!validate354(data2[i0], { instancePath: instancePath + "/releases/" + i0, parentData: data2, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate354.errors : vErrors.concat(validate354.errors);
             errors = vErrors.length;
           }
         }
@@ -14887,21 +15072,21 @@ function validate344(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate344.errors = vErrors;
+  validate351.errors = vErrors;
   return errors === 0;
 }
-validate344.evaluated = { "props": { "endpointVersion": true, "rollout": true, "releases": true }, "dynamicProps": false, "dynamicItems": false };
-const schema__Release = validate347;
-const schema__ReleaseSource = validate348;
-const schema__ReleaseDiffEntry = validate350;
-const schema__RolloutSummary = validate345;
-const schema__TemplateCategory = validate353;
-const schema153 = { "type": "string", "enum": ["CPU", "NVIDIA", "AMD"], "description": "Console grouping of a template (CPU-only, NVIDIA GPU or AMD GPU work). It changes neither hardware selection nor scheduling nor billing.", "example": "NVIDIA", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateCategory" };
-function validate353(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate351.evaluated = { "props": { "endpointVersion": true, "rollout": true, "releases": true }, "dynamicProps": false, "dynamicItems": false };
+const schema__Release = validate354;
+const schema__ReleaseSource = validate355;
+const schema__ReleaseDiffEntry = validate357;
+const schema__RolloutSummary = validate352;
+const schema__TemplateCategory = validate360;
+const schema156 = { "type": "string", "enum": ["CPU", "NVIDIA", "AMD"], "description": "Console grouping of a template (CPU-only, NVIDIA GPU or AMD GPU work). It changes neither hardware selection nor scheduling nor billing.", "example": "NVIDIA", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateCategory" };
+function validate360(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate353.evaluated;
+  const evaluated0 = validate360.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -14918,7 +15103,7 @@ function validate353(data, { instancePath = "", parentData, parentDataProperty, 
     errors++;
   }
   if (!(data === "CPU" || data === "NVIDIA" || data === "AMD")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema153.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema156.enum }, message: "must be equal to one of the allowed values" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -14926,19 +15111,19 @@ function validate353(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate353.errors = vErrors;
+  validate360.errors = vErrors;
   return errors === 0;
 }
-validate353.evaluated = { "dynamicProps": false, "dynamicItems": false };
+validate360.evaluated = { "dynamicProps": false, "dynamicItems": false };
 const schema__TemplateMounts = validate168;
 const schema__Template = validate163;
-const schema__CreateTemplateRequest = validate354;
-const schema154 = { "type": "object", "description": "Body of createTemplate: the container settings plus the template fields. `name` and `image` are required. The shape is closed: any other property is rejected.", "required": ["name", "image"], "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "image": { "type": "string", "description": "Container image reference (not empty).", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." }, "name": { "type": "string", "minLength": 1, "maxLength": 191, "description": "Template name.", "example": "PyTorch GPU Template", "x-source": "assumed", "x-source-note": "minLength 1 from the public file; maxLength 191 assumed like REST v1 names (the public file states none)." }, "allowedCudaVersions": { "type": "array", "maxItems": 64, "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "description": "CUDA versions (`major.minor`) acceptable for containers made from it; leave out to accept any. CPU pods ignore it.", "example": ["12.8", "12.6"], "x-source": "assumed", "x-source-note": "Item pattern from the public file; maxItems 64 and item maxLength 16 assumed (the public file states none)." }, "category": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateCategory", "default": "NVIDIA", "description": "Console grouping; NVIDIA when left out." }, "mounts": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateMounts" }, "public": { "type": "boolean", "default": false, "description": "Make the template visible to every RunPod user.", "example": false }, "serverless": { "type": "boolean", "default": false, "description": "A serverless worker template instead of a pod template.", "example": false }, "startJupyter": { "type": "boolean", "default": true, "description": "Start JupyterLab in containers made from it: a generated `JUPYTER_PASSWORD` is injected unless `env` sets one. Only images that follow the convention act on it; expose `8888/http` to reach it.", "example": false }, "startSsh": { "type": "boolean", "default": true, "description": "Set up SSH in containers made from it: `PUBLIC_KEY` carries the account's registered keys (updateSshKeys) unless `env` sets one. Only images that follow the convention act on it; direct SSH also needs `22/tcp` in `ports`.", "example": true } }, "additionalProperties": false, "example": { "name": "PyTorch GPU Template", "image": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "category": "NVIDIA", "disk": 50, "ports": ["8888/http"], "env": { "JUPYTER_ENABLE_LAB": "yes" }, "mounts": { "persistent": { "size": 20, "path": "/workspace" } }, "serverless": false, "public": false }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json). Closed shape (unevaluatedProperties false) as in the public file.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreateTemplateRequest" };
-function validate354(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const schema__CreateTemplateRequest = validate361;
+const schema157 = { "type": "object", "description": "Body of createTemplate: the container settings plus the template fields. `name` and `image` are required. The shape is closed: any other property is rejected.", "required": ["name", "image"], "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "image": { "type": "string", "description": "Container image reference (not empty).", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." }, "name": { "type": "string", "minLength": 1, "maxLength": 191, "description": "Template name.", "example": "PyTorch GPU Template", "x-source": "assumed", "x-source-note": "minLength 1 from the public file; maxLength 191 assumed like REST v1 names (the public file states none)." }, "allowedCudaVersions": { "type": "array", "maxItems": 64, "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "description": "CUDA versions (`major.minor`) acceptable for containers made from it; leave out to accept any. CPU pods ignore it.", "example": ["12.8", "12.6"], "x-source": "assumed", "x-source-note": "Item pattern from the public file; maxItems 64 and item maxLength 16 assumed (the public file states none)." }, "category": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateCategory", "default": "NVIDIA", "description": "Console grouping; NVIDIA when left out." }, "mounts": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateMounts" }, "public": { "type": "boolean", "default": false, "description": "Make the template visible to every RunPod user.", "example": false }, "serverless": { "type": "boolean", "default": false, "description": "A serverless worker template instead of a pod template.", "example": false }, "startJupyter": { "type": "boolean", "default": true, "description": "Start JupyterLab in containers made from it: a generated `JUPYTER_PASSWORD` is injected unless `env` sets one. Only images that follow the convention act on it; expose `8888/http` to reach it.", "example": false }, "startSsh": { "type": "boolean", "default": true, "description": "Set up SSH in containers made from it: `PUBLIC_KEY` carries the account's registered keys (updateSshKeys) unless `env` sets one. Only images that follow the convention act on it; direct SSH also needs `22/tcp` in `ports`.", "example": true } }, "additionalProperties": false, "example": { "name": "PyTorch GPU Template", "image": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "category": "NVIDIA", "disk": 50, "ports": ["8888/http"], "env": { "JUPYTER_ENABLE_LAB": "yes" }, "mounts": { "persistent": { "size": 20, "path": "/workspace" } }, "serverless": false, "public": false }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json). Closed shape (unevaluatedProperties false) as in the public file.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreateTemplateRequest" };
+function validate361(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate354.evaluated;
+  const evaluated0 = validate361.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -14965,7 +15150,7 @@ function validate354(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func11.call(schema154.properties, key0)) {
+      if (!func11.call(schema157.properties, key0)) {
         const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err2];
@@ -15122,8 +15307,8 @@ function validate354(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.category !== void 0) {
-      if (!validate353(data.category, { instancePath: instancePath + "/category", parentData: data, parentDataProperty: "category", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate353.errors : vErrors.concat(validate353.errors);
+      if (!validate360(data.category, { instancePath: instancePath + "/category", parentData: data, parentDataProperty: "category", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate360.errors : vErrors.concat(validate360.errors);
         errors = vErrors.length;
       }
     }
@@ -15186,17 +15371,17 @@ function validate354(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate354.errors = vErrors;
+  validate361.errors = vErrors;
   return errors === 0;
 }
-validate354.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const schema__UpdateTemplateRequest = validate362;
-const schema155 = { "type": "object", "description": "Body of updateTemplate (PATCH): only the properties sent change. The shape is closed: any other property is rejected.", "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "image": { "description": "Container image reference (not empty).", "type": "string", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "allowedCudaVersions": { "type": "array", "maxItems": 64, "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "description": "CUDA versions (`major.minor`); `[]` removes the restriction, leaving it out keeps the current one.", "example": [], "x-source": "assumed", "x-source-note": "Item pattern from the public file; maxItems 64 and item maxLength 16 assumed (the public file states none)." }, "category": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateCategory" }, "mounts": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateMounts" }, "name": { "type": "string", "minLength": 1, "maxLength": 191, "description": "New template name.", "example": "Renamed PyTorch Template", "x-source": "assumed", "x-source-note": "minLength 1 from the public file; maxLength 191 assumed like REST v1 names (the public file states none)." }, "public": { "type": "boolean", "description": "Visible to every RunPod user.", "example": false }, "serverless": { "type": "boolean", "description": "Serverless worker template instead of pod template.", "example": false }, "startJupyter": { "type": "boolean", "description": "Start JupyterLab at container start (see createTemplate).", "example": false }, "startSsh": { "type": "boolean", "description": "Set up SSH at container start (see createTemplate).", "example": true } }, "additionalProperties": false, "example": { "name": "Renamed PyTorch Template" }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json). Closed shape (unevaluatedProperties false) as in the public file.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateTemplateRequest" };
-function validate362(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate361.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const schema__UpdateTemplateRequest = validate369;
+const schema158 = { "type": "object", "description": "Body of updateTemplate (PATCH): only the properties sent change. The shape is closed: any other property is rejected.", "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "image": { "description": "Container image reference (not empty).", "type": "string", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "allowedCudaVersions": { "type": "array", "maxItems": 64, "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "description": "CUDA versions (`major.minor`); `[]` removes the restriction, leaving it out keeps the current one.", "example": [], "x-source": "assumed", "x-source-note": "Item pattern from the public file; maxItems 64 and item maxLength 16 assumed (the public file states none)." }, "category": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateCategory" }, "mounts": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateMounts" }, "name": { "type": "string", "minLength": 1, "maxLength": 191, "description": "New template name.", "example": "Renamed PyTorch Template", "x-source": "assumed", "x-source-note": "minLength 1 from the public file; maxLength 191 assumed like REST v1 names (the public file states none)." }, "public": { "type": "boolean", "description": "Visible to every RunPod user.", "example": false }, "serverless": { "type": "boolean", "description": "Serverless worker template instead of pod template.", "example": false }, "startJupyter": { "type": "boolean", "description": "Start JupyterLab at container start (see createTemplate).", "example": false }, "startSsh": { "type": "boolean", "description": "Set up SSH at container start (see createTemplate).", "example": true } }, "additionalProperties": false, "example": { "name": "Renamed PyTorch Template" }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json). Closed shape (unevaluatedProperties false) as in the public file.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateTemplateRequest" };
+function validate369(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate362.evaluated;
+  const evaluated0 = validate369.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15205,7 +15390,7 @@ function validate362(data, { instancePath = "", parentData, parentDataProperty, 
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!func11.call(schema155.properties, key0)) {
+      if (!func11.call(schema158.properties, key0)) {
         const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err0];
@@ -15331,8 +15516,8 @@ function validate362(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.category !== void 0) {
-      if (!validate353(data.category, { instancePath: instancePath + "/category", parentData: data, parentDataProperty: "category", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate353.errors : vErrors.concat(validate353.errors);
+      if (!validate360(data.category, { instancePath: instancePath + "/category", parentData: data, parentDataProperty: "category", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate360.errors : vErrors.concat(validate360.errors);
         errors = vErrors.length;
       }
     }
@@ -15426,17 +15611,17 @@ function validate362(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate362.errors = vErrors;
+  validate369.errors = vErrors;
   return errors === 0;
 }
-validate362.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const schema__ListTemplatesResponse = validate370;
-const schema156 = { "type": "object", "required": ["templates"], "description": "Templates wrapped in an object; the public file states no pagination.", "properties": { "templates": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template" }, "example": [{ "id": "9x4m2p7v", "name": "PyTorch GPU Template", "image": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "args": "", "disk": 50, "mounts": { "persistent": { "size": 20, "path": "/workspace" } }, "ports": ["8888/http"], "env": { "JUPYTER_ENABLE_LAB": "yes" }, "registry": null, "serverless": false, "public": false, "category": "NVIDIA", "startSsh": true, "startJupyter": false, "allowedCudaVersions": [] }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListTemplatesResponse" };
-function validate370(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate369.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const schema__ListTemplatesResponse = validate377;
+const schema159 = { "type": "object", "required": ["templates"], "description": "Templates wrapped in an object; the public file states no pagination.", "properties": { "templates": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template" }, "example": [{ "id": "9x4m2p7v", "name": "PyTorch GPU Template", "image": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "args": "", "disk": 50, "mounts": { "persistent": { "size": 20, "path": "/workspace" } }, "ports": ["8888/http"], "env": { "JUPYTER_ENABLE_LAB": "yes" }, "registry": null, "serverless": false, "public": false, "category": "NVIDIA", "startSsh": true, "startJupyter": false, "allowedCudaVersions": [] }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListTemplatesResponse" };
+function validate377(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate370.evaluated;
+  const evaluated0 = validate377.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15482,21 +15667,24 @@ function validate370(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate370.errors = vErrors;
+  validate377.errors = vErrors;
   return errors === 0;
 }
-validate370.evaluated = { "props": { "templates": true }, "dynamicProps": false, "dynamicItems": false };
+validate377.evaluated = { "props": { "templates": true }, "dynamicProps": false, "dynamicItems": false };
 const schema__disk = validate189;
 const schema__env = validate191;
 const schema__ports = validate193;
 const schema__registry = validate254;
-const getSshKeys__r200 = validate372;
-const schema157 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/SshKeys", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r200" };
-function validate372(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const schema__pools = validate315;
+const schema__excludedTypes = validate317;
+const schema__count = validate319;
+const getSshKeys__r200 = validate379;
+const schema160 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/SshKeys", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r200" };
+function validate379(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate372.evaluated;
+  const evaluated0 = validate379.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15507,17 +15695,17 @@ function validate372(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
     errors = vErrors.length;
   }
-  validate372.errors = vErrors;
+  validate379.errors = vErrors;
   return errors === 0;
 }
-validate372.evaluated = { "props": { "keys": true }, "dynamicProps": false, "dynamicItems": false };
-const getSshKeys__r401 = validate374;
-const schema158 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r401" };
-function validate374(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate379.evaluated = { "props": { "keys": true }, "dynamicProps": false, "dynamicItems": false };
+const getSshKeys__r401 = validate381;
+const schema161 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r401" };
+function validate381(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate374.evaluated;
+  const evaluated0 = validate381.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15528,17 +15716,17 @@ function validate374(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate374.errors = vErrors;
+  validate381.errors = vErrors;
   return errors === 0;
 }
-validate374.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getSshKeys__r403 = validate376;
-const schema159 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r403" };
-function validate376(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate381.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getSshKeys__r403 = validate383;
+const schema162 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r403" };
+function validate383(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate376.evaluated;
+  const evaluated0 = validate383.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15549,17 +15737,17 @@ function validate376(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate376.errors = vErrors;
+  validate383.errors = vErrors;
   return errors === 0;
 }
-validate376.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getSshKeys__r405 = validate378;
-const schema160 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r405" };
-function validate378(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate383.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getSshKeys__r405 = validate385;
+const schema163 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r405" };
+function validate385(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate378.evaluated;
+  const evaluated0 = validate385.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15570,17 +15758,17 @@ function validate378(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate378.errors = vErrors;
+  validate385.errors = vErrors;
   return errors === 0;
 }
-validate378.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getSshKeys__r429 = validate380;
-const schema161 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r429" };
-function validate380(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate385.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getSshKeys__r429 = validate387;
+const schema164 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r429" };
+function validate387(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate380.evaluated;
+  const evaluated0 = validate387.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15591,17 +15779,17 @@ function validate380(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate380.errors = vErrors;
+  validate387.errors = vErrors;
   return errors === 0;
 }
-validate380.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getSshKeys__r500 = validate382;
-const schema162 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r500" };
-function validate382(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate387.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getSshKeys__r500 = validate389;
+const schema165 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r500" };
+function validate389(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate382.evaluated;
+  const evaluated0 = validate389.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15612,17 +15800,17 @@ function validate382(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate382.errors = vErrors;
+  validate389.errors = vErrors;
   return errors === 0;
 }
-validate382.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__body = validate384;
-const schema163 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateSshKeysRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__body" };
-function validate384(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate389.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateSshKeys__body = validate391;
+const schema166 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateSshKeysRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__body" };
+function validate391(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate384.evaluated;
+  const evaluated0 = validate391.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15633,17 +15821,17 @@ function validate384(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
     errors = vErrors.length;
   }
-  validate384.errors = vErrors;
+  validate391.errors = vErrors;
   return errors === 0;
 }
-validate384.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__r200 = validate386;
-const schema164 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/SshKeys", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r200" };
-function validate386(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate391.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updateSshKeys__r200 = validate393;
+const schema167 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/SshKeys", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r200" };
+function validate393(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate386.evaluated;
+  const evaluated0 = validate393.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15654,17 +15842,17 @@ function validate386(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
     errors = vErrors.length;
   }
-  validate386.errors = vErrors;
+  validate393.errors = vErrors;
   return errors === 0;
 }
-validate386.evaluated = { "props": { "keys": true }, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__r400 = validate388;
-const schema165 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r400" };
-function validate388(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate393.evaluated = { "props": { "keys": true }, "dynamicProps": false, "dynamicItems": false };
+const updateSshKeys__r400 = validate395;
+const schema168 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r400" };
+function validate395(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate388.evaluated;
+  const evaluated0 = validate395.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15675,17 +15863,17 @@ function validate388(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate388.errors = vErrors;
+  validate395.errors = vErrors;
   return errors === 0;
 }
-validate388.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__r401 = validate390;
-const schema166 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r401" };
-function validate390(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate395.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateSshKeys__r401 = validate397;
+const schema169 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r401" };
+function validate397(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate390.evaluated;
+  const evaluated0 = validate397.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15696,17 +15884,17 @@ function validate390(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate390.errors = vErrors;
+  validate397.errors = vErrors;
   return errors === 0;
 }
-validate390.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__r403 = validate392;
-const schema167 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r403" };
-function validate392(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate397.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateSshKeys__r403 = validate399;
+const schema170 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r403" };
+function validate399(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate392.evaluated;
+  const evaluated0 = validate399.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15717,17 +15905,17 @@ function validate392(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate392.errors = vErrors;
+  validate399.errors = vErrors;
   return errors === 0;
 }
-validate392.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__r405 = validate394;
-const schema168 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r405" };
-function validate394(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate399.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateSshKeys__r405 = validate401;
+const schema171 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r405" };
+function validate401(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate394.evaluated;
+  const evaluated0 = validate401.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15738,17 +15926,17 @@ function validate394(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate394.errors = vErrors;
+  validate401.errors = vErrors;
   return errors === 0;
 }
-validate394.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__r422 = validate396;
-const schema169 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r422" };
-function validate396(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate401.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateSshKeys__r422 = validate403;
+const schema172 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r422" };
+function validate403(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate396.evaluated;
+  const evaluated0 = validate403.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15759,17 +15947,17 @@ function validate396(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate396.errors = vErrors;
+  validate403.errors = vErrors;
   return errors === 0;
 }
-validate396.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__r429 = validate398;
-const schema170 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r429" };
-function validate398(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate403.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateSshKeys__r429 = validate405;
+const schema173 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r429" };
+function validate405(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate398.evaluated;
+  const evaluated0 = validate405.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15780,17 +15968,17 @@ function validate398(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate398.errors = vErrors;
+  validate405.errors = vErrors;
   return errors === 0;
 }
-validate398.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__r500 = validate400;
-const schema171 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r500" };
-function validate400(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate405.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateSshKeys__r500 = validate407;
+const schema174 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r500" };
+function validate407(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate400.evaluated;
+  const evaluated0 = validate407.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15801,17 +15989,17 @@ function validate400(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate400.errors = vErrors;
+  validate407.errors = vErrors;
   return errors === 0;
 }
-validate400.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPods__r200 = validate402;
-const schema172 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPodsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r200" };
-function validate402(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate407.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPods__r200 = validate409;
+const schema175 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPodsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r200" };
+function validate409(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate402.evaluated;
+  const evaluated0 = validate409.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15822,17 +16010,17 @@ function validate402(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate271.errors : vErrors.concat(validate271.errors);
     errors = vErrors.length;
   }
-  validate402.errors = vErrors;
+  validate409.errors = vErrors;
   return errors === 0;
 }
-validate402.evaluated = { "props": { "pods": true }, "dynamicProps": false, "dynamicItems": false };
-const listPods__r400 = validate404;
-const schema173 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r400" };
-function validate404(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate409.evaluated = { "props": { "pods": true }, "dynamicProps": false, "dynamicItems": false };
+const listPods__r400 = validate411;
+const schema176 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r400" };
+function validate411(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate404.evaluated;
+  const evaluated0 = validate411.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15843,17 +16031,17 @@ function validate404(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate404.errors = vErrors;
+  validate411.errors = vErrors;
   return errors === 0;
 }
-validate404.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPods__r401 = validate406;
-const schema174 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r401" };
-function validate406(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate411.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPods__r401 = validate413;
+const schema177 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r401" };
+function validate413(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate406.evaluated;
+  const evaluated0 = validate413.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15864,17 +16052,17 @@ function validate406(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate406.errors = vErrors;
+  validate413.errors = vErrors;
   return errors === 0;
 }
-validate406.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPods__r403 = validate408;
-const schema175 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r403" };
-function validate408(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate413.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPods__r403 = validate415;
+const schema178 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r403" };
+function validate415(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate408.evaluated;
+  const evaluated0 = validate415.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15885,17 +16073,17 @@ function validate408(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate408.errors = vErrors;
+  validate415.errors = vErrors;
   return errors === 0;
 }
-validate408.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPods__r405 = validate410;
-const schema176 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r405" };
-function validate410(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate415.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPods__r405 = validate417;
+const schema179 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r405" };
+function validate417(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate410.evaluated;
+  const evaluated0 = validate417.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15906,17 +16094,17 @@ function validate410(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate410.errors = vErrors;
+  validate417.errors = vErrors;
   return errors === 0;
 }
-validate410.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPods__r429 = validate412;
-const schema177 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r429" };
-function validate412(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate417.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPods__r429 = validate419;
+const schema180 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r429" };
+function validate419(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate412.evaluated;
+  const evaluated0 = validate419.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15927,17 +16115,17 @@ function validate412(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate412.errors = vErrors;
+  validate419.errors = vErrors;
   return errors === 0;
 }
-validate412.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPods__r500 = validate414;
-const schema178 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r500" };
-function validate414(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate419.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPods__r500 = validate421;
+const schema181 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r500" };
+function validate421(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate414.evaluated;
+  const evaluated0 = validate421.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15948,17 +16136,17 @@ function validate414(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate414.errors = vErrors;
+  validate421.errors = vErrors;
   return errors === 0;
 }
-validate414.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__body = validate416;
-const schema179 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreatePodRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__body" };
-function validate416(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate421.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createPod__body = validate423;
+const schema182 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreatePodRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__body" };
+function validate423(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate416.evaluated;
+  const evaluated0 = validate423.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15969,17 +16157,17 @@ function validate416(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate249.errors : vErrors.concat(validate249.errors);
     errors = vErrors.length;
   }
-  validate416.errors = vErrors;
+  validate423.errors = vErrors;
   return errors === 0;
 }
-validate416.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createPod__r201 = validate418;
-const schema180 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r201" };
-function validate418(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate423.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createPod__r201 = validate425;
+const schema183 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r201" };
+function validate425(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate418.evaluated;
+  const evaluated0 = validate425.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15990,17 +16178,17 @@ function validate418(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
     errors = vErrors.length;
   }
-  validate418.errors = vErrors;
+  validate425.errors = vErrors;
   return errors === 0;
 }
-validate418.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r400 = validate420;
-const schema181 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r400" };
-function validate420(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate425.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
+const createPod__r400 = validate427;
+const schema184 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r400" };
+function validate427(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate420.evaluated;
+  const evaluated0 = validate427.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16011,17 +16199,17 @@ function validate420(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate420.errors = vErrors;
+  validate427.errors = vErrors;
   return errors === 0;
 }
-validate420.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r401 = validate422;
-const schema182 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r401" };
-function validate422(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate427.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createPod__r401 = validate429;
+const schema185 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r401" };
+function validate429(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate422.evaluated;
+  const evaluated0 = validate429.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16032,17 +16220,17 @@ function validate422(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate422.errors = vErrors;
+  validate429.errors = vErrors;
   return errors === 0;
 }
-validate422.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r403 = validate424;
-const schema183 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r403" };
-function validate424(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate429.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createPod__r403 = validate431;
+const schema186 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r403" };
+function validate431(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate424.evaluated;
+  const evaluated0 = validate431.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16053,17 +16241,17 @@ function validate424(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate424.errors = vErrors;
+  validate431.errors = vErrors;
   return errors === 0;
 }
-validate424.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r404 = validate426;
-const schema184 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r404" };
-function validate426(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate431.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createPod__r404 = validate433;
+const schema187 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r404" };
+function validate433(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate426.evaluated;
+  const evaluated0 = validate433.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16074,17 +16262,17 @@ function validate426(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate426.errors = vErrors;
+  validate433.errors = vErrors;
   return errors === 0;
 }
-validate426.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r405 = validate428;
-const schema185 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r405" };
-function validate428(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate433.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createPod__r405 = validate435;
+const schema188 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r405" };
+function validate435(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate428.evaluated;
+  const evaluated0 = validate435.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16095,17 +16283,17 @@ function validate428(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate428.errors = vErrors;
+  validate435.errors = vErrors;
   return errors === 0;
 }
-validate428.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r422 = validate430;
-const schema186 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r422" };
-function validate430(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate435.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createPod__r422 = validate437;
+const schema189 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r422" };
+function validate437(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate430.evaluated;
+  const evaluated0 = validate437.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16116,17 +16304,17 @@ function validate430(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate430.errors = vErrors;
+  validate437.errors = vErrors;
   return errors === 0;
 }
-validate430.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r429 = validate432;
-const schema187 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r429" };
-function validate432(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate437.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createPod__r429 = validate439;
+const schema190 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r429" };
+function validate439(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate432.evaluated;
+  const evaluated0 = validate439.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16137,17 +16325,17 @@ function validate432(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate432.errors = vErrors;
+  validate439.errors = vErrors;
   return errors === 0;
 }
-validate432.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r500 = validate434;
-const schema188 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r500" };
-function validate434(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate439.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createPod__r500 = validate441;
+const schema191 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r500" };
+function validate441(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate434.evaluated;
+  const evaluated0 = validate441.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16158,17 +16346,17 @@ function validate434(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate434.errors = vErrors;
+  validate441.errors = vErrors;
   return errors === 0;
 }
-validate434.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r200 = validate436;
-const schema189 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r200" };
-function validate436(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate441.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getPod__r200 = validate443;
+const schema192 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r200" };
+function validate443(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate436.evaluated;
+  const evaluated0 = validate443.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16179,17 +16367,17 @@ function validate436(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
     errors = vErrors.length;
   }
-  validate436.errors = vErrors;
+  validate443.errors = vErrors;
   return errors === 0;
 }
-validate436.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r401 = validate438;
-const schema190 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r401" };
-function validate438(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate443.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
+const getPod__r401 = validate445;
+const schema193 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r401" };
+function validate445(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate438.evaluated;
+  const evaluated0 = validate445.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16200,17 +16388,17 @@ function validate438(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate438.errors = vErrors;
+  validate445.errors = vErrors;
   return errors === 0;
 }
-validate438.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r403 = validate440;
-const schema191 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r403" };
-function validate440(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate445.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getPod__r403 = validate447;
+const schema194 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r403" };
+function validate447(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate440.evaluated;
+  const evaluated0 = validate447.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16221,17 +16409,17 @@ function validate440(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate440.errors = vErrors;
+  validate447.errors = vErrors;
   return errors === 0;
 }
-validate440.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r404 = validate442;
-const schema192 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r404" };
-function validate442(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate447.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getPod__r404 = validate449;
+const schema195 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r404" };
+function validate449(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate442.evaluated;
+  const evaluated0 = validate449.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16242,17 +16430,17 @@ function validate442(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate442.errors = vErrors;
+  validate449.errors = vErrors;
   return errors === 0;
 }
-validate442.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r405 = validate444;
-const schema193 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r405" };
-function validate444(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate449.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getPod__r405 = validate451;
+const schema196 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r405" };
+function validate451(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate444.evaluated;
+  const evaluated0 = validate451.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16263,17 +16451,17 @@ function validate444(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate444.errors = vErrors;
+  validate451.errors = vErrors;
   return errors === 0;
 }
-validate444.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r429 = validate446;
-const schema194 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r429" };
-function validate446(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate451.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getPod__r429 = validate453;
+const schema197 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r429" };
+function validate453(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate446.evaluated;
+  const evaluated0 = validate453.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16284,17 +16472,17 @@ function validate446(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate446.errors = vErrors;
+  validate453.errors = vErrors;
   return errors === 0;
 }
-validate446.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r500 = validate448;
-const schema195 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r500" };
-function validate448(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate453.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getPod__r500 = validate455;
+const schema198 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r500" };
+function validate455(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate448.evaluated;
+  const evaluated0 = validate455.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16305,17 +16493,17 @@ function validate448(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate448.errors = vErrors;
+  validate455.errors = vErrors;
   return errors === 0;
 }
-validate448.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r401 = validate450;
-const schema196 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r401" };
-function validate450(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate455.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deletePod__r401 = validate457;
+const schema199 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r401" };
+function validate457(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate450.evaluated;
+  const evaluated0 = validate457.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16326,17 +16514,17 @@ function validate450(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate450.errors = vErrors;
+  validate457.errors = vErrors;
   return errors === 0;
 }
-validate450.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r403 = validate452;
-const schema197 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r403" };
-function validate452(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate457.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deletePod__r403 = validate459;
+const schema200 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r403" };
+function validate459(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate452.evaluated;
+  const evaluated0 = validate459.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16347,17 +16535,17 @@ function validate452(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate452.errors = vErrors;
+  validate459.errors = vErrors;
   return errors === 0;
 }
-validate452.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r404 = validate454;
-const schema198 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r404" };
-function validate454(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate459.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deletePod__r404 = validate461;
+const schema201 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r404" };
+function validate461(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate454.evaluated;
+  const evaluated0 = validate461.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16368,17 +16556,17 @@ function validate454(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate454.errors = vErrors;
+  validate461.errors = vErrors;
   return errors === 0;
 }
-validate454.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r405 = validate456;
-const schema199 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r405" };
-function validate456(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate461.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deletePod__r405 = validate463;
+const schema202 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r405" };
+function validate463(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate456.evaluated;
+  const evaluated0 = validate463.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16389,17 +16577,17 @@ function validate456(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate456.errors = vErrors;
+  validate463.errors = vErrors;
   return errors === 0;
 }
-validate456.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r409 = validate458;
-const schema200 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r409" };
-function validate458(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate463.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deletePod__r409 = validate465;
+const schema203 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r409" };
+function validate465(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate458.evaluated;
+  const evaluated0 = validate465.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16410,17 +16598,17 @@ function validate458(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate458.errors = vErrors;
+  validate465.errors = vErrors;
   return errors === 0;
 }
-validate458.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r429 = validate460;
-const schema201 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r429" };
-function validate460(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate465.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deletePod__r429 = validate467;
+const schema204 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r429" };
+function validate467(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate460.evaluated;
+  const evaluated0 = validate467.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16431,17 +16619,17 @@ function validate460(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate460.errors = vErrors;
+  validate467.errors = vErrors;
   return errors === 0;
 }
-validate460.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r500 = validate462;
-const schema202 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r500" };
-function validate462(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate467.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deletePod__r500 = validate469;
+const schema205 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r500" };
+function validate469(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate462.evaluated;
+  const evaluated0 = validate469.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16452,17 +16640,17 @@ function validate462(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate462.errors = vErrors;
+  validate469.errors = vErrors;
   return errors === 0;
 }
-validate462.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__body = validate464;
-const schema203 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdatePodRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__body" };
-function validate464(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate469.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updatePod__body = validate471;
+const schema206 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdatePodRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__body" };
+function validate471(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate464.evaluated;
+  const evaluated0 = validate471.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16473,17 +16661,17 @@ function validate464(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate264.errors : vErrors.concat(validate264.errors);
     errors = vErrors.length;
   }
-  validate464.errors = vErrors;
+  validate471.errors = vErrors;
   return errors === 0;
 }
-validate464.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r200 = validate466;
-const schema204 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r200" };
-function validate466(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate471.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updatePod__r200 = validate473;
+const schema207 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r200" };
+function validate473(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate466.evaluated;
+  const evaluated0 = validate473.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16494,17 +16682,17 @@ function validate466(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
     errors = vErrors.length;
   }
-  validate466.errors = vErrors;
+  validate473.errors = vErrors;
   return errors === 0;
 }
-validate466.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r400 = validate468;
-const schema205 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r400" };
-function validate468(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate473.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
+const updatePod__r400 = validate475;
+const schema208 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r400" };
+function validate475(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate468.evaluated;
+  const evaluated0 = validate475.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16515,17 +16703,17 @@ function validate468(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate468.errors = vErrors;
+  validate475.errors = vErrors;
   return errors === 0;
 }
-validate468.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r401 = validate470;
-const schema206 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r401" };
-function validate470(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate475.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updatePod__r401 = validate477;
+const schema209 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r401" };
+function validate477(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate470.evaluated;
+  const evaluated0 = validate477.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16536,17 +16724,17 @@ function validate470(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate470.errors = vErrors;
+  validate477.errors = vErrors;
   return errors === 0;
 }
-validate470.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r403 = validate472;
-const schema207 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r403" };
-function validate472(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate477.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updatePod__r403 = validate479;
+const schema210 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r403" };
+function validate479(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate472.evaluated;
+  const evaluated0 = validate479.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16557,17 +16745,17 @@ function validate472(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate472.errors = vErrors;
+  validate479.errors = vErrors;
   return errors === 0;
 }
-validate472.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r404 = validate474;
-const schema208 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r404" };
-function validate474(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate479.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updatePod__r404 = validate481;
+const schema211 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r404" };
+function validate481(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate474.evaluated;
+  const evaluated0 = validate481.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16578,17 +16766,17 @@ function validate474(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate474.errors = vErrors;
+  validate481.errors = vErrors;
   return errors === 0;
 }
-validate474.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r405 = validate476;
-const schema209 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r405" };
-function validate476(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate481.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updatePod__r405 = validate483;
+const schema212 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r405" };
+function validate483(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate476.evaluated;
+  const evaluated0 = validate483.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16599,17 +16787,17 @@ function validate476(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate476.errors = vErrors;
+  validate483.errors = vErrors;
   return errors === 0;
 }
-validate476.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r409 = validate478;
-const schema210 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r409" };
-function validate478(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate483.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updatePod__r409 = validate485;
+const schema213 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r409" };
+function validate485(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate478.evaluated;
+  const evaluated0 = validate485.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16620,17 +16808,17 @@ function validate478(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate478.errors = vErrors;
+  validate485.errors = vErrors;
   return errors === 0;
 }
-validate478.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r422 = validate480;
-const schema211 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r422" };
-function validate480(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate485.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updatePod__r422 = validate487;
+const schema214 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r422" };
+function validate487(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate480.evaluated;
+  const evaluated0 = validate487.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16641,17 +16829,17 @@ function validate480(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate480.errors = vErrors;
+  validate487.errors = vErrors;
   return errors === 0;
 }
-validate480.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r429 = validate482;
-const schema212 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r429" };
-function validate482(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate487.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updatePod__r429 = validate489;
+const schema215 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r429" };
+function validate489(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate482.evaluated;
+  const evaluated0 = validate489.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16662,17 +16850,17 @@ function validate482(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate482.errors = vErrors;
+  validate489.errors = vErrors;
   return errors === 0;
 }
-validate482.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r500 = validate484;
-const schema213 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r500" };
-function validate484(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate489.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updatePod__r500 = validate491;
+const schema216 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r500" };
+function validate491(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate484.evaluated;
+  const evaluated0 = validate491.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16683,17 +16871,17 @@ function validate484(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate484.errors = vErrors;
+  validate491.errors = vErrors;
   return errors === 0;
 }
-validate484.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__r400 = validate486;
-const schema214 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r400" };
-function validate486(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate491.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getPodLogs__r400 = validate493;
+const schema217 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r400" };
+function validate493(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate486.evaluated;
+  const evaluated0 = validate493.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16704,17 +16892,17 @@ function validate486(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate486.errors = vErrors;
+  validate493.errors = vErrors;
   return errors === 0;
 }
-validate486.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__r401 = validate488;
-const schema215 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r401" };
-function validate488(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate493.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getPodLogs__r401 = validate495;
+const schema218 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r401" };
+function validate495(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate488.evaluated;
+  const evaluated0 = validate495.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16725,17 +16913,17 @@ function validate488(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate488.errors = vErrors;
+  validate495.errors = vErrors;
   return errors === 0;
 }
-validate488.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__r403 = validate490;
-const schema216 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r403" };
-function validate490(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate495.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getPodLogs__r403 = validate497;
+const schema219 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r403" };
+function validate497(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate490.evaluated;
+  const evaluated0 = validate497.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16746,17 +16934,17 @@ function validate490(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate490.errors = vErrors;
+  validate497.errors = vErrors;
   return errors === 0;
 }
-validate490.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__r404 = validate492;
-const schema217 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r404" };
-function validate492(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate497.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getPodLogs__r404 = validate499;
+const schema220 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r404" };
+function validate499(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate492.evaluated;
+  const evaluated0 = validate499.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16767,17 +16955,17 @@ function validate492(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate492.errors = vErrors;
+  validate499.errors = vErrors;
   return errors === 0;
 }
-validate492.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__r405 = validate494;
-const schema218 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r405" };
-function validate494(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate499.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getPodLogs__r405 = validate501;
+const schema221 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r405" };
+function validate501(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate494.evaluated;
+  const evaluated0 = validate501.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16788,17 +16976,17 @@ function validate494(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate494.errors = vErrors;
+  validate501.errors = vErrors;
   return errors === 0;
 }
-validate494.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__r429 = validate496;
-const schema219 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r429" };
-function validate496(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate501.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getPodLogs__r429 = validate503;
+const schema222 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r429" };
+function validate503(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate496.evaluated;
+  const evaluated0 = validate503.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16809,17 +16997,17 @@ function validate496(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate496.errors = vErrors;
+  validate503.errors = vErrors;
   return errors === 0;
 }
-validate496.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__r500 = validate498;
-const schema220 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r500" };
-function validate498(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate503.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getPodLogs__r500 = validate505;
+const schema223 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r500" };
+function validate505(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate498.evaluated;
+  const evaluated0 = validate505.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16830,17 +17018,17 @@ function validate498(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate498.errors = vErrors;
+  validate505.errors = vErrors;
   return errors === 0;
 }
-validate498.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__body = validate500;
-const schema221 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/PodActionRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__body" };
-function validate500(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate505.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const podAction__body = validate507;
+const schema224 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/PodActionRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__body" };
+function validate507(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate500.evaluated;
+  const evaluated0 = validate507.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16851,17 +17039,17 @@ function validate500(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
     errors = vErrors.length;
   }
-  validate500.errors = vErrors;
+  validate507.errors = vErrors;
   return errors === 0;
 }
-validate500.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const podAction__r200 = validate502;
-const schema222 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r200" };
-function validate502(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate507.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const podAction__r200 = validate509;
+const schema225 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r200" };
+function validate509(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate502.evaluated;
+  const evaluated0 = validate509.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16872,17 +17060,17 @@ function validate502(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
     errors = vErrors.length;
   }
-  validate502.errors = vErrors;
+  validate509.errors = vErrors;
   return errors === 0;
 }
-validate502.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r400 = validate504;
-const schema223 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r400" };
-function validate504(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate509.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
+const podAction__r400 = validate511;
+const schema226 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r400" };
+function validate511(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate504.evaluated;
+  const evaluated0 = validate511.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16893,17 +17081,17 @@ function validate504(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate504.errors = vErrors;
+  validate511.errors = vErrors;
   return errors === 0;
 }
-validate504.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r401 = validate506;
-const schema224 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r401" };
-function validate506(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate511.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const podAction__r401 = validate513;
+const schema227 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r401" };
+function validate513(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate506.evaluated;
+  const evaluated0 = validate513.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16914,17 +17102,17 @@ function validate506(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate506.errors = vErrors;
+  validate513.errors = vErrors;
   return errors === 0;
 }
-validate506.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r403 = validate508;
-const schema225 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r403" };
-function validate508(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate513.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const podAction__r403 = validate515;
+const schema228 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r403" };
+function validate515(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate508.evaluated;
+  const evaluated0 = validate515.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16935,17 +17123,17 @@ function validate508(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate508.errors = vErrors;
+  validate515.errors = vErrors;
   return errors === 0;
 }
-validate508.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r404 = validate510;
-const schema226 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r404" };
-function validate510(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate515.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const podAction__r404 = validate517;
+const schema229 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r404" };
+function validate517(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate510.evaluated;
+  const evaluated0 = validate517.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16956,17 +17144,17 @@ function validate510(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate510.errors = vErrors;
+  validate517.errors = vErrors;
   return errors === 0;
 }
-validate510.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r405 = validate512;
-const schema227 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r405" };
-function validate512(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate517.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const podAction__r405 = validate519;
+const schema230 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r405" };
+function validate519(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate512.evaluated;
+  const evaluated0 = validate519.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16977,17 +17165,17 @@ function validate512(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate512.errors = vErrors;
+  validate519.errors = vErrors;
   return errors === 0;
 }
-validate512.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r409 = validate514;
-const schema228 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r409" };
-function validate514(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate519.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const podAction__r409 = validate521;
+const schema231 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r409" };
+function validate521(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate514.evaluated;
+  const evaluated0 = validate521.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16998,17 +17186,17 @@ function validate514(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate514.errors = vErrors;
+  validate521.errors = vErrors;
   return errors === 0;
 }
-validate514.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r422 = validate516;
-const schema229 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r422" };
-function validate516(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate521.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const podAction__r422 = validate523;
+const schema232 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r422" };
+function validate523(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate516.evaluated;
+  const evaluated0 = validate523.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17019,17 +17207,17 @@ function validate516(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate516.errors = vErrors;
+  validate523.errors = vErrors;
   return errors === 0;
 }
-validate516.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r429 = validate518;
-const schema230 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r429" };
-function validate518(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate523.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const podAction__r429 = validate525;
+const schema233 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r429" };
+function validate525(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate518.evaluated;
+  const evaluated0 = validate525.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17040,17 +17228,17 @@ function validate518(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate518.errors = vErrors;
+  validate525.errors = vErrors;
   return errors === 0;
 }
-validate518.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r500 = validate520;
-const schema231 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r500" };
-function validate520(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate525.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const podAction__r500 = validate527;
+const schema234 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r500" };
+function validate527(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate520.evaluated;
+  const evaluated0 = validate527.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17061,17 +17249,17 @@ function validate520(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate520.errors = vErrors;
+  validate527.errors = vErrors;
   return errors === 0;
 }
-validate520.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusters__r200 = validate522;
-const schema232 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListClustersResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r200" };
-function validate522(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate527.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusters__r200 = validate529;
+const schema235 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListClustersResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r200" };
+function validate529(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate522.evaluated;
+  const evaluated0 = validate529.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17082,17 +17270,17 @@ function validate522(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate203.errors : vErrors.concat(validate203.errors);
     errors = vErrors.length;
   }
-  validate522.errors = vErrors;
+  validate529.errors = vErrors;
   return errors === 0;
 }
-validate522.evaluated = { "props": { "clusters": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusters__r401 = validate524;
-const schema233 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r401" };
-function validate524(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate529.evaluated = { "props": { "clusters": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusters__r401 = validate531;
+const schema236 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r401" };
+function validate531(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate524.evaluated;
+  const evaluated0 = validate531.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17103,17 +17291,17 @@ function validate524(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate524.errors = vErrors;
+  validate531.errors = vErrors;
   return errors === 0;
 }
-validate524.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusters__r403 = validate526;
-const schema234 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r403" };
-function validate526(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate531.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusters__r403 = validate533;
+const schema237 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r403" };
+function validate533(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate526.evaluated;
+  const evaluated0 = validate533.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17124,17 +17312,17 @@ function validate526(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate526.errors = vErrors;
+  validate533.errors = vErrors;
   return errors === 0;
 }
-validate526.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusters__r405 = validate528;
-const schema235 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r405" };
-function validate528(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate533.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusters__r405 = validate535;
+const schema238 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r405" };
+function validate535(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate528.evaluated;
+  const evaluated0 = validate535.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17145,17 +17333,17 @@ function validate528(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate528.errors = vErrors;
+  validate535.errors = vErrors;
   return errors === 0;
 }
-validate528.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusters__r429 = validate530;
-const schema236 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r429" };
-function validate530(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate535.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusters__r429 = validate537;
+const schema239 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r429" };
+function validate537(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate530.evaluated;
+  const evaluated0 = validate537.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17166,17 +17354,17 @@ function validate530(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate530.errors = vErrors;
+  validate537.errors = vErrors;
   return errors === 0;
 }
-validate530.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusters__r500 = validate532;
-const schema237 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r500" };
-function validate532(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate537.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusters__r500 = validate539;
+const schema240 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r500" };
+function validate539(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate532.evaluated;
+  const evaluated0 = validate539.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17187,17 +17375,17 @@ function validate532(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate532.errors = vErrors;
+  validate539.errors = vErrors;
   return errors === 0;
 }
-validate532.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__body = validate534;
-const schema238 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateClusterRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__body" };
-function validate534(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate539.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createCluster__body = validate541;
+const schema241 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateClusterRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__body" };
+function validate541(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate534.evaluated;
+  const evaluated0 = validate541.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17208,17 +17396,17 @@ function validate534(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate186.errors : vErrors.concat(validate186.errors);
     errors = vErrors.length;
   }
-  validate534.errors = vErrors;
+  validate541.errors = vErrors;
   return errors === 0;
 }
-validate534.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r201 = validate536;
-const schema239 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cluster", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r201" };
-function validate536(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate541.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createCluster__r201 = validate543;
+const schema242 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cluster", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r201" };
+function validate543(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate536.evaluated;
+  const evaluated0 = validate543.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17229,17 +17417,17 @@ function validate536(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
     errors = vErrors.length;
   }
-  validate536.errors = vErrors;
+  validate543.errors = vErrors;
   return errors === 0;
 }
-validate536.evaluated = { "props": { "id": true, "name": true, "type": true, "compute": true, "template": true, "dataCenterId": true, "pods": true, "network": true, "primary": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r400 = validate538;
-const schema240 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r400" };
-function validate538(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate543.evaluated = { "props": { "id": true, "name": true, "type": true, "compute": true, "template": true, "dataCenterId": true, "pods": true, "network": true, "primary": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
+const createCluster__r400 = validate545;
+const schema243 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r400" };
+function validate545(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate538.evaluated;
+  const evaluated0 = validate545.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17250,17 +17438,17 @@ function validate538(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate538.errors = vErrors;
+  validate545.errors = vErrors;
   return errors === 0;
 }
-validate538.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r401 = validate540;
-const schema241 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r401" };
-function validate540(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate545.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createCluster__r401 = validate547;
+const schema244 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r401" };
+function validate547(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate540.evaluated;
+  const evaluated0 = validate547.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17271,17 +17459,17 @@ function validate540(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate540.errors = vErrors;
+  validate547.errors = vErrors;
   return errors === 0;
 }
-validate540.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r403 = validate542;
-const schema242 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r403" };
-function validate542(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate547.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createCluster__r403 = validate549;
+const schema245 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r403" };
+function validate549(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate542.evaluated;
+  const evaluated0 = validate549.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17292,17 +17480,17 @@ function validate542(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate542.errors = vErrors;
+  validate549.errors = vErrors;
   return errors === 0;
 }
-validate542.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r405 = validate544;
-const schema243 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r405" };
-function validate544(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate549.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createCluster__r405 = validate551;
+const schema246 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r405" };
+function validate551(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate544.evaluated;
+  const evaluated0 = validate551.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17313,17 +17501,17 @@ function validate544(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate544.errors = vErrors;
+  validate551.errors = vErrors;
   return errors === 0;
 }
-validate544.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r422 = validate546;
-const schema244 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r422" };
-function validate546(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate551.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createCluster__r422 = validate553;
+const schema247 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r422" };
+function validate553(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate546.evaluated;
+  const evaluated0 = validate553.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17334,17 +17522,17 @@ function validate546(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate546.errors = vErrors;
+  validate553.errors = vErrors;
   return errors === 0;
 }
-validate546.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r429 = validate548;
-const schema245 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r429" };
-function validate548(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate553.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createCluster__r429 = validate555;
+const schema248 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r429" };
+function validate555(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate548.evaluated;
+  const evaluated0 = validate555.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17355,17 +17543,17 @@ function validate548(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate548.errors = vErrors;
+  validate555.errors = vErrors;
   return errors === 0;
 }
-validate548.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r500 = validate550;
-const schema246 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r500" };
-function validate550(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate555.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createCluster__r500 = validate557;
+const schema249 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r500" };
+function validate557(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate550.evaluated;
+  const evaluated0 = validate557.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17376,17 +17564,17 @@ function validate550(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate550.errors = vErrors;
+  validate557.errors = vErrors;
   return errors === 0;
 }
-validate550.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r200 = validate552;
-const schema247 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cluster", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r200" };
-function validate552(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate557.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getCluster__r200 = validate559;
+const schema250 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cluster", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r200" };
+function validate559(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate552.evaluated;
+  const evaluated0 = validate559.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17397,17 +17585,17 @@ function validate552(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
     errors = vErrors.length;
   }
-  validate552.errors = vErrors;
+  validate559.errors = vErrors;
   return errors === 0;
 }
-validate552.evaluated = { "props": { "id": true, "name": true, "type": true, "compute": true, "template": true, "dataCenterId": true, "pods": true, "network": true, "primary": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r401 = validate554;
-const schema248 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r401" };
-function validate554(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate559.evaluated = { "props": { "id": true, "name": true, "type": true, "compute": true, "template": true, "dataCenterId": true, "pods": true, "network": true, "primary": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
+const getCluster__r401 = validate561;
+const schema251 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r401" };
+function validate561(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate554.evaluated;
+  const evaluated0 = validate561.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17418,17 +17606,17 @@ function validate554(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate554.errors = vErrors;
+  validate561.errors = vErrors;
   return errors === 0;
 }
-validate554.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r403 = validate556;
-const schema249 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r403" };
-function validate556(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate561.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getCluster__r403 = validate563;
+const schema252 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r403" };
+function validate563(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate556.evaluated;
+  const evaluated0 = validate563.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17439,17 +17627,17 @@ function validate556(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate556.errors = vErrors;
+  validate563.errors = vErrors;
   return errors === 0;
 }
-validate556.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r404 = validate558;
-const schema250 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r404" };
-function validate558(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate563.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getCluster__r404 = validate565;
+const schema253 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r404" };
+function validate565(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate558.evaluated;
+  const evaluated0 = validate565.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17460,17 +17648,17 @@ function validate558(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate558.errors = vErrors;
+  validate565.errors = vErrors;
   return errors === 0;
 }
-validate558.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r405 = validate560;
-const schema251 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r405" };
-function validate560(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate565.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getCluster__r405 = validate567;
+const schema254 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r405" };
+function validate567(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate560.evaluated;
+  const evaluated0 = validate567.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17481,17 +17669,17 @@ function validate560(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate560.errors = vErrors;
+  validate567.errors = vErrors;
   return errors === 0;
 }
-validate560.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r429 = validate562;
-const schema252 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r429" };
-function validate562(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate567.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getCluster__r429 = validate569;
+const schema255 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r429" };
+function validate569(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate562.evaluated;
+  const evaluated0 = validate569.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17502,17 +17690,17 @@ function validate562(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate562.errors = vErrors;
+  validate569.errors = vErrors;
   return errors === 0;
 }
-validate562.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r500 = validate564;
-const schema253 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r500" };
-function validate564(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate569.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getCluster__r500 = validate571;
+const schema256 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r500" };
+function validate571(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate564.evaluated;
+  const evaluated0 = validate571.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17523,17 +17711,17 @@ function validate564(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate564.errors = vErrors;
+  validate571.errors = vErrors;
   return errors === 0;
 }
-validate564.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteCluster__r401 = validate566;
-const schema254 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r401" };
-function validate566(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate571.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteCluster__r401 = validate573;
+const schema257 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r401" };
+function validate573(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate566.evaluated;
+  const evaluated0 = validate573.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17544,17 +17732,17 @@ function validate566(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate566.errors = vErrors;
+  validate573.errors = vErrors;
   return errors === 0;
 }
-validate566.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteCluster__r403 = validate568;
-const schema255 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r403" };
-function validate568(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate573.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteCluster__r403 = validate575;
+const schema258 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r403" };
+function validate575(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate568.evaluated;
+  const evaluated0 = validate575.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17565,17 +17753,17 @@ function validate568(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate568.errors = vErrors;
+  validate575.errors = vErrors;
   return errors === 0;
 }
-validate568.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteCluster__r404 = validate570;
-const schema256 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r404" };
-function validate570(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate575.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteCluster__r404 = validate577;
+const schema259 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r404" };
+function validate577(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate570.evaluated;
+  const evaluated0 = validate577.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17586,17 +17774,17 @@ function validate570(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate570.errors = vErrors;
+  validate577.errors = vErrors;
   return errors === 0;
 }
-validate570.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteCluster__r405 = validate572;
-const schema257 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r405" };
-function validate572(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate577.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteCluster__r405 = validate579;
+const schema260 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r405" };
+function validate579(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate572.evaluated;
+  const evaluated0 = validate579.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17607,17 +17795,17 @@ function validate572(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate572.errors = vErrors;
+  validate579.errors = vErrors;
   return errors === 0;
 }
-validate572.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteCluster__r429 = validate574;
-const schema258 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r429" };
-function validate574(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate579.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteCluster__r429 = validate581;
+const schema261 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r429" };
+function validate581(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate574.evaluated;
+  const evaluated0 = validate581.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17628,17 +17816,17 @@ function validate574(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate574.errors = vErrors;
+  validate581.errors = vErrors;
   return errors === 0;
 }
-validate574.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteCluster__r500 = validate576;
-const schema259 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r500" };
-function validate576(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate581.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteCluster__r500 = validate583;
+const schema262 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r500" };
+function validate583(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate576.evaluated;
+  const evaluated0 = validate583.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17649,17 +17837,17 @@ function validate576(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate576.errors = vErrors;
+  validate583.errors = vErrors;
   return errors === 0;
 }
-validate576.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__body = validate578;
-const schema260 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateClusterRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__body" };
-function validate578(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate583.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateCluster__body = validate585;
+const schema263 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateClusterRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__body" };
+function validate585(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate578.evaluated;
+  const evaluated0 = validate585.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17670,17 +17858,17 @@ function validate578(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate202.errors : vErrors.concat(validate202.errors);
     errors = vErrors.length;
   }
-  validate578.errors = vErrors;
+  validate585.errors = vErrors;
   return errors === 0;
 }
-validate578.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r200 = validate580;
-const schema261 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cluster", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r200" };
-function validate580(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate585.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updateCluster__r200 = validate587;
+const schema264 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cluster", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r200" };
+function validate587(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate580.evaluated;
+  const evaluated0 = validate587.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17691,17 +17879,17 @@ function validate580(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
     errors = vErrors.length;
   }
-  validate580.errors = vErrors;
+  validate587.errors = vErrors;
   return errors === 0;
 }
-validate580.evaluated = { "props": { "id": true, "name": true, "type": true, "compute": true, "template": true, "dataCenterId": true, "pods": true, "network": true, "primary": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r400 = validate582;
-const schema262 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r400" };
-function validate582(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate587.evaluated = { "props": { "id": true, "name": true, "type": true, "compute": true, "template": true, "dataCenterId": true, "pods": true, "network": true, "primary": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
+const updateCluster__r400 = validate589;
+const schema265 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r400" };
+function validate589(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate582.evaluated;
+  const evaluated0 = validate589.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17712,17 +17900,17 @@ function validate582(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate582.errors = vErrors;
+  validate589.errors = vErrors;
   return errors === 0;
 }
-validate582.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r401 = validate584;
-const schema263 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r401" };
-function validate584(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate589.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateCluster__r401 = validate591;
+const schema266 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r401" };
+function validate591(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate584.evaluated;
+  const evaluated0 = validate591.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17733,17 +17921,17 @@ function validate584(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate584.errors = vErrors;
+  validate591.errors = vErrors;
   return errors === 0;
 }
-validate584.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r403 = validate586;
-const schema264 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r403" };
-function validate586(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate591.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateCluster__r403 = validate593;
+const schema267 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r403" };
+function validate593(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate586.evaluated;
+  const evaluated0 = validate593.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17754,17 +17942,17 @@ function validate586(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate586.errors = vErrors;
+  validate593.errors = vErrors;
   return errors === 0;
 }
-validate586.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r404 = validate588;
-const schema265 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r404" };
-function validate588(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate593.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateCluster__r404 = validate595;
+const schema268 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r404" };
+function validate595(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate588.evaluated;
+  const evaluated0 = validate595.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17775,17 +17963,17 @@ function validate588(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate588.errors = vErrors;
+  validate595.errors = vErrors;
   return errors === 0;
 }
-validate588.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r405 = validate590;
-const schema266 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r405" };
-function validate590(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate595.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateCluster__r405 = validate597;
+const schema269 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r405" };
+function validate597(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate590.evaluated;
+  const evaluated0 = validate597.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17796,17 +17984,17 @@ function validate590(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate590.errors = vErrors;
+  validate597.errors = vErrors;
   return errors === 0;
 }
-validate590.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r422 = validate592;
-const schema267 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r422" };
-function validate592(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate597.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateCluster__r422 = validate599;
+const schema270 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r422" };
+function validate599(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate592.evaluated;
+  const evaluated0 = validate599.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17817,17 +18005,17 @@ function validate592(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate592.errors = vErrors;
+  validate599.errors = vErrors;
   return errors === 0;
 }
-validate592.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r429 = validate594;
-const schema268 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r429" };
-function validate594(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate599.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateCluster__r429 = validate601;
+const schema271 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r429" };
+function validate601(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate594.evaluated;
+  const evaluated0 = validate601.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17838,17 +18026,17 @@ function validate594(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate594.errors = vErrors;
+  validate601.errors = vErrors;
   return errors === 0;
 }
-validate594.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r500 = validate596;
-const schema269 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r500" };
-function validate596(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate601.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateCluster__r500 = validate603;
+const schema272 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r500" };
+function validate603(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate596.evaluated;
+  const evaluated0 = validate603.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17859,17 +18047,17 @@ function validate596(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate596.errors = vErrors;
+  validate603.errors = vErrors;
   return errors === 0;
 }
-validate596.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r200 = validate598;
-const schema270 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPodsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r200" };
-function validate598(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate603.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterPods__r200 = validate605;
+const schema273 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPodsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r200" };
+function validate605(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate598.evaluated;
+  const evaluated0 = validate605.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17880,17 +18068,17 @@ function validate598(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate271.errors : vErrors.concat(validate271.errors);
     errors = vErrors.length;
   }
-  validate598.errors = vErrors;
+  validate605.errors = vErrors;
   return errors === 0;
 }
-validate598.evaluated = { "props": { "pods": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r401 = validate600;
-const schema271 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r401" };
-function validate600(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate605.evaluated = { "props": { "pods": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterPods__r401 = validate607;
+const schema274 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r401" };
+function validate607(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate600.evaluated;
+  const evaluated0 = validate607.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17901,17 +18089,17 @@ function validate600(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate600.errors = vErrors;
+  validate607.errors = vErrors;
   return errors === 0;
 }
-validate600.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r403 = validate602;
-const schema272 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r403" };
-function validate602(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate607.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterPods__r403 = validate609;
+const schema275 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r403" };
+function validate609(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate602.evaluated;
+  const evaluated0 = validate609.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17922,17 +18110,17 @@ function validate602(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate602.errors = vErrors;
+  validate609.errors = vErrors;
   return errors === 0;
 }
-validate602.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r404 = validate604;
-const schema273 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r404" };
-function validate604(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate609.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterPods__r404 = validate611;
+const schema276 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r404" };
+function validate611(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate604.evaluated;
+  const evaluated0 = validate611.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17943,17 +18131,17 @@ function validate604(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate604.errors = vErrors;
+  validate611.errors = vErrors;
   return errors === 0;
 }
-validate604.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r405 = validate606;
-const schema274 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r405" };
-function validate606(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate611.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterPods__r405 = validate613;
+const schema277 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r405" };
+function validate613(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate606.evaluated;
+  const evaluated0 = validate613.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17964,17 +18152,17 @@ function validate606(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate606.errors = vErrors;
+  validate613.errors = vErrors;
   return errors === 0;
 }
-validate606.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r429 = validate608;
-const schema275 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r429" };
-function validate608(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate613.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterPods__r429 = validate615;
+const schema278 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r429" };
+function validate615(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate608.evaluated;
+  const evaluated0 = validate615.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17985,17 +18173,17 @@ function validate608(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate608.errors = vErrors;
+  validate615.errors = vErrors;
   return errors === 0;
 }
-validate608.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r500 = validate610;
-const schema276 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r500" };
-function validate610(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate615.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterPods__r500 = validate617;
+const schema279 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r500" };
+function validate617(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate610.evaluated;
+  const evaluated0 = validate617.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18006,59 +18194,38 @@ function validate610(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate610.errors = vErrors;
+  validate617.errors = vErrors;
   return errors === 0;
 }
-validate610.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r200 = validate612;
-const schema277 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r200" };
-function validate612(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate617.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpoints__r200 = validate619;
+const schema280 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r200" };
+function validate619(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate612.evaluated;
+  const evaluated0 = validate619.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate335(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate335.errors : vErrors.concat(validate335.errors);
+  if (!validate342(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate342.errors : vErrors.concat(validate342.errors);
     errors = vErrors.length;
   }
-  validate612.errors = vErrors;
+  validate619.errors = vErrors;
   return errors === 0;
 }
-validate612.evaluated = { "props": { "endpoints": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r401 = validate614;
-const schema278 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r401" };
-function validate614(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate619.evaluated = { "props": { "endpoints": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpoints__r401 = validate621;
+const schema281 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r401" };
+function validate621(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate614.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
-    errors = vErrors.length;
-  }
-  validate614.errors = vErrors;
-  return errors === 0;
-}
-validate614.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r403 = validate616;
-const schema279 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r403" };
-function validate616(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate616.evaluated;
+  const evaluated0 = validate621.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18069,17 +18236,17 @@ function validate616(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate616.errors = vErrors;
+  validate621.errors = vErrors;
   return errors === 0;
 }
-validate616.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r405 = validate618;
-const schema280 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r405" };
-function validate618(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate621.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpoints__r403 = validate623;
+const schema282 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r403" };
+function validate623(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate618.evaluated;
+  const evaluated0 = validate623.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18090,17 +18257,17 @@ function validate618(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate618.errors = vErrors;
+  validate623.errors = vErrors;
   return errors === 0;
 }
-validate618.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r429 = validate620;
-const schema281 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r429" };
-function validate620(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate623.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpoints__r405 = validate625;
+const schema283 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r405" };
+function validate625(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate620.evaluated;
+  const evaluated0 = validate625.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18111,17 +18278,17 @@ function validate620(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate620.errors = vErrors;
+  validate625.errors = vErrors;
   return errors === 0;
 }
-validate620.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r500 = validate622;
-const schema282 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r500" };
-function validate622(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate625.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpoints__r429 = validate627;
+const schema284 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r429" };
+function validate627(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate622.evaluated;
+  const evaluated0 = validate627.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18132,17 +18299,38 @@ function validate622(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate622.errors = vErrors;
+  validate627.errors = vErrors;
   return errors === 0;
 }
-validate622.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__body = validate624;
-const schema283 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateEndpointRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__body" };
-function validate624(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate627.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpoints__r500 = validate629;
+const schema285 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r500" };
+function validate629(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate624.evaluated;
+  const evaluated0 = validate629.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+    errors = vErrors.length;
+  }
+  validate629.errors = vErrors;
+  return errors === 0;
+}
+validate629.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createEndpoint__body = validate631;
+const schema286 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateEndpointRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__body" };
+function validate631(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate631.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18153,17 +18341,17 @@ function validate624(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate307.errors : vErrors.concat(validate307.errors);
     errors = vErrors.length;
   }
-  validate624.errors = vErrors;
+  validate631.errors = vErrors;
   return errors === 0;
 }
-validate624.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r201 = validate626;
-const schema284 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r201" };
-function validate626(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate631.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createEndpoint__r201 = validate633;
+const schema287 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r201" };
+function validate633(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate626.evaluated;
+  const evaluated0 = validate633.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18174,17 +18362,17 @@ function validate626(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate282.errors : vErrors.concat(validate282.errors);
     errors = vErrors.length;
   }
-  validate626.errors = vErrors;
+  validate633.errors = vErrors;
   return errors === 0;
 }
-validate626.evaluated = { "props": { "id": true, "name": true, "type": true, "requestUrls": true, "gpu": true, "cpu": true, "workers": true, "scaling": true, "dataCenterIds": true, "networkVolumes": true, "timeout": true, "flashboot": true, "createdAt": true, "registry": true, "args": true, "disk": true, "env": true, "image": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r400 = validate628;
-const schema285 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r400" };
-function validate628(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate633.evaluated = { "props": { "id": true, "name": true, "type": true, "requestUrls": true, "gpu": true, "cpu": true, "workers": true, "scaling": true, "dataCenterIds": true, "networkVolumes": true, "timeout": true, "flashboot": true, "createdAt": true, "registry": true, "args": true, "disk": true, "env": true, "image": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
+const createEndpoint__r400 = validate635;
+const schema288 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r400" };
+function validate635(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate628.evaluated;
+  const evaluated0 = validate635.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18195,17 +18383,17 @@ function validate628(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate628.errors = vErrors;
+  validate635.errors = vErrors;
   return errors === 0;
 }
-validate628.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r401 = validate630;
-const schema286 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r401" };
-function validate630(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate635.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createEndpoint__r401 = validate637;
+const schema289 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r401" };
+function validate637(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate630.evaluated;
+  const evaluated0 = validate637.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18216,17 +18404,17 @@ function validate630(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate630.errors = vErrors;
+  validate637.errors = vErrors;
   return errors === 0;
 }
-validate630.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r403 = validate632;
-const schema287 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r403" };
-function validate632(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate637.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createEndpoint__r403 = validate639;
+const schema290 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r403" };
+function validate639(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate632.evaluated;
+  const evaluated0 = validate639.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18237,17 +18425,17 @@ function validate632(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate632.errors = vErrors;
+  validate639.errors = vErrors;
   return errors === 0;
 }
-validate632.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r404 = validate634;
-const schema288 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r404" };
-function validate634(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate639.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createEndpoint__r404 = validate641;
+const schema291 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r404" };
+function validate641(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate634.evaluated;
+  const evaluated0 = validate641.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18258,17 +18446,17 @@ function validate634(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate634.errors = vErrors;
+  validate641.errors = vErrors;
   return errors === 0;
 }
-validate634.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r405 = validate636;
-const schema289 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r405" };
-function validate636(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate641.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createEndpoint__r405 = validate643;
+const schema292 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r405" };
+function validate643(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate636.evaluated;
+  const evaluated0 = validate643.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18279,17 +18467,17 @@ function validate636(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate636.errors = vErrors;
+  validate643.errors = vErrors;
   return errors === 0;
 }
-validate636.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r422 = validate638;
-const schema290 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r422" };
-function validate638(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate643.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createEndpoint__r422 = validate645;
+const schema293 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r422" };
+function validate645(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate638.evaluated;
+  const evaluated0 = validate645.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18300,17 +18488,17 @@ function validate638(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate638.errors = vErrors;
+  validate645.errors = vErrors;
   return errors === 0;
 }
-validate638.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r429 = validate640;
-const schema291 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r429" };
-function validate640(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate645.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createEndpoint__r429 = validate647;
+const schema294 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r429" };
+function validate647(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate640.evaluated;
+  const evaluated0 = validate647.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18321,17 +18509,17 @@ function validate640(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate640.errors = vErrors;
+  validate647.errors = vErrors;
   return errors === 0;
 }
-validate640.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r500 = validate642;
-const schema292 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r500" };
-function validate642(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate647.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createEndpoint__r500 = validate649;
+const schema295 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r500" };
+function validate649(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate642.evaluated;
+  const evaluated0 = validate649.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18342,17 +18530,17 @@ function validate642(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate642.errors = vErrors;
+  validate649.errors = vErrors;
   return errors === 0;
 }
-validate642.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r200 = validate644;
-const schema293 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r200" };
-function validate644(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate649.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpoint__r200 = validate651;
+const schema296 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r200" };
+function validate651(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate644.evaluated;
+  const evaluated0 = validate651.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18363,17 +18551,17 @@ function validate644(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate282.errors : vErrors.concat(validate282.errors);
     errors = vErrors.length;
   }
-  validate644.errors = vErrors;
+  validate651.errors = vErrors;
   return errors === 0;
 }
-validate644.evaluated = { "props": { "id": true, "name": true, "type": true, "requestUrls": true, "gpu": true, "cpu": true, "workers": true, "scaling": true, "dataCenterIds": true, "networkVolumes": true, "timeout": true, "flashboot": true, "createdAt": true, "registry": true, "args": true, "disk": true, "env": true, "image": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r401 = validate646;
-const schema294 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r401" };
-function validate646(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate651.evaluated = { "props": { "id": true, "name": true, "type": true, "requestUrls": true, "gpu": true, "cpu": true, "workers": true, "scaling": true, "dataCenterIds": true, "networkVolumes": true, "timeout": true, "flashboot": true, "createdAt": true, "registry": true, "args": true, "disk": true, "env": true, "image": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpoint__r401 = validate653;
+const schema297 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r401" };
+function validate653(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate646.evaluated;
+  const evaluated0 = validate653.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18384,17 +18572,17 @@ function validate646(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate646.errors = vErrors;
+  validate653.errors = vErrors;
   return errors === 0;
 }
-validate646.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r403 = validate648;
-const schema295 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r403" };
-function validate648(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate653.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpoint__r403 = validate655;
+const schema298 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r403" };
+function validate655(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate648.evaluated;
+  const evaluated0 = validate655.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18405,17 +18593,17 @@ function validate648(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate648.errors = vErrors;
+  validate655.errors = vErrors;
   return errors === 0;
 }
-validate648.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r404 = validate650;
-const schema296 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r404" };
-function validate650(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate655.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpoint__r404 = validate657;
+const schema299 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r404" };
+function validate657(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate650.evaluated;
+  const evaluated0 = validate657.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18426,17 +18614,17 @@ function validate650(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate650.errors = vErrors;
+  validate657.errors = vErrors;
   return errors === 0;
 }
-validate650.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r405 = validate652;
-const schema297 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r405" };
-function validate652(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate657.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpoint__r405 = validate659;
+const schema300 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r405" };
+function validate659(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate652.evaluated;
+  const evaluated0 = validate659.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18447,17 +18635,17 @@ function validate652(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate652.errors = vErrors;
+  validate659.errors = vErrors;
   return errors === 0;
 }
-validate652.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r429 = validate654;
-const schema298 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r429" };
-function validate654(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate659.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpoint__r429 = validate661;
+const schema301 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r429" };
+function validate661(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate654.evaluated;
+  const evaluated0 = validate661.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18468,17 +18656,17 @@ function validate654(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate654.errors = vErrors;
+  validate661.errors = vErrors;
   return errors === 0;
 }
-validate654.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r500 = validate656;
-const schema299 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r500" };
-function validate656(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate661.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpoint__r500 = validate663;
+const schema302 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r500" };
+function validate663(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate656.evaluated;
+  const evaluated0 = validate663.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18489,17 +18677,17 @@ function validate656(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate656.errors = vErrors;
+  validate663.errors = vErrors;
   return errors === 0;
 }
-validate656.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r401 = validate658;
-const schema300 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r401" };
-function validate658(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate663.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteEndpoint__r401 = validate665;
+const schema303 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r401" };
+function validate665(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate658.evaluated;
+  const evaluated0 = validate665.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18510,17 +18698,17 @@ function validate658(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate658.errors = vErrors;
+  validate665.errors = vErrors;
   return errors === 0;
 }
-validate658.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r403 = validate660;
-const schema301 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r403" };
-function validate660(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate665.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteEndpoint__r403 = validate667;
+const schema304 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r403" };
+function validate667(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate660.evaluated;
+  const evaluated0 = validate667.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18531,17 +18719,17 @@ function validate660(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate660.errors = vErrors;
+  validate667.errors = vErrors;
   return errors === 0;
 }
-validate660.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r404 = validate662;
-const schema302 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r404" };
-function validate662(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate667.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteEndpoint__r404 = validate669;
+const schema305 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r404" };
+function validate669(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate662.evaluated;
+  const evaluated0 = validate669.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18552,17 +18740,17 @@ function validate662(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate662.errors = vErrors;
+  validate669.errors = vErrors;
   return errors === 0;
 }
-validate662.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r405 = validate664;
-const schema303 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r405" };
-function validate664(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate669.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteEndpoint__r405 = validate671;
+const schema306 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r405" };
+function validate671(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate664.evaluated;
+  const evaluated0 = validate671.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18573,17 +18761,17 @@ function validate664(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate664.errors = vErrors;
+  validate671.errors = vErrors;
   return errors === 0;
 }
-validate664.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r429 = validate666;
-const schema304 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r429" };
-function validate666(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate671.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteEndpoint__r429 = validate673;
+const schema307 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r429" };
+function validate673(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate666.evaluated;
+  const evaluated0 = validate673.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18594,17 +18782,17 @@ function validate666(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate666.errors = vErrors;
+  validate673.errors = vErrors;
   return errors === 0;
 }
-validate666.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r500 = validate668;
-const schema305 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r500" };
-function validate668(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate673.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteEndpoint__r500 = validate675;
+const schema308 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r500" };
+function validate675(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate668.evaluated;
+  const evaluated0 = validate675.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18615,38 +18803,38 @@ function validate668(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate668.errors = vErrors;
+  validate675.errors = vErrors;
   return errors === 0;
 }
-validate668.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__body = validate670;
-const schema306 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateEndpointRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__body" };
-function validate670(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate675.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__body = validate677;
+const schema309 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateEndpointRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__body" };
+function validate677(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate670.evaluated;
+  const evaluated0 = validate677.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate322(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate322.errors : vErrors.concat(validate322.errors);
+  if (!validate327(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate327.errors : vErrors.concat(validate327.errors);
     errors = vErrors.length;
   }
-  validate670.errors = vErrors;
+  validate677.errors = vErrors;
   return errors === 0;
 }
-validate670.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r200 = validate672;
-const schema307 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r200" };
-function validate672(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate677.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__r200 = validate679;
+const schema310 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r200" };
+function validate679(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate672.evaluated;
+  const evaluated0 = validate679.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18657,17 +18845,17 @@ function validate672(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate282.errors : vErrors.concat(validate282.errors);
     errors = vErrors.length;
   }
-  validate672.errors = vErrors;
+  validate679.errors = vErrors;
   return errors === 0;
 }
-validate672.evaluated = { "props": { "id": true, "name": true, "type": true, "requestUrls": true, "gpu": true, "cpu": true, "workers": true, "scaling": true, "dataCenterIds": true, "networkVolumes": true, "timeout": true, "flashboot": true, "createdAt": true, "registry": true, "args": true, "disk": true, "env": true, "image": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r400 = validate674;
-const schema308 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r400" };
-function validate674(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate679.evaluated = { "props": { "id": true, "name": true, "type": true, "requestUrls": true, "gpu": true, "cpu": true, "workers": true, "scaling": true, "dataCenterIds": true, "networkVolumes": true, "timeout": true, "flashboot": true, "createdAt": true, "registry": true, "args": true, "disk": true, "env": true, "image": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__r400 = validate681;
+const schema311 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r400" };
+function validate681(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate674.evaluated;
+  const evaluated0 = validate681.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18678,17 +18866,17 @@ function validate674(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate674.errors = vErrors;
+  validate681.errors = vErrors;
   return errors === 0;
 }
-validate674.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r401 = validate676;
-const schema309 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r401" };
-function validate676(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate681.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__r401 = validate683;
+const schema312 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r401" };
+function validate683(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate676.evaluated;
+  const evaluated0 = validate683.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18699,17 +18887,17 @@ function validate676(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate676.errors = vErrors;
+  validate683.errors = vErrors;
   return errors === 0;
 }
-validate676.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r403 = validate678;
-const schema310 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r403" };
-function validate678(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate683.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__r403 = validate685;
+const schema313 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r403" };
+function validate685(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate678.evaluated;
+  const evaluated0 = validate685.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18720,17 +18908,17 @@ function validate678(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate678.errors = vErrors;
+  validate685.errors = vErrors;
   return errors === 0;
 }
-validate678.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r404 = validate680;
-const schema311 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r404" };
-function validate680(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate685.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__r404 = validate687;
+const schema314 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r404" };
+function validate687(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate680.evaluated;
+  const evaluated0 = validate687.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18741,17 +18929,17 @@ function validate680(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate680.errors = vErrors;
+  validate687.errors = vErrors;
   return errors === 0;
 }
-validate680.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r405 = validate682;
-const schema312 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r405" };
-function validate682(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate687.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__r405 = validate689;
+const schema315 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r405" };
+function validate689(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate682.evaluated;
+  const evaluated0 = validate689.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18762,17 +18950,17 @@ function validate682(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate682.errors = vErrors;
+  validate689.errors = vErrors;
   return errors === 0;
 }
-validate682.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r422 = validate684;
-const schema313 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r422" };
-function validate684(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate689.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__r422 = validate691;
+const schema316 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r422" };
+function validate691(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate684.evaluated;
+  const evaluated0 = validate691.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18783,17 +18971,17 @@ function validate684(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate684.errors = vErrors;
+  validate691.errors = vErrors;
   return errors === 0;
 }
-validate684.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r429 = validate686;
-const schema314 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r429" };
-function validate686(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate691.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__r429 = validate693;
+const schema317 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r429" };
+function validate693(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate686.evaluated;
+  const evaluated0 = validate693.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18804,17 +18992,17 @@ function validate686(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate686.errors = vErrors;
+  validate693.errors = vErrors;
   return errors === 0;
 }
-validate686.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r500 = validate688;
-const schema315 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r500" };
-function validate688(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate693.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__r500 = validate695;
+const schema318 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r500" };
+function validate695(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate688.evaluated;
+  const evaluated0 = validate695.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18825,164 +19013,17 @@ function validate688(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate688.errors = vErrors;
+  validate695.errors = vErrors;
   return errors === 0;
 }
-validate688.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r200 = validate690;
-const schema316 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointWorkersResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r200" };
-function validate690(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate695.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointWorkers__r200 = validate697;
+const schema319 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointWorkersResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r200" };
+function validate697(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate690.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate337(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate337.errors : vErrors.concat(validate337.errors);
-    errors = vErrors.length;
-  }
-  validate690.errors = vErrors;
-  return errors === 0;
-}
-validate690.evaluated = { "props": { "workers": true, "summary": true, "endpointVersion": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r401 = validate692;
-const schema317 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r401" };
-function validate692(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate692.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
-    errors = vErrors.length;
-  }
-  validate692.errors = vErrors;
-  return errors === 0;
-}
-validate692.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r403 = validate694;
-const schema318 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r403" };
-function validate694(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate694.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
-    errors = vErrors.length;
-  }
-  validate694.errors = vErrors;
-  return errors === 0;
-}
-validate694.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r404 = validate696;
-const schema319 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r404" };
-function validate696(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate696.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
-    errors = vErrors.length;
-  }
-  validate696.errors = vErrors;
-  return errors === 0;
-}
-validate696.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r405 = validate698;
-const schema320 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r405" };
-function validate698(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate698.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
-    errors = vErrors.length;
-  }
-  validate698.errors = vErrors;
-  return errors === 0;
-}
-validate698.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r429 = validate700;
-const schema321 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r429" };
-function validate700(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate700.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
-    errors = vErrors.length;
-  }
-  validate700.errors = vErrors;
-  return errors === 0;
-}
-validate700.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r500 = validate702;
-const schema322 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r500" };
-function validate702(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate702.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
-    errors = vErrors.length;
-  }
-  validate702.errors = vErrors;
-  return errors === 0;
-}
-validate702.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r200 = validate704;
-const schema323 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointReleasesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r200" };
-function validate704(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate704.evaluated;
+  const evaluated0 = validate697.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18993,17 +19034,17 @@ function validate704(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate344.errors : vErrors.concat(validate344.errors);
     errors = vErrors.length;
   }
-  validate704.errors = vErrors;
+  validate697.errors = vErrors;
   return errors === 0;
 }
-validate704.evaluated = { "props": { "endpointVersion": true, "rollout": true, "releases": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r401 = validate706;
-const schema324 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r401" };
-function validate706(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate697.evaluated = { "props": { "workers": true, "summary": true, "endpointVersion": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointWorkers__r401 = validate699;
+const schema320 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r401" };
+function validate699(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate706.evaluated;
+  const evaluated0 = validate699.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19014,17 +19055,17 @@ function validate706(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate706.errors = vErrors;
+  validate699.errors = vErrors;
   return errors === 0;
 }
-validate706.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r403 = validate708;
-const schema325 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r403" };
-function validate708(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate699.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointWorkers__r403 = validate701;
+const schema321 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r403" };
+function validate701(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate708.evaluated;
+  const evaluated0 = validate701.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19035,17 +19076,17 @@ function validate708(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate708.errors = vErrors;
+  validate701.errors = vErrors;
   return errors === 0;
 }
-validate708.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r404 = validate710;
-const schema326 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r404" };
-function validate710(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate701.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointWorkers__r404 = validate703;
+const schema322 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r404" };
+function validate703(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate710.evaluated;
+  const evaluated0 = validate703.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19056,17 +19097,17 @@ function validate710(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate710.errors = vErrors;
+  validate703.errors = vErrors;
   return errors === 0;
 }
-validate710.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r405 = validate712;
-const schema327 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r405" };
-function validate712(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate703.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointWorkers__r405 = validate705;
+const schema323 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r405" };
+function validate705(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate712.evaluated;
+  const evaluated0 = validate705.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19077,17 +19118,17 @@ function validate712(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate712.errors = vErrors;
+  validate705.errors = vErrors;
   return errors === 0;
 }
-validate712.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r429 = validate714;
-const schema328 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r429" };
-function validate714(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate705.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointWorkers__r429 = validate707;
+const schema324 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r429" };
+function validate707(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate714.evaluated;
+  const evaluated0 = validate707.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19098,17 +19139,17 @@ function validate714(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate714.errors = vErrors;
+  validate707.errors = vErrors;
   return errors === 0;
 }
-validate714.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r500 = validate716;
-const schema329 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r500" };
-function validate716(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate707.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointWorkers__r500 = validate709;
+const schema325 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r500" };
+function validate709(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate716.evaluated;
+  const evaluated0 = validate709.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19119,17 +19160,38 @@ function validate716(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate716.errors = vErrors;
+  validate709.errors = vErrors;
   return errors === 0;
 }
-validate716.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__r400 = validate718;
-const schema330 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r400" };
-function validate718(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate709.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointReleases__r200 = validate711;
+const schema326 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointReleasesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r200" };
+function validate711(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate718.evaluated;
+  const evaluated0 = validate711.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate351(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate351.errors : vErrors.concat(validate351.errors);
+    errors = vErrors.length;
+  }
+  validate711.errors = vErrors;
+  return errors === 0;
+}
+validate711.evaluated = { "props": { "endpointVersion": true, "rollout": true, "releases": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointReleases__r401 = validate713;
+const schema327 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r401" };
+function validate713(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate713.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19140,17 +19202,17 @@ function validate718(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate718.errors = vErrors;
+  validate713.errors = vErrors;
   return errors === 0;
 }
-validate718.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__r401 = validate720;
-const schema331 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r401" };
-function validate720(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate713.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointReleases__r403 = validate715;
+const schema328 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r403" };
+function validate715(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate720.evaluated;
+  const evaluated0 = validate715.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19161,17 +19223,17 @@ function validate720(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate720.errors = vErrors;
+  validate715.errors = vErrors;
   return errors === 0;
 }
-validate720.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__r403 = validate722;
-const schema332 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r403" };
-function validate722(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate715.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointReleases__r404 = validate717;
+const schema329 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r404" };
+function validate717(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate722.evaluated;
+  const evaluated0 = validate717.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19182,17 +19244,17 @@ function validate722(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate722.errors = vErrors;
+  validate717.errors = vErrors;
   return errors === 0;
 }
-validate722.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__r404 = validate724;
-const schema333 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r404" };
-function validate724(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate717.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointReleases__r405 = validate719;
+const schema330 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r405" };
+function validate719(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate724.evaluated;
+  const evaluated0 = validate719.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19203,17 +19265,17 @@ function validate724(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate724.errors = vErrors;
+  validate719.errors = vErrors;
   return errors === 0;
 }
-validate724.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__r405 = validate726;
-const schema334 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r405" };
-function validate726(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate719.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointReleases__r429 = validate721;
+const schema331 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r429" };
+function validate721(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate726.evaluated;
+  const evaluated0 = validate721.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19224,17 +19286,17 @@ function validate726(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate726.errors = vErrors;
+  validate721.errors = vErrors;
   return errors === 0;
 }
-validate726.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__r429 = validate728;
-const schema335 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r429" };
-function validate728(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate721.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointReleases__r500 = validate723;
+const schema332 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r500" };
+function validate723(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate728.evaluated;
+  const evaluated0 = validate723.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19245,17 +19307,17 @@ function validate728(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate728.errors = vErrors;
+  validate723.errors = vErrors;
   return errors === 0;
 }
-validate728.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__r500 = validate730;
-const schema336 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r500" };
-function validate730(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate723.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getWorkerLogs__r400 = validate725;
+const schema333 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r400" };
+function validate725(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate730.evaluated;
+  const evaluated0 = validate725.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19266,38 +19328,17 @@ function validate730(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate730.errors = vErrors;
+  validate725.errors = vErrors;
   return errors === 0;
 }
-validate730.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r200 = validate732;
-const schema337 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListTemplatesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r200" };
-function validate732(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate725.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getWorkerLogs__r401 = validate727;
+const schema334 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r401" };
+function validate727(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate732.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate370(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate370.errors : vErrors.concat(validate370.errors);
-    errors = vErrors.length;
-  }
-  validate732.errors = vErrors;
-  return errors === 0;
-}
-validate732.evaluated = { "props": { "templates": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r401 = validate734;
-const schema338 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r401" };
-function validate734(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate734.evaluated;
+  const evaluated0 = validate727.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19308,17 +19349,17 @@ function validate734(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate734.errors = vErrors;
+  validate727.errors = vErrors;
   return errors === 0;
 }
-validate734.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r403 = validate736;
-const schema339 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r403" };
-function validate736(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate727.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getWorkerLogs__r403 = validate729;
+const schema335 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r403" };
+function validate729(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate736.evaluated;
+  const evaluated0 = validate729.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19329,17 +19370,17 @@ function validate736(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate736.errors = vErrors;
+  validate729.errors = vErrors;
   return errors === 0;
 }
-validate736.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r405 = validate738;
-const schema340 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r405" };
-function validate738(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate729.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getWorkerLogs__r404 = validate731;
+const schema336 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r404" };
+function validate731(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate738.evaluated;
+  const evaluated0 = validate731.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19350,17 +19391,17 @@ function validate738(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate738.errors = vErrors;
+  validate731.errors = vErrors;
   return errors === 0;
 }
-validate738.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r429 = validate740;
-const schema341 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r429" };
-function validate740(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate731.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getWorkerLogs__r405 = validate733;
+const schema337 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r405" };
+function validate733(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate740.evaluated;
+  const evaluated0 = validate733.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19371,17 +19412,17 @@ function validate740(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate740.errors = vErrors;
+  validate733.errors = vErrors;
   return errors === 0;
 }
-validate740.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r500 = validate742;
-const schema342 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r500" };
-function validate742(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate733.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getWorkerLogs__r429 = validate735;
+const schema338 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r429" };
+function validate735(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate742.evaluated;
+  const evaluated0 = validate735.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19392,38 +19433,185 @@ function validate742(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate742.errors = vErrors;
+  validate735.errors = vErrors;
   return errors === 0;
 }
-validate742.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__body = validate744;
-const schema343 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateTemplateRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__body" };
-function validate744(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate735.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getWorkerLogs__r500 = validate737;
+const schema339 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r500" };
+function validate737(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate744.evaluated;
+  const evaluated0 = validate737.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate354(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate354.errors : vErrors.concat(validate354.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate744.errors = vErrors;
+  validate737.errors = vErrors;
   return errors === 0;
 }
-validate744.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r201 = validate746;
-const schema344 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r201" };
-function validate746(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate737.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listTemplates__r200 = validate739;
+const schema340 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListTemplatesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r200" };
+function validate739(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate746.evaluated;
+  const evaluated0 = validate739.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate377(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate377.errors : vErrors.concat(validate377.errors);
+    errors = vErrors.length;
+  }
+  validate739.errors = vErrors;
+  return errors === 0;
+}
+validate739.evaluated = { "props": { "templates": true }, "dynamicProps": false, "dynamicItems": false };
+const listTemplates__r401 = validate741;
+const schema341 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r401" };
+function validate741(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate741.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+    errors = vErrors.length;
+  }
+  validate741.errors = vErrors;
+  return errors === 0;
+}
+validate741.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listTemplates__r403 = validate743;
+const schema342 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r403" };
+function validate743(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate743.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+    errors = vErrors.length;
+  }
+  validate743.errors = vErrors;
+  return errors === 0;
+}
+validate743.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listTemplates__r405 = validate745;
+const schema343 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r405" };
+function validate745(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate745.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+    errors = vErrors.length;
+  }
+  validate745.errors = vErrors;
+  return errors === 0;
+}
+validate745.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listTemplates__r429 = validate747;
+const schema344 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r429" };
+function validate747(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate747.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+    errors = vErrors.length;
+  }
+  validate747.errors = vErrors;
+  return errors === 0;
+}
+validate747.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listTemplates__r500 = validate749;
+const schema345 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r500" };
+function validate749(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate749.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+    errors = vErrors.length;
+  }
+  validate749.errors = vErrors;
+  return errors === 0;
+}
+validate749.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createTemplate__body = validate751;
+const schema346 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateTemplateRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__body" };
+function validate751(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate751.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate361(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate361.errors : vErrors.concat(validate361.errors);
+    errors = vErrors.length;
+  }
+  validate751.errors = vErrors;
+  return errors === 0;
+}
+validate751.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createTemplate__r201 = validate753;
+const schema347 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r201" };
+function validate753(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate753.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19434,17 +19622,17 @@ function validate746(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
     errors = vErrors.length;
   }
-  validate746.errors = vErrors;
+  validate753.errors = vErrors;
   return errors === 0;
 }
-validate746.evaluated = { "props": { "id": true, "name": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true, "mounts": true, "serverless": true, "public": true, "category": true, "startSsh": true, "startJupyter": true, "allowedCudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r400 = validate748;
-const schema345 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r400" };
-function validate748(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate753.evaluated = { "props": { "id": true, "name": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true, "mounts": true, "serverless": true, "public": true, "category": true, "startSsh": true, "startJupyter": true, "allowedCudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
+const createTemplate__r400 = validate755;
+const schema348 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r400" };
+function validate755(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate748.evaluated;
+  const evaluated0 = validate755.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19455,17 +19643,17 @@ function validate748(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate748.errors = vErrors;
+  validate755.errors = vErrors;
   return errors === 0;
 }
-validate748.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r401 = validate750;
-const schema346 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r401" };
-function validate750(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate755.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createTemplate__r401 = validate757;
+const schema349 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r401" };
+function validate757(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate750.evaluated;
+  const evaluated0 = validate757.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19476,17 +19664,17 @@ function validate750(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate750.errors = vErrors;
+  validate757.errors = vErrors;
   return errors === 0;
 }
-validate750.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r403 = validate752;
-const schema347 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r403" };
-function validate752(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate757.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createTemplate__r403 = validate759;
+const schema350 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r403" };
+function validate759(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate752.evaluated;
+  const evaluated0 = validate759.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19497,17 +19685,17 @@ function validate752(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate752.errors = vErrors;
+  validate759.errors = vErrors;
   return errors === 0;
 }
-validate752.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r405 = validate754;
-const schema348 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r405" };
-function validate754(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate759.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createTemplate__r405 = validate761;
+const schema351 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r405" };
+function validate761(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate754.evaluated;
+  const evaluated0 = validate761.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19518,17 +19706,17 @@ function validate754(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate754.errors = vErrors;
+  validate761.errors = vErrors;
   return errors === 0;
 }
-validate754.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r422 = validate756;
-const schema349 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r422" };
-function validate756(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate761.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createTemplate__r422 = validate763;
+const schema352 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r422" };
+function validate763(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate756.evaluated;
+  const evaluated0 = validate763.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19539,17 +19727,17 @@ function validate756(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate756.errors = vErrors;
+  validate763.errors = vErrors;
   return errors === 0;
 }
-validate756.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r429 = validate758;
-const schema350 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r429" };
-function validate758(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate763.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createTemplate__r429 = validate765;
+const schema353 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r429" };
+function validate765(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate758.evaluated;
+  const evaluated0 = validate765.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19560,17 +19748,17 @@ function validate758(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate758.errors = vErrors;
+  validate765.errors = vErrors;
   return errors === 0;
 }
-validate758.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r500 = validate760;
-const schema351 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r500" };
-function validate760(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate765.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createTemplate__r500 = validate767;
+const schema354 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r500" };
+function validate767(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate760.evaluated;
+  const evaluated0 = validate767.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19581,17 +19769,17 @@ function validate760(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate760.errors = vErrors;
+  validate767.errors = vErrors;
   return errors === 0;
 }
-validate760.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r200 = validate762;
-const schema352 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r200" };
-function validate762(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate767.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getTemplate__r200 = validate769;
+const schema355 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r200" };
+function validate769(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate762.evaluated;
+  const evaluated0 = validate769.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19602,17 +19790,17 @@ function validate762(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
     errors = vErrors.length;
   }
-  validate762.errors = vErrors;
+  validate769.errors = vErrors;
   return errors === 0;
 }
-validate762.evaluated = { "props": { "id": true, "name": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true, "mounts": true, "serverless": true, "public": true, "category": true, "startSsh": true, "startJupyter": true, "allowedCudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r401 = validate764;
-const schema353 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r401" };
-function validate764(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate769.evaluated = { "props": { "id": true, "name": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true, "mounts": true, "serverless": true, "public": true, "category": true, "startSsh": true, "startJupyter": true, "allowedCudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
+const getTemplate__r401 = validate771;
+const schema356 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r401" };
+function validate771(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate764.evaluated;
+  const evaluated0 = validate771.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19623,17 +19811,17 @@ function validate764(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate764.errors = vErrors;
+  validate771.errors = vErrors;
   return errors === 0;
 }
-validate764.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r403 = validate766;
-const schema354 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r403" };
-function validate766(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate771.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getTemplate__r403 = validate773;
+const schema357 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r403" };
+function validate773(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate766.evaluated;
+  const evaluated0 = validate773.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19644,17 +19832,17 @@ function validate766(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate766.errors = vErrors;
+  validate773.errors = vErrors;
   return errors === 0;
 }
-validate766.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r404 = validate768;
-const schema355 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r404" };
-function validate768(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate773.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getTemplate__r404 = validate775;
+const schema358 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r404" };
+function validate775(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate768.evaluated;
+  const evaluated0 = validate775.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19665,17 +19853,17 @@ function validate768(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate768.errors = vErrors;
+  validate775.errors = vErrors;
   return errors === 0;
 }
-validate768.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r405 = validate770;
-const schema356 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r405" };
-function validate770(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate775.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getTemplate__r405 = validate777;
+const schema359 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r405" };
+function validate777(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate770.evaluated;
+  const evaluated0 = validate777.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19686,17 +19874,17 @@ function validate770(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate770.errors = vErrors;
+  validate777.errors = vErrors;
   return errors === 0;
 }
-validate770.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r429 = validate772;
-const schema357 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r429" };
-function validate772(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate777.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getTemplate__r429 = validate779;
+const schema360 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r429" };
+function validate779(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate772.evaluated;
+  const evaluated0 = validate779.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19707,17 +19895,17 @@ function validate772(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate772.errors = vErrors;
+  validate779.errors = vErrors;
   return errors === 0;
 }
-validate772.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r500 = validate774;
-const schema358 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r500" };
-function validate774(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate779.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getTemplate__r500 = validate781;
+const schema361 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r500" };
+function validate781(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate774.evaluated;
+  const evaluated0 = validate781.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19728,17 +19916,17 @@ function validate774(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate774.errors = vErrors;
+  validate781.errors = vErrors;
   return errors === 0;
 }
-validate774.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r400 = validate776;
-const schema359 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r400" };
-function validate776(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate781.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteTemplate__r400 = validate783;
+const schema362 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r400" };
+function validate783(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate776.evaluated;
+  const evaluated0 = validate783.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19749,17 +19937,17 @@ function validate776(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate776.errors = vErrors;
+  validate783.errors = vErrors;
   return errors === 0;
 }
-validate776.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r401 = validate778;
-const schema360 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r401" };
-function validate778(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate783.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteTemplate__r401 = validate785;
+const schema363 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r401" };
+function validate785(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate778.evaluated;
+  const evaluated0 = validate785.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19770,17 +19958,17 @@ function validate778(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate778.errors = vErrors;
+  validate785.errors = vErrors;
   return errors === 0;
 }
-validate778.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r403 = validate780;
-const schema361 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r403" };
-function validate780(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate785.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteTemplate__r403 = validate787;
+const schema364 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r403" };
+function validate787(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate780.evaluated;
+  const evaluated0 = validate787.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19791,17 +19979,17 @@ function validate780(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate780.errors = vErrors;
+  validate787.errors = vErrors;
   return errors === 0;
 }
-validate780.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r404 = validate782;
-const schema362 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r404" };
-function validate782(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate787.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteTemplate__r404 = validate789;
+const schema365 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r404" };
+function validate789(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate782.evaluated;
+  const evaluated0 = validate789.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19812,17 +20000,17 @@ function validate782(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate782.errors = vErrors;
+  validate789.errors = vErrors;
   return errors === 0;
 }
-validate782.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r405 = validate784;
-const schema363 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r405" };
-function validate784(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate789.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteTemplate__r405 = validate791;
+const schema366 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r405" };
+function validate791(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate784.evaluated;
+  const evaluated0 = validate791.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19833,17 +20021,17 @@ function validate784(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate784.errors = vErrors;
+  validate791.errors = vErrors;
   return errors === 0;
 }
-validate784.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r429 = validate786;
-const schema364 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r429" };
-function validate786(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate791.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteTemplate__r429 = validate793;
+const schema367 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r429" };
+function validate793(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate786.evaluated;
+  const evaluated0 = validate793.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19854,17 +20042,17 @@ function validate786(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate786.errors = vErrors;
+  validate793.errors = vErrors;
   return errors === 0;
 }
-validate786.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r500 = validate788;
-const schema365 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r500" };
-function validate788(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate793.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteTemplate__r500 = validate795;
+const schema368 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r500" };
+function validate795(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate788.evaluated;
+  const evaluated0 = validate795.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19875,38 +20063,38 @@ function validate788(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate788.errors = vErrors;
+  validate795.errors = vErrors;
   return errors === 0;
 }
-validate788.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__body = validate790;
-const schema366 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateTemplateRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__body" };
-function validate790(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate795.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateTemplate__body = validate797;
+const schema369 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateTemplateRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__body" };
+function validate797(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate790.evaluated;
+  const evaluated0 = validate797.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate362(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate362.errors : vErrors.concat(validate362.errors);
+  if (!validate369(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate369.errors : vErrors.concat(validate369.errors);
     errors = vErrors.length;
   }
-  validate790.errors = vErrors;
+  validate797.errors = vErrors;
   return errors === 0;
 }
-validate790.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r200 = validate792;
-const schema367 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r200" };
-function validate792(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate797.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updateTemplate__r200 = validate799;
+const schema370 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r200" };
+function validate799(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate792.evaluated;
+  const evaluated0 = validate799.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19917,17 +20105,17 @@ function validate792(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
     errors = vErrors.length;
   }
-  validate792.errors = vErrors;
+  validate799.errors = vErrors;
   return errors === 0;
 }
-validate792.evaluated = { "props": { "id": true, "name": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true, "mounts": true, "serverless": true, "public": true, "category": true, "startSsh": true, "startJupyter": true, "allowedCudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r400 = validate794;
-const schema368 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r400" };
-function validate794(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate799.evaluated = { "props": { "id": true, "name": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true, "mounts": true, "serverless": true, "public": true, "category": true, "startSsh": true, "startJupyter": true, "allowedCudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
+const updateTemplate__r400 = validate801;
+const schema371 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r400" };
+function validate801(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate794.evaluated;
+  const evaluated0 = validate801.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19938,17 +20126,17 @@ function validate794(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate794.errors = vErrors;
+  validate801.errors = vErrors;
   return errors === 0;
 }
-validate794.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r401 = validate796;
-const schema369 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r401" };
-function validate796(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate801.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateTemplate__r401 = validate803;
+const schema372 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r401" };
+function validate803(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate796.evaluated;
+  const evaluated0 = validate803.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19959,17 +20147,17 @@ function validate796(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate796.errors = vErrors;
+  validate803.errors = vErrors;
   return errors === 0;
 }
-validate796.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r403 = validate798;
-const schema370 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r403" };
-function validate798(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate803.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateTemplate__r403 = validate805;
+const schema373 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r403" };
+function validate805(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate798.evaluated;
+  const evaluated0 = validate805.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19980,17 +20168,17 @@ function validate798(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate798.errors = vErrors;
+  validate805.errors = vErrors;
   return errors === 0;
 }
-validate798.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r404 = validate800;
-const schema371 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r404" };
-function validate800(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate805.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateTemplate__r404 = validate807;
+const schema374 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r404" };
+function validate807(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate800.evaluated;
+  const evaluated0 = validate807.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20001,17 +20189,17 @@ function validate800(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate800.errors = vErrors;
+  validate807.errors = vErrors;
   return errors === 0;
 }
-validate800.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r405 = validate802;
-const schema372 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r405" };
-function validate802(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate807.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateTemplate__r405 = validate809;
+const schema375 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r405" };
+function validate809(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate802.evaluated;
+  const evaluated0 = validate809.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20022,17 +20210,17 @@ function validate802(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate802.errors = vErrors;
+  validate809.errors = vErrors;
   return errors === 0;
 }
-validate802.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r422 = validate804;
-const schema373 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r422" };
-function validate804(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate809.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateTemplate__r422 = validate811;
+const schema376 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r422" };
+function validate811(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate804.evaluated;
+  const evaluated0 = validate811.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20043,17 +20231,17 @@ function validate804(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate804.errors = vErrors;
+  validate811.errors = vErrors;
   return errors === 0;
 }
-validate804.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r429 = validate806;
-const schema374 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r429" };
-function validate806(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate811.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateTemplate__r429 = validate813;
+const schema377 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r429" };
+function validate813(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate806.evaluated;
+  const evaluated0 = validate813.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20064,17 +20252,17 @@ function validate806(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate806.errors = vErrors;
+  validate813.errors = vErrors;
   return errors === 0;
 }
-validate806.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r500 = validate808;
-const schema375 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r500" };
-function validate808(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate813.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateTemplate__r500 = validate815;
+const schema378 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r500" };
+function validate815(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate808.evaluated;
+  const evaluated0 = validate815.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20085,17 +20273,17 @@ function validate808(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate808.errors = vErrors;
+  validate815.errors = vErrors;
   return errors === 0;
 }
-validate808.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r200 = validate810;
-const schema376 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListNetworkVolumesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r200" };
-function validate810(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate815.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumes__r200 = validate817;
+const schema379 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListNetworkVolumesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r200" };
+function validate817(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate810.evaluated;
+  const evaluated0 = validate817.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20106,17 +20294,17 @@ function validate810(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
     errors = vErrors.length;
   }
-  validate810.errors = vErrors;
+  validate817.errors = vErrors;
   return errors === 0;
 }
-validate810.evaluated = { "props": { "networkVolumes": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r401 = validate812;
-const schema377 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r401" };
-function validate812(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate817.evaluated = { "props": { "networkVolumes": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumes__r401 = validate819;
+const schema380 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r401" };
+function validate819(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate812.evaluated;
+  const evaluated0 = validate819.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20127,17 +20315,17 @@ function validate812(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate812.errors = vErrors;
+  validate819.errors = vErrors;
   return errors === 0;
 }
-validate812.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r403 = validate814;
-const schema378 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r403" };
-function validate814(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate819.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumes__r403 = validate821;
+const schema381 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r403" };
+function validate821(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate814.evaluated;
+  const evaluated0 = validate821.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20148,17 +20336,17 @@ function validate814(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate814.errors = vErrors;
+  validate821.errors = vErrors;
   return errors === 0;
 }
-validate814.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r405 = validate816;
-const schema379 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r405" };
-function validate816(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate821.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumes__r405 = validate823;
+const schema382 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r405" };
+function validate823(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate816.evaluated;
+  const evaluated0 = validate823.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20169,17 +20357,17 @@ function validate816(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate816.errors = vErrors;
+  validate823.errors = vErrors;
   return errors === 0;
 }
-validate816.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r429 = validate818;
-const schema380 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r429" };
-function validate818(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate823.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumes__r429 = validate825;
+const schema383 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r429" };
+function validate825(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate818.evaluated;
+  const evaluated0 = validate825.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20190,17 +20378,17 @@ function validate818(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate818.errors = vErrors;
+  validate825.errors = vErrors;
   return errors === 0;
 }
-validate818.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r500 = validate820;
-const schema381 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r500" };
-function validate820(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate825.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumes__r500 = validate827;
+const schema384 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r500" };
+function validate827(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate820.evaluated;
+  const evaluated0 = validate827.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20211,17 +20399,17 @@ function validate820(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate820.errors = vErrors;
+  validate827.errors = vErrors;
   return errors === 0;
 }
-validate820.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__body = validate822;
-const schema382 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateNetworkVolumeRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__body" };
-function validate822(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate827.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createNetworkVolume__body = validate829;
+const schema385 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateNetworkVolumeRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__body" };
+function validate829(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate822.evaluated;
+  const evaluated0 = validate829.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20232,17 +20420,17 @@ function validate822(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
     errors = vErrors.length;
   }
-  validate822.errors = vErrors;
+  validate829.errors = vErrors;
   return errors === 0;
 }
-validate822.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r201 = validate824;
-const schema383 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r201" };
-function validate824(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate829.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createNetworkVolume__r201 = validate831;
+const schema386 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r201" };
+function validate831(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate824.evaluated;
+  const evaluated0 = validate831.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20253,17 +20441,17 @@ function validate824(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
     errors = vErrors.length;
   }
-  validate824.errors = vErrors;
+  validate831.errors = vErrors;
   return errors === 0;
 }
-validate824.evaluated = { "props": { "id": true, "name": true, "size": true, "dataCenter": true, "type": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r400 = validate826;
-const schema384 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r400" };
-function validate826(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate831.evaluated = { "props": { "id": true, "name": true, "size": true, "dataCenter": true, "type": true }, "dynamicProps": false, "dynamicItems": false };
+const createNetworkVolume__r400 = validate833;
+const schema387 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r400" };
+function validate833(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate826.evaluated;
+  const evaluated0 = validate833.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20274,17 +20462,17 @@ function validate826(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate826.errors = vErrors;
+  validate833.errors = vErrors;
   return errors === 0;
 }
-validate826.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r401 = validate828;
-const schema385 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r401" };
-function validate828(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate833.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createNetworkVolume__r401 = validate835;
+const schema388 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r401" };
+function validate835(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate828.evaluated;
+  const evaluated0 = validate835.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20295,17 +20483,17 @@ function validate828(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate828.errors = vErrors;
+  validate835.errors = vErrors;
   return errors === 0;
 }
-validate828.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r403 = validate830;
-const schema386 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r403" };
-function validate830(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate835.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createNetworkVolume__r403 = validate837;
+const schema389 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r403" };
+function validate837(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate830.evaluated;
+  const evaluated0 = validate837.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20316,17 +20504,17 @@ function validate830(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate830.errors = vErrors;
+  validate837.errors = vErrors;
   return errors === 0;
 }
-validate830.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r405 = validate832;
-const schema387 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r405" };
-function validate832(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate837.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createNetworkVolume__r405 = validate839;
+const schema390 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r405" };
+function validate839(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate832.evaluated;
+  const evaluated0 = validate839.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20337,17 +20525,17 @@ function validate832(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate832.errors = vErrors;
+  validate839.errors = vErrors;
   return errors === 0;
 }
-validate832.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r422 = validate834;
-const schema388 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r422" };
-function validate834(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate839.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createNetworkVolume__r422 = validate841;
+const schema391 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r422" };
+function validate841(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate834.evaluated;
+  const evaluated0 = validate841.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20358,17 +20546,17 @@ function validate834(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate834.errors = vErrors;
+  validate841.errors = vErrors;
   return errors === 0;
 }
-validate834.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r429 = validate836;
-const schema389 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r429" };
-function validate836(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate841.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createNetworkVolume__r429 = validate843;
+const schema392 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r429" };
+function validate843(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate836.evaluated;
+  const evaluated0 = validate843.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20379,17 +20567,17 @@ function validate836(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate836.errors = vErrors;
+  validate843.errors = vErrors;
   return errors === 0;
 }
-validate836.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r500 = validate838;
-const schema390 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r500" };
-function validate838(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate843.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createNetworkVolume__r500 = validate845;
+const schema393 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r500" };
+function validate845(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate838.evaluated;
+  const evaluated0 = validate845.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20400,17 +20588,17 @@ function validate838(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate838.errors = vErrors;
+  validate845.errors = vErrors;
   return errors === 0;
 }
-validate838.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r200 = validate840;
-const schema391 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r200" };
-function validate840(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate845.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getNetworkVolume__r200 = validate847;
+const schema394 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r200" };
+function validate847(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate840.evaluated;
+  const evaluated0 = validate847.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20421,17 +20609,17 @@ function validate840(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
     errors = vErrors.length;
   }
-  validate840.errors = vErrors;
+  validate847.errors = vErrors;
   return errors === 0;
 }
-validate840.evaluated = { "props": { "id": true, "name": true, "size": true, "dataCenter": true, "type": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r401 = validate842;
-const schema392 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r401" };
-function validate842(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate847.evaluated = { "props": { "id": true, "name": true, "size": true, "dataCenter": true, "type": true }, "dynamicProps": false, "dynamicItems": false };
+const getNetworkVolume__r401 = validate849;
+const schema395 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r401" };
+function validate849(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate842.evaluated;
+  const evaluated0 = validate849.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20442,17 +20630,17 @@ function validate842(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate842.errors = vErrors;
+  validate849.errors = vErrors;
   return errors === 0;
 }
-validate842.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r403 = validate844;
-const schema393 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r403" };
-function validate844(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate849.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getNetworkVolume__r403 = validate851;
+const schema396 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r403" };
+function validate851(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate844.evaluated;
+  const evaluated0 = validate851.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20463,17 +20651,17 @@ function validate844(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate844.errors = vErrors;
+  validate851.errors = vErrors;
   return errors === 0;
 }
-validate844.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r404 = validate846;
-const schema394 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r404" };
-function validate846(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate851.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getNetworkVolume__r404 = validate853;
+const schema397 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r404" };
+function validate853(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate846.evaluated;
+  const evaluated0 = validate853.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20484,17 +20672,17 @@ function validate846(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate846.errors = vErrors;
+  validate853.errors = vErrors;
   return errors === 0;
 }
-validate846.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r405 = validate848;
-const schema395 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r405" };
-function validate848(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate853.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getNetworkVolume__r405 = validate855;
+const schema398 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r405" };
+function validate855(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate848.evaluated;
+  const evaluated0 = validate855.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20505,17 +20693,17 @@ function validate848(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate848.errors = vErrors;
+  validate855.errors = vErrors;
   return errors === 0;
 }
-validate848.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r429 = validate850;
-const schema396 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r429" };
-function validate850(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate855.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getNetworkVolume__r429 = validate857;
+const schema399 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r429" };
+function validate857(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate850.evaluated;
+  const evaluated0 = validate857.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20526,17 +20714,17 @@ function validate850(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate850.errors = vErrors;
+  validate857.errors = vErrors;
   return errors === 0;
 }
-validate850.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r500 = validate852;
-const schema397 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r500" };
-function validate852(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate857.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getNetworkVolume__r500 = validate859;
+const schema400 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r500" };
+function validate859(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate852.evaluated;
+  const evaluated0 = validate859.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20547,17 +20735,17 @@ function validate852(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate852.errors = vErrors;
+  validate859.errors = vErrors;
   return errors === 0;
 }
-validate852.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r401 = validate854;
-const schema398 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r401" };
-function validate854(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate859.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteNetworkVolume__r401 = validate861;
+const schema401 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r401" };
+function validate861(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate854.evaluated;
+  const evaluated0 = validate861.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20568,17 +20756,17 @@ function validate854(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate854.errors = vErrors;
+  validate861.errors = vErrors;
   return errors === 0;
 }
-validate854.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r403 = validate856;
-const schema399 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r403" };
-function validate856(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate861.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteNetworkVolume__r403 = validate863;
+const schema402 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r403" };
+function validate863(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate856.evaluated;
+  const evaluated0 = validate863.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20589,17 +20777,17 @@ function validate856(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate856.errors = vErrors;
+  validate863.errors = vErrors;
   return errors === 0;
 }
-validate856.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r404 = validate858;
-const schema400 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r404" };
-function validate858(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate863.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteNetworkVolume__r404 = validate865;
+const schema403 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r404" };
+function validate865(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate858.evaluated;
+  const evaluated0 = validate865.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20610,17 +20798,17 @@ function validate858(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate858.errors = vErrors;
+  validate865.errors = vErrors;
   return errors === 0;
 }
-validate858.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r405 = validate860;
-const schema401 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r405" };
-function validate860(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate865.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteNetworkVolume__r405 = validate867;
+const schema404 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r405" };
+function validate867(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate860.evaluated;
+  const evaluated0 = validate867.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20631,17 +20819,17 @@ function validate860(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate860.errors = vErrors;
+  validate867.errors = vErrors;
   return errors === 0;
 }
-validate860.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r409 = validate862;
-const schema402 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r409" };
-function validate862(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate867.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteNetworkVolume__r409 = validate869;
+const schema405 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r409" };
+function validate869(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate862.evaluated;
+  const evaluated0 = validate869.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20652,17 +20840,17 @@ function validate862(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate862.errors = vErrors;
+  validate869.errors = vErrors;
   return errors === 0;
 }
-validate862.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r429 = validate864;
-const schema403 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r429" };
-function validate864(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate869.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteNetworkVolume__r429 = validate871;
+const schema406 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r429" };
+function validate871(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate864.evaluated;
+  const evaluated0 = validate871.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20673,17 +20861,17 @@ function validate864(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate864.errors = vErrors;
+  validate871.errors = vErrors;
   return errors === 0;
 }
-validate864.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r500 = validate866;
-const schema404 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r500" };
-function validate866(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate871.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteNetworkVolume__r500 = validate873;
+const schema407 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r500" };
+function validate873(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate866.evaluated;
+  const evaluated0 = validate873.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20694,17 +20882,17 @@ function validate866(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate866.errors = vErrors;
+  validate873.errors = vErrors;
   return errors === 0;
 }
-validate866.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__body = validate868;
-const schema405 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateNetworkVolumeRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__body" };
-function validate868(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate873.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateNetworkVolume__body = validate875;
+const schema408 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateNetworkVolumeRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__body" };
+function validate875(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate868.evaluated;
+  const evaluated0 = validate875.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20715,17 +20903,17 @@ function validate868(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
     errors = vErrors.length;
   }
-  validate868.errors = vErrors;
+  validate875.errors = vErrors;
   return errors === 0;
 }
-validate868.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r200 = validate870;
-const schema406 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r200" };
-function validate870(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate875.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updateNetworkVolume__r200 = validate877;
+const schema409 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r200" };
+function validate877(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate870.evaluated;
+  const evaluated0 = validate877.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20736,17 +20924,17 @@ function validate870(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
     errors = vErrors.length;
   }
-  validate870.errors = vErrors;
+  validate877.errors = vErrors;
   return errors === 0;
 }
-validate870.evaluated = { "props": { "id": true, "name": true, "size": true, "dataCenter": true, "type": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r400 = validate872;
-const schema407 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r400" };
-function validate872(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate877.evaluated = { "props": { "id": true, "name": true, "size": true, "dataCenter": true, "type": true }, "dynamicProps": false, "dynamicItems": false };
+const updateNetworkVolume__r400 = validate879;
+const schema410 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r400" };
+function validate879(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate872.evaluated;
+  const evaluated0 = validate879.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20757,17 +20945,17 @@ function validate872(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate872.errors = vErrors;
+  validate879.errors = vErrors;
   return errors === 0;
 }
-validate872.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r401 = validate874;
-const schema408 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r401" };
-function validate874(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate879.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateNetworkVolume__r401 = validate881;
+const schema411 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r401" };
+function validate881(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate874.evaluated;
+  const evaluated0 = validate881.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20778,17 +20966,17 @@ function validate874(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate874.errors = vErrors;
+  validate881.errors = vErrors;
   return errors === 0;
 }
-validate874.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r403 = validate876;
-const schema409 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r403" };
-function validate876(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate881.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateNetworkVolume__r403 = validate883;
+const schema412 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r403" };
+function validate883(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate876.evaluated;
+  const evaluated0 = validate883.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20799,17 +20987,17 @@ function validate876(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate876.errors = vErrors;
+  validate883.errors = vErrors;
   return errors === 0;
 }
-validate876.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r404 = validate878;
-const schema410 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r404" };
-function validate878(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate883.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateNetworkVolume__r404 = validate885;
+const schema413 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r404" };
+function validate885(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate878.evaluated;
+  const evaluated0 = validate885.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20820,17 +21008,17 @@ function validate878(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate878.errors = vErrors;
+  validate885.errors = vErrors;
   return errors === 0;
 }
-validate878.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r405 = validate880;
-const schema411 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r405" };
-function validate880(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate885.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateNetworkVolume__r405 = validate887;
+const schema414 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r405" };
+function validate887(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate880.evaluated;
+  const evaluated0 = validate887.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20841,17 +21029,17 @@ function validate880(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate880.errors = vErrors;
+  validate887.errors = vErrors;
   return errors === 0;
 }
-validate880.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r422 = validate882;
-const schema412 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r422" };
-function validate882(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate887.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateNetworkVolume__r422 = validate889;
+const schema415 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r422" };
+function validate889(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate882.evaluated;
+  const evaluated0 = validate889.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20862,17 +21050,17 @@ function validate882(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate882.errors = vErrors;
+  validate889.errors = vErrors;
   return errors === 0;
 }
-validate882.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r429 = validate884;
-const schema413 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r429" };
-function validate884(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate889.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateNetworkVolume__r429 = validate891;
+const schema416 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r429" };
+function validate891(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate884.evaluated;
+  const evaluated0 = validate891.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20883,17 +21071,17 @@ function validate884(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate884.errors = vErrors;
+  validate891.errors = vErrors;
   return errors === 0;
 }
-validate884.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r500 = validate886;
-const schema414 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r500" };
-function validate886(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate891.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateNetworkVolume__r500 = validate893;
+const schema417 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r500" };
+function validate893(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate886.evaluated;
+  const evaluated0 = validate893.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20904,17 +21092,17 @@ function validate886(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate886.errors = vErrors;
+  validate893.errors = vErrors;
   return errors === 0;
 }
-validate886.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listRegistries__r200 = validate888;
-const schema415 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListRegistriesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r200" };
-function validate888(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate893.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listRegistries__r200 = validate895;
+const schema418 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListRegistriesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r200" };
+function validate895(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate888.evaluated;
+  const evaluated0 = validate895.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20925,17 +21113,17 @@ function validate888(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate276.errors : vErrors.concat(validate276.errors);
     errors = vErrors.length;
   }
-  validate888.errors = vErrors;
+  validate895.errors = vErrors;
   return errors === 0;
 }
-validate888.evaluated = { "props": { "registries": true }, "dynamicProps": false, "dynamicItems": false };
-const listRegistries__r401 = validate890;
-const schema416 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r401" };
-function validate890(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate895.evaluated = { "props": { "registries": true }, "dynamicProps": false, "dynamicItems": false };
+const listRegistries__r401 = validate897;
+const schema419 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r401" };
+function validate897(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate890.evaluated;
+  const evaluated0 = validate897.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20946,17 +21134,17 @@ function validate890(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate890.errors = vErrors;
+  validate897.errors = vErrors;
   return errors === 0;
 }
-validate890.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listRegistries__r403 = validate892;
-const schema417 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r403" };
-function validate892(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate897.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listRegistries__r403 = validate899;
+const schema420 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r403" };
+function validate899(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate892.evaluated;
+  const evaluated0 = validate899.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20967,17 +21155,17 @@ function validate892(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate892.errors = vErrors;
+  validate899.errors = vErrors;
   return errors === 0;
 }
-validate892.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listRegistries__r405 = validate894;
-const schema418 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r405" };
-function validate894(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate899.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listRegistries__r405 = validate901;
+const schema421 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r405" };
+function validate901(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate894.evaluated;
+  const evaluated0 = validate901.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20988,17 +21176,17 @@ function validate894(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate894.errors = vErrors;
+  validate901.errors = vErrors;
   return errors === 0;
 }
-validate894.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listRegistries__r429 = validate896;
-const schema419 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r429" };
-function validate896(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate901.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listRegistries__r429 = validate903;
+const schema422 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r429" };
+function validate903(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate896.evaluated;
+  const evaluated0 = validate903.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21009,17 +21197,17 @@ function validate896(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate896.errors = vErrors;
+  validate903.errors = vErrors;
   return errors === 0;
 }
-validate896.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listRegistries__r500 = validate898;
-const schema420 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r500" };
-function validate898(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate903.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listRegistries__r500 = validate905;
+const schema423 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r500" };
+function validate905(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate898.evaluated;
+  const evaluated0 = validate905.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21030,17 +21218,17 @@ function validate898(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate898.errors = vErrors;
+  validate905.errors = vErrors;
   return errors === 0;
 }
-validate898.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__body = validate900;
-const schema421 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateRegistryRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__body" };
-function validate900(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate905.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createRegistry__body = validate907;
+const schema424 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateRegistryRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__body" };
+function validate907(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate900.evaluated;
+  const evaluated0 = validate907.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21051,17 +21239,17 @@ function validate900(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate900.errors = vErrors;
+  validate907.errors = vErrors;
   return errors === 0;
 }
-validate900.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r201 = validate902;
-const schema422 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Registry", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r201" };
-function validate902(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate907.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createRegistry__r201 = validate909;
+const schema425 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Registry", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r201" };
+function validate909(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate902.evaluated;
+  const evaluated0 = validate909.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21072,17 +21260,17 @@ function validate902(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate274.errors : vErrors.concat(validate274.errors);
     errors = vErrors.length;
   }
-  validate902.errors = vErrors;
+  validate909.errors = vErrors;
   return errors === 0;
 }
-validate902.evaluated = { "props": { "id": true, "name": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r400 = validate904;
-const schema423 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r400" };
-function validate904(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate909.evaluated = { "props": { "id": true, "name": true }, "dynamicProps": false, "dynamicItems": false };
+const createRegistry__r400 = validate911;
+const schema426 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r400" };
+function validate911(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate904.evaluated;
+  const evaluated0 = validate911.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21093,17 +21281,17 @@ function validate904(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate904.errors = vErrors;
+  validate911.errors = vErrors;
   return errors === 0;
 }
-validate904.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r401 = validate906;
-const schema424 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r401" };
-function validate906(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate911.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createRegistry__r401 = validate913;
+const schema427 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r401" };
+function validate913(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate906.evaluated;
+  const evaluated0 = validate913.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21114,17 +21302,17 @@ function validate906(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate906.errors = vErrors;
+  validate913.errors = vErrors;
   return errors === 0;
 }
-validate906.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r403 = validate908;
-const schema425 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r403" };
-function validate908(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate913.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createRegistry__r403 = validate915;
+const schema428 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r403" };
+function validate915(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate908.evaluated;
+  const evaluated0 = validate915.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21135,17 +21323,17 @@ function validate908(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate908.errors = vErrors;
+  validate915.errors = vErrors;
   return errors === 0;
 }
-validate908.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r405 = validate910;
-const schema426 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r405" };
-function validate910(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate915.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createRegistry__r405 = validate917;
+const schema429 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r405" };
+function validate917(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate910.evaluated;
+  const evaluated0 = validate917.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21156,17 +21344,17 @@ function validate910(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate910.errors = vErrors;
+  validate917.errors = vErrors;
   return errors === 0;
 }
-validate910.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r422 = validate912;
-const schema427 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r422" };
-function validate912(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate917.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createRegistry__r422 = validate919;
+const schema430 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r422" };
+function validate919(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate912.evaluated;
+  const evaluated0 = validate919.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21177,17 +21365,17 @@ function validate912(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate912.errors = vErrors;
+  validate919.errors = vErrors;
   return errors === 0;
 }
-validate912.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r429 = validate914;
-const schema428 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r429" };
-function validate914(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate919.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createRegistry__r429 = validate921;
+const schema431 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r429" };
+function validate921(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate914.evaluated;
+  const evaluated0 = validate921.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21198,17 +21386,17 @@ function validate914(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate914.errors = vErrors;
+  validate921.errors = vErrors;
   return errors === 0;
 }
-validate914.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r500 = validate916;
-const schema429 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r500" };
-function validate916(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate921.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createRegistry__r500 = validate923;
+const schema432 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r500" };
+function validate923(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate916.evaluated;
+  const evaluated0 = validate923.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21219,17 +21407,17 @@ function validate916(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate916.errors = vErrors;
+  validate923.errors = vErrors;
   return errors === 0;
 }
-validate916.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r200 = validate918;
-const schema430 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Registry", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r200" };
-function validate918(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate923.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getRegistry__r200 = validate925;
+const schema433 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Registry", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r200" };
+function validate925(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate918.evaluated;
+  const evaluated0 = validate925.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21240,17 +21428,17 @@ function validate918(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate274.errors : vErrors.concat(validate274.errors);
     errors = vErrors.length;
   }
-  validate918.errors = vErrors;
+  validate925.errors = vErrors;
   return errors === 0;
 }
-validate918.evaluated = { "props": { "id": true, "name": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r401 = validate920;
-const schema431 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r401" };
-function validate920(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate925.evaluated = { "props": { "id": true, "name": true }, "dynamicProps": false, "dynamicItems": false };
+const getRegistry__r401 = validate927;
+const schema434 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r401" };
+function validate927(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate920.evaluated;
+  const evaluated0 = validate927.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21261,17 +21449,17 @@ function validate920(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate920.errors = vErrors;
+  validate927.errors = vErrors;
   return errors === 0;
 }
-validate920.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r403 = validate922;
-const schema432 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r403" };
-function validate922(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate927.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getRegistry__r403 = validate929;
+const schema435 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r403" };
+function validate929(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate922.evaluated;
+  const evaluated0 = validate929.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21282,17 +21470,17 @@ function validate922(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate922.errors = vErrors;
+  validate929.errors = vErrors;
   return errors === 0;
 }
-validate922.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r404 = validate924;
-const schema433 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r404" };
-function validate924(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate929.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getRegistry__r404 = validate931;
+const schema436 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r404" };
+function validate931(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate924.evaluated;
+  const evaluated0 = validate931.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21303,17 +21491,17 @@ function validate924(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate924.errors = vErrors;
+  validate931.errors = vErrors;
   return errors === 0;
 }
-validate924.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r405 = validate926;
-const schema434 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r405" };
-function validate926(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate931.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getRegistry__r405 = validate933;
+const schema437 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r405" };
+function validate933(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate926.evaluated;
+  const evaluated0 = validate933.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21324,17 +21512,17 @@ function validate926(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate926.errors = vErrors;
+  validate933.errors = vErrors;
   return errors === 0;
 }
-validate926.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r429 = validate928;
-const schema435 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r429" };
-function validate928(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate933.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getRegistry__r429 = validate935;
+const schema438 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r429" };
+function validate935(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate928.evaluated;
+  const evaluated0 = validate935.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21345,17 +21533,17 @@ function validate928(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate928.errors = vErrors;
+  validate935.errors = vErrors;
   return errors === 0;
 }
-validate928.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r500 = validate930;
-const schema436 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r500" };
-function validate930(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate935.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getRegistry__r500 = validate937;
+const schema439 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r500" };
+function validate937(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate930.evaluated;
+  const evaluated0 = validate937.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21366,17 +21554,17 @@ function validate930(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate930.errors = vErrors;
+  validate937.errors = vErrors;
   return errors === 0;
 }
-validate930.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r400 = validate932;
-const schema437 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r400" };
-function validate932(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate937.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteRegistry__r400 = validate939;
+const schema440 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r400" };
+function validate939(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate932.evaluated;
+  const evaluated0 = validate939.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21387,17 +21575,17 @@ function validate932(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate932.errors = vErrors;
+  validate939.errors = vErrors;
   return errors === 0;
 }
-validate932.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r401 = validate934;
-const schema438 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r401" };
-function validate934(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate939.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteRegistry__r401 = validate941;
+const schema441 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r401" };
+function validate941(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate934.evaluated;
+  const evaluated0 = validate941.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21408,17 +21596,17 @@ function validate934(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate934.errors = vErrors;
+  validate941.errors = vErrors;
   return errors === 0;
 }
-validate934.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r403 = validate936;
-const schema439 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r403" };
-function validate936(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate941.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteRegistry__r403 = validate943;
+const schema442 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r403" };
+function validate943(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate936.evaluated;
+  const evaluated0 = validate943.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21429,17 +21617,17 @@ function validate936(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate936.errors = vErrors;
+  validate943.errors = vErrors;
   return errors === 0;
 }
-validate936.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r404 = validate938;
-const schema440 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r404" };
-function validate938(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate943.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteRegistry__r404 = validate945;
+const schema443 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r404" };
+function validate945(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate938.evaluated;
+  const evaluated0 = validate945.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21450,17 +21638,17 @@ function validate938(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate938.errors = vErrors;
+  validate945.errors = vErrors;
   return errors === 0;
 }
-validate938.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r405 = validate940;
-const schema441 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r405" };
-function validate940(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate945.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteRegistry__r405 = validate947;
+const schema444 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r405" };
+function validate947(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate940.evaluated;
+  const evaluated0 = validate947.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21471,17 +21659,17 @@ function validate940(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate940.errors = vErrors;
+  validate947.errors = vErrors;
   return errors === 0;
 }
-validate940.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r429 = validate942;
-const schema442 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r429" };
-function validate942(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate947.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteRegistry__r429 = validate949;
+const schema445 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r429" };
+function validate949(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate942.evaluated;
+  const evaluated0 = validate949.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21492,17 +21680,17 @@ function validate942(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate942.errors = vErrors;
+  validate949.errors = vErrors;
   return errors === 0;
 }
-validate942.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r500 = validate944;
-const schema443 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r500" };
-function validate944(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate949.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteRegistry__r500 = validate951;
+const schema446 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r500" };
+function validate951(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate944.evaluated;
+  const evaluated0 = validate951.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21513,17 +21701,17 @@ function validate944(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate944.errors = vErrors;
+  validate951.errors = vErrors;
   return errors === 0;
 }
-validate944.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDelegations__r200 = validate946;
-const schema444 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListDelegationsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r200" };
-function validate946(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate951.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listDelegations__r200 = validate953;
+const schema447 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListDelegationsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r200" };
+function validate953(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate946.evaluated;
+  const evaluated0 = validate953.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21534,17 +21722,17 @@ function validate946(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate280.errors : vErrors.concat(validate280.errors);
     errors = vErrors.length;
   }
-  validate946.errors = vErrors;
+  validate953.errors = vErrors;
   return errors === 0;
 }
-validate946.evaluated = { "props": { "delegations": true }, "dynamicProps": false, "dynamicItems": false };
-const listDelegations__r401 = validate948;
-const schema445 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r401" };
-function validate948(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate953.evaluated = { "props": { "delegations": true }, "dynamicProps": false, "dynamicItems": false };
+const listDelegations__r401 = validate955;
+const schema448 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r401" };
+function validate955(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate948.evaluated;
+  const evaluated0 = validate955.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21555,17 +21743,17 @@ function validate948(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate948.errors = vErrors;
+  validate955.errors = vErrors;
   return errors === 0;
 }
-validate948.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDelegations__r403 = validate950;
-const schema446 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r403" };
-function validate950(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate955.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listDelegations__r403 = validate957;
+const schema449 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r403" };
+function validate957(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate950.evaluated;
+  const evaluated0 = validate957.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21576,17 +21764,17 @@ function validate950(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate950.errors = vErrors;
+  validate957.errors = vErrors;
   return errors === 0;
 }
-validate950.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDelegations__r405 = validate952;
-const schema447 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r405" };
-function validate952(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate957.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listDelegations__r405 = validate959;
+const schema450 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r405" };
+function validate959(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate952.evaluated;
+  const evaluated0 = validate959.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21597,17 +21785,17 @@ function validate952(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate952.errors = vErrors;
+  validate959.errors = vErrors;
   return errors === 0;
 }
-validate952.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDelegations__r429 = validate954;
-const schema448 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r429" };
-function validate954(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate959.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listDelegations__r429 = validate961;
+const schema451 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r429" };
+function validate961(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate954.evaluated;
+  const evaluated0 = validate961.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21618,17 +21806,17 @@ function validate954(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate954.errors = vErrors;
+  validate961.errors = vErrors;
   return errors === 0;
 }
-validate954.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDelegations__r500 = validate956;
-const schema449 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r500" };
-function validate956(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate961.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listDelegations__r500 = validate963;
+const schema452 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r500" };
+function validate963(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate956.evaluated;
+  const evaluated0 = validate963.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21639,17 +21827,17 @@ function validate956(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate956.errors = vErrors;
+  validate963.errors = vErrors;
   return errors === 0;
 }
-validate956.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__body = validate958;
-const schema450 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateDelegationRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__body" };
-function validate958(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate963.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createDelegation__body = validate965;
+const schema453 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateDelegationRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__body" };
+function validate965(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate958.evaluated;
+  const evaluated0 = validate965.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21660,17 +21848,17 @@ function validate958(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate279.errors : vErrors.concat(validate279.errors);
     errors = vErrors.length;
   }
-  validate958.errors = vErrors;
+  validate965.errors = vErrors;
   return errors === 0;
 }
-validate958.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r201 = validate960;
-const schema451 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EcrDelegation", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r201" };
-function validate960(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate965.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createDelegation__r201 = validate967;
+const schema454 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EcrDelegation", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r201" };
+function validate967(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate960.evaluated;
+  const evaluated0 = validate967.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21681,17 +21869,17 @@ function validate960(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate278.errors : vErrors.concat(validate278.errors);
     errors = vErrors.length;
   }
-  validate960.errors = vErrors;
+  validate967.errors = vErrors;
   return errors === 0;
 }
-validate960.evaluated = { "props": { "id": true, "name": true, "delegatorUserId": true, "awsUser": true, "repository": true, "tag": true, "awsRegion": true, "dockerRegistryUri": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r400 = validate962;
-const schema452 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r400" };
-function validate962(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate967.evaluated = { "props": { "id": true, "name": true, "delegatorUserId": true, "awsUser": true, "repository": true, "tag": true, "awsRegion": true, "dockerRegistryUri": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
+const createDelegation__r400 = validate969;
+const schema455 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r400" };
+function validate969(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate962.evaluated;
+  const evaluated0 = validate969.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21702,17 +21890,17 @@ function validate962(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate962.errors = vErrors;
+  validate969.errors = vErrors;
   return errors === 0;
 }
-validate962.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r401 = validate964;
-const schema453 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r401" };
-function validate964(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate969.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createDelegation__r401 = validate971;
+const schema456 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r401" };
+function validate971(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate964.evaluated;
+  const evaluated0 = validate971.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21723,17 +21911,17 @@ function validate964(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate964.errors = vErrors;
+  validate971.errors = vErrors;
   return errors === 0;
 }
-validate964.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r403 = validate966;
-const schema454 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r403" };
-function validate966(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate971.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createDelegation__r403 = validate973;
+const schema457 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r403" };
+function validate973(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate966.evaluated;
+  const evaluated0 = validate973.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21744,17 +21932,17 @@ function validate966(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate966.errors = vErrors;
+  validate973.errors = vErrors;
   return errors === 0;
 }
-validate966.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r405 = validate968;
-const schema455 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r405" };
-function validate968(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate973.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createDelegation__r405 = validate975;
+const schema458 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r405" };
+function validate975(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate968.evaluated;
+  const evaluated0 = validate975.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21765,17 +21953,17 @@ function validate968(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate968.errors = vErrors;
+  validate975.errors = vErrors;
   return errors === 0;
 }
-validate968.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r422 = validate970;
-const schema456 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r422" };
-function validate970(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate975.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createDelegation__r422 = validate977;
+const schema459 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r422" };
+function validate977(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate970.evaluated;
+  const evaluated0 = validate977.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21786,17 +21974,17 @@ function validate970(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate970.errors = vErrors;
+  validate977.errors = vErrors;
   return errors === 0;
 }
-validate970.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r429 = validate972;
-const schema457 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r429" };
-function validate972(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate977.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createDelegation__r429 = validate979;
+const schema460 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r429" };
+function validate979(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate972.evaluated;
+  const evaluated0 = validate979.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21807,17 +21995,17 @@ function validate972(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate972.errors = vErrors;
+  validate979.errors = vErrors;
   return errors === 0;
 }
-validate972.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r500 = validate974;
-const schema458 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r500" };
-function validate974(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate979.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createDelegation__r500 = validate981;
+const schema461 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r500" };
+function validate981(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate974.evaluated;
+  const evaluated0 = validate981.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21828,17 +22016,17 @@ function validate974(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate974.errors = vErrors;
+  validate981.errors = vErrors;
   return errors === 0;
 }
-validate974.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const revokeDelegation__r401 = validate976;
-const schema459 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r401" };
-function validate976(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate981.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const revokeDelegation__r401 = validate983;
+const schema462 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r401" };
+function validate983(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate976.evaluated;
+  const evaluated0 = validate983.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21849,17 +22037,17 @@ function validate976(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate976.errors = vErrors;
+  validate983.errors = vErrors;
   return errors === 0;
 }
-validate976.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const revokeDelegation__r403 = validate978;
-const schema460 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r403" };
-function validate978(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate983.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const revokeDelegation__r403 = validate985;
+const schema463 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r403" };
+function validate985(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate978.evaluated;
+  const evaluated0 = validate985.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21870,17 +22058,17 @@ function validate978(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate978.errors = vErrors;
+  validate985.errors = vErrors;
   return errors === 0;
 }
-validate978.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const revokeDelegation__r404 = validate980;
-const schema461 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r404" };
-function validate980(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate985.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const revokeDelegation__r404 = validate987;
+const schema464 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r404" };
+function validate987(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate980.evaluated;
+  const evaluated0 = validate987.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21891,17 +22079,17 @@ function validate980(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate980.errors = vErrors;
+  validate987.errors = vErrors;
   return errors === 0;
 }
-validate980.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const revokeDelegation__r405 = validate982;
-const schema462 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r405" };
-function validate982(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate987.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const revokeDelegation__r405 = validate989;
+const schema465 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r405" };
+function validate989(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate982.evaluated;
+  const evaluated0 = validate989.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21912,17 +22100,17 @@ function validate982(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate982.errors = vErrors;
+  validate989.errors = vErrors;
   return errors === 0;
 }
-validate982.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const revokeDelegation__r429 = validate984;
-const schema463 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r429" };
-function validate984(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate989.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const revokeDelegation__r429 = validate991;
+const schema466 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r429" };
+function validate991(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate984.evaluated;
+  const evaluated0 = validate991.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21933,17 +22121,17 @@ function validate984(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate984.errors = vErrors;
+  validate991.errors = vErrors;
   return errors === 0;
 }
-validate984.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const revokeDelegation__r500 = validate986;
-const schema464 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r500" };
-function validate986(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate991.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const revokeDelegation__r500 = validate993;
+const schema467 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r500" };
+function validate993(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate986.evaluated;
+  const evaluated0 = validate993.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21954,17 +22142,17 @@ function validate986(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate986.errors = vErrors;
+  validate993.errors = vErrors;
   return errors === 0;
 }
-validate986.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r200 = validate988;
-const schema465 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListGpuTypesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r200" };
-function validate988(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate993.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listGpuTypes__r200 = validate995;
+const schema468 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListGpuTypesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r200" };
+function validate995(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate988.evaluated;
+  const evaluated0 = validate995.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21975,17 +22163,17 @@ function validate988(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
     errors = vErrors.length;
   }
-  validate988.errors = vErrors;
+  validate995.errors = vErrors;
   return errors === 0;
 }
-validate988.evaluated = { "props": { "gpus": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r400 = validate990;
-const schema466 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r400" };
-function validate990(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate995.evaluated = { "props": { "gpus": true }, "dynamicProps": false, "dynamicItems": false };
+const listGpuTypes__r400 = validate997;
+const schema469 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r400" };
+function validate997(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate990.evaluated;
+  const evaluated0 = validate997.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21996,17 +22184,17 @@ function validate990(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate990.errors = vErrors;
+  validate997.errors = vErrors;
   return errors === 0;
 }
-validate990.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r401 = validate992;
-const schema467 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r401" };
-function validate992(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate997.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listGpuTypes__r401 = validate999;
+const schema470 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r401" };
+function validate999(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate992.evaluated;
+  const evaluated0 = validate999.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22017,17 +22205,17 @@ function validate992(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate992.errors = vErrors;
+  validate999.errors = vErrors;
   return errors === 0;
 }
-validate992.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r403 = validate994;
-const schema468 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r403" };
-function validate994(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate999.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listGpuTypes__r403 = validate1001;
+const schema471 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r403" };
+function validate1001(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate994.evaluated;
+  const evaluated0 = validate1001.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22038,17 +22226,17 @@ function validate994(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate994.errors = vErrors;
+  validate1001.errors = vErrors;
   return errors === 0;
 }
-validate994.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r405 = validate996;
-const schema469 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r405" };
-function validate996(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1001.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listGpuTypes__r405 = validate1003;
+const schema472 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r405" };
+function validate1003(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate996.evaluated;
+  const evaluated0 = validate1003.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22059,17 +22247,17 @@ function validate996(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate996.errors = vErrors;
+  validate1003.errors = vErrors;
   return errors === 0;
 }
-validate996.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r422 = validate998;
-const schema470 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r422" };
-function validate998(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1003.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listGpuTypes__r422 = validate1005;
+const schema473 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r422" };
+function validate1005(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate998.evaluated;
+  const evaluated0 = validate1005.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22080,17 +22268,17 @@ function validate998(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate998.errors = vErrors;
+  validate1005.errors = vErrors;
   return errors === 0;
 }
-validate998.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r429 = validate1000;
-const schema471 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r429" };
-function validate1000(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1005.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listGpuTypes__r429 = validate1007;
+const schema474 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r429" };
+function validate1007(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1000.evaluated;
+  const evaluated0 = validate1007.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22101,17 +22289,17 @@ function validate1000(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1000.errors = vErrors;
+  validate1007.errors = vErrors;
   return errors === 0;
 }
-validate1000.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r500 = validate1002;
-const schema472 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r500" };
-function validate1002(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1007.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listGpuTypes__r500 = validate1009;
+const schema475 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r500" };
+function validate1009(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1002.evaluated;
+  const evaluated0 = validate1009.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22122,17 +22310,17 @@ function validate1002(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1002.errors = vErrors;
+  validate1009.errors = vErrors;
   return errors === 0;
 }
-validate1002.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r200 = validate1004;
-const schema473 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/GpuType", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r200" };
-function validate1004(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1009.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getGpuType__r200 = validate1011;
+const schema476 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/GpuType", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r200" };
+function validate1011(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1004.evaluated;
+  const evaluated0 = validate1011.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22143,17 +22331,17 @@ function validate1004(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
     errors = vErrors.length;
   }
-  validate1004.errors = vErrors;
+  validate1011.errors = vErrors;
   return errors === 0;
 }
-validate1004.evaluated = { "props": { "id": true, "name": true, "pool": true, "manufacturer": true, "memory": true, "secure": true, "community": true, "price": true, "maxCount": true, "availability": true, "dataCenters": true, "cudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r400 = validate1006;
-const schema474 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r400" };
-function validate1006(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1011.evaluated = { "props": { "id": true, "name": true, "pool": true, "manufacturer": true, "memory": true, "secure": true, "community": true, "price": true, "maxCount": true, "availability": true, "dataCenters": true, "cudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
+const getGpuType__r400 = validate1013;
+const schema477 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r400" };
+function validate1013(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1006.evaluated;
+  const evaluated0 = validate1013.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22164,17 +22352,17 @@ function validate1006(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1006.errors = vErrors;
+  validate1013.errors = vErrors;
   return errors === 0;
 }
-validate1006.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r401 = validate1008;
-const schema475 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r401" };
-function validate1008(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1013.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getGpuType__r401 = validate1015;
+const schema478 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r401" };
+function validate1015(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1008.evaluated;
+  const evaluated0 = validate1015.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22185,17 +22373,17 @@ function validate1008(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1008.errors = vErrors;
+  validate1015.errors = vErrors;
   return errors === 0;
 }
-validate1008.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r403 = validate1010;
-const schema476 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r403" };
-function validate1010(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1015.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getGpuType__r403 = validate1017;
+const schema479 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r403" };
+function validate1017(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1010.evaluated;
+  const evaluated0 = validate1017.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22206,17 +22394,17 @@ function validate1010(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1010.errors = vErrors;
+  validate1017.errors = vErrors;
   return errors === 0;
 }
-validate1010.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r404 = validate1012;
-const schema477 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r404" };
-function validate1012(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1017.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getGpuType__r404 = validate1019;
+const schema480 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r404" };
+function validate1019(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1012.evaluated;
+  const evaluated0 = validate1019.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22227,17 +22415,17 @@ function validate1012(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1012.errors = vErrors;
+  validate1019.errors = vErrors;
   return errors === 0;
 }
-validate1012.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r405 = validate1014;
-const schema478 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r405" };
-function validate1014(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1019.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getGpuType__r405 = validate1021;
+const schema481 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r405" };
+function validate1021(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1014.evaluated;
+  const evaluated0 = validate1021.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22248,17 +22436,17 @@ function validate1014(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1014.errors = vErrors;
+  validate1021.errors = vErrors;
   return errors === 0;
 }
-validate1014.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r422 = validate1016;
-const schema479 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r422" };
-function validate1016(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1021.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getGpuType__r422 = validate1023;
+const schema482 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r422" };
+function validate1023(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1016.evaluated;
+  const evaluated0 = validate1023.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22269,17 +22457,17 @@ function validate1016(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1016.errors = vErrors;
+  validate1023.errors = vErrors;
   return errors === 0;
 }
-validate1016.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r429 = validate1018;
-const schema480 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r429" };
-function validate1018(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1023.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getGpuType__r429 = validate1025;
+const schema483 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r429" };
+function validate1025(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1018.evaluated;
+  const evaluated0 = validate1025.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22290,17 +22478,17 @@ function validate1018(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1018.errors = vErrors;
+  validate1025.errors = vErrors;
   return errors === 0;
 }
-validate1018.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r500 = validate1020;
-const schema481 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r500" };
-function validate1020(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1025.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getGpuType__r500 = validate1027;
+const schema484 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r500" };
+function validate1027(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1020.evaluated;
+  const evaluated0 = validate1027.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22311,17 +22499,17 @@ function validate1020(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1020.errors = vErrors;
+  validate1027.errors = vErrors;
   return errors === 0;
 }
-validate1020.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r200 = validate1022;
-const schema482 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListCpuTypesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r200" };
-function validate1022(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1027.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listCpuTypes__r200 = validate1029;
+const schema485 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListCpuTypesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r200" };
+function validate1029(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1022.evaluated;
+  const evaluated0 = validate1029.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22332,17 +22520,17 @@ function validate1022(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
     errors = vErrors.length;
   }
-  validate1022.errors = vErrors;
+  validate1029.errors = vErrors;
   return errors === 0;
 }
-validate1022.evaluated = { "props": { "cpus": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r400 = validate1024;
-const schema483 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r400" };
-function validate1024(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1029.evaluated = { "props": { "cpus": true }, "dynamicProps": false, "dynamicItems": false };
+const listCpuTypes__r400 = validate1031;
+const schema486 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r400" };
+function validate1031(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1024.evaluated;
+  const evaluated0 = validate1031.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22353,17 +22541,17 @@ function validate1024(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1024.errors = vErrors;
+  validate1031.errors = vErrors;
   return errors === 0;
 }
-validate1024.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r401 = validate1026;
-const schema484 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r401" };
-function validate1026(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1031.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listCpuTypes__r401 = validate1033;
+const schema487 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r401" };
+function validate1033(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1026.evaluated;
+  const evaluated0 = validate1033.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22374,17 +22562,17 @@ function validate1026(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1026.errors = vErrors;
+  validate1033.errors = vErrors;
   return errors === 0;
 }
-validate1026.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r403 = validate1028;
-const schema485 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r403" };
-function validate1028(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1033.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listCpuTypes__r403 = validate1035;
+const schema488 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r403" };
+function validate1035(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1028.evaluated;
+  const evaluated0 = validate1035.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22395,17 +22583,17 @@ function validate1028(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1028.errors = vErrors;
+  validate1035.errors = vErrors;
   return errors === 0;
 }
-validate1028.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r405 = validate1030;
-const schema486 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r405" };
-function validate1030(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1035.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listCpuTypes__r405 = validate1037;
+const schema489 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r405" };
+function validate1037(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1030.evaluated;
+  const evaluated0 = validate1037.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22416,17 +22604,17 @@ function validate1030(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1030.errors = vErrors;
+  validate1037.errors = vErrors;
   return errors === 0;
 }
-validate1030.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r422 = validate1032;
-const schema487 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r422" };
-function validate1032(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1037.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listCpuTypes__r422 = validate1039;
+const schema490 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r422" };
+function validate1039(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1032.evaluated;
+  const evaluated0 = validate1039.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22437,17 +22625,17 @@ function validate1032(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1032.errors = vErrors;
+  validate1039.errors = vErrors;
   return errors === 0;
 }
-validate1032.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r429 = validate1034;
-const schema488 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r429" };
-function validate1034(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1039.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listCpuTypes__r429 = validate1041;
+const schema491 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r429" };
+function validate1041(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1034.evaluated;
+  const evaluated0 = validate1041.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22458,17 +22646,17 @@ function validate1034(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1034.errors = vErrors;
+  validate1041.errors = vErrors;
   return errors === 0;
 }
-validate1034.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r500 = validate1036;
-const schema489 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r500" };
-function validate1036(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1041.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listCpuTypes__r500 = validate1043;
+const schema492 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r500" };
+function validate1043(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1036.evaluated;
+  const evaluated0 = validate1043.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22479,17 +22667,17 @@ function validate1036(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1036.errors = vErrors;
+  validate1043.errors = vErrors;
   return errors === 0;
 }
-validate1036.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r200 = validate1038;
-const schema490 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CpuType", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r200" };
-function validate1038(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1043.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getCpuType__r200 = validate1045;
+const schema493 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CpuType", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r200" };
+function validate1045(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1038.evaluated;
+  const evaluated0 = validate1045.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22500,17 +22688,17 @@ function validate1038(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
     errors = vErrors.length;
   }
-  validate1038.errors = vErrors;
+  validate1045.errors = vErrors;
   return errors === 0;
 }
-validate1038.evaluated = { "props": { "id": true, "name": true, "group": true, "vcpu": true, "ramGbPerVcpu": true, "price": true, "availability": true, "dataCenters": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r400 = validate1040;
-const schema491 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r400" };
-function validate1040(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1045.evaluated = { "props": { "id": true, "name": true, "group": true, "vcpu": true, "ramGbPerVcpu": true, "price": true, "availability": true, "dataCenters": true }, "dynamicProps": false, "dynamicItems": false };
+const getCpuType__r400 = validate1047;
+const schema494 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r400" };
+function validate1047(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1040.evaluated;
+  const evaluated0 = validate1047.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22521,17 +22709,17 @@ function validate1040(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1040.errors = vErrors;
+  validate1047.errors = vErrors;
   return errors === 0;
 }
-validate1040.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r401 = validate1042;
-const schema492 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r401" };
-function validate1042(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1047.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getCpuType__r401 = validate1049;
+const schema495 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r401" };
+function validate1049(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1042.evaluated;
+  const evaluated0 = validate1049.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22542,17 +22730,17 @@ function validate1042(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1042.errors = vErrors;
+  validate1049.errors = vErrors;
   return errors === 0;
 }
-validate1042.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r403 = validate1044;
-const schema493 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r403" };
-function validate1044(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1049.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getCpuType__r403 = validate1051;
+const schema496 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r403" };
+function validate1051(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1044.evaluated;
+  const evaluated0 = validate1051.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22563,17 +22751,17 @@ function validate1044(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1044.errors = vErrors;
+  validate1051.errors = vErrors;
   return errors === 0;
 }
-validate1044.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r404 = validate1046;
-const schema494 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r404" };
-function validate1046(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1051.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getCpuType__r404 = validate1053;
+const schema497 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r404" };
+function validate1053(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1046.evaluated;
+  const evaluated0 = validate1053.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22584,17 +22772,17 @@ function validate1046(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1046.errors = vErrors;
+  validate1053.errors = vErrors;
   return errors === 0;
 }
-validate1046.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r405 = validate1048;
-const schema495 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r405" };
-function validate1048(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1053.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getCpuType__r405 = validate1055;
+const schema498 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r405" };
+function validate1055(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1048.evaluated;
+  const evaluated0 = validate1055.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22605,17 +22793,17 @@ function validate1048(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1048.errors = vErrors;
+  validate1055.errors = vErrors;
   return errors === 0;
 }
-validate1048.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r422 = validate1050;
-const schema496 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r422" };
-function validate1050(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1055.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getCpuType__r422 = validate1057;
+const schema499 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r422" };
+function validate1057(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1050.evaluated;
+  const evaluated0 = validate1057.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22626,17 +22814,17 @@ function validate1050(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1050.errors = vErrors;
+  validate1057.errors = vErrors;
   return errors === 0;
 }
-validate1050.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r429 = validate1052;
-const schema497 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r429" };
-function validate1052(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1057.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getCpuType__r429 = validate1059;
+const schema500 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r429" };
+function validate1059(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1052.evaluated;
+  const evaluated0 = validate1059.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22647,17 +22835,17 @@ function validate1052(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1052.errors = vErrors;
+  validate1059.errors = vErrors;
   return errors === 0;
 }
-validate1052.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r500 = validate1054;
-const schema498 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r500" };
-function validate1054(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1059.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getCpuType__r500 = validate1061;
+const schema501 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r500" };
+function validate1061(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1054.evaluated;
+  const evaluated0 = validate1061.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22668,17 +22856,17 @@ function validate1054(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1054.errors = vErrors;
+  validate1061.errors = vErrors;
   return errors === 0;
 }
-validate1054.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r200 = validate1056;
-const schema499 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListDataCentersResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r200" };
-function validate1056(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1061.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listDataCenters__r200 = validate1063;
+const schema502 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListDataCentersResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r200" };
+function validate1063(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1056.evaluated;
+  const evaluated0 = validate1063.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22689,17 +22877,17 @@ function validate1056(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
     errors = vErrors.length;
   }
-  validate1056.errors = vErrors;
+  validate1063.errors = vErrors;
   return errors === 0;
 }
-validate1056.evaluated = { "props": { "dataCenters": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r400 = validate1058;
-const schema500 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r400" };
-function validate1058(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1063.evaluated = { "props": { "dataCenters": true }, "dynamicProps": false, "dynamicItems": false };
+const listDataCenters__r400 = validate1065;
+const schema503 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r400" };
+function validate1065(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1058.evaluated;
+  const evaluated0 = validate1065.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22710,17 +22898,17 @@ function validate1058(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1058.errors = vErrors;
+  validate1065.errors = vErrors;
   return errors === 0;
 }
-validate1058.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r401 = validate1060;
-const schema501 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r401" };
-function validate1060(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1065.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listDataCenters__r401 = validate1067;
+const schema504 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r401" };
+function validate1067(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1060.evaluated;
+  const evaluated0 = validate1067.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22731,17 +22919,17 @@ function validate1060(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1060.errors = vErrors;
+  validate1067.errors = vErrors;
   return errors === 0;
 }
-validate1060.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r403 = validate1062;
-const schema502 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r403" };
-function validate1062(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1067.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listDataCenters__r403 = validate1069;
+const schema505 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r403" };
+function validate1069(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1062.evaluated;
+  const evaluated0 = validate1069.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22752,17 +22940,17 @@ function validate1062(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1062.errors = vErrors;
+  validate1069.errors = vErrors;
   return errors === 0;
 }
-validate1062.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r405 = validate1064;
-const schema503 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r405" };
-function validate1064(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1069.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listDataCenters__r405 = validate1071;
+const schema506 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r405" };
+function validate1071(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1064.evaluated;
+  const evaluated0 = validate1071.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22773,17 +22961,17 @@ function validate1064(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1064.errors = vErrors;
+  validate1071.errors = vErrors;
   return errors === 0;
 }
-validate1064.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r422 = validate1066;
-const schema504 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r422" };
-function validate1066(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1071.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listDataCenters__r422 = validate1073;
+const schema507 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r422" };
+function validate1073(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1066.evaluated;
+  const evaluated0 = validate1073.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22794,17 +22982,17 @@ function validate1066(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1066.errors = vErrors;
+  validate1073.errors = vErrors;
   return errors === 0;
 }
-validate1066.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r429 = validate1068;
-const schema505 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r429" };
-function validate1068(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1073.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listDataCenters__r429 = validate1075;
+const schema508 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r429" };
+function validate1075(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1068.evaluated;
+  const evaluated0 = validate1075.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22815,17 +23003,17 @@ function validate1068(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1068.errors = vErrors;
+  validate1075.errors = vErrors;
   return errors === 0;
 }
-validate1068.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r500 = validate1070;
-const schema506 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r500" };
-function validate1070(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1075.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listDataCenters__r500 = validate1077;
+const schema509 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r500" };
+function validate1077(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1070.evaluated;
+  const evaluated0 = validate1077.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22836,17 +23024,17 @@ function validate1070(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1070.errors = vErrors;
+  validate1077.errors = vErrors;
   return errors === 0;
 }
-validate1070.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r200 = validate1072;
-const schema507 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/DataCenter", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r200" };
-function validate1072(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1077.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getDataCenter__r200 = validate1079;
+const schema510 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/DataCenter", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r200" };
+function validate1079(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1072.evaluated;
+  const evaluated0 = validate1079.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22857,17 +23045,17 @@ function validate1072(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
     errors = vErrors.length;
   }
-  validate1072.errors = vErrors;
+  validate1079.errors = vErrors;
   return errors === 0;
 }
-validate1072.evaluated = { "props": { "id": true, "name": true, "region": true, "globalNetwork": true, "networkVolumeTypes": true, "compliance": true, "gpuAvailability": true, "cpuAvailability": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r400 = validate1074;
-const schema508 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r400" };
-function validate1074(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1079.evaluated = { "props": { "id": true, "name": true, "region": true, "globalNetwork": true, "networkVolumeTypes": true, "compliance": true, "gpuAvailability": true, "cpuAvailability": true }, "dynamicProps": false, "dynamicItems": false };
+const getDataCenter__r400 = validate1081;
+const schema511 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r400" };
+function validate1081(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1074.evaluated;
+  const evaluated0 = validate1081.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22878,17 +23066,17 @@ function validate1074(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1074.errors = vErrors;
+  validate1081.errors = vErrors;
   return errors === 0;
 }
-validate1074.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r401 = validate1076;
-const schema509 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r401" };
-function validate1076(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1081.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getDataCenter__r401 = validate1083;
+const schema512 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r401" };
+function validate1083(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1076.evaluated;
+  const evaluated0 = validate1083.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22899,17 +23087,17 @@ function validate1076(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1076.errors = vErrors;
+  validate1083.errors = vErrors;
   return errors === 0;
 }
-validate1076.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r403 = validate1078;
-const schema510 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r403" };
-function validate1078(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1083.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getDataCenter__r403 = validate1085;
+const schema513 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r403" };
+function validate1085(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1078.evaluated;
+  const evaluated0 = validate1085.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22920,17 +23108,17 @@ function validate1078(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1078.errors = vErrors;
+  validate1085.errors = vErrors;
   return errors === 0;
 }
-validate1078.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r404 = validate1080;
-const schema511 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r404" };
-function validate1080(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1085.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getDataCenter__r404 = validate1087;
+const schema514 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r404" };
+function validate1087(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1080.evaluated;
+  const evaluated0 = validate1087.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22941,17 +23129,17 @@ function validate1080(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1080.errors = vErrors;
+  validate1087.errors = vErrors;
   return errors === 0;
 }
-validate1080.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r405 = validate1082;
-const schema512 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r405" };
-function validate1082(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1087.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getDataCenter__r405 = validate1089;
+const schema515 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r405" };
+function validate1089(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1082.evaluated;
+  const evaluated0 = validate1089.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22962,17 +23150,17 @@ function validate1082(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1082.errors = vErrors;
+  validate1089.errors = vErrors;
   return errors === 0;
 }
-validate1082.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r422 = validate1084;
-const schema513 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r422" };
-function validate1084(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1089.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getDataCenter__r422 = validate1091;
+const schema516 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r422" };
+function validate1091(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1084.evaluated;
+  const evaluated0 = validate1091.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22983,17 +23171,17 @@ function validate1084(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1084.errors = vErrors;
+  validate1091.errors = vErrors;
   return errors === 0;
 }
-validate1084.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r429 = validate1086;
-const schema514 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r429" };
-function validate1086(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1091.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getDataCenter__r429 = validate1093;
+const schema517 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r429" };
+function validate1093(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1086.evaluated;
+  const evaluated0 = validate1093.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23004,17 +23192,17 @@ function validate1086(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1086.errors = vErrors;
+  validate1093.errors = vErrors;
   return errors === 0;
 }
-validate1086.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r500 = validate1088;
-const schema515 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r500" };
-function validate1088(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1093.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getDataCenter__r500 = validate1095;
+const schema518 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r500" };
+function validate1095(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1088.evaluated;
+  const evaluated0 = validate1095.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23025,17 +23213,17 @@ function validate1088(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1088.errors = vErrors;
+  validate1095.errors = vErrors;
   return errors === 0;
 }
-validate1088.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r200 = validate1090;
-const schema516 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPublicTemplatesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r200" };
-function validate1090(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1095.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPublicTemplates__r200 = validate1097;
+const schema519 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPublicTemplatesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r200" };
+function validate1097(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1090.evaluated;
+  const evaluated0 = validate1097.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23046,17 +23234,17 @@ function validate1090(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
     errors = vErrors.length;
   }
-  validate1090.errors = vErrors;
+  validate1097.errors = vErrors;
   return errors === 0;
 }
-validate1090.evaluated = { "props": { "templates": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r400 = validate1092;
-const schema517 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r400" };
-function validate1092(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1097.evaluated = { "props": { "templates": true }, "dynamicProps": false, "dynamicItems": false };
+const listPublicTemplates__r400 = validate1099;
+const schema520 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r400" };
+function validate1099(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1092.evaluated;
+  const evaluated0 = validate1099.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23067,17 +23255,17 @@ function validate1092(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1092.errors = vErrors;
+  validate1099.errors = vErrors;
   return errors === 0;
 }
-validate1092.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r401 = validate1094;
-const schema518 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r401" };
-function validate1094(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1099.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPublicTemplates__r401 = validate1101;
+const schema521 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r401" };
+function validate1101(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1094.evaluated;
+  const evaluated0 = validate1101.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23088,17 +23276,17 @@ function validate1094(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1094.errors = vErrors;
+  validate1101.errors = vErrors;
   return errors === 0;
 }
-validate1094.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r403 = validate1096;
-const schema519 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r403" };
-function validate1096(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1101.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPublicTemplates__r403 = validate1103;
+const schema522 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r403" };
+function validate1103(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1096.evaluated;
+  const evaluated0 = validate1103.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23109,17 +23297,17 @@ function validate1096(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1096.errors = vErrors;
+  validate1103.errors = vErrors;
   return errors === 0;
 }
-validate1096.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r405 = validate1098;
-const schema520 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r405" };
-function validate1098(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1103.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPublicTemplates__r405 = validate1105;
+const schema523 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r405" };
+function validate1105(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1098.evaluated;
+  const evaluated0 = validate1105.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23130,17 +23318,17 @@ function validate1098(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1098.errors = vErrors;
+  validate1105.errors = vErrors;
   return errors === 0;
 }
-validate1098.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r422 = validate1100;
-const schema521 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r422" };
-function validate1100(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1105.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPublicTemplates__r422 = validate1107;
+const schema524 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r422" };
+function validate1107(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1100.evaluated;
+  const evaluated0 = validate1107.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23151,17 +23339,17 @@ function validate1100(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1100.errors = vErrors;
+  validate1107.errors = vErrors;
   return errors === 0;
 }
-validate1100.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r429 = validate1102;
-const schema522 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r429" };
-function validate1102(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1107.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPublicTemplates__r429 = validate1109;
+const schema525 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r429" };
+function validate1109(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1102.evaluated;
+  const evaluated0 = validate1109.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23172,17 +23360,17 @@ function validate1102(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1102.errors = vErrors;
+  validate1109.errors = vErrors;
   return errors === 0;
 }
-validate1102.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r500 = validate1104;
-const schema523 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r500" };
-function validate1104(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1109.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPublicTemplates__r500 = validate1111;
+const schema526 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r500" };
+function validate1111(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1104.evaluated;
+  const evaluated0 = validate1111.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23193,17 +23381,17 @@ function validate1104(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1104.errors = vErrors;
+  validate1111.errors = vErrors;
   return errors === 0;
 }
-validate1104.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r200 = validate1106;
-const schema524 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r200" };
-function validate1106(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1111.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listBilling__r200 = validate1113;
+const schema527 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r200" };
+function validate1113(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1106.evaluated;
+  const evaluated0 = validate1113.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23214,17 +23402,17 @@ function validate1106(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
     errors = vErrors.length;
   }
-  validate1106.errors = vErrors;
+  validate1113.errors = vErrors;
   return errors === 0;
 }
-validate1106.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r400 = validate1108;
-const schema525 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r400" };
-function validate1108(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1113.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const listBilling__r400 = validate1115;
+const schema528 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r400" };
+function validate1115(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1108.evaluated;
+  const evaluated0 = validate1115.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23235,17 +23423,17 @@ function validate1108(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1108.errors = vErrors;
+  validate1115.errors = vErrors;
   return errors === 0;
 }
-validate1108.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r401 = validate1110;
-const schema526 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r401" };
-function validate1110(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1115.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listBilling__r401 = validate1117;
+const schema529 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r401" };
+function validate1117(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1110.evaluated;
+  const evaluated0 = validate1117.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23256,17 +23444,17 @@ function validate1110(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1110.errors = vErrors;
+  validate1117.errors = vErrors;
   return errors === 0;
 }
-validate1110.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r403 = validate1112;
-const schema527 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r403" };
-function validate1112(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1117.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listBilling__r403 = validate1119;
+const schema530 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r403" };
+function validate1119(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1112.evaluated;
+  const evaluated0 = validate1119.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23277,17 +23465,17 @@ function validate1112(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1112.errors = vErrors;
+  validate1119.errors = vErrors;
   return errors === 0;
 }
-validate1112.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r405 = validate1114;
-const schema528 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r405" };
-function validate1114(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1119.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listBilling__r405 = validate1121;
+const schema531 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r405" };
+function validate1121(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1114.evaluated;
+  const evaluated0 = validate1121.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23298,17 +23486,17 @@ function validate1114(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1114.errors = vErrors;
+  validate1121.errors = vErrors;
   return errors === 0;
 }
-validate1114.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r422 = validate1116;
-const schema529 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r422" };
-function validate1116(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1121.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listBilling__r422 = validate1123;
+const schema532 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r422" };
+function validate1123(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1116.evaluated;
+  const evaluated0 = validate1123.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23319,17 +23507,17 @@ function validate1116(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1116.errors = vErrors;
+  validate1123.errors = vErrors;
   return errors === 0;
 }
-validate1116.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r429 = validate1118;
-const schema530 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r429" };
-function validate1118(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1123.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listBilling__r429 = validate1125;
+const schema533 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r429" };
+function validate1125(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1118.evaluated;
+  const evaluated0 = validate1125.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23340,17 +23528,17 @@ function validate1118(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1118.errors = vErrors;
+  validate1125.errors = vErrors;
   return errors === 0;
 }
-validate1118.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r500 = validate1120;
-const schema531 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r500" };
-function validate1120(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1125.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listBilling__r500 = validate1127;
+const schema534 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r500" };
+function validate1127(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1120.evaluated;
+  const evaluated0 = validate1127.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23361,17 +23549,17 @@ function validate1120(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1120.errors = vErrors;
+  validate1127.errors = vErrors;
   return errors === 0;
 }
-validate1120.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r200 = validate1122;
-const schema532 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPodBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r200" };
-function validate1122(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1127.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPodBilling__r200 = validate1129;
+const schema535 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPodBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r200" };
+function validate1129(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1122.evaluated;
+  const evaluated0 = validate1129.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23382,17 +23570,17 @@ function validate1122(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
     errors = vErrors.length;
   }
-  validate1122.errors = vErrors;
+  validate1129.errors = vErrors;
   return errors === 0;
 }
-validate1122.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r400 = validate1124;
-const schema533 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r400" };
-function validate1124(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1129.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const listPodBilling__r400 = validate1131;
+const schema536 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r400" };
+function validate1131(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1124.evaluated;
+  const evaluated0 = validate1131.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23403,17 +23591,17 @@ function validate1124(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1124.errors = vErrors;
+  validate1131.errors = vErrors;
   return errors === 0;
 }
-validate1124.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r401 = validate1126;
-const schema534 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r401" };
-function validate1126(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1131.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPodBilling__r401 = validate1133;
+const schema537 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r401" };
+function validate1133(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1126.evaluated;
+  const evaluated0 = validate1133.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23424,17 +23612,17 @@ function validate1126(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1126.errors = vErrors;
+  validate1133.errors = vErrors;
   return errors === 0;
 }
-validate1126.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r403 = validate1128;
-const schema535 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r403" };
-function validate1128(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1133.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPodBilling__r403 = validate1135;
+const schema538 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r403" };
+function validate1135(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1128.evaluated;
+  const evaluated0 = validate1135.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23445,17 +23633,17 @@ function validate1128(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1128.errors = vErrors;
+  validate1135.errors = vErrors;
   return errors === 0;
 }
-validate1128.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r405 = validate1130;
-const schema536 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r405" };
-function validate1130(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1135.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPodBilling__r405 = validate1137;
+const schema539 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r405" };
+function validate1137(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1130.evaluated;
+  const evaluated0 = validate1137.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23466,17 +23654,17 @@ function validate1130(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1130.errors = vErrors;
+  validate1137.errors = vErrors;
   return errors === 0;
 }
-validate1130.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r422 = validate1132;
-const schema537 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r422" };
-function validate1132(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1137.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPodBilling__r422 = validate1139;
+const schema540 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r422" };
+function validate1139(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1132.evaluated;
+  const evaluated0 = validate1139.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23487,17 +23675,17 @@ function validate1132(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1132.errors = vErrors;
+  validate1139.errors = vErrors;
   return errors === 0;
 }
-validate1132.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r429 = validate1134;
-const schema538 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r429" };
-function validate1134(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1139.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPodBilling__r429 = validate1141;
+const schema541 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r429" };
+function validate1141(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1134.evaluated;
+  const evaluated0 = validate1141.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23508,17 +23696,17 @@ function validate1134(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1134.errors = vErrors;
+  validate1141.errors = vErrors;
   return errors === 0;
 }
-validate1134.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r500 = validate1136;
-const schema539 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r500" };
-function validate1136(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1141.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPodBilling__r500 = validate1143;
+const schema542 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r500" };
+function validate1143(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1136.evaluated;
+  const evaluated0 = validate1143.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23529,17 +23717,17 @@ function validate1136(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1136.errors = vErrors;
+  validate1143.errors = vErrors;
   return errors === 0;
 }
-validate1136.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r200 = validate1138;
-const schema540 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListServerlessBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r200" };
-function validate1138(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1143.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listServerlessBilling__r200 = validate1145;
+const schema543 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListServerlessBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r200" };
+function validate1145(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1138.evaluated;
+  const evaluated0 = validate1145.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23550,17 +23738,17 @@ function validate1138(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
     errors = vErrors.length;
   }
-  validate1138.errors = vErrors;
+  validate1145.errors = vErrors;
   return errors === 0;
 }
-validate1138.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r400 = validate1140;
-const schema541 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r400" };
-function validate1140(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1145.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const listServerlessBilling__r400 = validate1147;
+const schema544 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r400" };
+function validate1147(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1140.evaluated;
+  const evaluated0 = validate1147.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23571,17 +23759,17 @@ function validate1140(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1140.errors = vErrors;
+  validate1147.errors = vErrors;
   return errors === 0;
 }
-validate1140.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r401 = validate1142;
-const schema542 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r401" };
-function validate1142(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1147.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listServerlessBilling__r401 = validate1149;
+const schema545 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r401" };
+function validate1149(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1142.evaluated;
+  const evaluated0 = validate1149.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23592,17 +23780,17 @@ function validate1142(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1142.errors = vErrors;
+  validate1149.errors = vErrors;
   return errors === 0;
 }
-validate1142.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r403 = validate1144;
-const schema543 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r403" };
-function validate1144(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1149.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listServerlessBilling__r403 = validate1151;
+const schema546 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r403" };
+function validate1151(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1144.evaluated;
+  const evaluated0 = validate1151.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23613,17 +23801,17 @@ function validate1144(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1144.errors = vErrors;
+  validate1151.errors = vErrors;
   return errors === 0;
 }
-validate1144.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r405 = validate1146;
-const schema544 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r405" };
-function validate1146(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1151.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listServerlessBilling__r405 = validate1153;
+const schema547 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r405" };
+function validate1153(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1146.evaluated;
+  const evaluated0 = validate1153.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23634,17 +23822,17 @@ function validate1146(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1146.errors = vErrors;
+  validate1153.errors = vErrors;
   return errors === 0;
 }
-validate1146.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r422 = validate1148;
-const schema545 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r422" };
-function validate1148(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1153.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listServerlessBilling__r422 = validate1155;
+const schema548 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r422" };
+function validate1155(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1148.evaluated;
+  const evaluated0 = validate1155.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23655,17 +23843,17 @@ function validate1148(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1148.errors = vErrors;
+  validate1155.errors = vErrors;
   return errors === 0;
 }
-validate1148.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r429 = validate1150;
-const schema546 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r429" };
-function validate1150(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1155.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listServerlessBilling__r429 = validate1157;
+const schema549 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r429" };
+function validate1157(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1150.evaluated;
+  const evaluated0 = validate1157.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23676,17 +23864,17 @@ function validate1150(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1150.errors = vErrors;
+  validate1157.errors = vErrors;
   return errors === 0;
 }
-validate1150.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r500 = validate1152;
-const schema547 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r500" };
-function validate1152(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1157.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listServerlessBilling__r500 = validate1159;
+const schema550 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r500" };
+function validate1159(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1152.evaluated;
+  const evaluated0 = validate1159.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23697,17 +23885,17 @@ function validate1152(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1152.errors = vErrors;
+  validate1159.errors = vErrors;
   return errors === 0;
 }
-validate1152.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r200 = validate1154;
-const schema548 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r200" };
-function validate1154(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1159.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBilling__r200 = validate1161;
+const schema551 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r200" };
+function validate1161(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1154.evaluated;
+  const evaluated0 = validate1161.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23718,17 +23906,17 @@ function validate1154(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
     errors = vErrors.length;
   }
-  validate1154.errors = vErrors;
+  validate1161.errors = vErrors;
   return errors === 0;
 }
-validate1154.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r400 = validate1156;
-const schema549 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r400" };
-function validate1156(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1161.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBilling__r400 = validate1163;
+const schema552 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r400" };
+function validate1163(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1156.evaluated;
+  const evaluated0 = validate1163.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23739,17 +23927,17 @@ function validate1156(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1156.errors = vErrors;
+  validate1163.errors = vErrors;
   return errors === 0;
 }
-validate1156.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r401 = validate1158;
-const schema550 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r401" };
-function validate1158(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1163.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBilling__r401 = validate1165;
+const schema553 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r401" };
+function validate1165(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1158.evaluated;
+  const evaluated0 = validate1165.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23760,17 +23948,17 @@ function validate1158(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1158.errors = vErrors;
+  validate1165.errors = vErrors;
   return errors === 0;
 }
-validate1158.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r403 = validate1160;
-const schema551 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r403" };
-function validate1160(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1165.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBilling__r403 = validate1167;
+const schema554 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r403" };
+function validate1167(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1160.evaluated;
+  const evaluated0 = validate1167.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23781,17 +23969,17 @@ function validate1160(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1160.errors = vErrors;
+  validate1167.errors = vErrors;
   return errors === 0;
 }
-validate1160.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r405 = validate1162;
-const schema552 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r405" };
-function validate1162(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1167.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBilling__r405 = validate1169;
+const schema555 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r405" };
+function validate1169(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1162.evaluated;
+  const evaluated0 = validate1169.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23802,17 +23990,17 @@ function validate1162(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1162.errors = vErrors;
+  validate1169.errors = vErrors;
   return errors === 0;
 }
-validate1162.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r422 = validate1164;
-const schema553 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r422" };
-function validate1164(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1169.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBilling__r422 = validate1171;
+const schema556 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r422" };
+function validate1171(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1164.evaluated;
+  const evaluated0 = validate1171.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23823,17 +24011,17 @@ function validate1164(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1164.errors = vErrors;
+  validate1171.errors = vErrors;
   return errors === 0;
 }
-validate1164.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r429 = validate1166;
-const schema554 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r429" };
-function validate1166(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1171.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBilling__r429 = validate1173;
+const schema557 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r429" };
+function validate1173(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1166.evaluated;
+  const evaluated0 = validate1173.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23844,17 +24032,17 @@ function validate1166(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1166.errors = vErrors;
+  validate1173.errors = vErrors;
   return errors === 0;
 }
-validate1166.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r500 = validate1168;
-const schema555 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r500" };
-function validate1168(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1173.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBilling__r500 = validate1175;
+const schema558 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r500" };
+function validate1175(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1168.evaluated;
+  const evaluated0 = validate1175.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23865,17 +24053,17 @@ function validate1168(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1168.errors = vErrors;
+  validate1175.errors = vErrors;
   return errors === 0;
 }
-validate1168.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r200 = validate1170;
-const schema556 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListNetworkVolumeBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r200" };
-function validate1170(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1175.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumeBilling__r200 = validate1177;
+const schema559 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListNetworkVolumeBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r200" };
+function validate1177(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1170.evaluated;
+  const evaluated0 = validate1177.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23886,17 +24074,17 @@ function validate1170(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
     errors = vErrors.length;
   }
-  validate1170.errors = vErrors;
+  validate1177.errors = vErrors;
   return errors === 0;
 }
-validate1170.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r400 = validate1172;
-const schema557 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r400" };
-function validate1172(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1177.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumeBilling__r400 = validate1179;
+const schema560 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r400" };
+function validate1179(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1172.evaluated;
+  const evaluated0 = validate1179.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23907,17 +24095,17 @@ function validate1172(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1172.errors = vErrors;
+  validate1179.errors = vErrors;
   return errors === 0;
 }
-validate1172.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r401 = validate1174;
-const schema558 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r401" };
-function validate1174(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1179.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumeBilling__r401 = validate1181;
+const schema561 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r401" };
+function validate1181(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1174.evaluated;
+  const evaluated0 = validate1181.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23928,17 +24116,17 @@ function validate1174(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1174.errors = vErrors;
+  validate1181.errors = vErrors;
   return errors === 0;
 }
-validate1174.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r403 = validate1176;
-const schema559 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r403" };
-function validate1176(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1181.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumeBilling__r403 = validate1183;
+const schema562 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r403" };
+function validate1183(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1176.evaluated;
+  const evaluated0 = validate1183.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23949,17 +24137,17 @@ function validate1176(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1176.errors = vErrors;
+  validate1183.errors = vErrors;
   return errors === 0;
 }
-validate1176.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r405 = validate1178;
-const schema560 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r405" };
-function validate1178(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1183.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumeBilling__r405 = validate1185;
+const schema563 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r405" };
+function validate1185(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1178.evaluated;
+  const evaluated0 = validate1185.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23970,17 +24158,17 @@ function validate1178(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1178.errors = vErrors;
+  validate1185.errors = vErrors;
   return errors === 0;
 }
-validate1178.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r422 = validate1180;
-const schema561 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r422" };
-function validate1180(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1185.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumeBilling__r422 = validate1187;
+const schema564 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r422" };
+function validate1187(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1180.evaluated;
+  const evaluated0 = validate1187.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23991,17 +24179,17 @@ function validate1180(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1180.errors = vErrors;
+  validate1187.errors = vErrors;
   return errors === 0;
 }
-validate1180.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r429 = validate1182;
-const schema562 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r429" };
-function validate1182(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1187.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumeBilling__r429 = validate1189;
+const schema565 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r429" };
+function validate1189(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1182.evaluated;
+  const evaluated0 = validate1189.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24012,17 +24200,17 @@ function validate1182(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1182.errors = vErrors;
+  validate1189.errors = vErrors;
   return errors === 0;
 }
-validate1182.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r500 = validate1184;
-const schema563 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r500" };
-function validate1184(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1189.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumeBilling__r500 = validate1191;
+const schema566 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r500" };
+function validate1191(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1184.evaluated;
+  const evaluated0 = validate1191.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24033,17 +24221,17 @@ function validate1184(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1184.errors = vErrors;
+  validate1191.errors = vErrors;
   return errors === 0;
 }
-validate1184.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r200 = validate1186;
-const schema564 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListClusterBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r200" };
-function validate1186(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1191.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterBilling__r200 = validate1193;
+const schema567 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListClusterBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r200" };
+function validate1193(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1186.evaluated;
+  const evaluated0 = validate1193.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24054,17 +24242,17 @@ function validate1186(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
     errors = vErrors.length;
   }
-  validate1186.errors = vErrors;
+  validate1193.errors = vErrors;
   return errors === 0;
 }
-validate1186.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r400 = validate1188;
-const schema565 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r400" };
-function validate1188(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1193.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterBilling__r400 = validate1195;
+const schema568 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r400" };
+function validate1195(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1188.evaluated;
+  const evaluated0 = validate1195.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24075,17 +24263,17 @@ function validate1188(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1188.errors = vErrors;
+  validate1195.errors = vErrors;
   return errors === 0;
 }
-validate1188.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r401 = validate1190;
-const schema566 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r401" };
-function validate1190(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1195.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterBilling__r401 = validate1197;
+const schema569 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r401" };
+function validate1197(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1190.evaluated;
+  const evaluated0 = validate1197.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24096,17 +24284,17 @@ function validate1190(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1190.errors = vErrors;
+  validate1197.errors = vErrors;
   return errors === 0;
 }
-validate1190.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r403 = validate1192;
-const schema567 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r403" };
-function validate1192(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1197.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterBilling__r403 = validate1199;
+const schema570 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r403" };
+function validate1199(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1192.evaluated;
+  const evaluated0 = validate1199.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24117,17 +24305,17 @@ function validate1192(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1192.errors = vErrors;
+  validate1199.errors = vErrors;
   return errors === 0;
 }
-validate1192.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r405 = validate1194;
-const schema568 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r405" };
-function validate1194(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1199.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterBilling__r405 = validate1201;
+const schema571 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r405" };
+function validate1201(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1194.evaluated;
+  const evaluated0 = validate1201.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24138,17 +24326,17 @@ function validate1194(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1194.errors = vErrors;
+  validate1201.errors = vErrors;
   return errors === 0;
 }
-validate1194.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r422 = validate1196;
-const schema569 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r422" };
-function validate1196(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1201.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterBilling__r422 = validate1203;
+const schema572 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r422" };
+function validate1203(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1196.evaluated;
+  const evaluated0 = validate1203.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24159,17 +24347,17 @@ function validate1196(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1196.errors = vErrors;
+  validate1203.errors = vErrors;
   return errors === 0;
 }
-validate1196.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r429 = validate1198;
-const schema570 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r429" };
-function validate1198(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1203.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterBilling__r429 = validate1205;
+const schema573 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r429" };
+function validate1205(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1198.evaluated;
+  const evaluated0 = validate1205.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24180,17 +24368,17 @@ function validate1198(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1198.errors = vErrors;
+  validate1205.errors = vErrors;
   return errors === 0;
 }
-validate1198.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r500 = validate1200;
-const schema571 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r500" };
-function validate1200(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1205.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterBilling__r500 = validate1207;
+const schema574 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r500" };
+function validate1207(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1200.evaluated;
+  const evaluated0 = validate1207.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24201,10 +24389,10 @@ function validate1200(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate1200.errors = vErrors;
+  validate1207.errors = vErrors;
   return errors === 0;
 }
-validate1200.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+validate1207.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
 export {
   createCluster__body,
   createCluster__r201,
@@ -24695,8 +24883,11 @@ export {
   schema__Worker,
   schema__WorkerStatus,
   schema__WorkerSummary,
+  schema__count,
   schema__disk,
   schema__env,
+  schema__excludedTypes,
+  schema__pools,
   schema__ports,
   schema__registry,
   updateCluster__body,

@@ -1,41 +1,109 @@
 #!/usr/bin/env node
-// `npm run build`: compiles src/, generated/ and contract-tests/ into dist/ (tsc, incremental), then copies
-// the generated standalone Ajv validators (plain .js with generated .d.ts beside them, never compiled:
-// tsc would re-emit them and derive 10× larger declarations) next to their compiled index modules,
-// minified (esbuild: 2.5 → 1.5 MB, less for a surface's first use to parse).
+// `npm run build`: the compiled package in dist/.
+//  1. tsc -p tsconfig.build.json (incremental): type-checks and writes the declarations only
+//     (dist/src/**.d.ts, dist/generated/**.d.ts); the generated validators' own .d.ts are copied beside them.
+//  2. esbuild bundles the JavaScript, one file per entry point (dist/esm/index.js, validation.js, mock.js,
+//     conform.js, proxy.js, docs.js, pact.js, cli.js, and surfaces/<surface>.js for the validators each
+//     surface loads on first use) with code splitting: code two entries share lives once, in dist/esm/chunks/,
+//     so every class (ApiError …) has one identity whatever entry it came through. One file instead of ~40
+//     is most of what importing the root costs. Dependencies stay external (they are `dependencies`).
+//     The generated standalone validators are minified on the way (2.5 → 1.5 MB). dist/meta.json is
+//     esbuild's metafile (not shipped): the package checks map loaded files back to their sources with it.
 // Plain JavaScript so it runs from `prepare` before anything else is built.
 // Type errors fail the build, except with --keep-going (what `prepare` passes, so `npm ci` and `npm pack`
 // still work while a type error is being fixed: `npm test` reports it, `prepublishOnly` refuses to publish).
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-const compiled = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
 
-const { transformSync } = await import('esbuild');
-const minify = (code) => transformSync(code, { minify: true, format: 'esm', target: 'es2022', legalComments: 'none' }).code;
-
-const from = join(root, 'generated', 'validators');
-const to = join(root, 'dist', 'generated', 'validators');
-mkdirSync(to, { recursive: true });
-let copied = 0;
-for (const name of readdirSync(from)) {
-  // The standalone validators and their declarations; the .ts index modules were compiled above.
-  if (!/^[\w-]+(\.params)?\.(js|d\.ts)$/.test(name)) continue;
-  if (name.endsWith('.d.ts')) copyFileSync(join(from, name), join(to, name));
-  else writeFileSync(join(to, name), minify(readFileSync(join(from, name), 'utf8')));
-  copied++;
+/** Declaration trees hold .d.ts only: JavaScript left there by an older build would be shipped. */
+function removeJavaScript(dir) {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) removeJavaScript(path);
+    else if (/\.js(\.map)?$/.test(entry.name)) rmSync(path);
+  }
 }
-if (copied === 0) {
-  console.error(`build: no generated validators found in ${from}; run \`npm run generate\``);
+for (const tree of ['src', 'generated', 'contract-tests']) removeJavaScript(join(root, 'dist', tree));
+
+const typed = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+
+const validatorsFrom = join(root, 'generated', 'validators');
+const validatorsTo = join(root, 'dist', 'generated', 'validators');
+mkdirSync(validatorsTo, { recursive: true });
+const declarations = readdirSync(validatorsFrom).filter((name) => /^[\w-]+(\.params)?\.d\.ts$/.test(name));
+if (declarations.length === 0) {
+  console.error(`build: no generated validators found in ${validatorsFrom}; run \`npm run generate\``);
   process.exit(1);
 }
-if (compiled.status !== 0) {
-  // tsc still emitted everything it could (noEmitOnError is off).
+for (const name of declarations) copyFileSync(join(validatorsFrom, name), join(validatorsTo, name));
+
+const { build, transform } = await import('esbuild');
+/** The entry points of package.json "exports" (and the CLI, and one module per validator surface). */
+const entryPoints = {
+  index: 'src/index.ts',
+  validation: 'src/validation/index.ts',
+  mock: 'src/entries/mock.ts',
+  conform: 'src/entries/conform.ts',
+  proxy: 'src/entries/proxy.ts',
+  docs: 'src/entries/docs.ts',
+  pact: 'src/entries/pact.ts',
+  cli: 'src/cli/main.ts',
+  // Beside index.js, so the root's synchronous first-use require('./surfaces/<surface>.js') finds them
+  // (src/validation/on-demand.ts: the same relative path as in the sources).
+  'surfaces/rest-v1': 'src/validation/surfaces/rest-v1.ts',
+  'surfaces/queue-v2': 'src/validation/surfaces/queue-v2.ts',
+  'surfaces/rest-v2': 'src/validation/surfaces/rest-v2.ts',
+};
+const minifyGeneratedValidators = {
+  name: 'minify-generated-validators',
+  setup(builder) {
+    builder.onLoad({ filter: /[\\/]generated[\\/]validators[\\/][\w-]+(\.params)?\.js$/ }, async (args) => ({
+      contents: (await transform(readFileSync(args.path, 'utf8'), { minify: true, format: 'esm', target: 'es2022', legalComments: 'none' })).code,
+      loader: 'js',
+    }));
+  },
+};
+const out = join(root, 'dist', 'esm');
+rmSync(out, { recursive: true, force: true });
+let result;
+try {
+  result = await build({
+    absWorkingDir: root,
+    entryPoints,
+    outdir: out,
+    entryNames: '[dir]/[name]',
+    chunkNames: 'chunks/[name]-[hash]',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    metafile: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+    plugins: [minifyGeneratedValidators],
+  });
+} catch (error) {
+  console.error(`build: esbuild failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
+writeFileSync(join(root, 'dist', 'meta.json'), JSON.stringify(result.metafile));
+
+if (typed.status !== 0) {
+  // tsc still wrote every declaration it could (noEmitOnError is off).
   const keepGoing = process.argv.includes('--keep-going');
   console.error(`build: tsc -p tsconfig.build.json reported type errors (above)${keepGoing ? '; dist/ was written anyway (--keep-going)' : ''}`);
-  if (!keepGoing) process.exit(compiled.status ?? 1);
+  if (!keepGoing) process.exit(typed.status ?? 1);
 }

@@ -20,8 +20,8 @@ export const REST_V2_CONDITIONS = {
     const filters = AVAILABILITY_FILTERS.some((f) => has(q, f));
     return (availability && !has(q, 'product')) || (!availability && filters) || (has(q, 'cudaVersions') && has(q, 'minCudaVersion'));
   },
-  /** RESTV2-BILLING-002: lastN beside a time, or a window that is empty, reversed or too long. */
-  'v2-billing-window': (q: Query) => (has(q, 'lastN') && (has(q, 'startTime') || has(q, 'endTime'))) || has(q, 'startTime') || has(q, 'endTime'),
+  /** RESTV2-BILLING-002: lastN beside a time, or a window that is empty, reversed, too long or before the epoch. */
+  'v2-billing-window': (q: Query) => has(q, 'lastN') || has(q, 'startTime') || has(q, 'endTime'),
   /** RESTV2-POD-002, RESTV2-ENDPOINT-002: neither or both of gpu and cpu (the compute a create needs). */
   'v2-compute-choice': (_q: Query, b: Body) => has(b, 'gpu') === has(b, 'cpu') || has(b, 'templateId'),
   /** RESTV2-POD-008, RESTV2-ENDPOINT-002/003: compute named, which the catalogue and the resource's kind decide on. */

@@ -7,10 +7,10 @@
  * that set-up was the largest share of the client's own cost. `client.raw` is still openapi-fetch.
  */
 import { createQuerySerializer, mergeHeaders } from 'openapi-fetch';
-import { ApiError, ContractViolationError, type ApiErrorInit } from './errors.js';
-import type { CallAnswer } from './openapi-call.js';
+import { ApiError, ContractViolationError } from './errors.js';
+import type { AnswerCheck, CallAnswer } from './openapi-call.js';
 import { sendWithRetries, type RetryFetchOptions } from './retry-fetch.js';
-import type { ContractValidator, RequestParts, Surface } from './validator.js';
+import type { RequestParts } from './validator.js';
 
 /** openapi-fetch's default: arrays `form` + explode (`a=1&a=2`), objects `deepObject`. */
 const defaultQuerySerializer = createQuerySerializer();
@@ -61,14 +61,6 @@ export interface DirectCall {
   signal?: AbortSignal;
   pathSerializer?: PathSerializer;
   retry: RetryFetchOptions;
-}
-
-export interface AnswerCheck {
-  surface: Surface;
-  operationId: string;
-  /** Set when answers are to be checked against the spec (`validateResponses: true`). */
-  validator?: ContractValidator;
-  errorInit: ApiErrorInit;
 }
 
 export async function callDirect(base: RequestBase, call: DirectCall, check: AnswerCheck): Promise<CallAnswer> {

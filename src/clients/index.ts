@@ -25,7 +25,7 @@ export {
   type TerminalJobStatus,
 } from './polling.js';
 export { iterateJobStream } from './stream.js';
-export * from './queue-types.js';
+export type * from './queue-types.js';
 export {
   createQueueClient,
   clampWaitMs,

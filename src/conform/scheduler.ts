@@ -55,7 +55,7 @@ export function runScheduled<R>(jobs: readonly ScheduledJob<R>[], limit: number,
           handedOn++;
         }
         launch();
-      }, reject);
+      }).catch(reject); // a failing job or result handler ends the run instead of hanging it
     };
     launch();
   });

@@ -21,7 +21,7 @@ export interface MockCore {
   logs: LogBook;
   /** GPU types without capacity, set through the control API (worker allocation). */
   unavailableGpuTypes: Set<string>;
-  /** Marks state as changed (persistence). */
+  /** No-op kept for callers: --state journals changes where state is stored (state-journal/tracked-map.ts). */
   touch(): void;
   /** HTTP requests received and not yet answered (held /runsync, /status-sync …); lets tests wait for arrival. */
   openRequests: number;

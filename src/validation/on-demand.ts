@@ -19,7 +19,10 @@ export type { Surface, OperationInfo } from '../../generated/operations.js';
 export type { RequestParts, SurfaceValidation } from './surface-check.js';
 export type { Validator, JsonBody, JsonResponse } from '../../generated/validators/types.js';
 
-/** The surface modules beside this file (src/validation/surfaces/ in a clone, dist/src/validation/surfaces/ installed). */
+/**
+ * The surface modules beside this module: src/validation/surfaces/ in a clone; installed, this code is in
+ * dist/esm/index.js and the build puts the surfaces in dist/esm/surfaces/ (scripts/build/package.mjs).
+ */
 const SURFACE_MODULES: Record<Surface, string> = {
   restV1: './surfaces/rest-v1.js',
   queueV2: './surfaces/queue-v2.js',

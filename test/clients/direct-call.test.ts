@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { callDirect, RequestBase } from '../../src/clients/direct-call.js';
 import { ApiError } from '../../src/clients/errors.js';
 import { simplePathSerializer } from '../../src/clients/path-serializer.js';
+import type { RequestParts } from '../../src/clients/validator.js';
 
 const BASE = 'http://127.0.0.1:9/v1';
 const headers = { 'X-Trace': 'abc', accept: 'text/plain', Authorization: 'Bearer k', Accept: 'application/json' };
@@ -13,7 +14,7 @@ const check = { surface: 'restV1' as const, operationId: 'op', errorInit: { oper
 const answering = (response: () => Response) => ({ retry: { maxRetries: 0, fetch: async () => response() } });
 
 describe('direct calls build what openapi-fetch builds', () => {
-  it.each([
+  it.each<[RequestParts]>([
     [{ path: { podId: 'a b/c' } }],
     [{ path: { podId: 'p1' }, query: { includeMachine: true, gpuTypeId: ['NVIDIA A40', 'RTX 4090'], limit: 5 } }],
     [{ query: { name: 'ä&=?', empty: '', nested: { a: 1 } } }],

@@ -40,6 +40,24 @@ describe('control API', () => {
     expect((await h.queue('ep1', 'GET', '/health')).status).toBe(404);
   });
 
+  it('counts requests toward an endpoint\'s rate window (rate-limits/consume): a limit is reached without a flood', async () => {
+    h = await Harness.start({ clockStart: Date.UTC(2030, 0, 1) });
+    const ep = await h.endpoint({ workersMax: 0 });
+    const consumed = await h.control('POST', '/rate-limits/consume', { endpointId: ep, operationId: 'getHealth', count: 1_998 });
+    expect([consumed.status, consumed.body]).toEqual([200, { endpointId: ep, operationId: 'getHealth', used: 1_998 }]);
+    // getHealth admits 2000 per 10 s: two more are admitted, the next is refused until the window rolls over.
+    for (let i = 0; i < 2; i++) expect((await h.queue(ep, 'GET', '/health')).status).toBe(200);
+    expect((await h.queue(ep, 'GET', '/health')).status).toBe(429);
+    expect((await h.queue(ep, 'GET', '/requests')).status).toBe(200); // another operation: its own window
+    await h.advance(10_000);
+    expect((await h.queue(ep, 'GET', '/health')).status).toBe(200);
+    // Bad input: named, never a crash; an unknown endpoint is 404.
+    const bad = await h.control('POST', '/rate-limits/consume', { endpointId: '', operationId: 'listPods', count: -1 });
+    expect([bad.status, bad.body.errors.map((e: { path: string }) => e.path)]).toEqual([400, ['/body/endpointId', '/body/operationId', '/body/count']]);
+    expect((await h.control('POST', '/rate-limits/consume', { endpointId: ep, operationId: 'getHealth', count: 1_000_001 })).status).toBe(400);
+    expect((await h.control('POST', '/rate-limits/consume', { endpointId: 'no-such-endpoint', operationId: 'getHealth', count: 1 })).status).toBe(404);
+  });
+
   it('rejects a seed whose references do not exist', async () => {
     h = await Harness.start();
     const res = await h.control('POST', '/seed', { endpoints: [{ templateId: 'missing' }] });

@@ -59,7 +59,7 @@ describe('mock --state as a process', () => {
     for (const name of ['a', 'b', 'c']) expect((await call('POST', `${first.restV1}/templates`, { name, imageName: 'img:1' })).status).toBe(200);
     await first.kill();
     const bytes = readFileSync(file);
-    bytes[80] ^= 0x01;
+    bytes[80]! ^= 0x01;
     writeFileSync(file, bytes);
     const run = await runToExit(file);
     expect(run.code).toBe(2);

@@ -41,14 +41,14 @@ describe('record framing', () => {
     holes.fill(0, intact.length + 20, intact.length + 30);
     expect(scanRecords(holes).torn).toEqual({ offset: intact.length, reason: 'checksum mismatch' });
     const flipped = Buffer.concat([intact, last]);
-    flipped[flipped.length - 5] ^= 0x01;
+    flipped[flipped.length - 5]! ^= 0x01;
     expect(scanRecords(flipped).torn).toEqual({ offset: intact.length, reason: 'checksum mismatch' });
   });
 
   it('damage with intact records after it is corruption, never a torn tail', () => {
     const buf = records({ a: 1 }, { b: 2 }, { c: 3 });
     const second = frame({ a: 1 }).length;
-    buf[second + 20] ^= 0x01;
+    buf[second + 20]! ^= 0x01;
     expect(() => scanRecords(buf)).toThrow(CorruptRecord);
     expect(() => scanRecords(buf)).toThrow(`offset ${second}: checksum mismatch`);
   });
@@ -63,8 +63,8 @@ describe('state file', () => {
       ['json.db', Buffer.from('{"version": 7}'), 'format version 7'],
     ];
     const damaged = records({ format: 'compute-contract-state', version: 2 }, { c: 1, ch: [['pods', 'p1', { id: 'p1' }]] }, { c: 2, ch: [] });
-    damaged[damaged.length - 40] ^= 0x20;
-    damaged[30] ^= 0x20;
+    damaged[damaged.length - 40]! ^= 0x20;
+    damaged[30]! ^= 0x20;
     cases.push(['damaged.db', damaged, 'is damaged (corrupt record at byte offset 0']);
     for (const [name, content, message] of cases) {
       const file = join(dir, name);
@@ -129,6 +129,21 @@ describe('journal', () => {
       const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => h.rest('POST', '/templates', { name: `t${i}`, imageName: 'img:1' })));
       expect(answers.every((a) => a.status === 200)).toBe(true);
       expect(journal.stats.flushes - flushesBefore).toBeLessThan(40);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a record changed in place after get() by a state-changing request is journaled without a touch()', async () => {
+    const file = join(dir, 'state.db');
+    const h = await Harness.start({ stateFile: file });
+    try {
+      const saved = await h.graphql('mutation { saveRegistryAuth(input: {name: "r", username: "first-user", password: "p1"}) { id name } }');
+      const id = saved.body.data.saveRegistryAuth.id as string;
+      // store.updateRegistryAuth edits the stored record in place (no set(), no touch()).
+      const updated = await h.graphql(`mutation { updateRegistryAuth(input: {id: "${id}", username: "second-user", password: "p2"}) { id name } }`);
+      expect(updated.body.errors).toBeUndefined();
+      expect(readFileSync(file, 'utf8')).toContain('"second-user"');
     } finally {
       await h.close();
     }

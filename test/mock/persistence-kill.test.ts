@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleChild, call, removeBundle, prepareChild, type ChildMock, type PreparedChild } from './state-child.js';
 
-const TRIALS = 22;
+const TRIALS = 20;
 /** The kill comes a random [0, SPREAD) ms after every writer had one answer in the trial (or after WAIT_MAX). */
 const KILL_SPREAD_MS = 150;
 const WAIT_MAX_MS = 3_000;

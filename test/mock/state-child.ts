@@ -1,6 +1,7 @@
 // A `compute-contract mock --state FILE` child process for the crash tests: started from the sources
 // (the same entry the package CLI dispatches to), on 127.0.0.1 with an ephemeral port, killable with SIGKILL.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -11,7 +12,7 @@ const REPO = fileURLToPath(new URL('../..', import.meta.url));
  * The entry bundled once per test file: a child then starts in a third of the CPU time tsx needs. Kept
  * under node_modules/.cache so the package root (specs/ beside package.json) is still found above it.
  */
-const BUNDLE = join(REPO, 'node_modules', '.cache', 'compute-contract-state-tests', `entry-${process.pid}.mjs`);
+const BUNDLE = join(REPO, 'node_modules', '.cache', 'compute-contract-state-tests', `entry-${process.pid}-${randomUUID()}.mjs`);
 let bundled: Promise<unknown> | undefined;
 
 /** Builds the child's bundle (call before spawning; cheap after the first call). */

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installWithFixtures, node, recordedModules, repoRoot, type Installed } from './support/installed.js';
+import { installWithFixtures, loadedSources, node, recordedModules, repoRoot, type Installed } from './support/installed.js';
 
 type ExportTarget = string | { types?: string; default?: string };
 const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
@@ -106,7 +106,9 @@ describe('a consumer of the installed package', () => {
     const result = await node(pkg.app, ['--import', './load-recorder.mjs', 'node_modules/.bin/compute-contract', '--help'], { LOAD_RECORD: record });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Usage: compute-contract <command>/);
-    expect(recordedModules(pkg.app, record)).toEqual(['compute-contract/bin/compute-contract.js', 'compute-contract/dist/src/cli/main.js']);
+    const loaded = recordedModules(pkg.app, record);
+    expect(loaded).toContain('compute-contract/bin/compute-contract.js');
+    expect(loadedSources(loaded).filter((source) => !source.startsWith('compute-contract/bin/'))).toEqual(['src/cli/main.ts']);
   });
 
   it('(d) starts the mock from the installed bin, gets an answer, and stops it with SIGTERM', async () => {
@@ -159,15 +161,16 @@ describe('the installed commands read only files the package ships', () => {
 });
 
 describe('what a caller pays for', () => {
-  const heavy = /^(compute-contract\/dist\/(src\/(mock|conform|docs|proxy|pact|agreement|cli)|contract-tests)\/|compute-contract\/dist\/generated\/validators\/[\w-]+(\.params)?\.js$|yaml\/|marked\/|fast-check\/|graphql\/|graphql-request\/)/;
+  const heavy = /^(src\/(mock|conform|docs|proxy|pact|agreement|cli)\/|contract-tests\/|generated\/validators\/[\w-]+(\.params)?\.js$|yaml\/|marked\/|fast-check\/|graphql\/|graphql-request\/)/;
 
   it('importing the root loads no mock, conformance runner, docs builder, YAML, Markdown, fast-check, graphql or validators', async () => {
     const record = join(pkg.dir, 'root-loads.txt');
     const result = await node(pkg.app, ['--import', './load-recorder.mjs', 'root-loads.mjs'], { LOAD_RECORD: record });
     expect(result.stderr).toBe('');
-    const loaded = recordedModules(pkg.app, record);
-    expect(loaded).toContain('compute-contract/dist/src/index.js');
-    expect(loaded.filter((path) => heavy.test(path))).toEqual([]);
+    const sources = loadedSources(recordedModules(pkg.app, record));
+    expect(sources).toContain('src/index.ts');
+    expect(sources).toContain('src/clients/queue-client.ts');
+    expect(sources.filter((source) => heavy.test(source))).toEqual([]);
   });
 
   it('a queue-only caller loads queue v2 validators on its first status(), never REST v1 or REST v2 ones', async () => {
@@ -175,11 +178,7 @@ describe('what a caller pays for', () => {
     const result = await node(pkg.app, ['--import', './load-recorder.mjs', 'queue-status.mjs'], { LOAD_RECORD: record });
     expect(result.stderr).toBe('');
     expect(JSON.parse(result.stdout)).toEqual({ id: 'job-1', status: 'IN_QUEUE' });
-    const validators = recordedModules(pkg.app, record).filter((path) => path.includes('/generated/validators/'));
-    expect(validators).toEqual([
-      'compute-contract/dist/generated/validators/queue-v2.index.js',
-      'compute-contract/dist/generated/validators/queue-v2.js',
-      'compute-contract/dist/generated/validators/queue-v2.params.js',
-    ]);
+    const validators = loadedSources(recordedModules(pkg.app, record)).filter((source) => source.startsWith('generated/validators/'));
+    expect(validators).toEqual(['generated/validators/queue-v2.index.ts', 'generated/validators/queue-v2.js', 'generated/validators/queue-v2.params.js']);
   });
 });

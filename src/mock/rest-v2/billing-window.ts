@@ -9,6 +9,9 @@ export type BucketSize = 'hour' | 'day' | 'week' | 'month' | 'year';
 /** Most buckets one query may span (the lastN maximum: a leap year of hours). */
 export const MAX_BILLING_BUCKETS = 8784;
 const DEFAULT_SPAN_MS = 30 * 24 * 3_600_000;
+/** Billing begins at the epoch and ends before year 10000: every window edge is an RFC 3339 date-time (assumed). */
+const FIRST_MS = 0;
+const END_MS = Date.UTC(10_000, 0, 1);
 
 export interface BillingWindow {
   bucketSize: BucketSize;
@@ -52,6 +55,7 @@ export function billingWindow(query: Record<string, unknown>, now: number): Bill
   if (lastN !== undefined) {
     end = bucketNext(bucketFloor(now, bucketSize), bucketSize);
     start = bucketNext(end, bucketSize, -lastN);
+    if (!(start >= FIRST_MS)) return problem(400, `the last ${lastN} ${bucketSize} buckets reach back before 1970-01-01T00:00:00Z, where billing begins`, ['/query/lastN: reaches back before 1970-01-01T00:00:00Z']);
   } else {
     const startTime = query['startTime'] === undefined ? now - DEFAULT_SPAN_MS : Date.parse(String(query['startTime']));
     const endTime = query['endTime'] === undefined ? now : Date.parse(String(query['endTime']));
@@ -60,6 +64,8 @@ export function billingWindow(query: Record<string, unknown>, now: number): Bill
     end = endFloor === endTime ? endTime : bucketNext(endFloor, bucketSize);
     if (!Number.isFinite(start) || !Number.isFinite(end)) return problem(400, 'startTime or endTime is out of range', ['/query/startTime: not a representable time']);
     if (start >= end) return problem(400, 'startTime must be before endTime', ['/query/endTime: must be after startTime']);
+    if (start < FIRST_MS) return problem(400, 'the window starts before 1970-01-01T00:00:00Z, where billing begins', ['/query/startTime: before 1970-01-01T00:00:00Z']);
+    if (end > END_MS) return problem(400, 'the window ends after the year 9999', ['/query/endTime: after 9999-12-31T23:59:59Z']);
   }
   const edges = [start];
   while (edges[edges.length - 1]! < end) {

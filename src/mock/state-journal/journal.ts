@@ -60,7 +60,7 @@ export interface JournalStats {
   appendedBytes: number;
   compactions: number;
   compactedBytes: number;
-  /** Size of the file including the zero bytes allocated ahead. */
+  /** Zero bytes written ahead of the records (see ALLOCATE_AHEAD_BYTES). */
   allocatedBytes: number;
 }
 
@@ -256,12 +256,13 @@ export class Journal implements ChangeSink {
   private allocateAhead(target: number): void {
     try {
       while (this.allocatedEnd < target) {
-        this.allocatedEnd += writeSync(this.fd, ZEROS, 0, Math.min(ZEROS.length, target - this.allocatedEnd), this.allocatedEnd);
+        const zeros = writeSync(this.fd, ZEROS, 0, Math.min(ZEROS.length, target - this.allocatedEnd), this.allocatedEnd);
+        this.allocatedEnd += zeros;
+        this.stats.allocatedBytes += zeros;
       }
     } catch {
       // A nearly full disk: write the record without room ahead; if that fails too, it is the failure.
     }
-    this.stats.allocatedBytes = this.allocatedEnd;
   }
 
   private async runCompaction(): Promise<void> {

@@ -38,6 +38,26 @@ export function node(cwd: string, args: string[], env: Record<string, string> = 
   });
 }
 
+/**
+ * The sources behind the package files a process loaded: the build bundles them, so each loaded file of
+ * dist/esm/ is mapped back to its inputs with esbuild's metafile (dist/meta.json, written by the same build
+ * that was packed). Files of other packages are kept as they are (`yaml/dist/index.js` …).
+ */
+export function loadedSources(loadedFiles: readonly string[]): string[] {
+  const meta = JSON.parse(readFileSync(join(repoRoot, 'dist', 'meta.json'), 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
+  const sources = new Set<string>();
+  for (const file of loadedFiles) {
+    if (!file.startsWith('compute-contract/')) {
+      sources.add(file);
+      continue;
+    }
+    const output = meta.outputs[file.slice('compute-contract/'.length)];
+    if (output) for (const input of Object.keys(output.inputs)) sources.add(input);
+    else sources.add(file);
+  }
+  return [...sources].sort();
+}
+
 /** Modules a process loaded (load-recorder.mjs output), as paths relative to the consumer's node_modules. */
 export function recordedModules(app: string, recordFile: string): string[] {
   if (!existsSync(recordFile)) return [];
