@@ -23,7 +23,7 @@ export const REST_V2_CONDITIONS = {
   /** RESTV2-BILLING-002: lastN beside a time, or a window that is empty, reversed, too long or before the epoch. */
   'v2-billing-window': (q: Query) => has(q, 'lastN') || has(q, 'startTime') || has(q, 'endTime'),
   /** RESTV2-POD-002, RESTV2-ENDPOINT-002: neither or both of gpu and cpu (the compute a create needs). */
-  'v2-compute-choice': (_q: Query, b: Body) => has(b, 'gpu') === has(b, 'cpu') || has(b, 'templateId'),
+  'v2-compute-choice': (_q: Query, b: Body) => has(b, 'gpu') === has(b, 'cpu'),
   /** RESTV2-POD-008, RESTV2-ENDPOINT-002/003: compute named, which the catalogue and the resource's kind decide on. */
   'v2-compute-given': (_q: Query, b: Body) => has(b, 'gpu') || has(b, 'cpu') || has(b, 'compute') || has(b, 'dataCenterIds'),
   /** RESTV2-POD-002/006: mounts given, whose kinds exclude each other and must match the pod's. */

@@ -74,11 +74,51 @@ export function validCaseArbitrary(op: OperationModel, ctx: GenerationContext): 
     }
   }
   const body = bodyArbitrary(op, options);
+  const exclusive = EXCLUSIVE_PROPERTIES[`${op.surface}:${op.operationId}`];
   return fc.record({
     path: fc.record(pathModel),
     query: fc.record(queryModel, { requiredKeys: requiredQuery }),
     body,
-  }).map(({ path, query, body: b }) => ({ op, path, query, ...b }));
+    keep: fc.nat(15),
+  }).map(({ path, query, body: b, keep }) => ({ op, path, query, ...(exclusive ? mostlyOneOf(b, exclusive, keep) : b) }));
+}
+
+/**
+ * Pairs of properties (dotted paths) a rule stated in prose wants at most one of: RESTV2-POD-002 and
+ * RESTV2-ENDPOINT-002 (gpu or cpu), RESTV2-POD-002/006 (a persistent or a network mount; no persistent
+ * mount on a CPU pod). A spec-valid body may carry both, and the rule then refuses it (allow-listed);
+ * most draws keep one, so the operation's success path is exercised as often as its refusal.
+ */
+const MOUNTS: [string, string] = ['mounts.persistent', 'mounts.network'];
+const EXCLUSIVE_PROPERTIES: Record<string, readonly (readonly [string, string])[]> = {
+  'restV2:createPod': [['gpu', 'cpu'], MOUNTS, ['cpu', 'mounts.persistent']],
+  'restV2:updatePod': [MOUNTS],
+  'restV2:createCluster': [MOUNTS],
+  'restV2:createEndpoint': [['gpu', 'cpu']],
+  'restV2:updateEndpoint': [['gpu', 'cpu']],
+};
+
+function mostlyOneOf(b: { body?: unknown; bodyMode: BodyMode }, pairs: readonly (readonly [string, string])[], keep: number): { body?: unknown; bodyMode: BodyMode } {
+  if (keep === 0 || !b.body || typeof b.body !== 'object' || Array.isArray(b.body)) return b;
+  let body = b.body as Record<string, unknown>;
+  for (const [i, pair] of pairs.entries()) {
+    if (pair.every((path) => valueAt(body, path) !== undefined)) body = without(body, pair[(keep >> i) % 2]!.split('.'));
+  }
+  return { ...b, body };
+}
+
+function valueAt(body: Record<string, unknown>, path: string): unknown {
+  let node: unknown = body;
+  for (const key of path.split('.')) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
+  return node;
+}
+
+/** A copy of `node` without the property at `path` (an emptied parent object stays, `{}`). */
+function without(node: Record<string, unknown>, path: string[]): Record<string, unknown> {
+  const [head, ...rest] = path;
+  const { [head!]: child, ...others } = node;
+  if (rest.length === 0) return others;
+  return { ...others, [head!]: without(child as Record<string, unknown>, rest) };
 }
 
 function bodyArbitrary(op: OperationModel, options: Parameters<typeof schemaArbitrary>[1]): fc.Arbitrary<{ body?: unknown; bodyMode: BodyMode }> {

@@ -38,7 +38,7 @@ describe('mock --state as a process', () => {
       const templates = (await call('GET', `${second.restV1}/templates`)).body as { name: string }[];
       expect(templates.map((t) => t.name)).toEqual(['kept']);
       expect(warningLines(second.stderr())).toEqual([
-        `${file}: dropped a torn last record at byte offset ${intact} (incomplete record); it was never acknowledged`,
+        `${file}: dropped a torn tail at byte offset ${intact} (incomplete record); nothing in it was acknowledged`,
       ]);
       expect((await call('POST', `${second.restV1}/templates`, { name: 'after', imageName: 'img:2' })).status).toBe(200);
     } finally {

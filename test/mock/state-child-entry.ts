@@ -3,6 +3,10 @@
 // test is loaded while the current one still serves, so a restart costs reading the state file, not
 // Node's module loading.
 import { runMockCommand } from '../../src/cli/mock-command.js';
+import { Journal } from '../../src/mock/state-journal/journal.js';
+
+// Kills that land during compactions: compact after a few KiB instead of 8 MiB.
+if (process.env['STATE_CHILD_COMPACT_BYTES']) Journal.defaultCompactMinBytes = Number(process.env['STATE_CHILD_COMPACT_BYTES']);
 
 const args = JSON.parse(process.env['STATE_CHILD_ARGS'] ?? '[]') as string[];
 process.stdin.once('data', () => {

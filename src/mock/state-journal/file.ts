@@ -1,8 +1,8 @@
 // Opening the --state file: read and check every record, drop a torn last record (one warning line),
 // refuse anything else that is damaged or foreign (StateFileError, exit code 2), and write a fresh
 // file atomically (temporary file, fdatasync, rename, fsync of the directory).
-import { closeSync, fdatasyncSync, fsyncSync, ftruncateSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { closeSync, fdatasyncSync, fsyncSync, ftruncateSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { CorruptRecord, frame, scanRecords } from './framing.js';
 
 export const FORMAT = 'compute-contract-state';
@@ -82,8 +82,9 @@ export function loadStateFile(file: string, options: LoadOptions): Loaded {
   const [header, ...batches] = scan.records as [HeaderRecord | undefined, ...BatchRecord[]];
   checkHeader(file, header, scan.torn !== undefined);
   const image = applyBatches(file, batches);
+  removeStaleTemporaries(file);
   if (scan.torn) {
-    options.warn(`${file}: dropped a torn last record at byte offset ${scan.torn.offset} (${scan.torn.reason}); it was never acknowledged`);
+    options.warn(`${file}: dropped a torn tail at byte offset ${scan.torn.offset} (${scan.torn.reason}); nothing in it was acknowledged`);
     cutTornTail(file, scan.validBytes);
   }
   return { image, bytes: scan.validBytes, created: false };
@@ -186,6 +187,18 @@ export function writeFresh(file: string, entries: Iterable<[string, string, unkn
 
 export function temporaryName(file: string): string {
   return `${file}.${process.pid}.tmp`;
+}
+
+/** Temporary files of compactions a killed process never finished (they were never renamed: not state). */
+function removeStaleTemporaries(file: string): void {
+  const name = basename(file);
+  try {
+    for (const entry of readdirSync(dirname(file))) {
+      if (entry.startsWith(`${name}.`) && /^\d+\.tmp$/.test(entry.slice(name.length + 1))) unlinkSync(join(dirname(file), entry));
+    }
+  } catch {
+    // Litter at worst; the state file itself is intact.
+  }
 }
 
 /** A rename is durable only once the directory entry is. */

@@ -2,14 +2,17 @@
 //   "LLLLLLLL CCCCCCCC " + payload + "\n"
 // L = payload length in bytes, C = crc32 of the payload (both 8 hex digits), payload = JSON without
 // newlines. The length finds the record's end without trusting the payload; the checksum proves the
-// bytes are the ones written. One flush appends exactly one record, so a crash can only tear the
-// last record — which is what tells a torn tail (dropped) from corruption (refused).
+// bytes are the ones written. One flush appends exactly one record and at most MAX_UNSYNCED_RECORDS
+// wait for their fsync at once, so a crash can only tear the last ones — which is what tells a torn
+// tail (dropped) from corruption (refused).
 import { crc32 } from 'node:zlib';
 
 export const HEADER_BYTES = 18;
 /** Largest payload a record may carry (a JS string cannot be much larger anyway). */
 export const MAX_RECORD_BYTES = 256 * 1024 * 1024;
 const NEWLINE = 0x0a;
+/** Records the journal may have written whose fdatasync has not returned (the journal keeps to it). */
+export const MAX_UNSYNCED_RECORDS = 2;
 
 export function frame(payload: unknown): Buffer {
   const body = Buffer.from(JSON.stringify(payload), 'utf8');
@@ -54,15 +57,22 @@ export function scanRecords(file: Buffer): Scan {
   while (offset < buf.length) {
     const damage = recordDamage(buf, offset);
     if (typeof damage === 'string') {
-      // A torn write leaves at most one record's bytes: no record boundary (newline) before the file's end.
-      const newline = buf.indexOf(NEWLINE, offset);
-      if (newline === -1 || newline === buf.length - 1) return { records, validBytes: offset, torn: { offset, reason: damage } };
+      // A crash leaves at most MAX_UNSYNCED_RECORDS records unsynced, so damage followed by more
+      // record boundaries (newlines) than that cannot be a crash's doing.
+      if (boundariesAfter(buf, offset) < MAX_UNSYNCED_RECORDS) return { records, validBytes: offset, torn: { offset, reason: damage } };
       throw new CorruptRecord(offset, damage);
     }
     records.push(damage.value);
     offset = damage.next;
   }
   return { records, validBytes: offset };
+}
+
+/** Newlines from `offset` up to, not including, the last byte (counting stops at MAX_UNSYNCED_RECORDS). */
+function boundariesAfter(buf: Buffer, offset: number): number {
+  let count = 0;
+  for (let i = buf.indexOf(NEWLINE, offset); i !== -1 && i < buf.length - 1 && count < MAX_UNSYNCED_RECORDS; i = buf.indexOf(NEWLINE, i + 1)) count++;
+  return count;
 }
 
 /** The record at `offset`, or why it is not intact. */

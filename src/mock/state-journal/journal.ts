@@ -5,12 +5,12 @@
 // replaces the old one atomically (compaction), so disk use stays proportional to the state.
 import { closeSync, fdatasync, fdatasyncSync, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
-import { frame } from './framing.js';
+import { frame, MAX_UNSYNCED_RECORDS } from './framing.js';
 import { cannot, freshRecords, StateFileError, syncDirectory, temporaryName, type BatchRecord, type Change } from './file.js';
 import type { ChangeSink } from './tracked-map.js';
 
-/** Records waiting for their fdatasync at once (pipelining; measured in docs/state.md). */
-const MAX_IN_FLIGHT = 2;
+/** Records waiting for their fdatasync at once (pipelining); the reader knows this bound. */
+const MAX_IN_FLIGHT = MAX_UNSYNCED_RECORDS;
 /**
  * Zero bytes written ahead of the records: an fdatasync of a write inside the file's size flushes data
  * only, while one that grows the file must also commit its size (measured 2.5 to 5 times slower here).
@@ -65,6 +65,8 @@ export interface JournalStats {
 }
 
 export class Journal implements ChangeSink {
+  /** compactMinBytes when JournalOptions give none (tests lower it to compact often). */
+  static defaultCompactMinBytes = 8 * 1024 * 1024;
   private fd: number;
   /** Where the next record goes (end of the intact records). */
   private position: number;
@@ -96,7 +98,7 @@ export class Journal implements ChangeSink {
   readonly stats: JournalStats = { flushes: 0, appendedBytes: 0, compactions: 0, compactedBytes: 0, allocatedBytes: 0 };
 
   constructor(readonly file: string, fileBytes: number, options: JournalOptions = {}) {
-    this.compactMinBytes = options.compactMinBytes ?? 8 * 1024 * 1024;
+    this.compactMinBytes = options.compactMinBytes ?? Journal.defaultCompactMinBytes;
     this.warn = options.warn ?? ((line) => process.stderr.write(`${line}\n`));
     this.compactedSize = fileBytes;
     try {
