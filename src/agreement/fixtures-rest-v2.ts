@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { ResourceKind, Role } from './references.js';
 import type { Answer, Transport } from './transport.js';
 
-export type RestV2Kind = Extract<ResourceKind, `v2${string}` | 'gpuType' | 'gpuPool' | 'cpuType' | 'dataCenter'>;
+export type RestV2Kind = Extract<ResourceKind, `v2${string}` | 'gpuType' | 'gpuTypeSpare' | 'gpuPool' | 'cpuType' | 'dataCenter' | 'cudaVersion'>;
 type Creatable = 'v2pod' | 'v2cluster' | 'v2endpoint' | 'v2template' | 'v2networkVolume' | 'v2registry' | 'v2delegation';
 
 const COLLECTION: Record<Creatable, string> = {
@@ -53,13 +53,18 @@ export class RestV2Fixtures {
     if (this.transport.target.controlUrl) await this.transport.pass(PROVISION_MS);
   }
 
-  /** The first listed GPU type with a pool, CPU flavour and data centre: what every valid request names. */
+  /** The first listed GPU type with a pool, CPU flavour and data centre (and a GPU type of another pool): what valid requests name. */
   private async catalogue(): Promise<void> {
     const gpus = await this.list('/catalog/gpus', 'gpus') as { id: string; pool?: string | null }[];
     const gpu = gpus.find((g) => typeof g.pool === 'string') ?? gpus[0];
     if (!gpu) throw new Error('setup: the REST v2 catalogue lists no GPU type');
     this.ids.set('gpuType:fixture', gpu.id);
     if (gpu.pool) this.ids.set('gpuPool:fixture', gpu.pool);
+    // A type of another pool: what an excludedTypes list can name without emptying the fixture pool.
+    this.ids.set('gpuTypeSpare:fixture', (gpus.find((g) => g.pool !== gpu.pool) ?? gpu).id);
+    const stock = await this.transport.restV2('GET', `/catalog/gpus/${encodeURIComponent(gpu.id)}?include=AVAILABILITY&product=POD`);
+    const cuda = (stock.body as { cudaVersions?: { version: string }[] } | undefined)?.cudaVersions?.[0]?.version;
+    if (cuda) this.ids.set('cudaVersion:fixture', cuda);
     const cpus = await this.list('/catalog/cpus', 'cpus') as { id: string }[];
     if (cpus[0]) this.ids.set('cpuType:fixture', cpus[0].id);
     const centres = await this.list('/catalog/datacenters', 'dataCenters') as { id: string }[];

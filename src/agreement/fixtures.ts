@@ -8,7 +8,7 @@ import type { RequestCase } from './requests.js';
 import type { Answer, Transport } from './transport.js';
 
 type Creatable = Exclude<ResourceKind, 'job' | 'templateName' | RestV2Kind>;
-const REST_V2_KINDS: ReadonlySet<string> = new Set(['gpuType', 'gpuPool', 'cpuType', 'dataCenter']);
+const REST_V2_KINDS: ReadonlySet<string> = new Set(['gpuType', 'gpuTypeSpare', 'gpuPool', 'cpuType', 'dataCenter', 'cudaVersion']);
 const isRestV2Kind = (kind: ResourceKind): kind is RestV2Kind => kind.startsWith('v2') || REST_V2_KINDS.has(kind);
 
 const COLLECTIONS: Record<string, Creatable> = {

@@ -6,7 +6,7 @@ import type { OperationModel } from './spec-model.js';
 export type ResourceKind = 'pod' | 'endpoint' | 'template' | 'templateName' | 'networkVolume' | 'registryAuth' | 'job' | 'secret'
   // REST v2 resources (created through REST v2) and what its catalogue lists.
   | 'v2pod' | 'v2cluster' | 'v2endpoint' | 'v2template' | 'v2networkVolume' | 'v2registry' | 'v2delegation' | 'v2worker'
-  | 'gpuType' | 'gpuPool' | 'cpuType' | 'dataCenter';
+  | 'gpuType' | 'gpuTypeSpare' | 'gpuPool' | 'cpuType' | 'dataCenter' | 'cudaVersion';
 export type Role = 'fixture' | 'scratch' | 'fresh';
 
 const PATH_REFERENCES: Record<string, ResourceKind> = {
@@ -47,9 +47,13 @@ const V2_BODY_REFERENCES: Record<string, ResourceKind> = {
   'mounts.network[].volumeId': 'v2networkVolume',
   networkVolumes: 'v2networkVolume',
   'gpu.id': 'gpuType',
-  'gpu.excludedTypes': 'gpuType',
+  // A type outside the fixture pool: excluding the pool's own types could leave it none (RESTV2-ENDPOINT-002).
+  'gpu.excludedTypes': 'gpuTypeSpare',
   'compute.gpuTypeId': 'gpuType',
   'gpu.pools': 'gpuPool',
+  // A CUDA version the fixture GPU type's hosts have (a random major.minor matches none: RESTV2-POD-008).
+  'gpu.allowedCudaVersions': 'cudaVersion',
+  'gpu.minCudaVersion': 'cudaVersion',
   'cpu.id': 'cpuType',
   'cpu[].id': 'cpuType',
   dataCenterIds: 'dataCenter',
@@ -57,7 +61,7 @@ const V2_BODY_REFERENCES: Record<string, ResourceKind> = {
 };
 
 /** Catalogue entries are only ever read: every request names the same listed one. */
-const CATALOGUE: ReadonlySet<ResourceKind> = new Set(['gpuType', 'gpuPool', 'cpuType', 'dataCenter', 'v2worker']);
+const CATALOGUE: ReadonlySet<ResourceKind> = new Set(['gpuType', 'gpuTypeSpare', 'gpuPool', 'cpuType', 'dataCenter', 'cudaVersion', 'v2worker']);
 
 /** GraphQL variables and input fields that name an existing resource, per root field. */
 const GRAPHQL_REFERENCES: Record<string, Record<string, { kind: ResourceKind; role: Role }>> = {

@@ -35,6 +35,9 @@ export interface GenerationContext {
   sample: (schema: Schema, op: OperationModel, index: number) => unknown;
 }
 
+/** A path segment a URL keeps as it is (not empty, not a dot segment). */
+const segmentOk = (segment: string) => segment !== '' && segment !== '.' && segment !== '..';
+
 /** How often a reference slot gets a random (most likely unknown) id instead of an existing one. */
 const UNKNOWN_REFERENCE_WEIGHT = 1;
 const KNOWN_REFERENCE_WEIGHT = 9;
@@ -66,7 +69,8 @@ export function validCaseArbitrary(op: OperationModel, ctx: GenerationContext): 
   for (const p of op.params) {
     const base = schemaArbitrary(p.schema, options);
     if (p.in === 'path') {
-      const safe = (base as fc.Arbitrary<string>).filter((v) => v !== '' && (p.multiSegment ? !v.split('/').includes('') : !v.includes('/')));
+      // '', '.', '..' and slashes name another route once a URL is normalised: not a value of this parameter.
+      const safe = (base as fc.Arbitrary<string>).filter((v) => (p.multiSegment ? v.split('/') : [v]).every(segmentOk) && (p.multiSegment || !v.includes('/')));
       pathModel[p.name] = (referenceOr(reference(op, 'path', p.name), safe, p.schema) ?? safe) as fc.Arbitrary<string>;
     } else {
       queryModel[p.name] = base;
@@ -85,7 +89,7 @@ export function validCaseArbitrary(op: OperationModel, ctx: GenerationContext): 
 
 /**
  * Pairs of properties (dotted paths) a rule stated in prose wants at most one of: RESTV2-POD-002 and
- * RESTV2-ENDPOINT-002 (gpu or cpu), RESTV2-POD-002/006 (a persistent or a network mount; no persistent
+ * RESTV2-ENDPOINT-002 (gpu or cpu; allowed CUDA versions or a minimum), RESTV2-POD-002/006 (a persistent or a network mount; no persistent
  * mount on a CPU pod). A spec-valid body may carry both, and the rule then refuses it (allow-listed);
  * most draws keep one, so the operation's success path is exercised as often as its refusal.
  */
@@ -94,8 +98,8 @@ const EXCLUSIVE_PROPERTIES: Record<string, readonly (readonly [string, string])[
   'restV2:createPod': [['gpu', 'cpu'], MOUNTS, ['cpu', 'mounts.persistent']],
   'restV2:updatePod': [MOUNTS],
   'restV2:createCluster': [MOUNTS],
-  'restV2:createEndpoint': [['gpu', 'cpu']],
-  'restV2:updateEndpoint': [['gpu', 'cpu']],
+  'restV2:createEndpoint': [['gpu', 'cpu'], ['gpu.allowedCudaVersions', 'gpu.minCudaVersion']],
+  'restV2:updateEndpoint': [['gpu', 'cpu'], ['gpu.allowedCudaVersions', 'gpu.minCudaVersion']],
 };
 
 function mostlyOneOf(b: { body?: unknown; bodyMode: BodyMode }, pairs: readonly (readonly [string, string])[], keep: number): { body?: unknown; bodyMode: BodyMode } {
@@ -145,8 +149,8 @@ export function violationsOf(c: RequestCase, ctx: GenerationContext): InvalidCas
     for (const v of findViolations(value, p.schema, { resolve: c.op.resolve, sample, asString: true })) {
       if (p.in === 'path') {
         const text = String(v.value);
-        // An empty or slash-carrying segment names another route; not a violation of this parameter.
-        if (text === '' || (!p.multiSegment && text.includes('/'))) continue;
+        // An empty, dot or slash-carrying segment names another route; not a violation of this parameter.
+        if (!(p.multiSegment ? text.split('/') : [text]).every(segmentOk) || (!p.multiSegment && text.includes('/'))) continue;
         out.push({ ...c, path: { ...c.path, [p.name]: text }, violation: { kind: v.kind, pointer: `${at}${v.pointer}`, detail: v.detail } });
       } else {
         out.push({ ...c, query: { ...c.query, [p.name]: v.value }, violation: { kind: v.kind, pointer: `${at}${v.pointer}`, detail: v.detail } });

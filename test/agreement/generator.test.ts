@@ -26,9 +26,10 @@ const ctx: GenerationContext = {
   sample: (schema, op, index) => fc.sample(schemaArbitrary(schema, { resolve: op.resolve }), { seed: index + 1, numRuns: 1 })[0],
 };
 
-/** Placeholders stand for ids of existing resources; any well-formed id will do here. */
+/** Placeholders stand for ids of existing resources (any well-formed id will do here) or catalogue values. */
 function fill<T>(node: T): T {
-  if (parsePlaceholder(node)) return 'agree1' as T;
+  const ref = parsePlaceholder(node);
+  if (ref) return (ref.kind === 'cudaVersion' ? '12.8' : 'agree1') as T;
   if (Array.isArray(node)) return node.map(fill) as T;
   if (node && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, fill(v)])) as T;
   return node;

@@ -1,6 +1,6 @@
 // The --state journal in-process: record framing and what a damaged file reads as, group commit,
 // compaction, the clock, the JSON format 1 conversion, and answers held until their changes are on disk.
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -100,6 +100,15 @@ describe('state file', () => {
     expect(loaded.image.clock).toBe(5);
     expect(warnings).toEqual([`${file}: dropped a torn tail at byte offset ${intact.length} (incomplete record); nothing in it was acknowledged`]);
     expect(statSync(file).size).toBe(intact.length);
+  });
+
+  it('removes the temporary file of a compaction a killed process never finished', () => {
+    const file = join(dir, 'state.db');
+    writeFileSync(file, records({ format: 'compute-contract-state', version: 2 }));
+    writeFileSync(`${file}.4242.tmp`, 'half a compaction');
+    writeFileSync(join(dir, 'other.db.4242.tmp'), 'not ours');
+    loadStateFile(file, quiet);
+    expect(readdirSync(dir).sort()).toEqual(['other.db.4242.tmp', 'state.db']);
   });
 
   it('converts a JSON state file of format 1 (before the journal) once', async () => {

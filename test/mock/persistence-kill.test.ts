@@ -1,13 +1,14 @@
 // Acknowledged means kept: a `mock --state` child is driven by concurrent writers on every surface
 // (REST v1, REST v2, GraphQL, queue v2) and killed with SIGKILL at random moments. After each restart
 // every acknowledged change is there, and nothing unacknowledged is half-applied.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleChild, call, removeBundle, prepareChild, type ChildMock, type PreparedChild } from './state-child.js';
+import { bundleChild, call, removeBundle, prepareChild, type ChildMock, type ChildOptions, type PreparedChild } from './state-child.js';
 
 const TRIALS = 20;
+const COMPACTING_TRIALS = 6;
 /** The kill comes a random [0, SPREAD) ms after every writer had one answer in the trial (or after WAIT_MAX). */
 const KILL_SPREAD_MS = 150;
 const WAIT_MAX_MS = 3_000;
@@ -134,48 +135,64 @@ async function verify(mock: ChildMock, ledger: Ledger, endpointId: string, trial
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Kills a writer-driven mock `trials` times at random moments; after each restart checks the ledger. */
+async function killTrials(file: string, trials: number, options: ChildOptions): Promise<{ ledger: Ledger; inodes: Set<number> }> {
+  let mock = await prepareChild(file, options).start();
+  // The next mocks load their modules while the current one serves (see state-child-entry.ts).
+  const ready: PreparedChild[] = [prepareChild(file, options), prepareChild(file, options)];
+  const ledger = new Ledger();
+  /** The file's inode after each restart: a compaction replaces the file (rename). */
+  const inodes = new Set([statSync(file).ino]);
+  try {
+    const base = await call('POST', `${mock.restV1}/templates`, { name: 'kill-base', imageName: 'worker:1' });
+    const endpoint = await call('POST', `${mock.restV1}/endpoints`, { name: 'kill-ep', templateId: base.body.id, workersMin: 0, workersMax: 3 });
+    expect(endpoint.status).toBe(200);
+    const endpointId = endpoint.body.id as string;
+    const writers: [Writer, string][] = [
+      [restV1Templates, 'a'], [restV1Templates, 'b'], [restV2Volumes, 'a'], [restV2Volumes, 'b'],
+      [graphqlTemplates, 'a'], [graphqlTemplates, 'b'], [queueJobs(endpointId), 'a'], [queueJobs(endpointId), 'b'],
+    ];
+    for (let trial = 0; trial < trials; trial++) {
+      let live = true;
+      const running = () => live;
+      const victim = mock;
+      ledger.answered.clear();
+      // A writer's request that the kill cuts off rejects: it was never acknowledged.
+      const traffic = writers.map(([write, tag]) => write(victim, ledger, running, trial, tag).catch((error: unknown) => {
+        if (live || (error as Error).name === 'AssertionError') throw error;
+      }));
+      for (const started = Date.now(); ledger.answered.size < writers.length && Date.now() - started < WAIT_MAX_MS;) await sleep(5);
+      await sleep(Math.random() * KILL_SPREAD_MS);
+      victim.proc.kill('SIGKILL');
+      live = false;
+      await victim.exited;
+      await Promise.all(traffic);
+      mock = await ready.shift()!.start();
+      ready.push(prepareChild(file, options));
+      await verify(mock, ledger, endpointId, trial);
+      inodes.add(statSync(file).ino);
+    }
+    // Every trial had traffic on every surface before its kill.
+    expect(ledger.templates.size).toBeGreaterThanOrEqual(4 * trials);
+    expect(ledger.jobs.length).toBeGreaterThanOrEqual(2 * trials);
+    expect(ledger.volumes.size).toBeGreaterThanOrEqual(2 * trials);
+    return { ledger, inodes };
+  } finally {
+    await mock.kill();
+    await Promise.all(ready.map((child) => child.discard()));
+  }
+}
+
 describe('--state under SIGKILL', () => {
   it(`keeps every acknowledged change across ${TRIALS} kills at random moments`, async () => {
-    const file = join(dir, 'state.db');
-    let mock = await prepareChild(file).start();
-    // The next mocks load their modules while the current one serves (see state-child-entry.ts).
-    const ready: PreparedChild[] = [prepareChild(file), prepareChild(file)];
-    try {
-      const base = await call('POST', `${mock.restV1}/templates`, { name: 'kill-base', imageName: 'worker:1' });
-      const endpoint = await call('POST', `${mock.restV1}/endpoints`, { name: 'kill-ep', templateId: base.body.id, workersMin: 0, workersMax: 3 });
-      expect(endpoint.status).toBe(200);
-      const endpointId = endpoint.body.id as string;
-      const ledger = new Ledger();
-      const writers: [Writer, string][] = [
-        [restV1Templates, 'a'], [restV1Templates, 'b'], [restV2Volumes, 'a'], [restV2Volumes, 'b'],
-        [graphqlTemplates, 'a'], [graphqlTemplates, 'b'], [queueJobs(endpointId), 'a'], [queueJobs(endpointId), 'b'],
-      ];
-      for (let trial = 0; trial < TRIALS; trial++) {
-        let live = true;
-        const running = () => live;
-        const victim = mock;
-        ledger.answered.clear();
-        // A writer's request that the kill cuts off rejects: it was never acknowledged.
-        const traffic = writers.map(([write, tag]) => write(victim, ledger, running, trial, tag).catch((error: unknown) => {
-          if (live || (error as Error).name === 'AssertionError') throw error;
-        }));
-        for (const started = Date.now(); ledger.answered.size < writers.length && Date.now() - started < WAIT_MAX_MS;) await sleep(5);
-        await sleep(Math.random() * KILL_SPREAD_MS);
-        victim.proc.kill('SIGKILL');
-        live = false;
-        await victim.exited;
-        await Promise.all(traffic);
-        mock = await ready.shift()!.start();
-        ready.push(prepareChild(file));
-        await verify(mock, ledger, endpointId, trial);
-      }
-      // Every trial had traffic on every surface before its kill.
-      expect(ledger.templates.size).toBeGreaterThanOrEqual(4 * TRIALS);
-      expect(ledger.jobs.length).toBeGreaterThanOrEqual(2 * TRIALS);
-      expect(ledger.volumes.size).toBeGreaterThanOrEqual(2 * TRIALS);
-    } finally {
-      await mock.kill();
-      await Promise.all(ready.map((child) => child.discard()));
-    }
+    await killTrials(join(dir, 'state.db'), TRIALS, {});
   }, 90_000);
+
+  it(`keeps them across compactions (${COMPACTING_TRIALS} kills, the file compacted every few KiB appended)`, async () => {
+    const file = join(dir, 'compacting.db');
+    const { inodes } = await killTrials(file, COMPACTING_TRIALS, { compactBytes: 4096 });
+    expect(inodes.size, 'compactions replaced the file').toBeGreaterThan(1);
+    // A compaction a kill interrupted would leave its temporary file; the next start removes it.
+    expect(readdirSync(dir).filter((name) => name.startsWith('compacting.db.'))).toEqual([]);
+  }, 60_000);
 });

@@ -5,8 +5,11 @@
 import { runMockCommand } from '../../src/cli/mock-command.js';
 import { Journal } from '../../src/mock/state-journal/journal.js';
 
-// Kills that land during compactions: compact after a few KiB instead of 8 MiB.
-if (process.env['STATE_CHILD_COMPACT_BYTES']) Journal.defaultCompactMinBytes = Number(process.env['STATE_CHILD_COMPACT_BYTES']);
+// Kills among compactions: compact whenever a few KiB were appended, whatever the state's size.
+if (process.env['STATE_CHILD_COMPACT_BYTES']) {
+  Journal.defaultCompactMinBytes = Number(process.env['STATE_CHILD_COMPACT_BYTES']);
+  Journal.compactionGrowth = 0;
+}
 
 const args = JSON.parse(process.env['STATE_CHILD_ARGS'] ?? '[]') as string[];
 process.stdin.once('data', () => {

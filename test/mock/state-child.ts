@@ -35,6 +35,8 @@ export const KEY = 'mock-key';
 export interface ChildOptions {
   /** Extra CLI flags. */
   args?: string[];
+  /** Compact once this many bytes were appended (instead of 8 MiB): kills then land during compactions. */
+  compactBytes?: number;
   /** Largest file the child may write, in KiB (RLIMIT_FSIZE: writes beyond it fail with EFBIG, like a full disk). */
   fileSizeLimitKiB?: number;
 }
@@ -55,7 +57,8 @@ function spawnMock(stateFile: string, options: ChildOptions): ChildProcess {
   const mockArgs = ['--port', '0', '--host', '127.0.0.1', '--state', stateFile, '--rate-limits', 'off', ...(options.args ?? [])];
   // Loaded through -e, so the CLI module's "run when executed directly" check stays false.
   const args = ['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(BUNDLE).href)})`];
-  const env = { ...process.env, NODE_OPTIONS: '', STATE_CHILD_ARGS: JSON.stringify(mockArgs) };
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '', STATE_CHILD_ARGS: JSON.stringify(mockArgs) };
+  if (options.compactBytes !== undefined) env['STATE_CHILD_COMPACT_BYTES'] = String(options.compactBytes);
   const spawnOptions = { cwd: REPO, stdio: ['pipe', 'pipe', 'pipe'] as ['pipe', 'pipe', 'pipe'], env };
   if (options.fileSizeLimitKiB === undefined) return spawn(process.execPath, args, spawnOptions);
   // bash's ulimit -f counts KiB; node ignores SIGXFSZ, so the write fails with EFBIG instead of killing it.

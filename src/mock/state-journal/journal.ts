@@ -67,6 +67,8 @@ export interface JournalStats {
 export class Journal implements ChangeSink {
   /** compactMinBytes when JournalOptions give none (tests lower it to compact often). */
   static defaultCompactMinBytes = 8 * 1024 * 1024;
+  /** Compaction also waits until the appended bytes reach this multiple of the compacted size (amortisation). */
+  static compactionGrowth = 2;
   private fd: number;
   /** Where the next record goes (end of the intact records). */
   private position: number;
@@ -217,7 +219,7 @@ export class Journal implements ChangeSink {
   private flush(): void {
     this.scheduled = false;
     if (this.failure || this.compacting || !this.pending() || this.inFlight.length >= MAX_IN_FLIGHT) return;
-    if (this.appendedSinceCompaction > Math.max(this.compactMinBytes, 2 * this.compactedSize)) {
+    if (this.appendedSinceCompaction > Math.max(this.compactMinBytes, Journal.compactionGrowth * this.compactedSize)) {
       // Compaction swaps the file: only once no record is in flight (their completion reschedules).
       if (this.inFlight.length === 0) void this.runCompaction();
       return;
