@@ -39,23 +39,34 @@ export async function startFixedJsonServer() {
   return { url: `http://127.0.0.1:${port}`, stop: () => child.disconnect() };
 }
 
-async function timePerRequestUs(fn: Variant, count: number): Promise<number> {
+async function timePerRequestUs(fn: Variant, count: number, cpu?: number[]): Promise<number> {
+  const cpuStart = process.cpuUsage();
   const start = performance.now();
   for (let i = 0; i < count; i++) await fn();
-  return ((performance.now() - start) / count) * 1000;
+  const wallUs = ((performance.now() - start) / count) * 1000;
+  if (cpu) {
+    const used = process.cpuUsage(cpuStart);
+    cpu.push((used.user + used.system) / count);
+  }
+  return wallUs;
 }
 
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 export const round3 = (value: number) => Math.round(value * 1000) / 1000;
 
-/** Runs the variants in alternating order, round after round; per-request µs per variant and round. */
-export async function rounds(variants: Record<string, Variant>, requests: number, count: number, maxTotalMs: number) {
+/**
+ * Runs the variants in alternating order, round after round; per-request µs per variant and round: wall
+ * time in the returned samples, this process's CPU time in `cpu` (when given), which other load on the
+ * machine disturbs far less than wall time.
+ */
+export async function rounds(variants: Record<string, Variant>, requests: number, count: number, maxTotalMs: number, cpu?: Record<string, number[]>) {
   const names = Object.keys(variants);
   for (const name of names) await timePerRequestUs(variants[name]!, 200); // JIT, sockets, lazy imports
   const samples: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
+  for (const name of names) if (cpu) cpu[name] = [];
   const started = performance.now();
   for (let round = 0; round < count && performance.now() - started < maxTotalMs; round++) {
-    for (const name of round % 2 === 0 ? names : [...names].reverse()) samples[name]!.push(await timePerRequestUs(variants[name]!, requests));
+    for (const name of round % 2 === 0 ? names : [...names].reverse()) samples[name]!.push(await timePerRequestUs(variants[name]!, requests, cpu?.[name]));
   }
   return samples;
 }
@@ -80,6 +91,7 @@ export async function measureStatusOverhead(createQueueClient: CreateQueueClient
     // The official JS SDK (devDependency, pinned 1.1.2) reading the same record: the client we want to replace.
     const sdkEndpoint = runpodSdk(API_KEY, { baseUrl: `${url}/v2` }).endpoint('ep-1');
     if (!sdkEndpoint) throw new Error('runpod-sdk returned no endpoint');
+    const cpu: Record<string, number[]> = {};
     const samples = await rounds(
       {
         rawFetch: async () => readJson(await fetch(statusUrl, { headers })),
@@ -102,6 +114,7 @@ export async function measureStatusOverhead(createQueueClient: CreateQueueClient
       settings.requestsPerRound,
       settings.rounds,
       settings.maxTotalMs,
+      cpu,
     );
     return {
       requestsPerRound: settings.requestsPerRound,
@@ -113,6 +126,14 @@ export async function measureStatusOverhead(createQueueClient: CreateQueueClient
       ratioRawFetchWithTimeout: pairedRatio(samples, 'rawFetchWithTimeout', 'rawFetch'),
       ratioOpenapiFetchAlone: pairedRatio(samples, 'openapiFetchAlone', 'rawFetch'),
       ratioRunpodSdk: pairedRatio(samples, 'runpodSdkStatus', 'rawFetch'),
+      // The same ratios in this (client) process's CPU time per request: the server runs in its own process.
+      cpu: {
+        rawFetchUsPerRequest: round3(median(cpu.rawFetch!)),
+        ratioValidated: pairedRatio(cpu, 'status', 'rawFetch'),
+        ratioOpenapiFetchAlone: pairedRatio(cpu, 'openapiFetchAlone', 'rawFetch'),
+        ratioRawFetchWithTimeout: pairedRatio(cpu, 'rawFetchWithTimeout', 'rawFetch'),
+        ratioRunpodSdk: pairedRatio(cpu, 'runpodSdkStatus', 'rawFetch'),
+      },
       goal: 'ratioValidated <= 1.1 and below ratioRunpodSdk',
     };
   } finally {
