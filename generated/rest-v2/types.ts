@@ -2238,7 +2238,7 @@ export interface components {
              */
             args?: string;
             /**
-             * @description Container disk in GB, wiped on restart.
+             * @description Container disk in GB, wiped on restart. A create (pod, endpoint, template, cluster) that leaves it out gets 50 GB, REST v1's containerDiskInGb default; an update that leaves it out keeps the stored size.
              * @example 50
              */
             disk?: number;
@@ -4176,7 +4176,7 @@ export interface components {
             templates: components["schemas"]["Template"][];
         };
         /**
-         * @description Container disk in GB, wiped on restart.
+         * @description Container disk in GB, wiped on restart. A create (pod, endpoint, template, cluster) that leaves it out gets 50 GB, REST v1's containerDiskInGb default; an update that leaves it out keeps the stored size.
          * @example 50
          */
         disk: number;

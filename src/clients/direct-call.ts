@@ -93,20 +93,19 @@ export async function callDirect(base: RequestBase, call: DirectCall, check: Ans
   return response.ok ? { ok: true, data: body, response } : { ok: false, body, response };
 }
 
-/** openapi-fetch's reading rules: no body for 204/HEAD/length 0; JSON for success; error text parsed as JSON if it is. */
+/**
+ * openapi-fetch's reading rules: no body for 204 and HEAD, nor for an empty one (its `Content-Length: 0`
+ * case); JSON for a success; an error's text parsed as JSON when it is JSON. Reading the text and parsing
+ * it covers both of openapi-fetch's success paths (`json()` with a length, text without) without a header lookup.
+ */
 async function readBody(response: Response, method: string): Promise<unknown> {
-  const contentLength = response.headers.get('Content-Length');
-  if (response.status === 204 || method === 'HEAD' || (contentLength === '0' && !response.headers.get('Transfer-Encoding')?.includes('chunked'))) {
+  if (response.status === 204 || method === 'HEAD') {
+    await response.body?.cancel().catch(() => undefined);
     return undefined;
   }
-  if (response.ok) {
-    if (!contentLength) {
-      const raw = await response.text();
-      return raw ? JSON.parse(raw) : undefined;
-    }
-    return response.json();
-  }
   const text = await response.text();
+  if (!text) return undefined;
+  if (response.ok) return JSON.parse(text);
   try {
     return JSON.parse(text);
   } catch {

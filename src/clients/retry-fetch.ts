@@ -8,7 +8,7 @@
  *   connection errors and attempt timeouts;
  * - other POSTs (job submissions, creates, GraphQL mutations) retry only where the request cannot
  *   have run: 429 and connections refused / unresolved before anything was sent;
- * - `x-should-retry: true|false` from the server overrides the status rule;
+ * - `x-should-retry: true|false` from the server overrides the status rule of an error status (≥ 400);
  * - wait = `retry-after-ms` / `Retry-After` (seconds or HTTP date) when within `maxRetryAfterMs`, else
  *   exponential backoff 0.5 s → 8 s with jitter in [50 %, 100 %] of the step. A Retry-After beyond
  *   `maxRetryAfterMs` is not slept on: the 429 is returned so the caller sees `RateLimitError.retryAfterMs`.
@@ -157,10 +157,12 @@ export async function sendWithRetries(options: RetryFetchOptions, request: Outgo
       continue;
     }
 
+    // A success or a redirect is never retried: no header is read on the hot path.
+    if (response.status < 400 || attempt >= maxRetries) return response;
     const hint = response.headers.get('x-should-retry');
     const retryable =
       hint === 'true' ? true : hint === 'false' ? false : idempotent ? statusIsRetryable(response.status) : response.status === 429;
-    if (!retryable || attempt >= maxRetries) return response;
+    if (!retryable) return response;
     const retryAfterMs = parseRetryAfterMs(response.headers, (options.now ?? Date.now)());
     if (retryAfterMs !== undefined && retryAfterMs > (options.maxRetryAfterMs ?? 60_000)) return response;
     const delayMs = retryAfterMs ?? backoffDelayMs(attempt + 1, random, options.baseDelayMs, options.maxDelayMs);
