@@ -87,6 +87,13 @@ describe('createRetryFetch', () => {
     expect((await createRetryFetch({ sleep })(`${server.url}/x`)).status).toBe(500);
   });
 
+  it('x-should-retry: true retries an error status, never a success', async () => {
+    server = await startFakeServer((_req, index) => (index === 0 ? { status: 400, headers: { 'x-should-retry': 'true' }, body: {} } : { headers: { 'x-should-retry': 'true' }, body: {} }));
+    const { sleep } = recordingSleep();
+    expect((await createRetryFetch({ sleep })(`${server.url}/x`)).status).toBe(200);
+    expect(server.requests).toHaveLength(2);
+  });
+
   it('maxRetries 0 disables retries', async () => {
     server = await startFakeServer(() => ({ status: 503, body: {} }));
     const { sleep } = recordingSleep();
