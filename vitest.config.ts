@@ -12,6 +12,10 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 //   (vi.mock) or test what a module does on its first use (lazy loading) keep a module graph of
 //   their own: the `isolated` project.
 const ISOLATED = ['test/clients/validator-loading.test.ts', 'test/root-validation.test.ts'];
+// Pact's core is one native library per process with process-wide state (its tracing subscriber, the
+// mock servers' registry): two Pact files in threads of one process lose interactions. Each Pact file
+// gets a process of its own.
+const OWN_PROCESS = ['test/pact/**/*.test.ts'];
 
 /**
  * The files that run longest start first, so that no core idles at the end waiting for one of them
@@ -47,8 +51,9 @@ export default defineConfig({
     reporters: process.env.VITEST_JSON ? ['default', 'json'] : ['default'],
     outputFile: process.env.VITEST_JSON ? { json: process.env.VITEST_JSON } : {},
     projects: [
-      { extends: true, test: { ...shared, name: 'shared', include: ['test/**/*.test.ts', 'src/**/*.test.ts'], exclude: ISOLATED, isolate: false } },
+      { extends: true, test: { ...shared, name: 'shared', include: ['test/**/*.test.ts', 'src/**/*.test.ts'], exclude: [...ISOLATED, ...OWN_PROCESS], isolate: false } },
       { extends: true, test: { ...shared, name: 'isolated', include: ISOLATED, isolate: true } },
+      { extends: true, test: { ...shared, name: 'own-process', include: OWN_PROCESS, pool: 'forks', isolate: true } },
     ],
   },
 });
