@@ -28,17 +28,10 @@ export class RateLimiter {
    */
   admit(key: string, limit: number, concurrent: number | null): Admission {
     if (this.factor === 0) return { ok: true, release: NOOP };
-    const now = this.clock.now();
-    const windowStart = now - (now % this.windowMs);
-    let counter = this.counters.get(key);
-    if (!counter) this.counters.set(key, (counter = { windowStart, count: 0, inflight: 0 }));
-    if (counter.windowStart !== windowStart) {
-      counter.windowStart = windowStart;
-      counter.count = 0;
-    }
+    const counter = this.currentWindow(key);
     const effectiveLimit = Math.max(1, Math.floor(limit * this.factor));
     if (counter.count >= effectiveLimit) {
-      const waitMs = windowStart + this.windowMs - now;
+      const waitMs = counter.windowStart + this.windowMs - this.clock.now();
       return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)), reason: `rate limit of ${effectiveLimit} requests per ${this.windowMs / 1000} s exceeded` };
     }
     if (concurrent !== null) {
@@ -66,7 +59,8 @@ export class RateLimiter {
    * Counts `count` requests toward `key`'s current window as if they had been admitted (control API:
    * a test reaches a limit without sending thousands of requests). Returns the window's count.
    */
-  consume(key: string, count: number): number {
+  /** `key`'s counter, reset when the clock has entered a new window since it last counted. */
+  private currentWindow(key: string) {
     const now = this.clock.now();
     const windowStart = now - (now % this.windowMs);
     let counter = this.counters.get(key);
@@ -75,6 +69,11 @@ export class RateLimiter {
       counter.windowStart = windowStart;
       counter.count = 0;
     }
+    return counter;
+  }
+
+  consume(key: string, count: number): number {
+    const counter = this.currentWindow(key);
     counter.count += count;
     return counter.count;
   }
