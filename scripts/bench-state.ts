@@ -40,7 +40,7 @@ async function serve(stateFile: string | undefined): Promise<void> {
   const served: Served = { templatesUrl: `${mock.restV1Url}/templates`, runUrl: `${mock.queueV2Url(endpointId)}/run` };
   process.stdout.write(`${JSON.stringify(served)}\n`);
   // One line on stdin asks for the journal's figures.
-  process.stdin.on('data', () => process.stdout.write(`${JSON.stringify(mock.stateJournal?.stats ?? {})}\n`));
+  process.stdin.on('data', () => process.stdout.write(`${JSON.stringify({ ...mock.stateJournal?.stats, T: (globalThis as any).__T }, (k, v) => typeof v === 'bigint' ? Number(v / 1000n) : v)}\n`));
   process.on('SIGTERM', () => void mock.close().then(() => process.exit(0)));
 }
 

@@ -7,56 +7,23 @@
 //  - spaceDelimited / pipeDelimited: the same with `%20` / `|`.
 // Parsing is lenient in one direction only: a non-exploded parameter sent as repeated keys is
 // read as the concatenation of the lists (what generic clients such as openapi-fetch's defaults send).
+// The serialising half (style/explode → wire) is src/query-style-serialize.ts, kept apart so a client
+// bundle holds only it and its own surface's table; this module adds the parser and the lookup over
+// every surface's table.
 import { queryStyles } from '../generated/query-styles.js';
+import { NO_QUERY_STYLES, operationQueryStyles, type QueryStyle, type QueryStyles } from './query-style-serialize.js';
 
-export interface QueryStyle {
-  style: 'form' | 'spaceDelimited' | 'pipeDelimited';
-  explode: boolean;
-}
-
-export type QueryStyles = Readonly<Record<string, QueryStyle>>;
+export { querySuffix, serializeQuery, type QueryStyle, type QueryStyles } from './query-style-serialize.js';
 export type StyledSurface = keyof typeof queryStyles;
 
-const NONE: QueryStyles = Object.freeze({});
-const DELIMITER: Record<QueryStyle['style'], string> = { form: ',', spaceDelimited: '%20', pipeDelimited: '|' };
+const NONE = NO_QUERY_STYLES;
 /** What a delimiter may look like on the wire once a client or proxy has (re-)encoded it. */
 const DELIMITER_ON_WIRE: Record<QueryStyle['style'], RegExp> = { form: /,/, spaceDelimited: /%20|\+/i, pipeDelimited: /\||%7C/i };
 
 /** The list-valued query parameters of one operation (empty when it has none). */
 export function queryStylesOf(surface: string, operationId: string): QueryStyles {
-  const bySurface = (queryStyles as Record<string, Record<string, QueryStyles>>)[surface];
-  return (bySurface && Object.hasOwn(bySurface, operationId) ? bySurface[operationId] : undefined) ?? NONE;
-}
-
-/**
- * A query string (without `?`) for the given values. undefined and null are left out, as are empty
- * lists (RFC 6570: an empty list is undefined). Scalars are their String(); non-string items of a
- * list too. A list given for a parameter without a declared style goes out exploded (one key each).
- */
-export function serializeQuery(query: Readonly<Record<string, unknown>> | undefined, styles: QueryStyles = NONE): string {
-  const pairs: string[] = [];
-  for (const [name, value] of Object.entries(query ?? {})) {
-    if (value === undefined || value === null) continue;
-    const key = encodeURIComponent(name);
-    if (!Array.isArray(value)) {
-      pairs.push(`${key}=${encodeURIComponent(text(value))}`);
-      continue;
-    }
-    if (value.length === 0) continue;
-    const style = Object.hasOwn(styles, name) ? styles[name] : undefined;
-    if (!style || style.explode) {
-      for (const item of value) pairs.push(`${key}=${encodeURIComponent(text(item))}`);
-    } else {
-      pairs.push(`${key}=${value.map((item) => encodeURIComponent(text(item))).join(DELIMITER[style.style])}`);
-    }
-  }
-  return pairs.join('&');
-}
-
-/** `?` + serializeQuery, or '' when nothing is sent. */
-export function querySuffix(query: Readonly<Record<string, unknown>> | undefined, styles: QueryStyles = NONE): string {
-  const text = serializeQuery(query, styles);
-  return text ? `?${text}` : '';
+  const bySurface = Object.hasOwn(queryStyles, surface) ? (queryStyles as Record<string, Record<string, QueryStyles>>)[surface] : undefined;
+  return operationQueryStyles(bySurface, operationId);
 }
 
 /**
@@ -88,10 +55,6 @@ export function parseQuery(search: string, styles: QueryStyles = NONE): Record<s
     else query[name] = Array.isArray(existing) ? [...existing, value] : [existing, value];
   }
   return query;
-}
-
-function text(value: unknown): string {
-  return typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
 /** application/x-www-form-urlencoded decoding (`+` is a space), tolerant of a stray `%`. */

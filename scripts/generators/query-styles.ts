@@ -29,10 +29,37 @@ export function queryStylesOf(doc: OpenApiDocument): Record<string, Record<strin
   return out;
 }
 
+/** Name of the shared constant for one style, e.g. `formNotExploded`. */
+const styleConstant = ({ style, explode }: Style) => `${style}${explode ? 'Exploded' : 'NotExploded'}`;
+
+/**
+ * One table per surface, then the table of every surface built from them: a client imports only its
+ * own surface's table, so a bundler leaves the others out (src/query-style-serialize.ts). Each distinct
+ * style is one shared constant, which keeps the tables small in a bundle.
+ */
 export function queryStylesModule(bySurface: Record<SurfaceName, Record<string, Record<string, Style>>>): string {
+  const surfaces = Object.keys(bySurface) as SurfaceName[];
+  const styles = new Map<string, Style>();
+  for (const operations of Object.values(bySurface)) {
+    for (const params of Object.values(operations)) for (const style of Object.values(params)) styles.set(styleConstant(style), style);
+  }
+  const table = (operations: Record<string, Record<string, Style>>) => {
+    const lines = Object.entries(operations).map(
+      ([operationId, params]) =>
+        `  ${JSON.stringify(operationId)}: { ${Object.entries(params).map(([name, style]) => `${JSON.stringify(name)}: ${styleConstant(style)}`).join(', ')} },`,
+    );
+    return lines.length > 0 ? `{\n${lines.join('\n')}\n}` : '{}';
+  };
   return [
+    ...[...styles].sort(([a], [b]) => a.localeCompare(b)).map(([name, style]) => `const ${name} = ${JSON.stringify(style)} as const;`),
+    '',
+    ...surfaces.flatMap((surface) => [
+      `/** List-valued query parameters of ${surface}: operationId → parameter → OpenAPI style/explode. */`,
+      `export const ${surface}QueryStyles = ${table(bySurface[surface])} as const;`,
+      '',
+    ]),
     `/** List-valued query parameters: surface → operationId → parameter → OpenAPI style/explode. */`,
-    `export const queryStyles = ${JSON.stringify(bySurface, null, 2)} as const;`,
+    `export const queryStyles = { ${surfaces.map((surface) => `${surface}: ${surface}QueryStyles`).join(', ')} } as const;`,
     '',
   ].join('\n');
 }

@@ -13,7 +13,7 @@ import { sendWithRetries, type RetryFetchOptions } from './retry-fetch.js';
 import type { RequestParts } from './validator.js';
 
 /** openapi-fetch's default: arrays `form` + explode (`a=1&a=2`), objects `deepObject`. */
-const defaultQuerySerializer = createQuerySerializer();
+const defaultQuerySerializer = /* @__PURE__ */ createQuerySerializer();
 
 type PathSerializer = (url: string, params: Record<string, unknown>) => string;
 

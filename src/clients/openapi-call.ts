@@ -1,6 +1,6 @@
 // One call through openapi-fetch with the per-call retry fetch, then the optional response check
-// against the spec: shared by the REST v1 / queue v2 transport and the REST v2 transport, which differ
-// only in how a failed answer becomes an error (v1 `{message}` vs v2 problem+json).
+// against the spec: the REST v2 transport's request path. The REST v1 / queue v2 transport builds its
+// requests itself (direct-call.ts) and shares the answer types and the check's inputs declared here.
 import type { Client } from 'openapi-fetch';
 import { ApiError, ContractViolationError, type ApiErrorInit } from './errors.js';
 import type { ContractValidator, RequestParts, Surface } from './validator.js';
@@ -12,7 +12,6 @@ export interface OpenapiCall {
   headers?: Record<string, string>;
   signal?: AbortSignal;
   fetch: unknown;
-  pathSerializer?: unknown;
   /** The operation's query lists as the spec declares them (src/query-style.ts); openapi-fetch's default explodes every list. */
   querySerializer?: (query: Record<string, unknown>) => string;
 }
@@ -36,8 +35,8 @@ export async function callThroughOpenapiFetch(client: Client<never>, call: Opena
       headers: call.headers,
       signal: call.signal,
       fetch: call.fetch,
-      ...(call.pathSerializer ? { pathSerializer: call.pathSerializer } : {}),
-      ...(call.querySerializer ? { querySerializer: call.querySerializer } : {}),
+      // Left undefined, openapi-fetch uses the client's own serializer.
+      querySerializer: call.querySerializer,
     } as never);
   } catch (error) {
     if (error instanceof ApiError) throw error;

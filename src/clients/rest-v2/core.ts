@@ -6,14 +6,16 @@
  */
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths as RestV2Paths } from '../../../generated/rest-v2/types.js';
+import { restV2QueryStyles } from '../../../generated/query-styles.js';
 import { ApiError, ValidationError, errorFromResponse, type ApiErrorInit } from '../errors.js';
 import { callThroughOpenapiFetch } from '../openapi-call.js';
-import { retrySettingsOf, type CallOptions, type TransportOptions } from '../http.js';
+import type { CallOptions, TransportOptions } from '../http.js';
 import { simplePathSerializer } from '../path-serializer.js';
-import { queryStylesOf, serializeQuery } from '../../query-style.js';
 import { PreparedRequest } from '../prepared-request.js';
+// The serialising half only, with REST v2's own table: the parser and the other surfaces' tables stay out of the bundle.
+import { operationQueryStyles, querySuffix, serializeQuery } from '../../query-style-serialize.js';
 import { SecretRedactor } from '../redact.js';
-import { createRetryFetch, type FetchLike } from '../retry-fetch.js';
+import { createRetryFetch, type FetchLike, type RetryFetchOptions } from '../retry-fetch.js';
 import { resolveValidator, type ContractValidator, type RequestParts } from '../validator.js';
 import { REST_V2_OPERATIONS, type RestV2OperationId } from './operations.js';
 import { parseRateLimit, type RateLimitState } from './rate-limit.js';
@@ -76,21 +78,22 @@ export class RestV2Core {
   rawClient(): Client<RestV2Paths> {
     return createClient<RestV2Paths>({
       ...this.clientOptions(),
-      fetch: createRetryFetch({ ...retrySettingsOf(this.options, this.redactor), fetch: this.fetch }) as (input: Request) => Promise<Response>,
+      fetch: createRetryFetch(this.retryOptions({}, this.redactor)) as (input: Request) => Promise<Response>,
     });
   }
 
-  private retryFetch(operationId: string, idempotent: boolean, callOptions: CallOptions, redactor: SecretRedactor) {
-    return createRetryFetch({
-      ...retrySettingsOf(this.options, this.redactor),
-      fetch: this.fetch,
-      maxRetries: callOptions.maxRetries ?? this.options.maxRetries,
-      timeoutMs: callOptions.timeoutMs ?? this.options.timeoutMs,
-      idempotent,
-      signal: callOptions.signal,
-      operationId,
-      redactor,
-    });
+  /**
+   * The retry fetch's options as one object literal of a fixed shape, as the REST v1 / queue v2 transport
+   * builds them (a spread of the client-wide settings into a new object on every call cost more). Without
+   * an operation (the raw layer) the method decides idempotency.
+   */
+  private retryOptions(callOptions: CallOptions, redactor: SecretRedactor, operationId?: string, idempotent?: boolean): RetryFetchOptions {
+    const o = this.options;
+    return {
+      fetch: this.fetch, maxRetries: callOptions.maxRetries ?? o.maxRetries, timeoutMs: callOptions.timeoutMs ?? o.timeoutMs,
+      onRetry: o.onRetry, baseDelayMs: o.baseDelayMs, maxDelayMs: o.maxDelayMs, maxRetryAfterMs: o.maxRetryAfterMs,
+      sleep: o.sleep, random: o.random, idempotent, signal: callOptions.signal, operationId, redactor,
+    };
   }
 
   private async validator(): Promise<ContractValidator | undefined> {
@@ -112,9 +115,9 @@ export class RestV2Core {
     const redactor = parts.body !== null && typeof parts.body === 'object' ? this.redactor.extend().addFromBody(parts.body) : this.redactor;
     const errorInit = { operationId, redactor };
     const validator = await this.checkRequest(operationId, parts, errorInit);
-    const fetch = this.retryFetch(operationId, isIdempotent(method, operationId, parts.body), callOptions, redactor);
+    const fetch = createRetryFetch(this.retryOptions(callOptions, redactor, operationId, isIdempotent(method, operationId, parts.body)));
 
-    const styles = queryStylesOf('restV2', operationId);
+    const styles = operationQueryStyles(restV2QueryStyles, operationId);
     const answer = await callThroughOpenapiFetch(this.client as Client<never>, {
       method, path, parts, headers: callOptions.headers, signal: callOptions.signal, fetch,
       querySerializer: (query) => serializeQuery(query, styles),
@@ -131,8 +134,7 @@ export class RestV2Core {
     const [method, path] = REST_V2_OPERATIONS[operationId];
     const errorInit = { operationId, redactor: this.redactor };
     await this.checkRequest(operationId, parts, errorInit);
-    const queryString = serializeQuery(parts.query, queryStylesOf('restV2', operationId));
-    const search = queryString ? `?${queryString}` : '';
+    const search = querySuffix(parts.query, operationQueryStyles(restV2QueryStyles, operationId));
     const headers: Record<string, string> = {
       ...this.options.headers,
       ...callOptions.headers,
@@ -141,7 +143,7 @@ export class RestV2Core {
       'Cache-Control': 'no-cache',
     };
     if (lastEventId !== undefined) headers['Last-Event-ID'] = lastEventId;
-    const fetch = this.retryFetch(operationId, true, callOptions, this.redactor);
+    const fetch = createRetryFetch(this.retryOptions(callOptions, this.redactor, operationId, true));
     const response = await fetch(`${this.baseUrl}${simplePathSerializer(path, parts.path ?? {})}${search}`, { method, headers });
     if (response.ok) return response;
     const text = await response.text().catch(() => '');

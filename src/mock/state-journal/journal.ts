@@ -149,7 +149,8 @@ export class Journal implements ChangeSink {
   barrier(): Promise<void> | undefined {
     if (this.failure) return Promise.reject(this.failure);
     if (this.pending()) {
-      this.next ??= deferred();
+      if (!this.next) { this.next = deferred(); (this as any).t0 = process.hrtime.bigint(); }
+      (this as any).waiters = ((this as any).waiters ?? 0) + 1;
       this.schedule();
       return this.next.promise;
     }
@@ -218,6 +219,7 @@ export class Journal implements ChangeSink {
    */
   private flush(): void {
     this.scheduled = false;
+    if (this.inFlight.length >= MAX_IN_FLIGHT && this.pending()) ((globalThis as any).__T ??= { n: 0, wait: 0n, write: 0n, sync: 0n, waiters: 0, lazy: 0, infl: 0, blocked: 0 }).blocked++;
     if (this.failure || this.compacting || !this.pending() || this.inFlight.length >= MAX_IN_FLIGHT) return;
     if (this.appendedSinceCompaction > Math.max(this.compactMinBytes, Journal.compactionGrowth * this.compactedSize)) {
       // Compaction swaps the file: only once no record is in flight (their completion reschedules).
@@ -225,6 +227,12 @@ export class Journal implements ChangeSink {
       return;
     }
     const done = this.next ?? deferred();
+    const T: any = (globalThis as any).__T ??= { n: 0, wait: 0n, write: 0n, sync: 0n, waiters: 0, lazy: 0, infl: 0, blocked: 0 };
+    const t1 = process.hrtime.bigint();
+    if (this.next) T.wait += t1 - (this as any).t0; else T.lazy++;
+    T.infl += this.inFlight.length;
+    T.waiters += (this as any).waiters ?? 0; (this as any).waiters = 0;
+    T.n++;
     this.next = undefined;
     let bytes: number;
     try {
@@ -236,15 +244,18 @@ export class Journal implements ChangeSink {
       return;
     }
     this.inFlight.push(done);
+    const t2 = process.hrtime.bigint(); T.write += t2 - t1;
     fdatasync(this.fd, (error) => {
+      T.sync += process.hrtime.bigint() - t2;
       if (error) return this.fail(error, []);
       // On disk: this record and every record written before it.
-      for (const flushed of this.inFlight.splice(0, this.inFlight.indexOf(done) + 1)) flushed.resolve();
+      const flushedNow = this.inFlight.splice(0, this.inFlight.indexOf(done) + 1);
       this.appendedSinceCompaction += bytes;
       this.stats.flushes++;
       this.stats.appendedBytes += bytes;
-      if (this.next) this.schedule();
+      if (this.next) { if (process.env.EAGER) this.flush(); else this.schedule(); }
       else if (this.pending()) this.scheduleLazy();
+      for (const flushed of flushedNow) flushed.resolve();
     });
   }
 
