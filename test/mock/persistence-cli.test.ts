@@ -79,6 +79,17 @@ describe('mock --state as a process', () => {
     expect(readFileSync(file).equals(content)).toBe(true);
   });
 
+  it('an endpoint whose id is a REST v2 collection name (unreachable on queue v2): exit code 2, the file untouched', async () => {
+    const file = join(dir, 'collection-id.db');
+    const endpoint = { id: 'pods', name: 'hand-written', templateId: 't1', workersMin: 0, workersMax: 1 };
+    const content = Buffer.concat([frame({ format: 'compute-contract-state', version: 2 }), frame({ c: 0, ch: [['endpoints', 'pods', endpoint]] })]);
+    writeFileSync(file, content);
+    const run = await runToExit(file);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`state file ${file} holds an endpoint whose id "pods" is a REST v2 collection name`);
+    expect(readFileSync(file).equals(content)).toBe(true);
+  });
+
   it('a location that cannot be written (read-only directory, path through a file): exit code 2, no crash', async () => {
     const notADirectory = join(dir, 'plain-file');
     writeFileSync(notADirectory, 'x');
