@@ -13,8 +13,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 //   their own: the `isolated` project.
 const ISOLATED = ['test/clients/validator-loading.test.ts', 'test/root-validation.test.ts'];
 // Pact's core is one native library per process with process-wide state (its tracing subscriber, the
-// mock servers' registry): two Pact files in threads of one process lose interactions. Each Pact file
-// gets a process of its own.
+// mock servers' registry, which it initialises once per process): each Pact file gets a process of its own.
 const OWN_PROCESS = ['test/pact/**/*.test.ts'];
 
 /**

@@ -4,7 +4,7 @@ import { MatchersV3, PactV4, SpecificationVersion } from '@pact-foundation/pact'
 import { createGraphqlClient, createQueueClient, createRestClient } from '../../src/clients/index.js';
 import { createRestV2Client } from '../../src/clients/rest-v2/index.js';
 import type { FetchLike } from '../../src/clients/retry-fetch.js';
-import { freshConnectionFetch } from './fresh-connection-fetch.js';
+import { recordedByMockServer } from './mock-server-record.js';
 import { CONSUMER, PACT_API_KEY, PACT_DIR, PROVIDERS, type PactSurface } from '../../src/pact/participants.js';
 
 const { regex, like, eachLike, fromProviderState } = MatchersV3;
@@ -82,12 +82,12 @@ export const queuePath = (rest: string, exampleRest: string = rest) =>
 const pactFetch: FetchLike = async (input, init) => {
   const spare = input instanceof Request ? input.clone() : input;
   try {
-    return await freshConnectionFetch(input, init);
+    return await recordedByMockServer(input, () => fetch(input, init));
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     console.warn(`[pact consumer] transport error (${cause?.code ?? cause?.message ?? String(error)}); retrying once`);
     await new Promise((resolve) => setTimeout(resolve, 50));
-    return freshConnectionFetch(spare, init);
+    return fetch(spare, init);
   }
 };
 
