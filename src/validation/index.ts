@@ -2,7 +2,7 @@
 // for every surface at once. The checks themselves live in surface-check.ts; the clients load one surface's
 // validators lazily through surfaces/<surface>.ts instead of this module.
 import { validate, schemas, webhooks, requiredBodies } from '../../generated/validators/index.js';
-import { operations, type OperationInfo, type Surface } from '../../generated/operations.js';
+import type { Surface } from '../../generated/operations.js';
 import { checkWebhook, surfaceValidation, type RequestParts, type SurfaceValidation } from './surface-check.js';
 import type { ValidationIssue } from './issues.js';
 
@@ -12,13 +12,7 @@ export { toIssues, formatIssues, type ValidationIssue } from './issues.js';
 export type { Surface, OperationInfo } from '../../generated/operations.js';
 export type { RequestParts } from './surface-check.js';
 
-const byId = new Map(operations.map((o) => [`${o.surface}:${o.operationId}`, o]));
-
-export function getOperation(surface: Surface, operationId: string): OperationInfo {
-  const op = byId.get(`${surface}:${operationId}`);
-  if (!op) throw new Error(`Unknown ${surface} operation "${operationId}"`);
-  return op;
-}
+export { getOperation } from './operation-lookup.js';
 
 const bySurface = new Map<Surface, SurfaceValidation>();
 

@@ -8,7 +8,7 @@
  * `await loadValidators(surface)` once first; the clients load theirs with `import()` and share this cache.
  */
 import { createRequire } from 'node:module';
-import { operations, type OperationInfo, type Surface } from '../../generated/operations.js';
+import type { Surface } from '../../generated/operations.js';
 import type { webhooks } from '../../generated/validators/index.js';
 import { loadDefaultValidator, loadedSurfaceValidation, rememberSurfaceValidation } from '../clients/validator.js';
 import type { RequestParts, SurfaceValidation } from './surface-check.js';
@@ -60,13 +60,7 @@ export async function loadValidators(surface: Surface): Promise<void> {
   await loadDefaultValidator(surface);
 }
 
-const byId = new Map(operations.map((o) => [`${o.surface}:${o.operationId}`, o]));
-
-export function getOperation(surface: Surface, operationId: string): OperationInfo {
-  const op = byId.get(`${surface}:${operationId}`);
-  if (!op) throw new Error(`Unknown ${surface} operation "${operationId}"`);
-  return op;
-}
+export { getOperation } from './operation-lookup.js';
 
 /**
  * Checks a request against the spec. Query and path values may be strings (as they arrive over HTTP);
