@@ -9,6 +9,7 @@ import type { WebhookDispatcher, WebhookSnapshot } from './jobs/webhooks.js';
 import { loadStateFile, StateFileError, type Image } from './state-journal/file.js';
 import { REST_V2_COLLECTIONS } from '../url-layout.js';
 import { guardResponse } from './state-journal/gate.js';
+import { lockStateFile } from './state-journal/lock.js';
 import { Journal, type JournalOptions, type JournalSources } from './state-journal/journal.js';
 import type { ResourceStore, StoreSnapshot } from './state/store.js';
 import type { Job } from './types.js';
@@ -27,18 +28,27 @@ export interface OpenedState {
   image: Image;
 }
 
-/** Opens (or creates) the state file and reads it whole; throws StateFileError when it cannot be used. */
+/**
+ * Locks the state file (one mock per file), opens (or creates) it and reads it whole; throws
+ * StateFileError when it cannot be used or another mock uses it.
+ */
 export function openState(file: string, options: JournalOptions = {}): OpenedState {
   const warn = options.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const loaded = loadStateFile(file, { warn, convertLegacy });
-  // An endpoint id that is a REST v2 collection name could never be reached on queue v2 (/v2/pods/… is REST v2):
-  // the mock never issues one, so such a file was written by hand or by something else.
-  for (const id of loaded.image.kinds.get('endpoints')?.keys() ?? []) {
-    if (REST_V2_COLLECTIONS.has(id)) {
-      throw new StateFileError(`state file ${file} holds an endpoint whose id "${id}" is a REST v2 collection name (RESTV2-LAYOUT-001: queue v2 could not reach it); it was left untouched`);
+  const unlock = lockStateFile(file);
+  try {
+    const loaded = loadStateFile(file, { warn, convertLegacy });
+    // An endpoint id that is a REST v2 collection name could never be reached on queue v2 (/v2/pods/… is REST v2):
+    // the mock never issues one, so such a file was written by hand or by something else.
+    for (const id of loaded.image.kinds.get('endpoints')?.keys() ?? []) {
+      if (REST_V2_COLLECTIONS.has(id)) {
+        throw new StateFileError(`state file ${file} holds an endpoint whose id "${id}" is a REST v2 collection name (RESTV2-LAYOUT-001: queue v2 could not reach it); it was left untouched`);
+      }
     }
+    return { journal: new Journal(file, loaded.bytes, { ...options, warn, unlock }), image: loaded.image };
+  } catch (error) {
+    unlock();
+    throw error;
   }
-  return { journal: new Journal(file, loaded.bytes, { ...options, warn }), image: loaded.image };
 }
 
 /** Puts the stored state back into the mock's parts (running jobs go back to the queue). */

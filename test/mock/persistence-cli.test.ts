@@ -1,7 +1,7 @@
 // `compute-contract mock --state FILE` as a process: a torn tail is dropped with one warning line, any other
 // damage or an unusable location stops the start with exit code 2 and a clear message (the file left
 // as it was), and a disk that fills up while running turns answers into 503s without a crash.
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,6 +51,33 @@ describe('mock --state as a process', () => {
     } finally {
       await third.kill();
     }
+  });
+
+  it('one mock per state file: a second start stops with exit code 2, a killed mock\'s lock is taken over, a clean stop removes it', async () => {
+    const file = join(dir, 'shared.db');
+    const lock = `${file}.lock`;
+    const first = await startChild(file);
+    try {
+      expect(readFileSync(lock, 'utf8').trim()).toBe(String(first.proc.pid));
+      expect((await call('POST', `${first.restV1}/templates`, { name: 'first', imageName: 'img:1' })).status).toBe(200);
+      const before = readFileSync(file);
+      const second = await runToExit(file);
+      expect(second.code).toBe(2);
+      expect(second.stderr).toContain(`state file ${file} is in use by process ${first.proc.pid} (lock ${lock})`);
+      expect(second.stderr).not.toContain('    at ');
+      expect(readFileSync(file).equals(before)).toBe(true);
+      expect((await call('POST', `${first.restV1}/templates`, { name: 'still served', imageName: 'img:1' })).status).toBe(200);
+    } finally {
+      await first.kill();
+    }
+    // SIGKILL left the lock of a process that is gone: the next start takes it over.
+    expect(existsSync(lock)).toBe(true);
+    const third = await startChild(file);
+    expect(readFileSync(lock, 'utf8').trim()).toBe(String(third.proc.pid));
+    expect(((await call('GET', `${third.restV1}/templates`)).body as { name: string }[]).map((t) => t.name).sort()).toEqual(['first', 'still served']);
+    third.proc.kill('SIGTERM');
+    expect(await third.exited).toBe(0);
+    expect(existsSync(lock)).toBe(false);
   });
 
   it('damage before the last record: exit code 2, a clear message, the file byte for byte as it was', async () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadStateFile, StateFileError } from '../../src/mock/state-journal/file.js';
 import { CorruptRecord, frame, scanRecords } from '../../src/mock/state-journal/framing.js';
+import { startMock } from '../../src/mock/index.js';
 import { Harness, KEY } from './harness.js';
 
 let dir: string;
@@ -191,6 +192,20 @@ describe('journal', () => {
     } finally {
       await h.close();
     }
+  });
+
+  it('one mock per state file, in one process too: a second start is refused, and the file is free again after close', async () => {
+    const file = join(dir, 'state.db');
+    const h = await Harness.start({ stateFile: file });
+    try {
+      await expect(startMock({ stateFile: file })).rejects.toThrow(new StateFileError(
+        `state file ${file} is in use by this process (another mock in it) (lock ${file}.lock); one mock per state file — stop that mock first, or delete the lock file if no mock uses the state file`,
+      ));
+    } finally {
+      await h.close();
+    }
+    const again = await startMock({ stateFile: file });
+    await again.close();
   });
 
   it('a failed write answers 503 naming the state file, then refuses every request without crashing', async () => {

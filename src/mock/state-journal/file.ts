@@ -4,6 +4,7 @@
 import { closeSync, fdatasyncSync, fsyncSync, ftruncateSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CorruptRecord, frame, scanRecords } from './framing.js';
+import { batchRecord, Extents, type ChangeText, type Extent } from './records.js';
 
 export const FORMAT = 'compute-contract-state';
 export const FORMAT_VERSION = 2;
@@ -141,27 +142,40 @@ function loadLegacy(file: string, buf: Buffer, options: LoadOptions): Loaded {
   return { image, bytes: writeFresh(file, entries, image.clock), created: false };
 }
 
-/** The records of a complete file holding `entries`: header, then batches of puts. */
-export function freshRecords(entries: Iterable<[string, string, unknown]>, clock: number | undefined): Buffer[] {
+/** An unchanged entity's bytes in the file being replaced (undefined: serialise its value). */
+export type Reuse = (kind: string, id: string) => Uint8Array | undefined;
+
+/**
+ * The records of a complete file holding `entries`: header, then batches of puts; `extents` says where
+ * each entity's change lies in that file.
+ */
+export function freshRecords(entries: Iterable<[string, string, unknown]>, clock: number | undefined, reuse?: Reuse): { records: Buffer[]; extents: Extents } {
   const records = [frame({ format: FORMAT, version: FORMAT_VERSION } satisfies HeaderRecord)];
-  let changes: Change[] = [];
+  const extents = new Extents();
+  let size = records[0]!.length;
+  let keys: [string, string][] = [];
+  let changes: ChangeText[] = [];
   const flush = () => {
-    const batch: BatchRecord = { c: clock ?? 0, ch: changes };
-    if (clock === undefined) delete (batch as Partial<BatchRecord>).c;
-    records.push(frame(batch));
+    const where: Extent[] = [];
+    const record = batchRecord(clock, changes, size, where);
+    keys.forEach(([kind, id], i) => extents.set(kind, id, where[i]!));
+    records.push(record);
+    size += record.length;
+    keys = [];
     changes = [];
   };
-  for (const entry of entries) {
-    changes.push(entry);
+  for (const [kind, id, value] of entries) {
+    keys.push([kind, id]);
+    changes.push(reuse?.(kind, id) ?? JSON.stringify([kind, id, value]));
     if (changes.length >= ENTITIES_PER_RECORD) flush();
   }
   if (changes.length > 0 || clock !== undefined) flush();
-  return records;
+  return { records, extents };
 }
 
 /** Replaces `file` atomically with a file holding `entries`; returns its size. */
 export function writeFresh(file: string, entries: Iterable<[string, string, unknown]>, clock: number | undefined): number {
-  const data = Buffer.concat(freshRecords(entries, clock));
+  const data = Buffer.concat(freshRecords(entries, clock).records);
   const tmp = temporaryName(file);
   try {
     const fd = openSync(tmp, 'w');

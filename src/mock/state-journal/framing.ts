@@ -15,13 +15,21 @@ const NEWLINE = 0x0a;
 export const MAX_UNSYNCED_RECORDS = 2;
 
 export function frame(payload: unknown): Buffer {
-  const body = Buffer.from(JSON.stringify(payload), 'utf8');
-  if (body.length > MAX_RECORD_BYTES) throw new Error(`state record of ${body.length} bytes exceeds the maximum of ${MAX_RECORD_BYTES}`);
-  const head = `${hex8(body.length)} ${hex8(crc32(body))} `;
-  const out = Buffer.allocUnsafe(HEADER_BYTES + body.length + 1);
-  out.write(head, 0, 'latin1');
-  body.copy(out, HEADER_BYTES);
-  out[out.length - 1] = NEWLINE;
+  const json = JSON.stringify(payload);
+  const length = Buffer.byteLength(json);
+  const out = Buffer.allocUnsafe(HEADER_BYTES + length + 1);
+  out.write(json, HEADER_BYTES, length, 'utf8');
+  return seal(out, length);
+}
+
+/**
+ * Completes a record whose payload (`length` bytes) was written into `out` at HEADER_BYTES: writes the
+ * header (length and checksum) and the final newline. `out` is exactly HEADER_BYTES + length + 1 long.
+ */
+export function seal(out: Buffer, length: number): Buffer {
+  if (length > MAX_RECORD_BYTES) throw new Error(`state record of ${length} bytes exceeds the maximum of ${MAX_RECORD_BYTES}`);
+  out.write(`${hex8(length)} ${hex8(crc32(out.subarray(HEADER_BYTES, HEADER_BYTES + length)))} `, 0, 'latin1');
+  out[HEADER_BYTES + length] = NEWLINE;
   return out;
 }
 

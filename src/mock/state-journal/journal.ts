@@ -3,10 +3,11 @@
 // changed meanwhile goes into the next record, so concurrent requests share one fdatasync. When the
 // appended records outgrow the last compacted file, the whole state is written to a new file that
 // replaces the old one atomically (compaction), so disk use stays proportional to the state.
-import { closeSync, fdatasync, fdatasyncSync, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fdatasync, fdatasyncSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
-import { frame, MAX_UNSYNCED_RECORDS } from './framing.js';
-import { cannot, freshRecords, StateFileError, syncDirectory, temporaryName, type BatchRecord, type Change } from './file.js';
+import { MAX_UNSYNCED_RECORDS } from './framing.js';
+import { cannot, freshRecords, StateFileError, syncDirectory, temporaryName, type Reuse } from './file.js';
+import { batchRecord, Extents, type ChangeText, type Extent } from './records.js';
 import type { ChangeSink } from './tracked-map.js';
 
 /** Records waiting for their fdatasync at once (pipelining); the reader knows this bound. */
@@ -16,9 +17,16 @@ const MAX_IN_FLIGHT = MAX_UNSYNCED_RECORDS;
  * only, while one that grows the file must also commit its size (measured 2.5 to 5 times slower here).
  */
 const ALLOCATE_AHEAD_BYTES = 1024 * 1024;
+const ZEROS = Buffer.alloc(64 * 1024);
+/** Records up to this size are built in one reused buffer (written synchronously, so never shared). */
+const SCRATCH_BYTES = 256 * 1024;
 /** Longest a change nobody waits for stays in memory only. */
 const LAZY_FLUSH_MS = 20;
-const ZEROS = Buffer.alloc(64 * 1024);
+/**
+ * A compaction reads the file it replaces to copy unchanged entities' bytes, up to this size; a larger
+ * file is compacted by serialising every entity (slower, but no buffer of that size).
+ */
+const MAX_REUSE_READ_BYTES = 1024 * 1024 * 1024;
 
 /** What the journal reads when it writes. */
 export interface JournalSources {
@@ -36,6 +44,8 @@ export interface JournalOptions {
   compactMinBytes?: number;
   /** One line about a failure (stderr by default). */
   warn?(line: string): void;
+  /** Releases the state file's lock once the journal is closed. */
+  unlock?(): void;
 }
 
 interface Deferred {
@@ -78,7 +88,9 @@ export class Journal implements ChangeSink {
   private position: number;
   /** File size: zero bytes from `position` to here were allocated ahead. */
   private allocatedEnd: number;
-  private readonly dirty = new Map<string, Set<string>>();
+  private dirty = new Map<string, Set<string>>();
+  /** Where each entity's latest change lies in the file (compaction copies it from there). */
+  private extents = new Extents();
   private readonly clearedKinds = new Set<string>();
   private dirtyIds = 0;
   /** Waiters for the record being collected. */
@@ -96,6 +108,8 @@ export class Journal implements ChangeSink {
   /** See JournalOptions.compactMinBytes (may be changed while running). */
   compactMinBytes: number;
   private readonly warn: (line: string) => void;
+  private readonly unlock: () => void;
+  private readonly scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
   private sources: JournalSources | undefined;
   /** Set once a write failed: from then on every answer is refused (the state on disk is behind memory). */
   failure: StateFileError | undefined;
@@ -106,6 +120,7 @@ export class Journal implements ChangeSink {
   constructor(readonly file: string, fileBytes: number, options: JournalOptions = {}) {
     this.compactMinBytes = options.compactMinBytes ?? Journal.defaultCompactMinBytes;
     this.warn = options.warn ?? ((line) => process.stderr.write(`${line}\n`));
+    this.unlock = options.unlock ?? (() => {});
     this.compactedSize = fileBytes;
     try {
       this.fd = openSync(file, 'r+');
@@ -187,6 +202,7 @@ export class Journal implements ChangeSink {
       }
     }
     closeSync(this.fd);
+    this.unlock();
   }
 
   private pending(): boolean {
@@ -230,15 +246,20 @@ export class Journal implements ChangeSink {
     }
     const done = this.next ?? deferred();
     this.next = undefined;
-    let bytes: number;
+    let record: Buffer;
     try {
-      const record = this.takeBatch();
-      this.write(record);
-      bytes = record.length;
+      record = this.takeBatch();
     } catch (error) {
       this.fail(error, [done]);
       return;
     }
+    try {
+      this.write(record);
+    } catch (error) {
+      this.fail(error, [done]);
+      return;
+    }
+    const bytes = record.length;
     this.inFlight.push(done);
     fdatasync(this.fd, (error) => {
       if (error) return this.fail(error, []);
@@ -292,20 +313,34 @@ export class Journal implements ChangeSink {
   /** The pending changes as one record; values are read (serialised) now. */
   private takeBatch(): Buffer {
     const sources = this.sources!;
-    const changes: Change[] = [];
-    for (const kind of this.clearedKinds) changes.push([kind]);
+    const changes: ChangeText[] = [];
+    const puts: [kind: string, id: string, index: number][] = [];
+    for (const kind of this.clearedKinds) {
+      changes.push(JSON.stringify([kind]));
+      this.extents.clearKind(kind);
+    }
     for (const [kind, ids] of this.dirty) {
       for (const id of ids) {
         const value = sources.peek(kind, id);
-        changes.push(value === undefined ? [kind, id] : [kind, id, value]);
+        if (value === undefined) {
+          changes.push(JSON.stringify([kind, id]));
+          this.extents.delete(kind, id);
+        } else {
+          puts.push([kind, id, changes.length]);
+          changes.push(JSON.stringify([kind, id, value]));
+        }
       }
     }
+    const clock = this.lastClock!;
     this.resetPending();
-    return frame({ c: this.lastClock!, ch: changes } satisfies BatchRecord);
+    const where: Extent[] = [];
+    const record = batchRecord(clock, changes, this.position, where, this.scratch);
+    for (const [kind, id, index] of puts) this.extents.set(kind, id, where[index]!);
+    return record;
   }
 
   private resetPending(): void {
-    this.dirty.clear();
+    this.dirty = new Map();
     this.clearedKinds.clear();
     this.dirtyIds = 0;
     this.lastClock = this.sources!.clockNow();
@@ -314,15 +349,17 @@ export class Journal implements ChangeSink {
   /** Writes the whole state to a new file and swaps it in; it holds every pending change too. */
   private async compact(): Promise<void> {
     const sources = this.sources!;
+    const changed = this.dirty;
     this.resetPending();
-    // Written as the list of records (writev), not concatenated: no second copy of a state of tens of MB.
-    const records = freshRecords(sources.entries(), this.lastClock);
+    const fresh = freshRecords(sources.entries(), this.lastClock, this.reuse(changed));
+    const records = fresh.records;
     let size = 0;
     for (const record of records) size += record.length;
     const tmp = temporaryName(this.file);
     try {
       const handle = await open(tmp, 'w');
       try {
+        // Written as the list of records (writev), not concatenated: no second copy of a state of tens of MB.
         const { bytesWritten } = await handle.writev(records);
         if (bytesWritten !== size) throw new Error(`short write (${bytesWritten} of ${size} bytes)`);
         await handle.datasync();
@@ -337,11 +374,31 @@ export class Journal implements ChangeSink {
     }
     closeSync(this.fd);
     this.fd = openSync(this.file, 'r+');
+    this.extents = fresh.extents;
     this.position = this.allocatedEnd = size;
     this.compactedSize = size;
     this.appendedSinceCompaction = 0;
     this.stats.compactions++;
     this.stats.compactedBytes += size;
+  }
+
+  /**
+   * The bytes of an entity not changed since it was last written, read from the current file (which
+   * holds its latest change at its extent); undefined for changed ones and when the file is too large.
+   */
+  private reuse(changed: ReadonlyMap<string, ReadonlySet<string>>): Reuse | undefined {
+    if (this.position > MAX_REUSE_READ_BYTES) return undefined;
+    const file = Buffer.allocUnsafe(this.position);
+    for (let read = 0; read < file.length; ) {
+      const n = readSync(this.fd, file, read, file.length - read, read);
+      if (n === 0) return undefined;
+      read += n;
+    }
+    return (kind, id) => {
+      if (changed.get(kind)?.has(id)) return undefined;
+      const extent = this.extents.get(kind, id);
+      return extent && file.subarray(extent.at, extent.at + extent.length);
+    };
   }
 
   /** Every waiter (those given, those in flight, the next record's) gets the error; later answers too. */
