@@ -1,6 +1,6 @@
 // Records built from changes serialised one by one, the extent of each change in the file, and
 // compaction copying the bytes of entities unchanged since they were written.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -48,12 +48,13 @@ describe('compaction', () => {
   /** A journal over a plain map of templates, as the store would feed it. */
   function open(file: string) {
     const templates = new Map<string, Record<string, unknown>>();
+    const clock = { now: 5 };
     const loaded = loadStateFile(file, { warn: () => {} });
     for (const [id, value] of loaded.image.kinds.get('templates') ?? []) templates.set(id, value as Record<string, unknown>);
     const journal = new Journal(file, loaded.bytes, { warn: () => {} });
     journal.attach({
-      clockIsState: false,
-      clockNow: () => 5,
+      clockIsState: true,
+      clockNow: () => clock.now,
       peek: (_kind, id) => templates.get(id),
       *entries() {
         for (const [id, value] of templates) yield ['templates', id, value];
@@ -63,8 +64,12 @@ describe('compaction', () => {
       templates.set(id, value);
       journal.changed('templates', id);
     };
-    const compact = () => (journal as unknown as { compact(): Promise<void> }).compact();
-    return { templates, journal, put, compact };
+    const internals = journal as unknown as { startCompaction(): void; compactionDone: Promise<void> | undefined };
+    const compact = async () => {
+      internals.startCompaction();
+      await internals.compactionDone;
+    };
+    return { templates, journal, put, compact, internals, clock };
   }
   const stored = (file: string) => Object.fromEntries(loadStateFile(file, { warn: () => {} }).image.kinds.get('templates') ?? []);
 
@@ -106,6 +111,43 @@ describe('compaction', () => {
     await j.compact();
     expect(stored(file)).toEqual({ ...expected, t5: { name: 'after restart' } });
     expect(readFileSync(file, 'utf8')).not.toContain('"v4"');
+    await j.journal.close();
+  });
+
+  it('goes on appending while the new file is written; what was appended meanwhile is copied behind the snapshot', async () => {
+    const file = join(dir, 'state.db');
+    const j = open(file);
+    for (let i = 0; i < 20; i++) j.put(`t${i}`, { name: `v${i}` });
+    await j.journal.barrier();
+    const inode = statSync(file).ino;
+    j.internals.startCompaction();
+    // Snapshot taken; these changes go to the current file and reach the new one at the swap.
+    j.put('t1', { name: 'during' });
+    j.put('late', { name: 'added during' });
+    j.templates.delete('t2');
+    j.journal.changed('templates', 't2');
+    j.clock.now = 9;
+    await j.journal.barrier();
+    expect(statSync(file).ino).toBe(inode);
+    await j.internals.compactionDone;
+    expect(statSync(file).ino).not.toBe(inode);
+    expect(stored(file)).toEqual(Object.fromEntries(j.templates));
+    expect(loadStateFile(file, { warn: () => {} }).image.clock).toBe(9);
+    // The extents moved with the copied records: the next compaction copies the right bytes.
+    j.put('t3', { name: 'after' });
+    await j.journal.barrier();
+    await j.compact();
+    expect(stored(file)).toEqual(Object.fromEntries(j.templates));
+    await j.journal.close();
+  });
+
+  it('stamps each record with the clock at its flush (a restored virtual clock resumes there)', async () => {
+    const file = join(dir, 'state.db');
+    const j = open(file);
+    j.clock.now = 42;
+    j.put('t', { name: 'x' });
+    await j.journal.barrier();
+    expect(loadStateFile(file, { warn: () => {} }).image.clock).toBe(42);
     await j.journal.close();
   });
 });

@@ -1,12 +1,13 @@
 // The --state journal: changed entities are appended as one record per flush and fdatasync'ed before any
-// answer that shows them is sent (barrier). Group commit: one write is in flight at a time; everything
-// changed meanwhile goes into the next record, so concurrent requests share one fdatasync. When the
+// answer that shows them is sent (barrier). Group commit: everything changed while records wait for
+// their fdatasync goes into the next record, so concurrent requests share one fdatasync. When the
 // appended records outgrow the last compacted file, the whole state is written to a new file that
-// replaces the old one atomically (compaction), so disk use stays proportional to the state.
-import { closeSync, fdatasync, fdatasyncSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
-import { open, rename, unlink } from 'node:fs/promises';
+// replaces the old one atomically (compaction.ts, in the background), so disk use stays proportional
+// to the state.
+import { closeSync, fdatasync, fdatasyncSync, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { BackgroundCompaction, closeQuietly, reuseFromFile } from './compaction.js';
 import { MAX_UNSYNCED_RECORDS } from './framing.js';
-import { cannot, freshRecords, StateFileError, syncDirectory, temporaryName, type Reuse } from './file.js';
+import { cannot, StateFileError } from './file.js';
 import { batchRecord, Extents, type ChangeText, type Extent } from './records.js';
 import type { ChangeSink } from './tracked-map.js';
 
@@ -22,11 +23,6 @@ const ZEROS = Buffer.alloc(64 * 1024);
 const SCRATCH_BYTES = 256 * 1024;
 /** Longest a change nobody waits for stays in memory only. */
 const LAZY_FLUSH_MS = 20;
-/**
- * A compaction reads the file it replaces to copy unchanged entities' bytes, up to this size; a larger
- * file is compacted by serialising every entity (slower, but no buffer of that size).
- */
-const MAX_REUSE_READ_BYTES = 1024 * 1024 * 1024;
 
 /** What the journal reads when it writes. */
 export interface JournalSources {
@@ -97,8 +93,11 @@ export class Journal implements ChangeSink {
   private next: Deferred | undefined;
   /** Records written whose fdatasync has not returned yet, oldest first. */
   private readonly inFlight: Deferred[] = [];
-  /** The compaction being written. */
-  private compacting: Deferred | undefined;
+  /** The compaction being written (the journal goes on appending meanwhile), and its end. */
+  private compaction: BackgroundCompaction | undefined;
+  private compactionDone: Promise<void> | undefined;
+  /** Set while a compaction swaps the file in: no record may be written then. */
+  private swapping = false;
   private scheduled = false;
   private lazyTimer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -172,7 +171,7 @@ export class Journal implements ChangeSink {
       this.schedule();
       return this.next.promise;
     }
-    return (this.inFlight.at(-1) ?? this.compacting)?.promise;
+    return this.inFlight.at(-1)?.promise;
   }
 
   /** Writes what is pending, compacts if anything was appended since opening, closes the file. */
@@ -185,10 +184,14 @@ export class Journal implements ChangeSink {
     }
     this.closed = true;
     clearTimeout(this.lazyTimer);
+    await this.compactionDone;
     if (!this.failure && this.appendedSinceCompaction > 0) {
+      const compaction = this.snapshot();
       try {
-        await this.compact();
+        await compaction.write();
+        this.swapIn(compaction, await compaction.swap(this.fd, this.position, this.extents));
       } catch (error) {
+        await compaction.abandon();
         this.warn(`[mock] ${cannot('write', this.file, error).message} (compaction at shutdown; the journal is intact)`);
       }
     }
@@ -238,11 +241,10 @@ export class Journal implements ChangeSink {
    */
   private flush(): void {
     this.scheduled = false;
-    if (this.failure || this.compacting || !this.pending() || this.inFlight.length >= MAX_IN_FLIGHT) return;
-    if (this.appendedSinceCompaction > Math.max(this.compactMinBytes, Journal.compactionGrowth * this.compactedSize)) {
-      // Compaction swaps the file: only once no record is in flight (their completion reschedules).
-      if (this.inFlight.length === 0) void this.runCompaction();
-      return;
+    if (this.failure || this.swapping || !this.pending() || this.inFlight.length >= MAX_IN_FLIGHT) return;
+    if (!this.compaction && this.appendedSinceCompaction > Math.max(this.compactMinBytes, Journal.compactionGrowth * this.compactedSize)) {
+      this.startCompaction();
+      if (this.failure) return;
     }
     const done = this.next ?? deferred();
     this.next = undefined;
@@ -294,20 +296,54 @@ export class Journal implements ChangeSink {
     }
   }
 
-  private async runCompaction(): Promise<void> {
-    const done = this.next ?? deferred();
-    this.next = undefined;
-    this.compacting = done;
+  /** Snapshots the state and writes it to a new file in the background (see compaction.ts). */
+  private startCompaction(): void {
+    let compaction: BackgroundCompaction;
     try {
-      await this.compact();
-      done.resolve();
+      compaction = this.snapshot();
     } catch (error) {
-      this.fail(error, [done]);
+      this.fail(error, []);
+      return;
+    }
+    this.compaction = compaction;
+    this.compactionDone = this.completeCompaction(compaction);
+  }
+
+  /** The whole state as it is now, pending changes included (they are appended as usual too). */
+  private snapshot(): BackgroundCompaction {
+    const sources = this.sources!;
+    return new BackgroundCompaction(this.file, sources.entries(), sources.clockNow(), reuseFromFile(this.fd, this.position, this.extents, this.dirty), this.position);
+  }
+
+  private async completeCompaction(compaction: BackgroundCompaction): Promise<void> {
+    try {
+      await compaction.write();
+      // The swap copies the records appended meanwhile: none may be written or waiting for its fsync then.
+      this.swapping = true;
+      while (this.inFlight.length > 0 && !this.failure) await this.inFlight.at(-1)!.promise.catch(() => {});
+      if (this.failure) throw this.failure;
+      this.swapIn(compaction, await compaction.swap(this.fd, this.position, this.extents));
+    } catch (error) {
+      await compaction.abandon();
+      this.fail(error, []);
     } finally {
-      this.compacting = undefined;
+      this.compaction = undefined;
+      this.compactionDone = undefined;
+      this.swapping = false;
     }
     if (this.next) this.schedule();
     else if (this.pending()) this.scheduleLazy();
+  }
+
+  private swapIn(compaction: BackgroundCompaction, swapped: { fd: number; size: number; extents: Extents; written: number }): void {
+    closeQuietly(this.fd);
+    this.fd = swapped.fd;
+    this.extents = swapped.extents;
+    this.position = this.allocatedEnd = swapped.size;
+    this.compactedSize = compaction.size;
+    this.appendedSinceCompaction = swapped.size - compaction.size;
+    this.stats.compactions++;
+    this.stats.compactedBytes += swapped.written;
   }
 
   /** The pending changes as one record; values are read (serialised) now. */
@@ -315,9 +351,11 @@ export class Journal implements ChangeSink {
     const sources = this.sources!;
     const changes: ChangeText[] = [];
     const puts: [kind: string, id: string, index: number][] = [];
+    const log = this.compaction?.log;
     for (const kind of this.clearedKinds) {
       changes.push(JSON.stringify([kind]));
       this.extents.clearKind(kind);
+      log?.push(['clear', kind]);
     }
     for (const [kind, ids] of this.dirty) {
       for (const id of ids) {
@@ -325,17 +363,21 @@ export class Journal implements ChangeSink {
         if (value === undefined) {
           changes.push(JSON.stringify([kind, id]));
           this.extents.delete(kind, id);
+          log?.push(['delete', kind, id]);
         } else {
           puts.push([kind, id, changes.length]);
           changes.push(JSON.stringify([kind, id, value]));
         }
       }
     }
-    const clock = this.lastClock!;
     this.resetPending();
+    const clock = this.lastClock!;
     const where: Extent[] = [];
     const record = batchRecord(clock, changes, this.position, where, this.scratch);
-    for (const [kind, id, index] of puts) this.extents.set(kind, id, where[index]!);
+    for (const [kind, id, index] of puts) {
+      this.extents.set(kind, id, where[index]!);
+      log?.push(['put', kind, id]);
+    }
     return record;
   }
 
@@ -344,61 +386,6 @@ export class Journal implements ChangeSink {
     this.clearedKinds.clear();
     this.dirtyIds = 0;
     this.lastClock = this.sources!.clockNow();
-  }
-
-  /** Writes the whole state to a new file and swaps it in; it holds every pending change too. */
-  private async compact(): Promise<void> {
-    const sources = this.sources!;
-    const changed = this.dirty;
-    this.resetPending();
-    const fresh = freshRecords(sources.entries(), this.lastClock, this.reuse(changed));
-    const records = fresh.records;
-    let size = 0;
-    for (const record of records) size += record.length;
-    const tmp = temporaryName(this.file);
-    try {
-      const handle = await open(tmp, 'w');
-      try {
-        // Written as the list of records (writev), not concatenated: no second copy of a state of tens of MB.
-        const { bytesWritten } = await handle.writev(records);
-        if (bytesWritten !== size) throw new Error(`short write (${bytesWritten} of ${size} bytes)`);
-        await handle.datasync();
-      } finally {
-        await handle.close();
-      }
-      await rename(tmp, this.file);
-      syncDirectory(this.file);
-    } catch (error) {
-      await unlink(tmp).catch(() => {});
-      throw error;
-    }
-    closeSync(this.fd);
-    this.fd = openSync(this.file, 'r+');
-    this.extents = fresh.extents;
-    this.position = this.allocatedEnd = size;
-    this.compactedSize = size;
-    this.appendedSinceCompaction = 0;
-    this.stats.compactions++;
-    this.stats.compactedBytes += size;
-  }
-
-  /**
-   * The bytes of an entity not changed since it was last written, read from the current file (which
-   * holds its latest change at its extent); undefined for changed ones and when the file is too large.
-   */
-  private reuse(changed: ReadonlyMap<string, ReadonlySet<string>>): Reuse | undefined {
-    if (this.position > MAX_REUSE_READ_BYTES) return undefined;
-    const file = Buffer.allocUnsafe(this.position);
-    for (let read = 0; read < file.length; ) {
-      const n = readSync(this.fd, file, read, file.length - read, read);
-      if (n === 0) return undefined;
-      read += n;
-    }
-    return (kind, id) => {
-      if (changed.get(kind)?.has(id)) return undefined;
-      const extent = this.extents.get(kind, id);
-      return extent && file.subarray(extent.at, extent.at + extent.length);
-    };
   }
 
   /** Every waiter (those given, those in flight, the next record's) gets the error; later answers too. */
