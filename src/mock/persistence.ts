@@ -106,7 +106,7 @@ export function attachJournal(journal: Journal, image: Image, { clock, store, en
   store.journalTo(journal);
   engine.journalTo(journal);
   webhooks.sink = journal;
-  journal.attach(sources, image.clock);
+  journal.attach(sources, image.clock, [...image.kinds.values()].some((entities) => entities.size > 0));
 }
 
 /** Holds the answer until what it may show is on disk (see state-journal/gate.ts). */

@@ -46,12 +46,12 @@ describe('batch records', () => {
 
 describe('compaction', () => {
   /** A journal over a plain map of templates, as the store would feed it. */
-  function open(file: string) {
+  function open(file: string, options: { compactMinBytes?: number } = {}) {
     const templates = new Map<string, Record<string, unknown>>();
     const clock = { now: 5 };
     const loaded = loadStateFile(file, { warn: () => {} });
     for (const [id, value] of loaded.image.kinds.get('templates') ?? []) templates.set(id, value as Record<string, unknown>);
-    const journal = new Journal(file, loaded.bytes, { warn: () => {} });
+    const journal = new Journal(file, loaded.bytes, { warn: () => {}, ...options });
     journal.attach({
       clockIsState: true,
       clockNow: () => clock.now,
@@ -59,7 +59,7 @@ describe('compaction', () => {
       *entries() {
         for (const [id, value] of templates) yield ['templates', id, value];
       },
-    }, loaded.image.clock);
+    }, loaded.image.clock, templates.size > 0);
     const put = (id: string, value: Record<string, unknown>) => {
       templates.set(id, value);
       journal.changed('templates', id);
@@ -148,6 +148,27 @@ describe('compaction', () => {
     j.put('t', { name: 'x' });
     await j.journal.barrier();
     expect(loadStateFile(file, { warn: () => {} }).image.clock).toBe(42);
+    await j.journal.close();
+  });
+
+  it('rewrites the file for its dead bytes only: a state that just grows is never compacted, overwrites are', async () => {
+    const file = join(dir, 'state.db');
+    const j = open(file, { compactMinBytes: 4096 });
+    const readme = 'x'.repeat(500);
+    for (let round = 0; round < 20; round++) {
+      for (let i = 0; i < 10; i++) j.put(`t${round}-${i}`, { name: `v${i}`, readme });
+      await j.journal.barrier();
+    }
+    // 200 entities, ~105 KiB appended, 13× the 8 KiB a rule of "twice the last compacted size" allowed.
+    expect(j.journal.stats.compactions).toBe(0);
+    // Every value written twice more: dead bytes pass the live ones.
+    for (let round = 0; round < 40; round++) {
+      for (let i = 0; i < 10; i++) j.put(`t${round % 20}-${i}`, { name: `overwritten ${round}`, readme });
+      await j.journal.barrier();
+    }
+    await (j.journal as unknown as { compactionDone?: Promise<void> }).compactionDone;
+    expect(j.journal.stats.compactions).toBeGreaterThan(0);
+    expect(stored(file)).toEqual(Object.fromEntries(j.templates));
     await j.journal.close();
   });
 });

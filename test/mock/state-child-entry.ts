@@ -9,6 +9,7 @@ import { Journal } from '../../src/mock/state-journal/journal.js';
 if (process.env['STATE_CHILD_COMPACT_BYTES']) {
   Journal.defaultCompactMinBytes = Number(process.env['STATE_CHILD_COMPACT_BYTES']);
   Journal.compactionGrowth = 0;
+  Journal.deadBytesPerLiveByte = 0;
 }
 
 const args = JSON.parse(process.env['STATE_CHILD_ARGS'] ?? '[]') as string[];

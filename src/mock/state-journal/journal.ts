@@ -36,7 +36,7 @@ export interface JournalSources {
 }
 
 export interface JournalOptions {
-  /** Compaction once appended bytes exceed max(this, 2 × the last compacted size). Default 8 MiB. */
+  /** Compaction once the file's dead bytes exceed max(this, the live bytes). Default 8 MiB. */
   compactMinBytes?: number;
   /** One line about a failure (stderr by default). */
   warn?(line: string): void;
@@ -74,10 +74,12 @@ export class Journal implements ChangeSink {
   /** compactMinBytes when JournalOptions give none (tests lower it to compact often). */
   static defaultCompactMinBytes = 8 * 1024 * 1024;
   /**
-   * Compaction also waits until the appended bytes reach this multiple of the compacted size
-   * (amortisation). 4 instead of 2 halved the bytes compacted under the /run bench load but gained
-   * only 2–6 % there, for a file up to 5× the state and a longer journal to replay after a kill.
+   * Compaction waits until the file's dead bytes (values since overwritten or deleted) exceed this
+   * multiple of its live bytes: the file stays below (1 + this) × the state, plus compactMinBytes, and
+   * a growing state without overwrites is never rewritten for nothing (it was, every 2× growth, before).
    */
+  static deadBytesPerLiveByte = 1;
+  /** Until the first compaction, restored entities have no known extent: compact by growth instead. */
   static compactionGrowth = 2;
   private fd: number;
   /** Where the next record goes (end of the intact records). */
@@ -104,6 +106,8 @@ export class Journal implements ChangeSink {
   private lastClock: number | undefined;
   private appendedSinceCompaction = 0;
   private compactedSize: number;
+  /** Every stored entity has a known extent (false from a restart until the first compaction). */
+  private extentsComplete = false;
   /** See JournalOptions.compactMinBytes (may be changed while running). */
   compactMinBytes: number;
   private readonly warn: (line: string) => void;
@@ -130,9 +134,13 @@ export class Journal implements ChangeSink {
     this.position = fileBytes;
   }
 
-  /** Starts journaling; `clock` is the clock value the file already holds. */
-  attach(sources: JournalSources, clock: number | undefined): void {
+  /**
+   * Starts journaling; `clock` is the clock value the file already holds, `restored` whether it held
+   * entities (their extents are unknown until the first compaction).
+   */
+  attach(sources: JournalSources, clock: number | undefined, restored = true): void {
     this.sources = sources;
+    this.extentsComplete = !restored;
     this.lastClock = clock ?? sources.clockNow();
   }
 
@@ -242,7 +250,7 @@ export class Journal implements ChangeSink {
   private flush(): void {
     this.scheduled = false;
     if (this.failure || this.swapping || !this.pending() || this.inFlight.length >= MAX_IN_FLIGHT) return;
-    if (!this.compaction && this.appendedSinceCompaction > Math.max(this.compactMinBytes, Journal.compactionGrowth * this.compactedSize)) {
+    if (!this.compaction && this.compactionDue()) {
       this.startCompaction();
       if (this.failure) return;
     }
@@ -296,6 +304,16 @@ export class Journal implements ChangeSink {
     }
   }
 
+  /**
+   * Once dead bytes (the file beyond its live entities' extents) exceed max(compactMinBytes, the live
+   * bytes × deadBytesPerLiveByte); by growth while restored entities' extents are unknown.
+   */
+  private compactionDue(): boolean {
+    if (!this.extentsComplete) return this.appendedSinceCompaction > Math.max(this.compactMinBytes, Journal.compactionGrowth * this.compactedSize);
+    const dead = this.position - this.extents.liveBytes;
+    return dead > Math.max(this.compactMinBytes, Journal.deadBytesPerLiveByte * this.extents.liveBytes);
+  }
+
   /** Snapshots the state and writes it to a new file in the background (see compaction.ts). */
   private startCompaction(): void {
     let compaction: BackgroundCompaction;
@@ -341,6 +359,7 @@ export class Journal implements ChangeSink {
     this.extents = swapped.extents;
     this.position = this.allocatedEnd = swapped.size;
     this.compactedSize = compaction.size;
+    this.extentsComplete = true;
     this.appendedSinceCompaction = swapped.size - compaction.size;
     this.stats.compactions++;
     this.stats.compactedBytes += swapped.written;

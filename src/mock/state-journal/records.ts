@@ -47,6 +47,8 @@ export function batchRecord(clock: number | undefined, changes: readonly ChangeT
 /** The extent of every stored entity whose latest value is in the file, by kind and id. */
 export class Extents {
   private readonly byKind = new Map<string, Map<string, Extent>>();
+  /** Sum of the extents' lengths: the bytes of the file that are still live. */
+  liveBytes = 0;
 
   get(kind: string, id: string): Extent | undefined {
     return this.byKind.get(kind)?.get(id);
@@ -55,14 +57,20 @@ export class Extents {
   set(kind: string, id: string, extent: Extent): void {
     let ids = this.byKind.get(kind);
     if (!ids) this.byKind.set(kind, (ids = new Map()));
+    this.liveBytes += extent.length - (ids.get(id)?.length ?? 0);
     ids.set(id, extent);
   }
 
   delete(kind: string, id: string): void {
-    this.byKind.get(kind)?.delete(id);
+    const ids = this.byKind.get(kind);
+    const extent = ids?.get(id);
+    if (!extent) return;
+    this.liveBytes -= extent.length;
+    ids!.delete(id);
   }
 
   clearKind(kind: string): void {
+    for (const extent of this.byKind.get(kind)?.values() ?? []) this.liveBytes -= extent.length;
     this.byKind.delete(kind);
   }
 }
