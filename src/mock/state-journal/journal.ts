@@ -7,18 +7,13 @@
 import { closeSync, fdatasync, fdatasyncSync, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { BackgroundCompaction, closeQuietly, reuseFromFile } from './compaction.js';
 import { MAX_UNSYNCED_RECORDS } from './framing.js';
+import { IDLE_MS, idleRoomFor, RoomAhead } from './room-ahead.js';
 import { cannot, StateFileError } from './file.js';
 import { batchRecord, Extents, type ChangeText, type Extent } from './records.js';
 import type { ChangeSink } from './tracked-map.js';
 
 /** Records waiting for their fdatasync at once (pipelining); the reader knows this bound. */
 const MAX_IN_FLIGHT = MAX_UNSYNCED_RECORDS;
-/**
- * Zero bytes written ahead of the records: an fdatasync of a write inside the file's size flushes data
- * only, while one that grows the file must also commit its size (measured 2.5 to 5 times slower here).
- */
-const ALLOCATE_AHEAD_BYTES = 1024 * 1024;
-const ZEROS = Buffer.alloc(64 * 1024);
 /** Records up to this size are built in one reused buffer (written synchronously, so never shared). */
 const SCRATCH_BYTES = 256 * 1024;
 /** Longest a change nobody waits for stays in memory only. */
@@ -66,7 +61,7 @@ export interface JournalStats {
   appendedBytes: number;
   compactions: number;
   compactedBytes: number;
-  /** Zero bytes written ahead of the records (see ALLOCATE_AHEAD_BYTES). */
+  /** Zero bytes written ahead of the records (room-ahead.ts). */
   allocatedBytes: number;
 }
 
@@ -84,8 +79,11 @@ export class Journal implements ChangeSink {
   private fd: number;
   /** Where the next record goes (end of the intact records). */
   private position: number;
-  /** File size: zero bytes from `position` to here were allocated ahead. */
-  private allocatedEnd: number;
+  /** Zero bytes from `position` to the file's size, written ahead of the records. */
+  private room: RoomAhead;
+  private idleTimer: NodeJS.Timeout | undefined;
+  /** When the last record was written (room is prepared once the journal has been idle a moment). */
+  private lastWriteAt = 0;
   private dirty = new Map<string, Set<string>>();
   /** Where each entity's latest change lies in the file (compaction copies it from there). */
   private extents = new Extents();
@@ -127,7 +125,7 @@ export class Journal implements ChangeSink {
     this.compactedSize = fileBytes;
     try {
       this.fd = openSync(file, 'r+');
-      this.allocatedEnd = fstatSync(this.fd).size;
+      this.room = new RoomAhead(fstatSync(this.fd).size, this.stats);
     } catch (error) {
       throw cannot('write', file, error);
     }
@@ -203,7 +201,8 @@ export class Journal implements ChangeSink {
         this.warn(`[mock] ${cannot('write', this.file, error).message} (compaction at shutdown; the journal is intact)`);
       }
     }
-    if (!this.failure && this.allocatedEnd > this.position) {
+    clearTimeout(this.idleTimer);
+    if (!this.failure && this.room.end > this.position) {
       // Hand back the space allocated ahead.
       try {
         ftruncateSync(this.fd, this.position);
@@ -280,28 +279,41 @@ export class Journal implements ChangeSink {
       this.stats.appendedBytes += bytes;
       if (this.next) this.schedule();
       else if (this.pending()) this.scheduleLazy();
+      else this.scheduleIdle();
     });
   }
 
   /** Writes a record at `position`, allocating ahead when it would grow the file. */
   private write(record: Buffer): void {
     const end = this.position + record.length;
-    if (end > this.allocatedEnd) this.allocateAhead(end + ALLOCATE_AHEAD_BYTES);
+    this.room.ensure(this.fd, end);
     let written = 0;
     while (written < record.length) written += writeSync(this.fd, record, written, record.length - written, this.position + written);
     this.position = end;
+    this.lastWriteAt = performance.now();
   }
 
-  private allocateAhead(target: number): void {
-    try {
-      while (this.allocatedEnd < target) {
-        const zeros = writeSync(this.fd, ZEROS, 0, Math.min(ZEROS.length, target - this.allocatedEnd), this.allocatedEnd);
-        this.allocatedEnd += zeros;
-        this.stats.allocatedBytes += zeros;
-      }
-    } catch {
-      // A nearly full disk: write the record without room ahead; if that fails too, it is the failure.
+  /** Once nothing has been written for IDLE_MS, prepares room ahead (room-ahead.ts). */
+  private scheduleIdle(): void {
+    if (this.idleTimer || this.closed) return;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = undefined;
+      const quietFor = performance.now() - this.lastWriteAt;
+      if (quietFor < IDLE_MS) return this.scheduleIdle();
+      this.prepareRoom(this.position + idleRoomFor(this.extents.liveBytes), false);
+    }, IDLE_MS);
+    this.idleTimer.unref();
+  }
+
+  /** One step of room per turn of the event loop, for as long as the journal stays idle. */
+  private prepareRoom(target: number, grew: boolean): void {
+    const idle = !this.closed && !this.failure && !this.swapping && !this.compaction && this.inFlight.length === 0 && !this.pending();
+    const before = this.room.end;
+    if (idle && this.room.grow(this.fd, target)) {
+      setImmediate(() => this.prepareRoom(target, true)).unref();
+      return;
     }
+    if (grew || this.room.end > before) this.room.settle(this.fd);
   }
 
   /**
@@ -357,7 +369,8 @@ export class Journal implements ChangeSink {
     closeQuietly(this.fd);
     this.fd = swapped.fd;
     this.extents = swapped.extents;
-    this.position = this.allocatedEnd = swapped.size;
+    this.position = swapped.size;
+    this.room = new RoomAhead(swapped.size, this.stats);
     this.compactedSize = compaction.size;
     this.extentsComplete = true;
     this.appendedSinceCompaction = swapped.size - compaction.size;
