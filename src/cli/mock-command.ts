@@ -29,7 +29,8 @@ Options:
                               ${FAULT_NAMES.join(', ')}
   --state FILE                persist all state to FILE and restore it on start; every answer
                               is sent after its changes are on disk (docs/state.md). A damaged
-                              or unwritable FILE stops the start with exit code 2
+                              or unwritable FILE, or one another mock uses (FILE.lock), stops
+                              the start with exit code 2
   --log                       one line per request on stderr (never query strings or keys)
   --cors ORIGIN|*             answer CORS for browser pages of ORIGIN (or any origin with *);
                               default off (no Access-Control-* headers)

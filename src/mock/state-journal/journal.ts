@@ -7,6 +7,7 @@
 import { closeSync, fdatasync, fdatasyncSync, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { BackgroundCompaction, closeQuietly, reuseFromFile } from './compaction.js';
 import { MAX_UNSYNCED_RECORDS } from './framing.js';
+import { deferred, type Deferred, type JournalOptions, type JournalSources, type JournalStats } from './journal-parts.js';
 import { IDLE_MS, idleRoomFor, RoomAhead } from './room-ahead.js';
 import { cannot, StateFileError } from './file.js';
 import { batchRecord, Extents, type ChangeText, type Extent } from './records.js';
@@ -19,51 +20,7 @@ const SCRATCH_BYTES = 256 * 1024;
 /** Longest a change nobody waits for stays in memory only. */
 const LAZY_FLUSH_MS = 20;
 
-/** What the journal reads when it writes. */
-export interface JournalSources {
-  /** Current value of an entity; undefined when it no longer exists. */
-  peek(kind: string, id: string): unknown;
-  /** Every stored entity (a compacted file). */
-  entries(): Iterable<[string, string, unknown]>;
-  clockNow(): number;
-  /** A virtual clock is state: moving it alone is a change to keep. */
-  readonly clockIsState: boolean;
-}
-
-export interface JournalOptions {
-  /** Compaction once the file's dead bytes exceed max(this, the live bytes). Default 8 MiB. */
-  compactMinBytes?: number;
-  /** One line about a failure (stderr by default). */
-  warn?(line: string): void;
-  /** Releases the state file's lock once the journal is closed. */
-  unlock?(): void;
-}
-
-interface Deferred {
-  promise: Promise<void>;
-  resolve(): void;
-  reject(error: Error): void;
-}
-
-function deferred(): Deferred {
-  let resolve!: () => void;
-  let reject!: (error: Error) => void;
-  const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
-  // A batch nobody waits for must not become an unhandled rejection.
-  promise.catch(() => {});
-  return { promise, resolve, reject };
-}
-
-export interface JournalStats {
-  /** Records appended (one per flush). */
-  flushes: number;
-  /** Bytes appended, and written by compactions. */
-  appendedBytes: number;
-  compactions: number;
-  compactedBytes: number;
-  /** Zero bytes written ahead of the records (room-ahead.ts). */
-  allocatedBytes: number;
-}
+export type { JournalOptions, JournalSources, JournalStats };
 
 export class Journal implements ChangeSink {
   /** compactMinBytes when JournalOptions give none (tests lower it to compact often). */
