@@ -171,4 +171,27 @@ describe('compaction', () => {
     expect(stored(file)).toEqual(Object.fromEntries(j.templates));
     await j.journal.close();
   });
+
+  it('prepares room ahead up to the state\'s size once idle, and hands it back at a clean close', async () => {
+    const file = join(dir, 'state.db');
+    const j = open(file, { compactMinBytes: 64 * 1024 * 1024 });
+    const readme = 'r'.repeat(10_000);
+    for (let i = 0; i < 300; i++) j.put(`t${i}`, { readme });
+    await j.journal.barrier();
+    const records = recordEnd(file);
+    // While answers waited, room came 1 MiB at a time; idle, it grows to the live size (~3 MB).
+    for (const started = Date.now(); statSync(file).size - records < 2.9e6 && Date.now() - started < 5_000;) await new Promise((r) => setTimeout(r, 10));
+    expect(statSync(file).size - records).toBeGreaterThanOrEqual(2.9e6);
+    expect(stored(file)).toEqual(Object.fromEntries(j.templates));
+    await j.journal.close();
+    expect(statSync(file).size).toBe(recordEnd(file));
+  });
 });
+
+/** Where the records end (the zero bytes after them are room ahead). */
+function recordEnd(file: string): number {
+  const bytes = readFileSync(file);
+  let end = bytes.length;
+  while (end > 0 && bytes[end - 1] === 0) end--;
+  return end;
+}

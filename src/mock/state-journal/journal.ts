@@ -264,7 +264,9 @@ export class Journal implements ChangeSink {
 
   /** One step of room per turn of the event loop, for as long as the journal stays idle. */
   private prepareRoom(target: number, grew: boolean): void {
-    const idle = !this.closed && !this.failure && !this.swapping && !this.compaction && this.inFlight.length === 0 && !this.pending();
+    // Closing writes, truncates and closes the file itself.
+    if (this.closed) return;
+    const idle = !this.failure && !this.swapping && !this.compaction && this.inFlight.length === 0 && !this.pending();
     const before = this.room.end;
     if (idle && this.room.grow(this.fd, target)) {
       setImmediate(() => this.prepareRoom(target, true)).unref();
