@@ -28,6 +28,17 @@ describe('record framing', () => {
     expect(scanRecords(buf)).toEqual({ records: [{ a: 1 }, { b: 'x\ny' }, { c: [1, 2] }], validBytes: buf.length });
   });
 
+  it('zero bytes after the records are room allocated ahead, however much of it and wherever it starts', () => {
+    for (const filler of [1, 65_535, 65_536]) {
+      // Records ending just before, at and after a 64 KiB boundary, then room of several sizes.
+      const buf = records({ f: 'x'.repeat(filler) }, { a: 1 });
+      for (const room of [0, 1, 65_535, 65_536, 65_537, 300_000]) {
+        const withRoom = Buffer.concat([buf, Buffer.alloc(room)]);
+        expect(scanRecords(withRoom), `${filler}/${room}`).toEqual({ records: [{ f: 'x'.repeat(filler) }, { a: 1 }], validBytes: buf.length });
+      }
+    }
+  });
+
   it('a last record cut anywhere, or partly written into space allocated ahead, is a torn tail at its offset', () => {
     const intact = records({ a: 1 }, { b: 2 });
     const last = frame({ c: 'the record being written when the process died' });

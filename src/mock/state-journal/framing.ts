@@ -57,9 +57,7 @@ export class CorruptRecord extends Error {
  * Zero bytes at the end are space the journal allocated ahead (a record never ends in a zero byte).
  */
 export function scanRecords(file: Buffer): Scan {
-  let end = file.length;
-  while (end > 0 && file[end - 1] === 0) end--;
-  const buf = file.subarray(0, end);
+  const buf = file.subarray(0, endOfRecords(file));
   const records: unknown[] = [];
   let offset = 0;
   while (offset < buf.length) {
@@ -74,6 +72,21 @@ export function scanRecords(file: Buffer): Scan {
     offset = damage.next;
   }
   return { records, validBytes: offset };
+}
+
+const ZERO_CHUNK = Buffer.alloc(64 * 1024);
+
+/** Where the bytes before the zero bytes at the end of `file` (room allocated ahead, up to 64 MiB) end. */
+function endOfRecords(file: Buffer): number {
+  let end = file.length;
+  // Whole chunks compared natively: a byte-by-byte loop took 50–65 ms over 64 MiB of room.
+  while (end > 0) {
+    const from = Math.max(0, end - ZERO_CHUNK.length);
+    if (!file.subarray(from, end).equals(ZERO_CHUNK.subarray(0, end - from))) break;
+    end = from;
+  }
+  while (end > 0 && file[end - 1] === 0) end--;
+  return end;
 }
 
 /** Newlines from `offset` up to, not including, the last byte (counting stops at MAX_UNSYNCED_RECORDS). */
