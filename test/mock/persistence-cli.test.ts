@@ -18,6 +18,13 @@ afterAll(() => {
   removeBundle();
 });
 
+/** The file without the zero bytes of room the journal allocates ahead (it may grow while idle). */
+const records = (file: string) => {
+  const bytes = readFileSync(file);
+  let end = bytes.length;
+  while (end > 0 && bytes[end - 1] === 0) end--;
+  return bytes.subarray(0, end);
+};
 const warningLines = (stderr: string) => stderr.split('\n').filter((line) => line.includes('state file') || line.includes('torn'));
 
 describe('mock --state as a process', () => {
@@ -60,12 +67,13 @@ describe('mock --state as a process', () => {
     try {
       expect(readFileSync(lock, 'utf8').trim()).toBe(String(first.proc.pid));
       expect((await call('POST', `${first.restV1}/templates`, { name: 'first', imageName: 'img:1' })).status).toBe(200);
-      const before = readFileSync(file);
+      const before = records(file);
       const second = await runToExit(file);
       expect(second.code).toBe(2);
       expect(second.stderr).toContain(`state file ${file} is in use by process ${first.proc.pid} (lock ${lock})`);
       expect(second.stderr).not.toContain('    at ');
-      expect(readFileSync(file).equals(before)).toBe(true);
+      // The refused start read nothing of it, let alone cut it (the records are as they were).
+      expect(records(file).equals(before)).toBe(true);
       expect((await call('POST', `${first.restV1}/templates`, { name: 'still served', imageName: 'img:1' })).status).toBe(200);
     } finally {
       await first.kill();
