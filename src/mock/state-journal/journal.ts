@@ -5,7 +5,7 @@
 // replaces the old one atomically (compaction.ts, in the background), so disk use stays proportional
 // to the state.
 import { closeSync, fdatasync, fdatasyncSync, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs';
-import { BackgroundCompaction, closeQuietly, reuseFromFile } from './compaction.js';
+import { BackgroundCompaction, closeQuietly, reuseFromFile, type Swapped } from './compaction.js';
 import { MAX_UNSYNCED_RECORDS } from './framing.js';
 import { deferred, type Deferred, type JournalOptions, type JournalSources, type JournalStats } from './journal-parts.js';
 import { IDLE_MS, idleRoomFor, RoomAhead } from './room-ahead.js';
@@ -212,20 +212,15 @@ export class Journal implements ChangeSink {
     }
     const done = this.next ?? deferred();
     this.next = undefined;
-    let record: Buffer;
+    let bytes: number;
     try {
-      record = this.takeBatch();
-    } catch (error) {
-      this.fail(error, [done]);
-      return;
-    }
-    try {
+      const record = this.takeBatch();
       this.write(record);
+      bytes = record.length;
     } catch (error) {
       this.fail(error, [done]);
       return;
     }
-    const bytes = record.length;
     this.inFlight.push(done);
     fdatasync(this.fd, (error) => {
       if (error) return this.fail(error, []);
@@ -324,7 +319,7 @@ export class Journal implements ChangeSink {
     else if (this.pending()) this.scheduleLazy();
   }
 
-  private swapIn(compaction: BackgroundCompaction, swapped: { fd: number; size: number; extents: Extents; written: number }): void {
+  private swapIn(compaction: BackgroundCompaction, swapped: Swapped): void {
     closeQuietly(this.fd);
     this.fd = swapped.fd;
     this.extents = swapped.extents;
