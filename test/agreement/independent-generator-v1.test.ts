@@ -8,11 +8,10 @@ import { startMock, type RunningMock } from '../../src/mock/index.js';
 import { packageFile } from '../../src/package-files.js';
 import { parseQuery, querySuffix, queryStylesOf } from '../../src/query-style.js';
 import { validateRequest, validateResponse } from '../../src/validation/index.js';
-import { operationsOf, readJson, seeded, type Json, type Operation } from './jsf-judge.js';
+import { operationsOf, readJson, seeded, send as sendAs, type Json, type Operation } from './jsf-judge.js';
 
 const KEY = 'independent-judge-v1-key-0123456789';
 const TRIES = 6;
-const REQUEST_TIMEOUT_MS = 10_000;
 const SURFACES = {
   restV1: operationsOf(readJson(packageFile('generated/rest-v1/openapi.json'))),
   queueV2: operationsOf(readJson(packageFile('generated/queue-v2/openapi.json'))),
@@ -21,20 +20,7 @@ const SURFACES = {
 let mock: RunningMock;
 const ids: Record<string, string> = {};
 
-async function send(method: string, url: string, body?: unknown): Promise<{ status: number; body: unknown; type: string }> {
-  const res = await fetch(url, {
-    method, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-    headers: { authorization: `Bearer ${KEY}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const type = res.headers.get('content-type') ?? '';
-  if (type.startsWith('text/event-stream')) {
-    await res.body?.cancel();
-    return { status: res.status, body: undefined, type };
-  }
-  const text = await res.text();
-  return { status: res.status, body: text && type.includes('json') ? JSON.parse(text) : undefined, type };
-}
+const send = (method: string, url: string, body?: unknown) => sendAs(KEY, method, url, body);
 
 beforeAll(async () => {
   // Real clock: held queue requests (runsync, status-sync) end when their 50 ms job does.

@@ -9,7 +9,7 @@ import { startMock, type RunningMock } from '../../src/mock/index.js';
 import { packageFile } from '../../src/package-files.js';
 import { parseQuery, querySuffix, queryStylesOf } from '../../src/query-style.js';
 import { validateRequest, validateResponse } from '../../src/validation/index.js';
-import { operationsOf, readJson, seeded, type Json, type Operation } from './jsf-judge.js';
+import { operationsOf, readJson, seeded, send, type Json, type Operation } from './jsf-judge.js';
 
 const KEY = 'independent-judge-key-0123456789';
 const TRIES = 6;
@@ -22,20 +22,8 @@ let mock: RunningMock;
 /** Ids a path `{id}` may name, per collection (the rest of the path after /v2). */
 const ids: Record<string, string> = {};
 
-async function v2(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown; type: string }> {
-  const res = await fetch(`${mock.url}${path}`, {
-    method, headers: { authorization: `Bearer ${KEY}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const type = res.headers.get('content-type') ?? '';
-  // A log stream follows new lines for a while: its status and headers are the answer.
-  if (type.startsWith('text/event-stream')) {
-    await res.body?.cancel();
-    return { status: res.status, body: undefined, type };
-  }
-  const text = await res.text();
-  return { status: res.status, body: text && type.includes('json') ? JSON.parse(text) : undefined, type };
-}
+/** A request to the mock's root (REST v2 paths start with /v2). */
+const v2 = (method: string, path: string, body?: unknown) => send(KEY, method, `${mock.url}${path}`, body);
 
 beforeAll(async () => {
   mock = await startMock({ host: '127.0.0.1', port: 0, clock: 'virtual', rateLimits: false, templateDeleteDelayMs: 0, apiKeys: [{ key: KEY, scopes: ['read', 'write'] }] });

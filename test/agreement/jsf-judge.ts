@@ -1,6 +1,7 @@
 // Shared by the independent-judge tests: operations of an OpenAPI document with every local $ref
 // inlined (so json-schema-faker, which nobody here wrote, needs no resolver of ours), a seeded random
-// source, and what counts as a schema refusal (the mock refusing what its validators found invalid).
+// source, how a request is sent and its answer read, and what counts as a schema refusal (the mock
+// refusing what its validators found invalid).
 import { readFileSync } from 'node:fs';
 
 export type Json = Record<string, unknown>;
@@ -41,6 +42,32 @@ export const operationsOf = (doc: Json): Operation[] => Object.entries(doc['path
       statuses: Object.keys(op['responses'] as Json).map(Number),
     };
   }));
+
+export interface SentAnswer {
+  status: number;
+  body: unknown;
+  type: string;
+}
+
+/** Most a judged request may take (nothing here holds longer; runsync ends with its 50 ms job). */
+const REQUEST_TIMEOUT_MS = 10_000;
+
+/** Sends a request with the Bearer key; a Server-Sent Events answer is judged on status and type only. */
+export async function send(key: string, method: string, url: string, body?: unknown): Promise<SentAnswer> {
+  const res = await fetch(url, {
+    method, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const type = res.headers.get('content-type') ?? '';
+  // A log stream follows new lines for a while: its status and headers are the answer.
+  if (type.startsWith('text/event-stream')) {
+    await res.body?.cancel();
+    return { status: res.status, body: undefined, type };
+  }
+  const text = await res.text();
+  return { status: res.status, body: text && type.includes('json') ? JSON.parse(text) : undefined, type };
+}
 
 /** Deterministic: a run reproduces. */
 export function seeded(seed: number): () => number {

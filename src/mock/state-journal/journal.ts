@@ -206,10 +206,6 @@ export class Journal implements ChangeSink {
   private flush(): void {
     this.scheduled = false;
     if (this.failure || this.swapping || !this.pending() || this.inFlight.length >= MAX_IN_FLIGHT) return;
-    if (!this.compaction && this.compactionDue()) {
-      this.startCompaction();
-      if (this.failure) return;
-    }
     const done = this.next ?? deferred();
     this.next = undefined;
     let bytes: number;
@@ -233,6 +229,8 @@ export class Journal implements ChangeSink {
       else if (this.pending()) this.scheduleLazy();
       else this.scheduleIdle();
     });
+    // After the record's fdatasync is dispatched: the snapshot is built while the disk works on it.
+    if (!this.compaction && this.compactionDue()) this.startCompaction();
   }
 
   /** Writes a record at `position`, allocating ahead when it would grow the file. */

@@ -27,14 +27,14 @@ export function lockStateFile(file: string): () => void {
           `state file ${file} is in use by ${who} (lock ${lock}); one mock per state file — stop that mock first, or delete the lock file if no mock uses the state file`,
         );
       }
-      removeStale(lock, file);
+      removeLock(lock, file);
       continue;
     }
     try {
       writeSync(fd, `${process.pid}\n`);
     } catch (error) {
       closeSync(fd);
-      removeStale(lock, file);
+      removeLock(lock, file);
       throw cannot('write', file, error);
     }
     closeSync(fd);
@@ -43,7 +43,7 @@ export function lockStateFile(file: string): () => void {
       if (!held) return;
       held = false;
       // Only our own lock: never one another process took over after a failure of ours.
-      if (ownerOf(lock) === process.pid) removeStale(lock, file);
+      if (ownerOf(lock) === process.pid) removeLock(lock, file);
     };
   }
 }
@@ -73,7 +73,8 @@ function isRunning(pid: number): boolean {
   }
 }
 
-function removeStale(lock: string, file: string): void {
+/** Removes the lock file (a stale one, or ours); one already gone is fine. */
+function removeLock(lock: string, file: string): void {
   try {
     unlinkSync(lock);
   } catch (error) {
