@@ -6,7 +6,7 @@
 // by whichever of them comes first: one fixture setup and one pass over the operations instead of three.
 // Run size: --fuzz-runs (requests per operation and phase); the seed is the run's --seed.
 import { checkAllowList, heapAfterGc, runAgreement, type AgreementOptions, type AgreementReport } from '../../src/agreement/index.js';
-import { loadCatalogue } from '../../src/conform/catalogue.js';
+import { loadCatalogue } from '../../src/contract/catalogue.js';
 import type { Ctx } from '../../src/conform/context.js';
 import { CheckFailure } from '../../src/conform/http.js';
 import { defineCheck } from '../../src/conform/registry.js';

@@ -5,7 +5,7 @@ import { defineCheck } from '../../src/conform/registry.js';
 import { expect, expectStatus, type Ctx } from '../../src/conform/context.js';
 import { isHttpSurface, type HttpSurface } from '../../src/conform/http.js';
 import { operations } from '../../generated/operations.js';
-import { packageFile } from '../../src/package-files.js';
+import { packageFile } from '../../src/contract/package-files.js';
 
 const WRONG = 'cc-wrong-key-0000000000000000';
 

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { defineCheck } from '../../src/conform/registry.js';
 import { CheckFailure } from '../../src/conform/http.js';
 import { expectEqual, expectStatus, type Ctx } from '../../src/conform/context.js';
-import { packageFile } from '../../src/package-files.js';
+import { packageFile } from '../../src/contract/package-files.js';
 
 type Field = 'ttl' | 'executionTimeout';
 

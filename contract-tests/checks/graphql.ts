@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { defineCheck } from '../../src/conform/registry.js';
 import { errorsOf, expect, expectEqual, expectStatus, type Ctx } from '../../src/conform/context.js';
 import type { Answer } from '../../src/conform/http.js';
-import { packageFile } from '../../src/package-files.js';
+import { packageFile } from '../../src/contract/package-files.js';
 
 const FIELDS = 'id name imageName containerDiskInGb volumeInGb isServerless dockerArgs env { key value } ports readme volumeMountPath containerRegistryAuthId';
 const SAVE = `mutation Save($input: SaveTemplateInput) { saveTemplate(input: $input) { ${FIELDS} } }`;

@@ -3,7 +3,7 @@
 // RESTV2-CROSS-006 (every surface renders the stored figures), and the URL layout RESTV2-LAYOUT-001.
 import { defineCheck } from '../../src/conform/registry.js';
 import { expect, expectEqual, expectStatus, type Ctx } from '../../src/conform/context.js';
-import { REST_V2_COLLECTIONS } from '../../src/url-layout.js';
+import { REST_V2_COLLECTIONS } from '../../src/contract/url-layout.js';
 import { expectProblem } from './rest-v2-core.js';
 import { v2Pod } from './rest-v2-pods.js';
 

@@ -1,5 +1,5 @@
 // The query parameters whose value is a list, with their OpenAPI `style`/`explode`, per surface and
-// operation: the one table src/query-style.ts reads to serialise and parse them (clients, mock,
+// operation: the one table src/contract/query-style.ts reads to serialise and parse them (clients, mock,
 // conformance, proxy, agreement). Scalars are absent: they travel the same way in every style.
 import { listOperations, resolveLocal, type OpenApiDocument, type SurfaceName } from './specs.js';
 
@@ -19,7 +19,7 @@ export function queryStylesOf(doc: OpenApiDocument): Record<string, Record<strin
       if (!types.includes('array') && !types.includes('object')) continue;
       const style = p.style ?? 'form';
       if (!LIST_STYLES.has(style) || types.includes('object')) {
-        throw new Error(`${String(op.operationId)}: query parameter ${p.name} uses style ${style} for ${types.join('|')}, which src/query-style.ts does not serialise`);
+        throw new Error(`${String(op.operationId)}: query parameter ${p.name} uses style ${style} for ${types.join('|')}, which src/contract/query-style.ts does not serialise`);
       }
       // OpenAPI: explode defaults to true for form, false for the delimited styles.
       const explode = p.explode ?? style === 'form';
@@ -34,7 +34,7 @@ const styleConstant = ({ style, explode }: Style) => `${style}${explode ? 'Explo
 
 /**
  * One table per surface, then the table of every surface built from them: a client imports only its
- * own surface's table, so a bundler leaves the others out (src/query-style-serialize.ts). Each distinct
+ * own surface's table, so a bundler leaves the others out (src/contract/query-style-serialize.ts). Each distinct
  * style is one shared constant, which keeps the tables small in a bundle.
  */
 export function queryStylesModule(bySurface: Record<SurfaceName, Record<string, Record<string, Style>>>): string {

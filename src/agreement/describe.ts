@@ -1,7 +1,7 @@
 // A request as a failure report prints it: method, path, query and body, with every secret value
 // (x-secret / writeOnly fields, whatever their length, and the run's own fixture secrets) replaced,
 // and long bodies cut.
-import { serializeQuery } from '../query-style.js';
+import { serializeQuery } from '../contract/query-style.js';
 import type { RequestCase } from './requests.js';
 import type { Schema } from './schema.js';
 

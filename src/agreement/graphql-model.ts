@@ -9,7 +9,7 @@ import {
   typeFromAST, visit, type ASTNode, type DefinitionNode, type FragmentDefinitionNode, type GraphQLInputType, type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import { packageFile } from '../package-files.js';
+import { packageFile } from '../contract/package-files.js';
 import type { OperationModel } from './spec-model.js';
 import type { Schema } from './schema.js';
 import { withDescribedBounds } from './graphql-bounds.js';

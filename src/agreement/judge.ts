@@ -1,7 +1,7 @@
 // Verdicts on one answer. Valid request: a documented 2xx matching the spec, or a documented 4xx
 // that the allow-list ties to a rule. Invalid request: 400 (GraphQL: errors[]) naming the violated
 // JSON path. Always: no 5xx, no dropped connection, no answer outside the spec, no secret echoed.
-import { checkGraphqlAnswer } from '../conform/graphql-shape.js';
+import { checkGraphqlAnswer } from '../contract/graphql-shape.js';
 import { validateResponse } from '../validation/index.js';
 import { allowedBy, type AllowedRefusal, type RefusalCondition } from './allow-list.js';
 import type { InvalidCase, RequestCase } from './requests.js';

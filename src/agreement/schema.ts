@@ -108,4 +108,4 @@ export function pointerSegment(key: string | number): string {
   return String(key).replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-export { codePointLength } from '../text-length.js';
+export { codePointLength } from '../contract/text-length.js';

@@ -2,8 +2,8 @@
 // fuzzer sees it: method, path, parameters with their schemas, the request body and the documented
 // statuses. Read at run time, so a bound added to a spec is followed without code changes.
 import { readFileSync } from 'node:fs';
-import { packageFile } from '../package-files.js';
-import { queryStylesOf, type QueryStyles } from '../query-style.js';
+import { packageFile } from '../contract/package-files.js';
+import { queryStylesOf, type QueryStyles } from '../contract/query-style.js';
 import { resolverFor, type Resolver, type Schema } from './schema.js';
 
 export type AgreementSurface = 'restV1' | 'queueV2' | 'restV2' | 'graphql';

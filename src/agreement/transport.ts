@@ -1,7 +1,7 @@
 // Sends fuzz requests to any target over HTTP and reports what came back, including what must never
 // happen (a dropped connection, no answer in time). A 429 is waited out (Retry-After: the clock is
 // advanced when the target has clock control, else real waiting) and the request sent again.
-import { querySuffix } from '../query-style.js';
+import { querySuffix } from '../contract/query-style.js';
 import type { RequestCase } from './requests.js';
 import { graphqlEnvelope } from './requests.js';
 
@@ -129,7 +129,7 @@ export class Transport {
       const base = c.op.surface === 'restV1' ? this.target.restUrl
         : c.op.surface === 'restV2' ? this.target.restV2Url ?? ''
           : `${this.target.queueUrl}/${encodeURIComponent(endpointId ?? '')}`;
-      // Lists exactly as the spec declares them (src/query-style.ts): REST v2 comma form, REST v1 repeated keys.
+      // Lists exactly as the spec declares them (src/contract/query-style.ts): REST v2 comma form, REST v1 repeated keys.
       url = `${base}${path}${querySuffix(c.query, c.op.queryStyles)}`;
     }
     let body: string | undefined;

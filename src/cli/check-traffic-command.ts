@@ -1,6 +1,6 @@
 // `compute-contract check-traffic FILE.har`: the proxy's per-exchange judgement over recorded traffic.
 import { parseArgs } from 'node:util';
-import type { RuleLevel } from '../conform/levels.js';
+import type { RuleLevel } from '../contract/levels.js';
 import { parseSurface, type TrafficSurface } from '../proxy/classify.js';
 import { HarError, MAX_HAR_BYTES, MAX_HAR_ENTRIES, readHar } from '../proxy/har.js';
 import { failingLevels } from '../proxy/levels-option.js';

@@ -1,6 +1,6 @@
 // `compute-contract proxy --upstream URL`: the validating proxy, until SIGINT/SIGTERM (docs/proxy.md).
 import { parseArgs } from 'node:util';
-import type { RuleLevel } from '../conform/levels.js';
+import type { RuleLevel } from '../contract/levels.js';
 import { parseSurface, type TrafficSurface } from '../proxy/classify.js';
 import { startProxy, REPORT_PATH, type RunningProxy } from '../proxy/forward.js';
 import { failingLevels } from '../proxy/levels-option.js';

@@ -2,7 +2,7 @@
 // kind, source and level), or one line per rule with its level.
 import { rules } from '../../generated/rules.js';
 import { operations } from '../../generated/operations.js';
-import { levelOf, parseLevels, RULE_LEVELS, type RuleLevel } from '../conform/levels.js';
+import { levelOf, parseLevels, RULE_LEVELS, type RuleLevel } from '../contract/levels.js';
 
 type Rule = { id: string; title: string; surface: string; source: string } & Record<string, unknown>;
 const catalogue = rules as readonly Rule[];

@@ -13,7 +13,7 @@ const operationCache = new Map<string, OperationDefinitionNode | undefined>();
 
 async function loadSchema() {
   schemaPromise ??= (async () => {
-    const [graphql, fs, files] = await Promise.all([import('graphql'), import('node:fs/promises'), import('../package-files.js')]);
+    const [graphql, fs, files] = await Promise.all([import('graphql'), import('node:fs/promises'), import('../contract/package-files.js')]);
     const sdl = await fs.readFile(files.packageFile('specs/graphql/schema.graphql'), 'utf8');
     return { graphql, schema: graphql.buildSchema(sdl) };
   })();

@@ -12,7 +12,7 @@ export interface OpenapiCall {
   headers?: Record<string, string>;
   signal?: AbortSignal;
   fetch: unknown;
-  /** The operation's query lists as the spec declares them (src/query-style.ts); openapi-fetch's default explodes every list. */
+  /** The operation's query lists as the spec declares them (src/contract/query-style.ts); openapi-fetch's default explodes every list. */
   querySerializer?: (query: Record<string, unknown>) => string;
 }
 

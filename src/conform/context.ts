@@ -3,7 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { CheckFailure, type Answer, type CallOptions, type Http, type HttpSurface } from './http.js';
 import type { Need, Usage } from './needs.js';
-import { requireUrl, type SurfaceName } from './surfaces.js';
+import { requireUrl } from './surfaces.js';
+import { type SurfaceName } from '../contract/surfaces.js';
 import type { RunSettings, TargetConfig } from './target.js';
 import type { CatalogueRule } from './types.js';
 

@@ -7,10 +7,10 @@ export type HttpSurface = Exclude<Surface, 'restV2'>;
 /** Narrows an operations-table entry to a surface whose generic checks (auth, HTTP) expect the v1 error body. */
 export const isHttpSurface = (surface: Surface): surface is HttpSurface => surface !== 'restV2';
 import type { TargetConfig } from './target.js';
-import { checkGraphqlAnswer } from './graphql-shape.js';
+import { checkGraphqlAnswer } from '../contract/graphql-shape.js';
 import type { Usage } from './needs.js';
 import { requireUrl, surfaceOfUrl } from './surfaces.js';
-import { queryStylesOf, querySuffix, type QueryStyles } from '../query-style.js';
+import { queryStylesOf, querySuffix, type QueryStyles } from '../contract/query-style.js';
 
 /** A failed expectation; the message names the operation and JSON path, never a secret value. */
 export class CheckFailure extends Error {
@@ -108,7 +108,7 @@ export class Http {
     return this.withQuery(`${base}${path}`, options, queryStylesOf(surface, operationId));
   }
 
-  /** Lists as the operation's spec declares them (src/query-style.ts). */
+  /** Lists as the operation's spec declares them (src/contract/query-style.ts). */
   private withQuery(url: string, options: CallOptions, styles: QueryStyles): string {
     return `${url}${querySuffix(options.query, styles)}`;
   }

@@ -13,11 +13,11 @@ import type { RuleResult, RunSummary } from './types.js';
 import { exitCodeOf } from './verdict.js';
 import { runHeader } from './reporters/console.js';
 
-export { loadCatalogue } from './catalogue.js';
+export { loadCatalogue } from '../contract/catalogue.js';
 export { measureMutationScore, type MutationScore } from './mutation.js';
 export { startEmbeddedTarget, DEFAULT_SEED, type TargetConfig, type RunSettings } from './target.js';
 export type { PreflightProbe, RuleResult, RunSummary, SkipKind, Tier } from './types.js';
-export { levelOf, RULE_LEVELS, type RuleLevel } from './levels.js';
+export { levelOf, RULE_LEVELS, type RuleLevel } from '../contract/levels.js';
 export { exitCodeOf, countsTowardVerdict } from './verdict.js';
 
 export interface ConformanceOptions {

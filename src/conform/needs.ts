@@ -12,7 +12,8 @@
 // Against the embedded mock the runner records what each check really used (Usage) and fails a rule
 // whose check used more than it declares, so the declarations stay exhaustive.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { SURFACE_INFO, surfaceOfRule, urlOf, type SurfaceName } from './surfaces.js';
+import { urlOf } from './surfaces.js';
+import { SURFACE_INFO, surfaceOfRule, type SurfaceName } from '../contract/surfaces.js';
 import type { TargetConfig } from './target.js';
 import type { Shared } from './registry.js';
 

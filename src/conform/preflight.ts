@@ -7,7 +7,8 @@ import { operations } from '../../generated/operations.js';
 import { Ctx, formatMs, sleep, TERMINAL, type RunState } from './context.js';
 import { CheckFailure } from './http.js';
 import type { Need } from './needs.js';
-import { SURFACE_INFO, urlOf, type SurfaceName } from './surfaces.js';
+import { urlOf } from './surfaces.js';
+import { SURFACE_INFO, type SurfaceName } from '../contract/surfaces.js';
 import type { RunSettings, TargetConfig } from './target.js';
 import type { CatalogueRule, PreflightProbe } from './types.js';
 

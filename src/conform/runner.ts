@@ -6,7 +6,7 @@
 // the root cause of the rules it blocks.
 import { randomBytes } from 'node:crypto';
 import '../../contract-tests/index.js';
-import { loadCatalogue } from './catalogue.js';
+import { loadCatalogue } from '../contract/catalogue.js';
 import { CapabilityMissing, Ctx, formatMs, NeedsClock, type RunState } from './context.js';
 import { CheckFailure, Http, SecretBook } from './http.js';
 import { covers, needLabel, Usage, type Need, type Touch } from './needs.js';
@@ -14,11 +14,12 @@ import { runPreflight } from './preflight.js';
 import { registeredChecks, type Shared } from './registry.js';
 import { runScheduled, type ScheduledJob } from './scheduler.js';
 import { planRules, plannedRealWaitMs as realWaitOf, preflightPlanOf, preflightSkip, type PlannedRule } from './selection.js';
-import { configuredSurfaces, SURFACE_NAMES, SurfaceNotConfigured } from './surfaces.js';
+import { configuredSurfaces, SurfaceNotConfigured } from './surfaces.js';
+import { SURFACE_NAMES } from '../contract/surfaces.js';
 import { DEFAULT_CONCURRENCY, type RunSettings, type TargetConfig } from './target.js';
 import type { CatalogueRule, PreflightProbe, RuleResult, RunSummary } from './types.js';
 import { totalsOf, verdictOf } from './verdict.js';
-import { RULE_LEVELS } from './levels.js';
+import { RULE_LEVELS } from '../contract/levels.js';
 
 const DEFAULT_CHECK_TIMEOUT_MS = 30_000;
 

@@ -2,11 +2,12 @@
 // surfaces the target configures, what only the embedded mock can show, the clock, the tier and
 // the extra keys. Decided before any request; the preflight's missing capabilities come on top.
 import { formatMs } from './context.js';
-import { levelOf, type RuleLevel } from './levels.js';
+import { levelOf, type RuleLevel } from '../contract/levels.js';
 import { needsOf, unconfiguredNeed, type Need } from './needs.js';
 import type { PreflightPlan } from './preflight.js';
 import type { CheckDefinition, Shared } from './registry.js';
-import { urlOf, type SurfaceName } from './surfaces.js';
+import { urlOf } from './surfaces.js';
+import { type SurfaceName } from '../contract/surfaces.js';
 import type { RunSettings, TargetConfig } from './target.js';
 import type { CatalogueRule, SkipKind, Tier } from './types.js';
 

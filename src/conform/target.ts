@@ -1,8 +1,9 @@
 // Where the suite points: flags, environment, or the embedded mock (virtual clock + control API).
 import { randomBytes } from 'node:crypto';
 import { startMock, type FaultName, type RunningMock } from '../mock/index.js';
-import type { RuleLevel } from './levels.js';
-import { SURFACE_NAMES, SURFACE_INFO, urlOf } from './surfaces.js';
+import type { RuleLevel } from '../contract/levels.js';
+import { urlOf } from './surfaces.js';
+import { SURFACE_NAMES, SURFACE_INFO } from '../contract/surfaces.js';
 import type { Tier } from './types.js';
 
 export interface TargetConfig {

@@ -1,22 +1,9 @@
 // Shared types of the conformance runner: rules, tiers, outcomes and results.
-import type { RuleLevel } from './levels.js';
-import type { SurfaceName } from './surfaces.js';
+import type { RuleLevel } from '../contract/levels.js';
+import type { SurfaceName } from '../contract/surfaces.js';
+import type { CatalogueRule, RuleCheckKind, Tier } from '../contract/catalogue.js';
 
-export type Tier = 'safe' | 'full' | 'slow';
-export type RuleCheckKind = 'black-box' | 'clock' | 'mock-only';
-
-export interface CatalogueRule {
-  id: string;
-  title: string;
-  seed: string;
-  surface: string;
-  check: RuleCheckKind;
-  tier: Tier;
-  source: string;
-  values?: Record<string, unknown>;
-  operations?: readonly string[];
-  'why-not-black-box'?: string;
-}
+export type { CatalogueRule, RuleCheckKind, Tier };
 
 export type Outcome = 'pass' | 'fail' | 'skip';
 
@@ -33,7 +20,7 @@ export interface RuleResult {
   surface: string;
   check: RuleCheckKind;
   tier: Tier;
-  /** must (seed) / should (observed) / may (assumed): see levels.ts. */
+  /** must (seed) / should (observed) / may (assumed): see src/contract/levels.ts. */
   level: RuleLevel;
   seed: string;
   outcome: Outcome;

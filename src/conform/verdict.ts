@@ -1,7 +1,7 @@
 // The verdict of a run: which failures count (must by default; every level with --strict), the
 // totals per level, and the exit code. A failed preflight probe always counts: the run could not
 // check what it was asked to (unreachable surface, refused key, jobs that never finish).
-import { RULE_LEVELS, type RuleLevel } from './levels.js';
+import { RULE_LEVELS, type RuleLevel } from '../contract/levels.js';
 import type { PreflightProbe, RuleResult, RunSummary, Tally } from './types.js';
 
 export function countsTowardVerdict(result: Pick<RuleResult, 'outcome' | 'level'>, strict: boolean): boolean {

@@ -3,7 +3,7 @@
 // filterable by surface, level, tier and check (assets/site.js; every row is in the HTML, so the
 // page is complete without script).
 import type { Rule } from '../../generated/rules.js';
-import { levelOf, RULE_LEVELS } from '../conform/levels.js';
+import { levelOf, RULE_LEVELS } from '../contract/levels.js';
 import type { CrossLinks } from './cross-links.js';
 import { escapeHtml, ruleAnchor } from './html.js';
 import type { PageOutput, SearchEntry } from './search-index.js';

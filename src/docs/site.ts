@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { packageFile } from '../package-files.js';
+import { packageFile } from '../contract/package-files.js';
 import { CrossLinks } from './cross-links.js';
 import { graphqlPage, graphqlRootFields, parseSchema } from './graphql-page.js';
 import { markdownPages, type MarkdownPage } from './markdown-pages.js';

@@ -5,7 +5,7 @@ import { join, posix, relative, sep } from 'node:path';
 import { migrationMapData } from '../../generated/migration.js';
 import { rules, type Rule } from '../../generated/rules.js';
 import type { MigrationMap } from '../migration/map.js';
-import { packageRoot } from '../package-files.js';
+import { packageRoot } from '../contract/package-files.js';
 
 /** An OpenAPI document as parsed JSON; the renderers read it defensively. */
 export type OpenApiDocument = Record<string, unknown> & {

@@ -75,5 +75,5 @@ export function parseJsonBody(req: IncomingMessage, raw: Buffer): JsonBody {
   }
 }
 
-/** Decoded query parameters (src/query-style.ts decides how lists travel, from the spec's style/explode). */
-export { parseQuery } from '../query-style.js';
+/** Decoded query parameters (src/contract/query-style.ts decides how lists travel, from the spec's style/explode). */
+export { parseQuery } from '../contract/query-style.js';

@@ -32,7 +32,7 @@ export interface RunningMock {
   restV1Url: string;
   /**
    * REST v2 management base (…/v2, as `https://api.runpod.io/v2`): beside queue v2's /v2/{endpointId} on the
-   * same port, told apart by the collection name after /v2 (src/url-layout.ts). `/rest/v2` is an alias.
+   * same port, told apart by the collection name after /v2 (src/contract/url-layout.ts). `/rest/v2` is an alias.
    */
   restV2Url: string;
   queueV2Url(endpointId: string): string;

@@ -7,7 +7,7 @@ import type { Clock } from './clock.js';
 import type { JobEngine } from './jobs/engine.js';
 import type { WebhookDispatcher, WebhookSnapshot } from './jobs/webhooks.js';
 import { loadStateFile, StateFileError, type Image } from './state-journal/file.js';
-import { REST_V2_COLLECTIONS } from '../url-layout.js';
+import { REST_V2_COLLECTIONS } from '../contract/url-layout.js';
 import { guardResponse } from './state-journal/gate.js';
 import { lockStateFile } from './state-journal/lock.js';
 import { Journal, type JournalOptions, type JournalSources } from './state-journal/journal.js';

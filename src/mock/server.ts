@@ -1,5 +1,5 @@
 // The HTTP front: one node:http handler routing /v1 (REST v1), /v2/<REST v2 collection>/… (REST v2, also
-// at the alias /rest/v2), /v2/{endpointId} (queue v2), /graphql and /__control (src/url-layout.ts). Order per
+// at the alias /rest/v2), /v2/{endpointId} (queue v2), /graphql and /__control (src/contract/url-layout.ts). Order per
 // request: OPTIONS (no auth: preflights carry no credentials) → auth → route (405 with Allow) → scope →
 // endpoint → rate limit → body → validation → handler. HEAD runs the GET operation; node:http sends no body.
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -11,7 +11,7 @@ import { isDocsPath, serveDocs } from './docs-route.js';
 import { allowHeaders, bodyForValidation, bodylessRejection } from './faults.js';
 import { GRAPHQL_ALLOW, handleGraphql } from './graphql/handler.js';
 import { parseJsonBody, parseQuery, readBody, sendError, sendJson, sendNoContent } from './http.js';
-import { queryStylesOf } from '../query-style.js';
+import { queryStylesOf } from '../contract/query-style.js';
 import { queueHandlers } from './queue/handlers.js';
 import { restHandlers } from './rest/handlers.js';
 import { answerRetired } from './rest/retired.js';
@@ -19,7 +19,7 @@ import { handleRestV2 } from './rest-v2/front.js';
 import type { Router } from './router.js';
 import { mockRateLimitPolicy } from './spec-facts.js';
 import type { OperationInfo, Surface } from './types.js';
-import { REST_V2_ALIAS_PREFIX, surfaceOfV2Segment } from '../url-layout.js';
+import { REST_V2_ALIAS_PREFIX, surfaceOfV2Segment } from '../contract/url-layout.js';
 
 /** Bodies of operations without x-max-body-bytes (REST v1): the seed states no limit; 1 MiB is ours. */
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -77,7 +77,7 @@ function handle(parts: ServerParts, req: IncomingMessage, res: ServerResponse): 
   if (path.startsWith('/v2/')) {
     const slash = path.indexOf('/', 4);
     const segment = slash === -1 ? path.slice(4) : path.slice(4, slash);
-    // As on api.runpod.io: /v2/<REST v2 collection>/… is management; anything else is an endpoint id (src/url-layout.ts).
+    // As on api.runpod.io: /v2/<REST v2 collection>/… is management; anything else is an endpoint id (src/contract/url-layout.ts).
     if (surfaceOfV2Segment(segment) === 'restV2') return handleRestV2(parts, req, res, path, search);
     const endpointId = decodeOrRaw(segment);
     return api(parts, req, res, 'queueV2', slash === -1 ? '/' : path.slice(slash), search, endpointId);

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { operations, rateLimitPolicy } from '../../generated/operations.js';
 import type { OperationInfo, RateLimitPolicy } from './types.js';
 import type { WebhookPolicy } from './jobs/webhooks.js';
-import { packageFile } from '../package-files.js';
+import { packageFile } from '../contract/package-files.js';
 
 interface OpenApiDoc {
   components?: { schemas?: Record<string, { properties?: Record<string, unknown> }> };

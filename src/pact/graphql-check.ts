@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { buildSchema, execute, parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { SpecIssue } from './spec-check.js';
-import { packageFile } from '../package-files.js';
+import { packageFile } from '../contract/package-files.js';
 
 let cached: GraphQLSchema | undefined;
 function sdl(): GraphQLSchema {

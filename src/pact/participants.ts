@@ -2,7 +2,7 @@
 // One consumer (this package's clients) and one provider per surface, because each surface has its
 // own base URL and a Pact verifier checks one base URL at a time.
 import path from 'node:path';
-import { packageRoot } from '../package-files.js';
+import { packageRoot } from '../contract/package-files.js';
 
 export const CONSUMER = 'compute-contract-clients';
 

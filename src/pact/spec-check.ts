@@ -8,7 +8,7 @@ import { operations, type OperationInfo } from '../../generated/operations.js';
 import { validateRequest, validateResponse, type Surface } from '../validation/index.js';
 import { checkGraphqlExchange } from './graphql-check.js';
 import { SURFACE_PREFIX, surfaceOfProvider, type PactSurface } from './participants.js';
-import { packageFile } from '../package-files.js';
+import { packageFile } from '../contract/package-files.js';
 import { SecretRedactor } from '../clients/redact.js';
 
 export interface SpecIssue {

@@ -1,7 +1,7 @@
 // Where provider verification points: the same flags and environment as the conformance suite
 // (src/conform/target.ts), or — by default — the reference mock on 127.0.0.1, port 0.
 import { randomBytes } from 'node:crypto';
-import { SURFACE_INFO } from '../conform/surfaces.js';
+import { SURFACE_INFO } from '../contract/surfaces.js';
 import { readOptions, remoteTarget, type TargetConfig } from '../conform/target.js';
 import { startMock, type FaultName, type RunningMock } from '../mock/index.js';
 import { PACT_SURFACES, PROVIDERS, type PactSurface } from './participants.js';

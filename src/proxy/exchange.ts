@@ -1,5 +1,5 @@
 // One request/answer pair as the proxy saw it or a HAR recorded it: the unit every judgement works on.
-import type { RuleLevel } from '../conform/levels.js';
+import type { RuleLevel } from '../contract/levels.js';
 
 /**
  * Bytes of each body (request and answer) kept for judging: 1 MiB, the REST v1 request limit, so every

@@ -2,9 +2,9 @@
 // headers, secrets the client sent appearing in the answer, and 401 for calls without credentials.
 // Each finding names a rule of specs/rules.yaml (rule-ids.ts) and carries that rule's level.
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
-import { checkGraphqlAnswer } from '../conform/graphql-shape.js';
+import { checkGraphqlAnswer } from '../contract/graphql-shape.js';
 import { formatIssues, validateRequest, validateResponse } from '../validation/index.js';
-import { parseQuery, queryStylesOf } from '../query-style.js';
+import { parseQuery, queryStylesOf } from '../contract/query-style.js';
 import { classify, type TrafficSurface } from './classify.js';
 import { isTruncated, MAX_CAPTURED_BODY_BYTES, type CapturedBody, type Exchange, type Violation } from './exchange.js';
 import { RULE, violation } from './rule-ids.js';

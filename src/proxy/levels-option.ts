@@ -1,5 +1,5 @@
 // Which rule levels fail a traffic check: `must` by default, every level with --strict, or --level LIST.
-import { RULE_LEVELS, type RuleLevel } from '../conform/levels.js';
+import { RULE_LEVELS, type RuleLevel } from '../contract/levels.js';
 
 export function failingLevels(strict: boolean, list: string | undefined): Set<RuleLevel> {
   if (strict && list !== undefined) throw new Error('--strict and --level exclude each other');

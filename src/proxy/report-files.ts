@@ -3,7 +3,7 @@
 // is redacted with the session's secrets, then read back to prove no secret is left.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { RuleLevel } from '../conform/levels.js';
+import type { RuleLevel } from '../contract/levels.js';
 import { toHtml, toMarkdown, type Block } from '../conform/reporters/document.js';
 import { MAX_CAPTURED_BODY_BYTES } from './exchange.js';
 import type { SecretBook } from './secrets.js';

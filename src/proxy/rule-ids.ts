@@ -1,7 +1,7 @@
 // Which rule of specs/rules.yaml each per-exchange judgement enforces, and violations carrying its level.
 // Only existing rule ids are used: every one already has a conformance check of its own.
 import { rules } from '../../generated/rules.js';
-import { levelOf } from '../conform/levels.js';
+import { levelOf } from '../contract/levels.js';
 import type { Violation } from './exchange.js';
 import type { SecretKind } from './secrets.js';
 

@@ -2,7 +2,7 @@
 // status, the media types of the answer and its required headers; per surface, the x-secret properties.
 import { readFileSync } from 'node:fs';
 import type { Surface } from '../../generated/operations.js';
-import { packageFile } from '../package-files.js';
+import { packageFile } from '../contract/package-files.js';
 
 type Json = Record<string, any>;
 

@@ -1,6 +1,6 @@
 // The running tally of judged traffic: counts per rule and operation, and the distinct violations
 // (same operation, rule and message counted once, with how often). Bounded so a long session stays small.
-import type { RuleLevel } from '../conform/levels.js';
+import type { RuleLevel } from '../contract/levels.js';
 import type { Violation } from './exchange.js';
 import type { Judgement } from './judge.js';
 import { titleOf, violation } from './rule-ids.js';

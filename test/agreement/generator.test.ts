@@ -13,8 +13,8 @@ import { parsePlaceholder } from '../../src/agreement/references.js';
 import { schemaArbitrary } from '../../src/agreement/schema-arbitrary.js';
 import { validCaseArbitrary, violationsOf, type GenerationContext, type RequestCase } from '../../src/agreement/requests.js';
 import type { OperationModel } from '../../src/agreement/spec-model.js';
-import { parseQuery, serializeQuery } from '../../src/query-style.js';
-import { packageFile } from '../../src/package-files.js';
+import { parseQuery, serializeQuery } from '../../src/contract/query-style.js';
+import { packageFile } from '../../src/contract/package-files.js';
 import { validateRequest } from '../../src/validation/index.js';
 
 const SEED = 7;

@@ -6,8 +6,8 @@
 import { JSONSchemaFaker } from 'json-schema-faker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../src/mock/index.js';
-import { packageFile } from '../../src/package-files.js';
-import { parseQuery, querySuffix, queryStylesOf } from '../../src/query-style.js';
+import { packageFile } from '../../src/contract/package-files.js';
+import { parseQuery, querySuffix, queryStylesOf } from '../../src/contract/query-style.js';
 import { validateRequest, validateResponse } from '../../src/validation/index.js';
 import { operationsOf, readJson, seeded, send, type Json, type Operation } from './jsf-judge.js';
 

@@ -9,7 +9,7 @@ import { judgeInvalid, judgeValid } from '../../src/agreement/judge.js';
 import type { InvalidCase, RequestCase } from '../../src/agreement/requests.js';
 import { allOperations } from '../../src/agreement/runner.js';
 import type { Outcome } from '../../src/agreement/transport.js';
-import { loadCatalogue } from '../../src/conform/catalogue.js';
+import { loadCatalogue } from '../../src/contract/catalogue.js';
 
 const ops = allOperations();
 const op = (surface: string, id: string) => ops.find((o) => o.surface === surface && o.operationId === id)!;

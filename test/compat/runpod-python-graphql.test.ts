@@ -5,7 +5,7 @@
 // endpoints are what REST v1 and REST v2 show, and that no answer ever carried a registry password.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkGraphqlAnswer } from '../../src/conform/graphql-shape.js';
+import { checkGraphqlAnswer } from '../../src/contract/graphql-shape.js';
 import { Harness, KEY } from '../mock/harness.js';
 
 interface WireRequest {

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test, vi } from 'vitest';
 import { runConformCommand } from '../../src/cli/conform-command.js';
 import { runRulesCommand } from '../../src/cli/rules-summary.js';
-import { loadCatalogue } from '../../src/conform/catalogue.js';
-import { levelOf, parseLevels } from '../../src/conform/levels.js';
+import { loadCatalogue } from '../../src/contract/catalogue.js';
+import { levelOf, parseLevels } from '../../src/contract/levels.js';
 import type { RuleResult, RunSummary } from '../../src/conform/types.js';
 import { exitCodeOf, totalsOf, verdictOf } from '../../src/conform/verdict.js';
 

@@ -9,13 +9,13 @@ import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rules } from '../../generated/rules.js';
-import { levelOf } from '../../src/conform/levels.js';
+import { levelOf } from '../../src/contract/levels.js';
 import { runDocsCommand } from '../../src/cli/docs-command.js';
 import { parseSchema } from '../../src/docs/graphql-page.js';
 import { buildSite } from '../../src/docs/site.js';
 import { loadSources } from '../../src/docs/sources.js';
 import { startMock, type RunningMock } from '../../src/mock/index.js';
-import { packageFile } from '../../src/package-files.js';
+import { packageFile } from '../../src/contract/package-files.js';
 import { launchChromium, watchedPage } from './browser.js';
 
 const SCREENSHOTS = packageFile('reports/docs');

@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rules as catalogue, type Rule } from '../../generated/rules.js';
-import { levelOf } from '../../src/conform/levels.js';
+import { levelOf } from '../../src/contract/levels.js';
 import { graphqlRootFields, parseSchema } from '../../src/docs/graphql-page.js';
 import { operationAnchor, ruleAnchor } from '../../src/docs/html.js';
 import { buildSite } from '../../src/docs/site.js';
 import { loadSources, markdownFiles, MAX_DOCS_DEPTH } from '../../src/docs/sources.js';
-import { packageFile } from '../../src/package-files.js';
+import { packageFile } from '../../src/contract/package-files.js';
 import { brokenLinks } from './site-links.js';
 
 const rules: readonly Rule[] = catalogue;

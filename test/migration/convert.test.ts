@@ -16,7 +16,7 @@ import {
   v1ListFromV2,
   type FieldEntry,
 } from '../../src/migration/index.js';
-import { packageFile } from '../../src/package-files.js';
+import { packageFile } from '../../src/contract/package-files.js';
 import { formatIssues, getOperation, validateRequest } from '../../src/validation/index.js';
 
 type Json = Record<string, unknown>;

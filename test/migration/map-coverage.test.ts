@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { operations } from '../../generated/operations.js';
 import { isNone, loadMigrationMap, TRANSFORMS, type FieldEntry, type FieldMap } from '../../src/migration/index.js';
-import { packageFile } from '../../src/package-files.js';
+import { packageFile } from '../../src/contract/package-files.js';
 
 type Json = Record<string, unknown>;
 const map = loadMigrationMap();

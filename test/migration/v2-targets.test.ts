@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isNone, migrationMap, type FieldEntry, type FieldMap } from '../../src/migration/index.js';
-import { packageFile } from '../../src/package-files.js';
+import { packageFile } from '../../src/contract/package-files.js';
 
 type Json = Record<string, unknown>;
 const file = packageFile('generated/rest-v2/openapi.json');

@@ -1,13 +1,13 @@
 // Test harness: a virtual-clock mock on 127.0.0.1:0 with the control API, and request helpers that
 // validate every REST v1 / queue v2 response against the generated validators and every GraphQL answer
 // against the SDL.
-import { checkGraphqlAnswer } from '../../src/conform/graphql-shape.js';
+import { checkGraphqlAnswer } from '../../src/contract/graphql-shape.js';
 import { expect } from 'vitest';
 import { validateResponse } from '../../src/validation/index.js';
 import { startMock, type MockOptions, type RunningMock } from '../../src/mock/index.js';
 import { Router } from '../../src/mock/router.js';
 import { mockOperations } from '../../src/mock/spec-facts.js';
-import { surfaceOfV2Segment } from '../../src/url-layout.js';
+import { surfaceOfV2Segment } from '../../src/contract/url-layout.js';
 
 export const KEY = 'test-key';
 const router = new Router(mockOperations);

@@ -6,7 +6,7 @@ import { operations } from '../../generated/operations.js';
 import { createRestV2Client } from '../../src/clients/rest-v2/index.js';
 import { surfaceOfUrl } from '../../src/conform/surfaces.js';
 import { resourceId } from '../../src/mock/state/ids.js';
-import { REST_V2_COLLECTIONS, surfaceOfV2Segment } from '../../src/url-layout.js';
+import { REST_V2_COLLECTIONS, surfaceOfV2Segment } from '../../src/contract/url-layout.js';
 import { Harness, KEY } from './harness.js';
 
 let h: Harness;

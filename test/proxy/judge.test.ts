@@ -146,7 +146,7 @@ describe('levels and rule ids', () => {
   });
 });
 
-describe('query lists as the spec declares them (src/query-style.ts)', () => {
+describe('query lists as the spec declares them (src/contract/query-style.ts)', () => {
   const refused = (path: string) => found(exchange('GET', path, 200, { gpus: [] })).filter((m) => m.includes('a request the spec refuses'));
   it('reads a REST v2 comma-form list as the list it is, and still finds a bad item in it', () => {
     expect(refused('/v2/catalog/gpus?include=AVAILABILITY&product=POD,SERVERLESS')).toEqual([]);

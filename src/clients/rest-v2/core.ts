@@ -13,7 +13,7 @@ import type { CallOptions, TransportOptions } from '../http.js';
 import { simplePathSerializer } from '../path-serializer.js';
 import { PreparedRequest } from '../prepared-request.js';
 // The serialising half only, with REST v2's own table: the parser and the other surfaces' tables stay out of the bundle.
-import { operationQueryStyles, querySuffix, serializeQuery } from '../../query-style-serialize.js';
+import { operationQueryStyles, querySuffix, serializeQuery } from '../../contract/query-style-serialize.js';
 import { SecretRedactor } from '../redact.js';
 import { createRetryFetch, type FetchLike, type RetryFetchOptions } from '../retry-fetch.js';
 import { resolveValidator, type ContractValidator, type RequestParts } from '../validator.js';

@@ -1,7 +1,8 @@
 // Console progress: one line per rule (with its level), then the preflight's root causes, totals per
 // surface and per level, and the verdict.
-import { RULE_LEVELS } from '../levels.js';
-import { SURFACE_INFO, configuredSurfaces } from '../surfaces.js';
+import { RULE_LEVELS } from '../../contract/levels.js';
+import { configuredSurfaces } from '../surfaces.js';
+import { SURFACE_INFO } from '../../contract/surfaces.js';
 import { DEFAULT_CONCURRENCY, type RunSettings, type TargetConfig } from '../target.js';
 import type { PreflightProbe, RuleResult, RunSummary, Tally } from '../types.js';
 import { verdictLine } from '../verdict.js';

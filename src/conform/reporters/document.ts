@@ -1,7 +1,7 @@
 // The conformance report as a neutral document (sections, tables), rendered to Markdown and HTML.
 import { groupedSkips, pct } from './console.js';
-import { RULE_LEVELS } from '../levels.js';
-import { SURFACE_INFO } from '../surfaces.js';
+import { RULE_LEVELS } from '../../contract/levels.js';
+import { SURFACE_INFO } from '../../contract/surfaces.js';
 import type { RuleResult, RunSummary } from '../types.js';
 import { verdictLine } from '../verdict.js';
 

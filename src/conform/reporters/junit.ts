@@ -1,7 +1,7 @@
 // JUnit XML: one <testsuite> per surface, one <testcase> per rule ("ID [level] title", with a level
 // property), and a "preflight" suite with one case per probe. Failures of every level are <failure>s
 // (type ContractViolation.<level>); which of them decide the exit code is the report's verdict.
-import { SURFACE_INFO } from '../surfaces.js';
+import { SURFACE_INFO } from '../../contract/surfaces.js';
 import type { RunSummary } from '../types.js';
 
 const esc = (s: string) => s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);

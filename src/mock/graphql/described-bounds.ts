@@ -9,7 +9,7 @@ import {
 } from 'graphql';
 import { withDescribedBounds } from '../../agreement/graphql-bounds.js';
 import type { Schema } from '../../agreement/schema.js';
-import { codePointLength } from '../../text-length.js';
+import { codePointLength } from '../../contract/text-length.js';
 
 /** The JSON type the bound phrasing applies to, for a (nullable or not) GraphQL input type. */
 function baseSchema(type: GraphQLInputType): Schema {

@@ -9,7 +9,7 @@ import type { Failure } from '../state/store.js';
 import type { TemplateRecord } from '../types.js';
 import { TEMPLATE_INPUT_BOUNDS } from '../state/input-bounds.js';
 import { parseDockerArgs, renderDockerArgs, startCommandOf } from './docker-args.js';
-import { packageFile } from '../../package-files.js';
+import { packageFile } from '../../contract/package-files.js';
 import { describedBoundsProblem } from './described-bounds.js';
 import { sdkMutationResolvers, sdkQueryResolvers } from './sdk-resolvers.js';
 

@@ -2,7 +2,7 @@
 // RateLimit fields on every authenticated answer) → route (404, 405 + Allow) → scope (403) → body
 // (400 malformed) → validation (path 404, query 400, body 422) → handler. Every error is problem+json.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { queryStylesOf } from '../../query-style.js';
+import { queryStylesOf } from '../../contract/query-style.js';
 import { validateRequest } from '../../validation/index.js';
 import { bearerKey } from '../auth.js';
 import { answerOptions } from '../cors.js';

@@ -3,7 +3,7 @@
 // Defaults: x-max-stored-jobs of the queue v2 spec, and 80 % of V8's heap limit.
 import { readFileSync } from 'node:fs';
 import { getHeapStatistics } from 'node:v8';
-import { packageFile } from '../../package-files.js';
+import { packageFile } from '../../contract/package-files.js';
 import type { Failure } from './store.js';
 
 export interface CapacityLimits {

@@ -2,9 +2,9 @@
 // maximum; the numbers are stated in specs/graphql/schema.graphql descriptions) and the worker-count
 // ceiling of the engine. Figures shared with REST v1 are read from its bundled spec, never re-typed.
 import { readFileSync } from 'node:fs';
-import { packageFile } from '../../package-files.js';
+import { packageFile } from '../../contract/package-files.js';
 import { badRequest, type Failure } from './store.js';
-import { codePointLength } from '../../text-length.js';
+import { codePointLength } from '../../contract/text-length.js';
 
 interface SchemaNode {
   minimum?: number;

@@ -2,7 +2,7 @@
 // (api.runpod.ai/v2/<endpointId>/…) both start with /v2; the segment after /v2 tells them apart: a REST v2
 // collection name, or an endpoint id — and an endpoint id never takes a collection name (queue v2 spec,
 // servers[0].variables.endpointId.x-endpoint-id-excludes; rule RESTV2-LAYOUT-001).
-import { operations } from '../generated/operations.js';
+import { operations } from '../../generated/operations.js';
 
 /** First segment after `/v2` of every REST v2 operation path (pods, serverless, templates, …), from the spec. */
 export const REST_V2_COLLECTIONS: ReadonlySet<string> = new Set(

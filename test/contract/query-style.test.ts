@@ -1,13 +1,13 @@
-// Query lists travel as the spec declares them, decided in one place (src/query-style.ts) for the
+// Query lists travel as the spec declares them, decided in one place (src/contract/query-style.ts) for the
 // clients, the mock, the conformance suite, the proxy and the agreement phase: one test per style in
 // use (form exploded: REST v1; form not exploded: REST v2 catalogue), the table generated from the
 // specs, and the mock and the REST v2 client meeting on the wire.
 import { createQuerySerializer } from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryStyles } from '../generated/query-styles.js';
-import { createRestV2Client } from '../src/clients/rest-v2/index.js';
-import { startMock, type RunningMock } from '../src/mock/index.js';
-import { parseQuery, queryStylesOf, serializeQuery } from '../src/query-style.js';
+import { queryStyles } from '../../generated/query-styles.js';
+import { createRestV2Client } from '../../src/clients/rest-v2/index.js';
+import { startMock, type RunningMock } from '../../src/mock/index.js';
+import { parseQuery, queryStylesOf, serializeQuery } from '../../src/contract/query-style.js';
 
 const KEY = 'query-style-key-0123456789';
 let mock: RunningMock;

@@ -1,4 +1,4 @@
-// The serialising half of src/query-style.ts, the one place that decides from the spec's
+// The serialising half of src/contract/query-style.ts, the one place that decides from the spec's
 // `style`/`explode` how a list-valued query parameter travels (the rules are listed there). It imports
 // no table: a client passes its own surface's (generated/query-styles.ts), so a bundle carries neither
 // the other surfaces' tables nor the parser the mock and the proxy use.

@@ -7,10 +7,10 @@
 //  - spaceDelimited / pipeDelimited: the same with `%20` / `|`.
 // Parsing is lenient in one direction only: a non-exploded parameter sent as repeated keys is
 // read as the concatenation of the lists (what generic clients such as openapi-fetch's defaults send).
-// The serialising half (style/explode → wire) is src/query-style-serialize.ts, kept apart so a client
+// The serialising half (style/explode → wire) is src/contract/query-style-serialize.ts, kept apart so a client
 // bundle holds only it and its own surface's table; this module adds the parser and the lookup over
 // every surface's table.
-import { queryStyles } from '../generated/query-styles.js';
+import { queryStyles } from '../../generated/query-styles.js';
 import { NO_QUERY_STYLES, operationQueryStyles, type QueryStyle, type QueryStyles } from './query-style-serialize.js';
 
 export { querySuffix, serializeQuery, type QueryStyle, type QueryStyles } from './query-style-serialize.js';

@@ -2,8 +2,23 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { rules as generatedRules } from '../../generated/rules.js';
-import type { CatalogueRule } from './types.js';
-import { packageFile } from '../package-files.js';
+import { packageFile } from './package-files.js';
+
+export type Tier = 'safe' | 'full' | 'slow';
+export type RuleCheckKind = 'black-box' | 'clock' | 'mock-only';
+
+export interface CatalogueRule {
+  id: string;
+  title: string;
+  seed: string;
+  surface: string;
+  check: RuleCheckKind;
+  tier: Tier;
+  source: string;
+  values?: Record<string, unknown>;
+  operations?: readonly string[];
+  'why-not-black-box'?: string;
+}
 
 let cached: readonly CatalogueRule[] | undefined;
 

@@ -5,7 +5,7 @@ import {
   buildSchema, getNamedType, getNullableType, isEnumType, isListType, isNonNullType, isObjectType, isScalarType,
   Kind, parse, TypeInfo, visit, visitWithTypeInfo, type GraphQLOutputType, type GraphQLSchema, type SelectionSetNode,
 } from 'graphql';
-import { packageFile } from '../package-files.js';
+import { packageFile } from './package-files.js';
 
 let schema: GraphQLSchema | undefined;
 function sdl(): GraphQLSchema {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { packageFile, packageRoot } from '../src/package-files.js';
+import { packageFile, packageRoot } from '../../src/contract/package-files.js';
 
 describe('package data files', () => {
   it('finds the package root: the directory holding package.json named compute-contract and specs/', () => {
