@@ -5,6 +5,8 @@ import { parseKeySpec } from '../mock/auth.js';
 import { parseCorsOrigin } from '../mock/cors.js';
 import { FAULT_NAMES, startMock, type ApiKey, type FaultName, type MockOptions } from '../mock/index.js';
 import { StateFileError } from '../mock/persistence.js';
+import { parseWorkerFlags } from '../mock/simulated-workers/load.js';
+import { WorkerSetupError } from '../mock/simulated-workers/types.js';
 
 const HELP = `Usage: compute-contract mock [options]
 
@@ -31,6 +33,12 @@ Options:
                               is sent after its changes are on disk (docs/state.md). A damaged
                               or unwritable FILE, or one another mock uses (FILE.lock), stops
                               the start with exit code 2
+  --worker NAME=MODULE|FILE.json
+                              the simulated worker of every endpoint named NAME, repeatable:
+                              MODULE's default export is RunPod's handler(job); FILE.json holds
+                              stub rules [{match, output|error|durationMs|stream}]. A template
+                              image compute-contract/echo|image|llm picks a built-in worker
+                              (docs/workers.md). A bad MODULE or FILE stops the start (exit 2)
   --log                       one line per request on stderr (never query strings or keys)
   --cors ORIGIN|*             answer CORS for browser pages of ORIGIN (or any origin with *);
                               default off (no Access-Control-* headers)
@@ -63,6 +71,7 @@ export function parseMockArgs(argv: string[]): MockOptions | 'help' {
       cors: { type: 'string' },
       'retire-rest-v1': { type: 'boolean' },
       docs: { type: 'boolean' },
+      worker: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -105,6 +114,7 @@ export function parseMockArgs(argv: string[]): MockOptions | 'help' {
   if (values.cors !== undefined) options.cors = parseCorsOrigin(values.cors);
   if (values['retire-rest-v1']) options.retireRestV1 = true;
   if (values.docs) options.docs = true;
+  if (values.worker) options.workers = parseWorkerFlags(values.worker);
   return options;
 }
 
@@ -114,12 +124,18 @@ function integer(flag: string, text: string, min: number, max = Number.MAX_SAFE_
   return n;
 }
 
+function oneLineExit(error: WorkerSetupError): number {
+  process.stderr.write(`compute-contract mock: ${error.message}\n`);
+  return error.exitCode;
+}
+
 /** Runs the mock; resolves with the exit code once it was stopped by a signal. */
 export async function runMockCommand(argv: string[]): Promise<number> {
   let options: MockOptions | 'help';
   try {
     options = parseMockArgs(argv);
   } catch (error) {
+    if (error instanceof WorkerSetupError) return oneLineExit(error);
     process.stderr.write(`compute-contract mock: ${(error as Error).message}\n\n${HELP}`);
     return 2;
   }
@@ -132,6 +148,7 @@ export async function runMockCommand(argv: string[]): Promise<number> {
     mock = await startMock(options);
   } catch (error) {
     // A state file that is damaged, foreign, of another format version or not writable: say so, change nothing.
+    if (error instanceof WorkerSetupError) return oneLineExit(error);
     if (error instanceof StateFileError) {
       process.stderr.write(`compute-contract mock: ${error.message}\n`);
       return error.exitCode;
@@ -149,6 +166,7 @@ export async function runMockCommand(argv: string[]): Promise<number> {
   if (options.faults?.length) lines.push(`faults:   ${options.faults.join(', ')}`);
   if (options.cors) lines.push(`cors:     ${options.cors}`);
   if (options.docs) lines.push(`Docs:     ${mock.url}/docs/`);
+  if (options.workers) lines.push(`workers:  ${Object.keys(options.workers).join(', ')}`);
   process.stdout.write(`${lines.join('\n')}\n`);
   return new Promise((resolve) => {
     const stop = (signal: NodeJS.Signals) => {

@@ -25,6 +25,8 @@ export interface Clock {
   /** Virtual mode only: jumps to an absolute time (never backwards). */
   set(now: number): void;
   pendingTimers(): number;
+  /** When the next live timer is due (epoch ms); undefined when none is pending. */
+  nextTimerAt(): number | undefined;
   stop(): void;
 }
 
@@ -189,6 +191,10 @@ export function createClock(mode: ClockMode, start = Date.now()): Clock {
       if (target > virtualNow) clock.advance(target - virtualNow);
     },
     pendingTimers: () => live,
+    nextTimerAt() {
+      dropCancelledTop();
+      return heap.peek()?.at;
+    },
     stop() {
       stopped = true;
       if (wake) clearTimeout(wake);

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MockCore } from './core.js';
 import { parseJsonBody, readBody, sendError, sendJson } from './http.js';
 import type { Result } from './state/store.js';
+import { advanceWithWorkers, handleWorkerControl, isWorkerControlPath } from './simulated-workers/control.js';
 import { operations } from '../../generated/operations.js';
 
 type Body = Record<string, unknown>;
@@ -17,6 +18,7 @@ export function createControlHandler(core: MockCore, reset: () => void) {
     if (!parsed.ok) return sendError(res, 400, 'Invalid control request', [parsed.error]);
     const body = (parsed.value ?? {}) as Body;
     const route = `${req.method} ${path.replace(/\/$/, '')}`;
+    if (isWorkerControlPath(path)) return handleWorkerControl(core, req.method ?? 'GET', path, body, res);
     switch (route) {
       case 'GET /__control/clock':
         return sendJson(res, 200, clockView(core));
@@ -26,7 +28,7 @@ export function createControlHandler(core: MockCore, reset: () => void) {
         if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
           return sendError(res, 400, 'Invalid control request', [{ path: '/body/ms', message: 'must be a number >= 0' }]);
         }
-        core.clock.advance(ms);
+        await advanceWithWorkers(core, ms);
         // Let webhook attempts fired by this advance finish, so callers see a settled world.
         await core.webhooks.settle();
         return sendJson(res, 200, clockView(core));

@@ -7,6 +7,7 @@ import type { RateLimiter } from './rate-limit.js';
 import type { QuotaWindows } from './rest-v2/quota.js';
 import type { LogBook } from './rest-v2/log-book.js';
 import type { ResourceStore } from './state/store.js';
+import type { WorkerRegistry } from './simulated-workers/registry.js';
 
 export interface MockCore {
   clock: Clock;
@@ -25,6 +26,8 @@ export interface MockCore {
   touch(): void;
   /** HTTP requests received and not yet answered (held /runsync, /status-sync …); lets tests wait for arrival. */
   openRequests: number;
+  /** The endpoints' simulated workers (docs/workers.md). */
+  workers: WorkerRegistry;
 }
 
 export interface RequestContext {

@@ -20,12 +20,15 @@ import { createRequestHandler } from './server.js';
 import { mockOperations, mockRateLimitPolicy, operation, webhookPolicy } from './spec-facts.js';
 import { heapCeilingFailure } from './state/capacity.js';
 import { ResourceStore } from './state/store.js';
+import { loadWorkers } from './simulated-workers/load.js';
+import { WorkerRegistry } from './simulated-workers/registry.js';
 
 /** Request line + headers the mock reads (1 MiB); beyond it node:http answers 431. */
 export const MAX_REQUEST_HEAD_BYTES = 1024 * 1024;
 
 export { FAULT_NAMES, DEFAULT_API_KEY, type MockOptions, type FaultName, type ApiKey } from './options.js';
 export type { Clock } from './clock.js';
+export { WorkerSetupError, type WorkerHandler, type WorkerJob, type WorkerContext, type StubRule, type WorkerDefinition } from './simulated-workers/types.js';
 
 export interface RunningMock {
   url: string;
@@ -49,6 +52,8 @@ export interface RunningMock {
 
 export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
   const options = resolveOptions(input);
+  // Workers load first: a module that cannot load stops the start before any state file is opened.
+  const loadedWorkers = await loadWorkers(input.workers);
   // --state: read (and checked) before the clock exists, since a restored virtual clock resumes at the
   // saved time (downtime must not expire ttl or retention). Throws StateFileError (CLI exit code 2).
   const opened = options.stateFile ? openState(options.stateFile) : undefined;
@@ -60,6 +65,10 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
   const unavailableGpuTypes = new Set<string>();
   // Changes are journaled where state lives (state-journal/tracked-map.ts); touch() needs to do nothing.
   const touch = () => {};
+  const workers = new WorkerRegistry(loadedWorkers, clock, (id) => {
+    const endpoint = store.endpoints.peek(id);
+    return endpoint && { name: endpoint.name, imageName: store.templates.peek(endpoint.templateId)?.imageName };
+  }, () => options.jobDurationMs);
   const engine = new JobEngine({
     clock,
     faults: options.faults,
@@ -78,12 +87,13 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
     },
     isGpuAvailable: (gpuTypeId) => !unavailableGpuTypes.has(gpuTypeId),
     onTerminal: (job) => webhooks.jobFinished(job),
+    workers,
   });
   const rateLimiter = new RateLimiter(clock, mockRateLimitPolicy.windowMs, options.rateLimitFactor);
   const restV2Quota = new QuotaWindows(clock, options.rateLimitFactor);
   const logs = new LogBook(clock, engine);
   store.podObserver = logs;
-  const core: MockCore = { clock, options, store, engine, webhooks, rateLimiter, restV2Quota, logs, unavailableGpuTypes, touch, openRequests: 0 };
+  const core: MockCore = { clock, options, store, engine, webhooks, rateLimiter, restV2Quota, logs, unavailableGpuTypes, touch, openRequests: 0, workers };
 
   if (opened) {
     const persisted = { clock, store, engine, webhooks };
@@ -98,6 +108,7 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
     restV2Quota.clear();
     webhooks.clearLog();
     unavailableGpuTypes.clear();
+    workers.reset();
     touch();
   };
   const handler = createRequestHandler({

@@ -3,6 +3,7 @@ import type { ClockMode } from './clock.js';
 import { parseCorsOrigin } from './cors.js';
 import { defaultCapacityLimits, type CapacityLimits } from './state/capacity.js';
 import { ALL_SCOPES, type Scope } from './types.js';
+import type { WorkerDefinition } from './simulated-workers/types.js';
 
 export const FAULT_NAMES = [
   'ttl-min-off-by-one',
@@ -72,6 +73,12 @@ export interface MockOptions {
   docs?: boolean;
   /** Answer every REST v1 request 410 Gone naming its REST v2 replacement, as the real service since 2026-11-15. */
   retireRestV1?: boolean;
+  /**
+   * Simulated workers by endpoint name (docs/workers.md): a handler function (RunPod's `handler(job)`), a
+   * list of stub rules, or the path of a module (default export) or of a .json stubs file. Loaded at start;
+   * a bad one stops it (WorkerSetupError). A job's `input.mock` still wins.
+   */
+  workers?: Record<string, WorkerDefinition>;
 }
 
 export interface ResolvedOptions {

@@ -6,7 +6,9 @@ import type { FaultName } from '../options.js';
 import { TERMINAL_STATUSES, type Job, type JobPolicy, type JobStatus, type Worker } from '../types.js';
 import { TrackedMap, type ChangeSink } from '../state-journal/tracked-map.js';
 import { RetentionQueue } from './retention.js';
-import { availableChunks, outcomeOf, readDirective } from './simulate.js';
+import { availableChunks, outcomeOf, readDirective, type MockDirective } from './simulate.js';
+import type { HandlerRun } from '../simulated-workers/handler-run.js';
+import type { WorkerPlan, WorkerRegistry } from '../simulated-workers/registry.js';
 import { EndpointJobs } from './endpoint-jobs.js';
 import { JobWaiters } from './waiters.js';
 import type { EndpointConfig } from './workers.js';
@@ -28,6 +30,8 @@ export interface EngineDeps {
   onTerminal(job: Job): void;
   /** GPU types that currently have no capacity (control API). */
   isGpuAvailable(gpuTypeId: string): boolean;
+  /** The endpoints' simulated workers (stubs, handlers, built-ins); without it every job runs the default echo worker. */
+  workers?: WorkerRegistry;
 }
 
 export interface Submission {
@@ -50,6 +54,8 @@ export class JobEngine {
   private readonly timers = new Map<string, JobTimers>();
   private readonly waiters: JobWaiters;
   private readonly retention: Record<Job['kind'], RetentionQueue>;
+  /** Handler runs of jobs (simulated-workers/), kept until the job is deleted or retried: /stream reads their chunks. */
+  private readonly runs = new Map<string, HandlerRun>();
 
   constructor(private readonly deps: EngineDeps) {
     this.waiters = new JobWaiters(deps.clock, (jobId) => this.jobs.get(jobId));
@@ -168,6 +174,7 @@ export class JobEngine {
     delete job.finishedAt;
     delete job.workerId;
     delete job.crashed;
+    this.runs.delete(job.id);
     job.streamed = 0;
     job.retries++;
     ep.retried++;
@@ -229,10 +236,19 @@ export class JobEngine {
 
   /** Hands out the stream chunks produced since the last read (drain on read). */
   drainStream(job: Job): unknown[] {
-    const directive = readDirective(job.input, this.deps.defaultJobDurationMs);
-    if (typeof directive === 'string' || !directive.stream) return [];
-    const available = availableChunks(directive, job, this.deps.clock.now());
-    const chunks = directive.stream.slice(job.streamed, available);
+    const run = this.runs.get(job.id);
+    let source: unknown[];
+    let available: number;
+    if (run) {
+      source = run.chunks;
+      available = source.length;
+    } else {
+      const plan = this.planOf(job);
+      if (plan.kind !== 'directive' || typeof plan.directive === 'string' || !plan.directive.stream) return [];
+      source = plan.directive.stream;
+      available = availableChunks(plan.directive, job, this.deps.clock.now());
+    }
+    const chunks = source.slice(job.streamed, available);
     if (available > job.streamed) {
       job.streamed = available;
       this.jobs.touch(job.id);
@@ -351,7 +367,9 @@ export class JobEngine {
     // nothing after a restart (its record is written again when the job finishes or is cancelled).
     const config = this.deps.endpointConfig(ep.endpointId) ?? {};
     const timeout = job.policy?.executionTimeout ?? config.executionTimeoutMs ?? DEFAULT_EXECUTION_TIMEOUT_MS;
-    const directive = readDirective(job.input, this.deps.defaultJobDurationMs);
+    const plan = this.planOf(job);
+    if (plan.kind === 'handler') return this.startHandler(ep, job, plan.handler, now + timeout, timeout);
+    const directive = plan.directive;
     const duration = typeof directive === 'string' ? 0 : directive.durationMs;
     const timers = this.timersOf(job);
     if (duration > timeout) {
@@ -375,7 +393,35 @@ export class JobEngine {
     });
   }
 
+  /** `input.mock` first, then the endpoint's simulated worker, then the default echo worker. */
+  private planOf(job: Job): { kind: 'directive'; directive: MockDirective | string } | Extract<WorkerPlan, { kind: 'handler' }> {
+    const ownDirective = job.input['mock'] !== undefined;
+    const plan = ownDirective ? undefined : this.deps.workers?.planOf(job);
+    return plan ?? { kind: 'directive', directive: readDirective(job.input, this.deps.defaultJobDurationMs) };
+  }
+
+  /** RunPod's handler contract: the handler's outcome ends the job, unless its time budget (`deadline`) ends it first. */
+  private startHandler(ep: EndpointJobs, job: Job, handler: Extract<WorkerPlan, { kind: 'handler' }>['handler'], deadline: number, timeout: number): void {
+    const run = this.deps.workers!.run(handler, { id: job.id, input: job.input }, ep.endpointId);
+    const attempt = job.attempts;
+    this.runs.set(job.id, run);
+    const current = () => this.jobs.get(job.id) === job && job.status === 'IN_PROGRESS' && job.attempts === attempt;
+    this.timersOf(job).run = this.deps.clock.at(deadline, () => {
+      run.abort(`executionTimeout of ${timeout} ms exceeded`);
+      this.releaseWorker(ep, job);
+      this.finish(ep, job, 'TIMED_OUT', { error: `executionTimeout of ${timeout} ms exceeded` });
+      this.dispatch(ep);
+    });
+    void run.done.then((outcome) => {
+      if (!current()) return;
+      this.releaseWorker(ep, job);
+      this.finish(ep, job, outcome.status, outcome);
+      this.dispatch(ep);
+    });
+  }
+
   private releaseWorker(ep: EndpointJobs, job: Job): void {
+    this.runs.get(job.id)?.abort('the job ended (cancelled, timed out or expired)');
     const timers = this.timers.get(job.id);
     if (timers) {
       this.deps.clock.cancel(timers.run);
@@ -422,6 +468,7 @@ export class JobEngine {
       this.timers.delete(job.id);
     }
     ep.remove(job);
+    this.runs.delete(job.id);
     this.jobs.delete(job.id);
     this.waiters.notify(job, undefined);
   }
