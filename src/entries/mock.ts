@@ -10,4 +10,10 @@ export {
   type FaultName,
   type ApiKey,
   type Clock,
+  WorkerSetupError,
+  type WorkerHandler,
+  type WorkerJob,
+  type WorkerContext,
+  type StubRule,
+  type WorkerDefinition,
 } from '../mock/index.js';
