@@ -3010,6 +3010,78 @@ export const rules = [
     ]
   },
   {
+    "id": "GQL-PUBLIC-001",
+    "title": "A GraphQL request carrying no key at all whose every operation is a query selecting only Query fields the SDL marks `x-auth: none` (gpuTypes, listings, allAiApiPublicConfigs) is answered 200 with the same data as with a key.",
+    "seed": "Authentication › GraphQL interface; Endpoints › GraphQL interface › SDK operations (not shown)",
+    "surface": "graphql",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "values": {
+      "publicQueryFields": [
+        "gpuTypes",
+        "listings",
+        "allAiApiPublicConfigs"
+      ]
+    },
+    "operations": [
+      "gpuTypes",
+      "allAiApiPublicConfigs"
+    ]
+  },
+  {
+    "id": "GQL-PUBLIC-002",
+    "title": "A GraphQL request without a key that selects one account field (myself, pod, podTemplate) among public ones, a mutation or introspection is answered 401 with no data at all; a public query with a wrong key is 401 too.",
+    "seed": "Authentication › GraphQL interface; Authentication › Rules 1; Errors › 401",
+    "surface": "graphql",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "values": {
+      "status": 401
+    },
+    "operations": [
+      "gpuTypes",
+      "podTemplate"
+    ]
+  },
+  {
+    "id": "GQL-PUBLIC-003",
+    "title": "gpuTypes { lowestPrice(input: {gpuCount, secureCloud, allowedCudaVersions}) { stockStatus gpuTypeCudaVersions { cudaVersion availability } } } agrees with the REST v2 catalogue: stockStatus is null exactly when listGpuTypes (include=AVAILABILITY, product=POD, same count, cloud and cudaVersions) reports availability NONE, and each CUDA version is AVAILABLE exactly when that version alone has stock.",
+    "seed": "Endpoints › GraphQL interface › SDK operations (not shown)",
+    "surface": "graphql",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "values": {
+      "gpuCount": 1,
+      "stockStatus": [
+        "High",
+        "Medium",
+        "Low"
+      ],
+      "cudaAvailability": [
+        "AVAILABLE",
+        "UNAVAILABLE"
+      ]
+    },
+    "operations": [
+      "gpuTypes"
+    ]
+  },
+  {
+    "id": "GQL-HUB-001",
+    "title": "Every Hub listing is SERVERLESS or POD with a listedRelease whose config is JSON text; saveEndpoint with the hubReleaseId of a SERVERLESS listing's release and a template {name, imageName, env} creates an endpoint (and its template) running that image with that env; a hubReleaseId no listing lists, or one of a POD listing, fails naming hubReleaseId and stores nothing.",
+    "seed": "Endpoints › GraphQL interface › SDK operations (not shown)",
+    "surface": "graphql",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "operations": [
+      "saveEndpoint"
+    ]
+  },
+  {
     "id": "AGREE-VALID-001",
     "title": "Every spec-valid request generated (seeded fast-check) from the bundled specs for every operation of REST v1, queue v2, GraphQL and REST v2 (query lists serialised as each parameter's style/explode declares) is answered with a documented 2xx whose body matches the spec, or with a documented refusal whose rule the agreement allow-list names for that operation and status; every REST v2 answer also carries RateLimit and RateLimit-Policy, and every REST v2 error is application/problem+json.",
     "seed": "Errors › Status codes (not shown); Errors › 400",

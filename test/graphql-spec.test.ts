@@ -98,7 +98,22 @@ describe('GraphQL schema', () => {
       'saveEndpoint', 'saveRegistryAuth', 'saveTemplate', 'secretCreate', 'secretDelete', 'updateEndpointTemplate', 'updateRegistryAuth',
       'updateUserSettings',
     ]);
-    expect(Object.keys(schema.getQueryType()?.getFields() ?? {}).sort()).toEqual(['gpuTypes', 'myself', 'pod', 'podTemplate']);
+    expect(Object.keys(schema.getQueryType()?.getFields() ?? {}).sort()).toEqual(['allAiApiPublicConfigs', 'gpuTypes', 'listings', 'myself', 'pod', 'podTemplate']);
+  });
+
+  it('x-auth: none marks exactly the catalogue queries public, and no account type is reachable from them', () => {
+    const fields = schema.getQueryType()!.getFields();
+    const marked = Object.values(fields).filter((f) => /^x-auth: none$/m.test(f.description ?? '')).map((f) => f.name).sort();
+    expect(marked).toEqual(['allAiApiPublicConfigs', 'gpuTypes', 'listings']);
+    const reachable = new Set<string>();
+    const walk = (name: string): void => {
+      if (reachable.has(name)) return;
+      reachable.add(name);
+      const type = schema.getType(name);
+      if (isObjectType(type)) for (const field of Object.values(type.getFields())) walk(getNamedType(field.type).name);
+    };
+    for (const name of marked) walk(getNamedType(fields[name]!.type).name);
+    for (const account of ['User', 'Pod', 'Endpoint', 'PodTemplate', 'Secret', 'NetworkVolume', 'ContainerRegistryAuth']) expect(reachable.has(account), account).toBe(false);
   });
 
   it('no type has a password or secret value field (registry passwords and secret values are write-only)', () => {

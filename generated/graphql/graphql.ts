@@ -117,6 +117,16 @@ export type EndpointInput = {
    */
   allowedCudaVersions?: string | null | undefined;
   /**
+   * Compliance certifications the data centres must hold; kept by the mock, no effect on placement. At most 16 items.
+   * x-source: observed — the MCP server sends []; bound assumed
+   */
+  compliance?: Array<string> | null | undefined;
+  /**
+   * Longest a job may run, in ms. 5000 to 604800000.
+   * x-source: observed — the MCP server sends 600000; bound assumed, as REST v1 executionTimeoutMs
+   */
+  executionTimeoutMs?: number | null | undefined;
+  /**
    * FlashBoot.
    * x-source: observed
    */
@@ -131,6 +141,12 @@ export type EndpointInput = {
    * x-source: observed — the SDK's default is "AMPERE_16"; bound assumed
    */
   gpuIds?: string | null | undefined;
+  /**
+   * A Hub release (listings' listedRelease.id) the endpoint deploys; it must be the listed release of a SERVERLESS
+   * listing, else the mutation fails naming it. At most 128 characters.
+   * x-source: observed — @runpod/mcp-server 4.0.0 deploy-hub-repo sends it; the refusal assumed
+   */
+  hubReleaseId?: string | null | undefined;
   /**
    * Id of the endpoint to change; omit to create. At most 128 characters.
    * x-source: observed — bound assumed, as REST v1 ids
@@ -147,6 +163,16 @@ export type EndpointInput = {
    */
   locations?: string | null | undefined;
   /**
+   * Lowest CUDA version of the workers' hosts, `major.minor`; "" for any. At most 16 characters.
+   * x-source: observed — @runpod/mcp-server 4.0.0 deploy-hub-repo sends it with allowedCudaVersions; bound assumed
+   */
+  minCudaVersion?: string | null | undefined;
+  /**
+   * Models cached on the workers' hosts; kept by the mock, no effect. At most 16 items.
+   * x-source: observed — the MCP server sends []; bound assumed
+   */
+  modelReferences?: Array<string> | null | undefined;
+  /**
    * Endpoint name. At most 191 characters.
    * x-source: observed — bound assumed, as REST v1
    */
@@ -156,6 +182,11 @@ export type EndpointInput = {
    * x-source: observed — the SDK inlines networkVolumeId "" when none; bound assumed, as REST v1
    */
   networkVolumeId?: string | null | undefined;
+  /**
+   * Network volumes the workers may mount. At most 16 items.
+   * x-source: observed — the MCP server sends null; bound assumed
+   */
+  networkVolumeIds?: Array<string> | null | undefined;
   /**
    * QUEUE_DELAY or REQUEST_COUNT.
    * x-source: observed — the SDK inlines scalerType as a string literal
@@ -167,10 +198,20 @@ export type EndpointInput = {
    */
   scalerValue?: number | null | undefined;
   /**
+   * A new serverless template to create for the endpoint, instead of templateId (not both).
+   * x-source: observed — @runpod/mcp-server 4.0.0 deploy-hub-repo sends it
+   */
+  template?: EndpointTemplateInput | null | undefined;
+  /**
    * Serverless template the workers run. 1 to 128 characters.
    * x-source: observed — bound assumed, as REST v1
    */
   templateId?: string | null | undefined;
+  /**
+   * QB (queue-based) or LB (load balancer); QB when absent. A change of an existing endpoint's type is refused.
+   * x-source: observed — the MCP server sends `type: "QB"`; LB and the refusal assumed, as REST v2 (type is immutable)
+   */
+  type?: string | null | undefined;
   /**
    * Most workers. 0 to 100.
    * x-source: observed — bound assumed, as REST v1
@@ -181,6 +222,53 @@ export type EndpointInput = {
    * x-source: observed — bound assumed, as REST v1
    */
   workersMin?: number | null | undefined;
+};
+
+/**
+ * The template saveEndpoint creates for a new endpoint (instead of templateId): a serverless template.
+ * x-source: observed — @runpod/mcp-server 4.0.0 deploy-hub-repo sends `template: {name, imageName, containerDiskInGb, containerRegistryAuthId, dockerArgs, startScript, ports, env}`
+ */
+export type EndpointTemplateInput = {
+  /**
+   * Container disk in GB; 20 when absent. 1 to 4000.
+   * x-source: observed — bound assumed, as saveTemplate
+   */
+  containerDiskInGb?: number | null | undefined;
+  /**
+   * Registry credential of a private image; "" for none. At most 128 characters.
+   * x-source: observed — bound assumed
+   */
+  containerRegistryAuthId?: string | null | undefined;
+  /**
+   * Start command; "" for the image's own. At most 4096 characters.
+   * x-source: observed — bound assumed
+   */
+  dockerArgs?: string | null | undefined;
+  /**
+   * Environment of the workers. At most 256 entries; key 1 to 255 characters, value at most 16384 characters.
+   * x-source: observed — bounds assumed, as saveTemplate
+   */
+  env?: Array<EnvironmentVariableInput> | null | undefined;
+  /**
+   * Container image. 1 to 1024 characters.
+   * x-source: observed — bound assumed, as saveTemplate
+   */
+  imageName: string;
+  /**
+   * Template name. 1 to 191 characters.
+   * x-source: observed — bound assumed, as saveTemplate
+   */
+  name: string;
+  /**
+   * Exposed ports; "" for none.
+   * x-source: observed
+   */
+  ports?: string | null | undefined;
+  /**
+   * Start script; "" for none. At most 4096 characters.
+   * x-source: observed — the mock keeps it as given; bound assumed
+   */
+  startScript?: string | null | undefined;
 };
 
 /**
@@ -216,10 +304,21 @@ export type FlashBootType =
  */
 export type GpuLowestPriceInput = {
   /**
+   * Only hosts with one of these CUDA versions count (stock, price and gpuTypeCudaVersions), e.g. `["12.8"]`;
+   * absent or empty: any version. At most 16 items.
+   * x-source: observed — @runpod/mcp-server 4.0.0 inlines `allowedCudaVersions: ["12.8"]` to probe one version; bound assumed
+   */
+  allowedCudaVersions?: Array<string> | null | undefined;
+  /**
    * GPUs per pod. 1 to 8.
    * x-source: observed — runpod-python 1.12.0 inlines `gpuCount: N`; bound assumed, as REST v1 gpuCount
    */
   gpuCount?: number | null | undefined;
+  /**
+   * true: secure cloud only; false: community cloud only; absent: either cloud (the cheaper offer).
+   * x-source: observed — @runpod/mcp-server 4.0.0 inlines `secureCloud: true` for secureCloudOnly; false and absent assumed
+   */
+  secureCloud?: boolean | null | undefined;
 };
 
 /**

@@ -78,6 +78,7 @@ export const FAULT_CATCHERS: { readonly [fault in FaultName]: readonly string[] 
   'rest-v1-pod-memory-constant': ['RESTV2-CROSS-006'],
   'graphql-sdk-bounds-unchecked': ['GQL-SDK-INPUT-001'],
   'graphql-pod-template-dropped': ['GQL-SDK-006'],
+  'graphql-public-leaks-account': ['GQL-PUBLIC-002'],
   // Issue 21: what only generated requests reach (the REST v2 agreement phase).
   'rest-v2-comma-list-refused': ['AGREE-VALID-001'],
   'rest-v2-undocumented-refusal': ['AGREE-VALID-001'],

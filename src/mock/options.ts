@@ -34,6 +34,7 @@ export const FAULT_NAMES = [
   'rest-v2-port-private-null',
   'graphql-sdk-bounds-unchecked',
   'graphql-pod-template-dropped',
+  'graphql-public-leaks-account',
 ] as const;
 export type FaultName = (typeof FAULT_NAMES)[number];
 

@@ -147,6 +147,10 @@ const deviations: Record<FaultName, (h: Harness) => Promise<boolean>> = {
     const pod = await raw('POST', h.mock.graphqlUrl, { query });
     return typeof pod.body.data?.deployCpuPod?.id === 'string' && (await raw('DELETE', `${h.mock.restV1Url}/templates/${template.body.id}`)).status === 204;
   },
+  'graphql-public-leaks-account': async (h) => {
+    const answer = await raw('POST', h.mock.graphqlUrl, { query: '{ gpuTypes { id } myself { id } }' }, null);
+    return answer.status === 200 && typeof answer.body.data?.myself?.id === 'string';
+  },
 };
 
 describe('fault injection', () => {

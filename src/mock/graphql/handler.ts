@@ -6,9 +6,17 @@ import type { MockCore } from '../core.js';
 import { parseJsonBody, readBody, sendJson } from '../http.js';
 import { graphqlMessage } from '../faults.js';
 import { buildExecutableSchema } from './schema.js';
+import { publicDataAsked, publicQueryFields } from './public-access.js';
 import { redactSecrets, secretStrings } from './secret-values.js';
 
 const schema = buildExecutableSchema();
+const publicFields = publicQueryFields(schema);
+
+/** Whether a request without a key is answered: only public data asked (fault graphql-public-leaks-account: any public field among others). */
+function answersWithoutKey(core: MockCore, document: DocumentNode): boolean {
+  const asked = publicDataAsked(schema, document, publicFields);
+  return asked === 'only' || (asked === 'some' && core.options.faults.has('graphql-public-leaks-account'));
+}
 const MAX_BODY_BYTES = 1024 * 1024;
 /** The `Allow` value of /graphql (RFC 9110): POST, and OPTIONS answered by the server. */
 export const GRAPHQL_ALLOW = 'POST, OPTIONS';
@@ -25,9 +33,12 @@ function redact(core: MockCore, messages: readonly { message: string }[], secret
 export async function handleGraphql(core: MockCore, keys: KeyRing, req: IncomingMessage, res: ServerResponse, search: string): Promise<void> {
   const key = new URLSearchParams(search).get('api_key') ?? bearerKey(req);
   const auth = keys.check(key ?? undefined, 'graphql');
-  if (!auth.ok) {
+  // Without any key the public catalogue may still answer (public-access.ts); a wrong key never.
+  const publicOnly = !auth.ok;
+  const unauthorized = () => errors(res, 401, [{ message: auth.ok ? '' : auth.message }]);
+  if (!auth.ok && (key || req.method !== 'POST')) {
     req.resume();
-    return errors(res, 401, [{ message: auth.message }]);
+    return unauthorized();
   }
   if (req.method !== 'POST') {
     req.resume();
@@ -48,9 +59,11 @@ export async function handleGraphql(core: MockCore, keys: KeyRing, req: Incoming
   try {
     document = parse(body.query);
   } catch (error) {
+    if (publicOnly) return unauthorized();
     return errors(res, 200, redact(core, [error as GraphQLError], secretStrings(body.query, body.variables, undefined, key)));
   }
   const invalid = validate(schema, document);
+  if (publicOnly && (invalid.length > 0 || !answersWithoutKey(core, document))) return unauthorized();
   if (invalid.length > 0) return errors(res, 200, redact(core, invalid, secretStrings(body.query, body.variables, document, key)));
   const result = await execute({
     schema,

@@ -8,6 +8,8 @@ import { GPU_TYPES, dataCenter, isGpuPool, typesOfPool } from '../rest-v2/catalo
 import type { Failure } from '../state/store.js';
 import { validateRequest } from '../../validation/index.js';
 import { deployCpuPod, deployGpuPod, refuse, resumePod, stopPod, terminatePod } from './sdk-pods.js';
+import { createEndpointTemplate, deployFields, networkVolumeIds } from './endpoint-deploy.js';
+import { listings, PUBLIC_ENDPOINT_CONFIGS } from './public-catalogue.js';
 import { endpointView, gpuTypeView, podView, registryAuthView, userView } from './sdk-views.js';
 
 type Input = Record<string, unknown>;
@@ -61,18 +63,29 @@ function endpointFields(core: MockCore, input: Input): Input {
 }
 
 function saveEndpoint(core: MockCore, input: Input): Record<string, unknown> {
-  const fields = endpointFields(core, input);
   const id = typeof input['id'] === 'string' ? input['id'] : undefined;
+  const current = id !== undefined ? core.store.endpoints.get(id) : undefined;
+  if (id !== undefined && !current) refuse(`input.id: endpoint ${id} not found`, 'NOT_FOUND');
+  const fields = endpointFields(core, input);
+  Object.assign(fields, deployFields(input, current, fields['allowedCudaVersions'] as string[] | undefined));
+  const volumes = networkVolumeIds(core, input);
+  if (volumes) fields['networkVolumeIds'] = volumes;
   if (id !== undefined) {
-    if (!core.store.endpoints.has(id)) refuse(`input.id: endpoint ${id} not found`, 'NOT_FOUND');
+    if (input['template']) refuse('input.template: only a new endpoint gets a template this way (change it with updateEndpointTemplate)');
     const result = core.store.updateEndpoint(id, fields);
     if (!result.ok) storeRefusal(result);
     core.touch();
     return endpointView(core, result.value);
   }
-  if (typeof fields['templateId'] !== 'string') refuse('input.templateId: a template is required to create an endpoint');
+  const createdTemplate = createEndpointTemplate(core, input, storeRefusal);
+  if (createdTemplate !== undefined) fields['templateId'] = createdTemplate;
+  if (typeof fields['templateId'] !== 'string') refuse('input.templateId: a template (templateId, or template to create one) is required to create an endpoint');
   const result = core.store.createEndpoint({ ...fields, createdThrough: 'graphql' });
-  if (!result.ok) storeRefusal(result);
+  if (!result.ok) {
+    // Nothing stays behind from a refused create.
+    if (createdTemplate !== undefined) core.store.deleteTemplate(createdTemplate);
+    storeRefusal(result);
+  }
   core.engine.ensureEndpoint(result.value.id);
   core.touch();
   return endpointView(core, result.value);
@@ -84,6 +97,8 @@ export const sdkQueryResolvers: Record<string, Resolver> = {
     const id = args.input?.id;
     return GPU_TYPES.filter((t) => id === undefined || id === null || t.id === id).map((t) => gpuTypeView(core, t));
   },
+  listings: (_root, args: { input?: { type?: string | null; searchTerm?: string | null } | null }) => listings(args.input),
+  allAiApiPublicConfigs: () => PUBLIC_ENDPOINT_CONFIGS,
   pod: (_root, args: { input: { podId: string } }, core) => {
     const pod = core.store.pods.get(args.input.podId);
     return pod ? podView(core, pod) : null;

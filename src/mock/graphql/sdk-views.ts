@@ -9,6 +9,7 @@ import { poolsOf } from '../rest-v2/endpoint-shape.js';
 import { podMemoryGb } from '../state/pod-hardware.js';
 import type { EndpointRecord, NetworkVolumeRecord, PodRecord, RegistryAuthRecord } from '../types.js';
 import { renderDockerArgs, startCommandOf } from './docker-args.js';
+import { lowestPrice, type LowestPriceInput } from './public-catalogue.js';
 
 /** The account id every mock resource belongs to (REST v1 endpoint userId, pod consumerUserId). */
 export const ACCOUNT_ID = 'user_mock';
@@ -121,15 +122,6 @@ export function userView(core: MockCore): View {
   };
 }
 
-/** The cheapest cloud offering `count` GPUs of the type, or null when none does. */
-function lowestPrice(t: GpuTypeData, count: number): View | null {
-  const offers = [
-    t.secure && count <= t.maxCount.secure ? t.price.secure : undefined,
-    t.community && count <= t.maxCount.community ? t.price.community : undefined,
-  ].filter((p): p is number => p !== undefined);
-  return offers.length > 0 ? { minimumBidPrice: null, uninterruptablePrice: Math.min(...offers) } : null;
-}
-
 export function gpuTypeView(core: MockCore, t: GpuTypeData): View {
   const offered = !core.unavailableGpuTypes.has(t.id);
   return {
@@ -148,6 +140,6 @@ export function gpuTypeView(core: MockCore, t: GpuTypeData): View {
     oneWeekPrice: null,
     communitySpotPrice: null,
     secureSpotPrice: null,
-    lowestPrice: (args: { input?: { gpuCount?: number | null } | null }) => lowestPrice(t, args.input?.gpuCount ?? 1),
+    lowestPrice: (args: { input?: LowestPriceInput | null }) => lowestPrice(core, t, args.input),
   };
 }

@@ -105,6 +105,16 @@ function gpuStock(core: MockCore, gpu: GpuTypeData, ask: GpuAsk): { id: string; 
   return stock;
 }
 
+/**
+ * Best stock of a GPU type for pods in one cloud (count GPUs, hosts of the given CUDA versions, any when
+ * none given): the availability REST v2 listGpuTypes reports for include=AVAILABILITY&product=POD.
+ * GraphQL's lowestPrice reads the same, so both surfaces tell one story.
+ */
+export function podStockLevel(core: MockCore, gpu: GpuTypeData, ask: { count: number; cloud: 'SECURE' | 'COMMUNITY'; cudaVersions: readonly string[] }): Level {
+  const stock = gpuStock(core, gpu, { products: ['POD'], count: ask.count, cloud: ask.cloud, countries: [], cudaVersions: [...ask.cudaVersions], minCuda: undefined });
+  return best(stock.map((s) => s.availability));
+}
+
 function renderGpu(core: MockCore, gpu: GpuTypeData, ask: GpuAsk | undefined): Record<string, unknown> {
   const price: Record<string, number> = { ...gpu.price };
   if (gpu.pool !== null) price['serverless'] = POOL_PRICES[gpu.pool]!;
