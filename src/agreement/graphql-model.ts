@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  buildSchema, isEnumType, isInputObjectType, isListType, isNonNullType, isScalarType, Kind, parse, print,
+  buildSchema, getNamedType, isEnumType, isInputObjectType, isListType, isNonNullType, isScalarType, Kind, parse, print,
   typeFromAST, visit, type ASTNode, type DefinitionNode, type FragmentDefinitionNode, type GraphQLInputType, type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
@@ -103,7 +103,13 @@ export function inputSchema(type: GraphQLInputType, sdl: GraphQLSchema, descript
 }
 
 function named(type: GraphQLInputType, sdl: GraphQLSchema): Schema {
-  if (isListType(type)) return { type: 'array', items: inputSchema(type.ofType, sdl) };
+  if (isListType(type)) {
+    const items = inputSchema(type.ofType, sdl);
+    // GraphQL coerces a single scalar where a list of scalars is expected into a one-item list, so such
+    // a value is no wrong type; a scalar for a list of input objects still is.
+    const single = isInputObjectType(getNamedType(type.ofType)) ? [] : (Array.isArray(items.type) ? items.type : items.type ? [items.type] : []).filter((t) => t !== 'null');
+    return single.length > 0 ? { type: ['array', ...single], items } : { type: 'array', items };
+  }
   if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((v) => v.name) };
   if (isInputObjectType(type)) {
     const properties: Record<string, Schema> = {};
