@@ -5719,17 +5719,17 @@ export interface operations {
     listGpuTypes: {
         parameters: {
             query?: {
-                /** @description Comma-separated expansions; today only AVAILABILITY (adds `availability` and per data center stock). */
+                /** @description Comma-separated expansions; today only AVAILABILITY (adds `availability` and per data center stock). An empty value (`include=`, the empty list) is the parameter left out (no expansion). */
                 include?: components["schemas"]["CatalogInclude"][];
-                /** @description Comma-separated products (POD, CLUSTER, SERVERLESS) whose stock is asked for. Required with include=AVAILABILITY and allowed only with it (400 otherwise); it has no default because stock differs per product. */
+                /** @description Comma-separated products (POD, CLUSTER, SERVERLESS) whose stock is asked for. Required with include=AVAILABILITY and allowed only with it (400 otherwise); it has no default because stock differs per product. An empty value (`product=`, the empty list) is the parameter left out (no product given). */
                 product?: components["schemas"]["Product"][];
                 /** @description GPU count that stock and lowest price are computed for; 1 when left out. Only together with include=AVAILABILITY (else 400). */
                 count?: number;
                 /** @description Cloud that stock and lowest price are computed for; SECURE when left out. Only together with include=AVAILABILITY (else 400). */
                 cloud?: components["schemas"]["GpuCloudFilter"];
-                /** @description Comma-separated ISO 3166-1 alpha-2 codes (uppercase); any of them matches. Limits stock, prices and `dataCenters` to those countries: the list drops GPU types offered nowhere there, while getGpuType still answers with availability NONE (a 404 keeps meaning an unknown type). Only together with include=AVAILABILITY (else 400). A malformed code: 422. */
+                /** @description Comma-separated ISO 3166-1 alpha-2 codes (uppercase); any of them matches. Limits stock, prices and `dataCenters` to those countries: the list drops GPU types offered nowhere there, while getGpuType still answers with availability NONE (a 404 keeps meaning an unknown type). Only together with include=AVAILABILITY (else 400). A malformed code: 422. An empty value (`countryCodes=`, the empty list) is the parameter left out (any country). */
                 countryCodes?: string[];
-                /** @description Comma-separated exact CUDA versions (`major.minor`; a bare major is refused) that stock and prices are limited to; also narrows `cudaVersions` in the answer. Only together with include=AVAILABILITY (else 400). Not with minCudaVersion (400). A malformed entry: 422. */
+                /** @description Comma-separated exact CUDA versions (`major.minor`; a bare major is refused) that stock and prices are limited to; also narrows `cudaVersions` in the answer. Only together with include=AVAILABILITY (else 400). Not with minCudaVersion (400). A malformed entry: 422. An empty value (`cudaVersions=`, the empty list) is the parameter left out (any CUDA version). */
                 cudaVersions?: string[];
                 /** @description Lowest acceptable CUDA version, `major` or `major.minor` (a bare major means any release of it). Only together with include=AVAILABILITY (else 400). Not with cudaVersions (400). Malformed: 422. */
                 minCudaVersion?: string;
@@ -5763,17 +5763,17 @@ export interface operations {
     getGpuType: {
         parameters: {
             query?: {
-                /** @description Comma-separated expansions; today only AVAILABILITY (adds `availability` and per data center stock). */
+                /** @description Comma-separated expansions; today only AVAILABILITY (adds `availability` and per data center stock). An empty value (`include=`, the empty list) is the parameter left out (no expansion). */
                 include?: components["schemas"]["CatalogInclude"][];
-                /** @description Comma-separated products (POD, CLUSTER, SERVERLESS) whose stock is asked for. Required with include=AVAILABILITY and allowed only with it (400 otherwise); it has no default because stock differs per product. */
+                /** @description Comma-separated products (POD, CLUSTER, SERVERLESS) whose stock is asked for. Required with include=AVAILABILITY and allowed only with it (400 otherwise); it has no default because stock differs per product. An empty value (`product=`, the empty list) is the parameter left out (no product given). */
                 product?: components["schemas"]["Product"][];
                 /** @description GPU count that stock and lowest price are computed for; 1 when left out. Only together with include=AVAILABILITY (else 400). */
                 count?: number;
                 /** @description Cloud that stock and lowest price are computed for; SECURE when left out. Only together with include=AVAILABILITY (else 400). */
                 cloud?: components["schemas"]["GpuCloudFilter"];
-                /** @description Comma-separated ISO 3166-1 alpha-2 codes (uppercase); any of them matches. Limits stock, prices and `dataCenters` to those countries: the list drops GPU types offered nowhere there, while getGpuType still answers with availability NONE (a 404 keeps meaning an unknown type). Only together with include=AVAILABILITY (else 400). A malformed code: 422. */
+                /** @description Comma-separated ISO 3166-1 alpha-2 codes (uppercase); any of them matches. Limits stock, prices and `dataCenters` to those countries: the list drops GPU types offered nowhere there, while getGpuType still answers with availability NONE (a 404 keeps meaning an unknown type). Only together with include=AVAILABILITY (else 400). A malformed code: 422. An empty value (`countryCodes=`, the empty list) is the parameter left out (any country). */
                 countryCodes?: string[];
-                /** @description Comma-separated exact CUDA versions (`major.minor`; a bare major is refused) that stock and prices are limited to; also narrows `cudaVersions` in the answer. Only together with include=AVAILABILITY (else 400). Not with minCudaVersion (400). A malformed entry: 422. */
+                /** @description Comma-separated exact CUDA versions (`major.minor`; a bare major is refused) that stock and prices are limited to; also narrows `cudaVersions` in the answer. Only together with include=AVAILABILITY (else 400). Not with minCudaVersion (400). A malformed entry: 422. An empty value (`cudaVersions=`, the empty list) is the parameter left out (any CUDA version). */
                 cudaVersions?: string[];
                 /** @description Lowest acceptable CUDA version, `major` or `major.minor` (a bare major means any release of it). Only together with include=AVAILABILITY (else 400). Not with cudaVersions (400). Malformed: 422. */
                 minCudaVersion?: string;
@@ -5811,9 +5811,9 @@ export interface operations {
     listCpuTypes: {
         parameters: {
             query?: {
-                /** @description Comma-separated expansions; today only AVAILABILITY (adds `availability` and per data center stock). */
+                /** @description Comma-separated expansions; today only AVAILABILITY (adds `availability` and per data center stock). An empty value (`include=`, the empty list) is the parameter left out (no expansion). */
                 include?: components["schemas"]["CatalogInclude"][];
-                /** @description Comma-separated products (POD, SERVERLESS) whose stock is asked for. Required with include=AVAILABILITY and allowed only with it (400 otherwise); it has no default because stock differs per product. */
+                /** @description Comma-separated products (POD, SERVERLESS) whose stock is asked for. Required with include=AVAILABILITY and allowed only with it (400 otherwise); it has no default because stock differs per product. An empty value (`product=`, the empty list) is the parameter left out (no product given). */
                 product?: components["schemas"]["CpuProduct"][];
                 /** @description vCPU count that stock is computed for; a power of two. Only together with include=AVAILABILITY (else 400). */
                 vcpuCount?: 2 | 4 | 8 | 16 | 32 | 64 | 128 | 256 | 512;
@@ -5847,9 +5847,9 @@ export interface operations {
     getCpuType: {
         parameters: {
             query?: {
-                /** @description Comma-separated expansions; today only AVAILABILITY (adds `availability` and per data center stock). */
+                /** @description Comma-separated expansions; today only AVAILABILITY (adds `availability` and per data center stock). An empty value (`include=`, the empty list) is the parameter left out (no expansion). */
                 include?: components["schemas"]["CatalogInclude"][];
-                /** @description Comma-separated products (POD, SERVERLESS) whose stock is asked for. Required with include=AVAILABILITY and allowed only with it (400 otherwise); it has no default because stock differs per product. */
+                /** @description Comma-separated products (POD, SERVERLESS) whose stock is asked for. Required with include=AVAILABILITY and allowed only with it (400 otherwise); it has no default because stock differs per product. An empty value (`product=`, the empty list) is the parameter left out (no product given). */
                 product?: components["schemas"]["CpuProduct"][];
                 /** @description vCPU count that stock is computed for; a power of two. Only together with include=AVAILABILITY (else 400). */
                 vcpuCount?: 2 | 4 | 8 | 16 | 32 | 64 | 128 | 256 | 512;
@@ -5887,13 +5887,13 @@ export interface operations {
     listDataCenters: {
         parameters: {
             query?: {
-                /** @description Comma-separated expansions: GPU_AVAILABILITY adds `gpuAvailability`, CPU_AVAILABILITY adds `cpuAvailability`. */
+                /** @description Comma-separated expansions: GPU_AVAILABILITY adds `gpuAvailability`, CPU_AVAILABILITY adds `cpuAvailability`. An empty value (`include=`, the empty list) is the parameter left out (no expansion). */
                 include?: components["schemas"]["DataCenterInclude"][];
-                /** @description Comma-separated regions; any of them matches. Filters of different names must all match. */
+                /** @description Comma-separated regions; any of them matches. Filters of different names must all match. An empty value (`regions=`, the empty list) is the parameter left out (any region). */
                 regions?: components["schemas"]["DataCenterRegion"][];
-                /** @description Comma-separated volume tiers; a data center must offer all of them. */
+                /** @description Comma-separated volume tiers; a data center must offer all of them. An empty value (`networkVolumeTypes=`, the empty list) is the parameter left out (any volume type). */
                 networkVolumeTypes?: components["schemas"]["VolumeType"][];
-                /** @description Comma-separated certifications; a data center must hold all of them. */
+                /** @description Comma-separated certifications; a data center must hold all of them. An empty value (`compliance=`, the empty list) is the parameter left out (no compliance asked). */
                 compliance?: components["schemas"]["Compliance"][];
                 /** @description true: only data centers with the global private network; false: only those without. */
                 globalNetwork?: boolean;
@@ -5927,7 +5927,7 @@ export interface operations {
     getDataCenter: {
         parameters: {
             query?: {
-                /** @description Comma-separated expansions: GPU_AVAILABILITY adds `gpuAvailability`, CPU_AVAILABILITY adds `cpuAvailability`. */
+                /** @description Comma-separated expansions: GPU_AVAILABILITY adds `gpuAvailability`, CPU_AVAILABILITY adds `cpuAvailability`. An empty value (`include=`, the empty list) is the parameter left out (no expansion). */
                 include?: components["schemas"]["DataCenterInclude"][];
             };
             header?: never;

@@ -5,6 +5,8 @@
 //  - form, explode false (REST v2 catalogue): one key, items joined by a literal comma,
 //    `product=POD,SERVERLESS`; a comma inside an item is percent-encoded, so it never splits;
 //  - spaceDelimited / pipeDelimited: the same with `%20` / `|`.
+// An empty list is the parameter left out (RFC 6570: an empty list is undefined): serialised, it is not
+// sent; parsed, a non-exploded key with an empty value (`include=`) counts as not sent.
 // Parsing is lenient in one direction only: a non-exploded parameter sent as repeated keys is
 // read as the concatenation of the lists (what generic clients such as openapi-fetch's defaults send).
 // The serialising half (style/explode → wire) is src/contract/query-style-serialize.ts, kept apart so a client
@@ -46,7 +48,10 @@ export function parseQuery(search: string, styles: QueryStyles = NONE): Record<s
     const style = Object.hasOwn(styles, name) ? styles[name] : undefined;
     const existing = Object.hasOwn(query, name) ? query[name] : undefined;
     if (style) {
-      const items = style.explode ? [decode(rawValue)] : rawValue.split(DELIMITER_ON_WIRE[style.style]).map(decode);
+      // Not exploded, an empty value is the empty list (`include=`, as OpenAPI serialises []): no items,
+      // and a parameter with no items at all is left out, as serializeQuery leaves an empty list out.
+      const items = style.explode ? [decode(rawValue)] : rawValue === '' ? [] : rawValue.split(DELIMITER_ON_WIRE[style.style]).map(decode);
+      if (items.length === 0 && existing === undefined) continue;
       query[name] = [...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]), ...items];
       continue;
     }
