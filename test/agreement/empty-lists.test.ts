@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../src/mock/index.js';
 import { queryStyles } from '../../generated/query-styles.js';
-import { parseQuery } from '../../src/contract/query-style.js';
+import { parseQuery, queryStylesOf } from '../../src/contract/query-style.js';
 import { operations } from '../../generated/operations.js';
 
 const KEY = 'empty-lists-key-0123456789';
@@ -30,7 +30,7 @@ async function get(path: string): Promise<{ status: number; body: unknown }> {
 
 describe('an empty list in a form / explode:false query parameter is the parameter left out', () => {
   it('parseQuery reads `include=` as no include, and keeps the other parameters', () => {
-    const styles = (queryStyles.restV2 as Record<string, never>)['listCpuTypes'];
+    const styles = queryStylesOf('restV2', 'listCpuTypes');
     expect(parseQuery('include=&product=POD', styles)).toEqual({ product: ['POD'] });
     expect(parseQuery('include=&include=AVAILABILITY', styles)).toEqual({ include: ['AVAILABILITY'] });
   });
