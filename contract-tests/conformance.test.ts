@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { defaultSettings, loadCatalogue, startEmbeddedTarget, type RuleResult, type TargetConfig } from '../src/conform/index.js';
 import { runSuite } from '../src/conform/runner.js';
+import { conformanceChecks } from './index.js';
 import { parseTier, readOptions, remoteTarget } from '../src/conform/target.js';
 
 const { values } = readOptions([], process.env);
@@ -18,7 +19,7 @@ beforeAll(async () => {
   if (values['--seed']) settings.seed = Number(values['--seed']);
   if (values['--grep']) settings.grep = values['--grep'];
   if (values['--concurrency']) settings.concurrency = Number(values['--concurrency']);
-  const { summary } = await runSuite({ target, settings });
+  const { summary } = await runSuite({ checks: conformanceChecks, target, settings });
   for (const r of summary.results) results.set(r.id, r);
 }, 600_000);
 

@@ -1,4 +1,7 @@
-// The conformance suite: one check per rule of specs/rules.yaml, registered on import.
+// The conformance suite: one check per rule of specs/rules.yaml. Each module below defines its checks
+// (defineCheck) as it loads; this list is the whole suite, and `conformanceChecks` is what a run executes
+// (src/entries/conform.ts hands it to the runner — the runner imports no check).
+import { registeredChecks, type CheckSuite } from '../src/conform/registry.js';
 import './checks/auth.js';
 import './checks/rest.js';
 import './checks/graphql.js';
@@ -24,3 +27,5 @@ import './checks/rest-v2-pods.js';
 import './checks/rest-v2-logs.js';
 import './checks/rest-v2-clusters.js';
 import './checks/rest-v2-cross.js';
+
+export const conformanceChecks: CheckSuite = registeredChecks();

@@ -5,7 +5,7 @@
 // Writes the reports with the mutation table to reports/.
 import { FAULT_CATCHERS } from '../src/mock/faults.js';
 import { FAULT_NAMES, type FaultName } from '../src/mock/index.js';
-import { measureMutationScore, runConformance } from '../src/conform/index.js';
+import { measureMutationScore, runConformance } from '../src/entries/conform.js';
 
 const GOAL_MS = 10_000;
 

@@ -3,7 +3,7 @@
 // package is exercised on the installed tarball (test/package/); here the sources run under vitest, where
 // require() cannot load a TypeScript module, which is also what a bundle without the files looks like.
 import { describe, expect, it, vi } from 'vitest';
-import { loadDefaultValidator } from '../src/clients/validator.js';
+import { loadDefaultValidator } from '../src/validation/surface-loader.js';
 import { getOperation, loadValidators, validateRequest, validateResponse, validateSchema, validateWebhook } from '../src/validation/on-demand.js';
 
 describe('root validation, per surface', () => {

@@ -16,7 +16,7 @@ export async function migrationModule(): Promise<{ module: string; count: number
   const { ['x-source']: _source, ['x-source-note']: _note, ...data } = map as Record<string, unknown>;
   const ids = Object.keys(map.operations);
   const module = [
-    `import type { MigrationMap } from '../src/migration/map.js';`,
+    `import type { MigrationMap } from '../src/migration/map-types.js';`,
     '',
     `/** The REST v1 operationIds the map covers (every one of REST v1). */`,
     `export type MigratedV1OperationId = ${ids.map((id) => JSON.stringify(id)).join(' | ')};`,

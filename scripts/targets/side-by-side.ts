@@ -1,7 +1,7 @@
 // The same suite (full tier, default flags) against our embedded mock and against a stateless spec
 // mock (Prism serving the REST v1 and queue v2 specs), and the comparison as a Markdown table: rules
 // passed / failed / skipped by level and by surface, why rules were skipped, verdict and wall time.
-import { runConformance, type RunSummary } from '../../src/conform/index.js';
+import { runConformance, type RunSummary } from '../../src/entries/conform.js';
 import { RULE_LEVELS } from '../../src/contract/levels.js';
 import { SURFACE_INFO, SURFACE_NAMES } from '../../src/contract/surfaces.js';
 import type { RuleResult } from '../../src/conform/types.js';

@@ -2,7 +2,7 @@
 // combine fields (which JSON Schema in an OpenAPI parameter list cannot state), the catalogue (what
 // can be placed), stored state (a pod's status, a volume's size) and unknown ids. Each condition is
 // computed from the request the run sent, so a refusal is only excused where its rule can have fired.
-import type { AllowedRefusal } from './allow-list.js';
+import type { CommonCondition, RefusalEntry } from './refusal-entry.js';
 
 type Body = Record<string, unknown> | undefined;
 type Query = Record<string, unknown>;
@@ -46,7 +46,7 @@ const BY_ID = ['getPod', 'updatePod', 'deletePod', 'podAction', 'getPodLogs', 'g
   'getTemplate', 'updateTemplate', 'deleteTemplate', 'getNetworkVolume', 'updateNetworkVolume', 'deleteNetworkVolume',
   'getRegistry', 'deleteRegistry', 'revokeDelegation', 'getGpuType', 'getCpuType', 'getDataCenter'];
 
-export const REST_V2_ALLOWED_REFUSALS: readonly AllowedRefusal[] = [
+export const REST_V2_ALLOWED_REFUSALS: readonly RefusalEntry<CommonCondition | RestV2Condition>[] = [
   // Unknown ids: in the path (404), in the body (404 for resources, 422 for catalogue entries, 400 when they cannot be placed).
   { rule: 'RESTV2-ERROR-003', surface: 'restV2', status: 404, when: 'unknown-reference', operations: BY_ID },
   { rule: 'RESTV2-POD-004', surface: 'restV2', status: 404, when: 'unknown-reference', operations: ['createPod', 'updatePod'], errorPath: '/body' },

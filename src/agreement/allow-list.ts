@@ -2,50 +2,15 @@
 // spec-valid request may only be refused (4xx, or GraphQL errors[]) when an entry names the rule,
 // the operation and the status. Checked against the catalogue: an unknown rule id, or an operation
 // the rule does not list, is an error.
-import type { CatalogueRule } from '../conform/types.js';
+import type { CatalogueRule } from '../contract/catalogue.js';
 import { REST_V2_ALLOWED_REFUSALS, type RestV2Condition } from './allow-list-rest-v2.js';
+import { REQUEST_CONDITIONS, type CommonCondition, type RefusalEntry } from './refusal-entry.js';
 
-/**
- * When an entry applies (computed from the request the run sent, so a refusal is only excused where
- * its rule can have fired):
- *  - unknown-reference: the request named an id the setup did not create (a random id);
- *  - null-variable: a nullable GraphQL variable was null or left out;
- *  - job-state: the job named exists but the run may have moved it to another state (shared jobs);
- *  - name-taken: the request sets a name an earlier accepted request of the run already set (the
- *    generator gives `x-unique` / SDL "unique" fields fresh values, so this is rare by design);
- *  - the other conditions test the body (see REQUEST_CONDITIONS).
- */
-export type RefusalCondition = 'unknown-reference' | 'null-variable' | 'job-state' | 'name-taken' | keyof typeof REQUEST_CONDITIONS | RestV2Condition;
+/** When an entry applies: a condition both lists share (refusal-entry.ts) or a REST v2 one. */
+export type RefusalCondition = CommonCondition | RestV2Condition;
+export { REQUEST_CONDITIONS };
 
-type Body = Record<string, unknown> | undefined;
-
-/** Conditions read from the request body alone. */
-export const REQUEST_CONDITIONS = {
-  /** createPod without imageName and without templateId (REST-POD-010). */
-  'no-image-or-template': (b: Body) => !b?.['imageName'] && (b?.['templateId'] === undefined || b['templateId'] === null),
-  /** workersMin/workersMax given, and not both with min ≤ max: the stored other bound decides (REST-ENDPOINT-009). */
-  'workers-bound-given': (b: Body) => {
-    const min = b?.['workersMin'];
-    const max = b?.['workersMax'];
-    if (min === undefined && max === undefined) return false;
-    return min === undefined || max === undefined || (min as number) > (max as number);
-  },
-  /** A volume size given: the stored size decides whether it shrinks (REST-VOLUME-007). */
-  'size-given': (b: Body) => typeof b?.['size'] === 'number',
-} as const;
-
-export interface AllowedRefusal {
-  rule: string;
-  surface: 'restV1' | 'queueV2' | 'restV2' | 'graphql';
-  operations: readonly string[];
-  /** HTTP status; for GraphQL the status of an answer carrying errors[] (200, GQL-ERROR-001). */
-  status: number;
-  when: RefusalCondition;
-  /** REST: the refusal's errors[] must name a path starting with this (e.g. /body/name). */
-  errorPath?: string | readonly string[];
-  /** errorPath names whole paths, not prefixes (a query rule names `/query/product`, never `/query/product/0`). */
-  exact?: boolean;
-}
+export type AllowedRefusal = RefusalEntry<RefusalCondition>;
 
 export const ALLOWED_REFUSALS: readonly AllowedRefusal[] = [
   // Unknown ids in the path.

@@ -12,7 +12,7 @@ import {
 import { packageFile } from '../contract/package-files.js';
 import type { OperationModel } from './spec-model.js';
 import type { Schema } from './schema.js';
-import { withDescribedBounds } from './graphql-bounds.js';
+import { withDescribedBounds } from '../contract/graphql-bounds.js';
 
 const INT_MIN = -(2 ** 31);
 const INT_MAX = 2 ** 31 - 1;

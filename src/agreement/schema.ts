@@ -1,42 +1,9 @@
-// The subset of JSON Schema the bundled specs use, and $ref resolution within one bundled document.
+// $ref resolution within one bundled document, over the subset of JSON Schema the specs use (src/contract/json-schema.ts).
 // Both the generator (valid values) and the violation finder (single-point mutations) read schemas
 // through `resolve`, so a maximum added to a spec is followed without code changes.
 
-export type JsonType = 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean' | 'null';
-
-export interface Schema {
-  $ref?: string;
-  type?: JsonType | JsonType[];
-  properties?: Record<string, Schema>;
-  required?: string[];
-  additionalProperties?: boolean | Schema;
-  items?: Schema;
-  enum?: unknown[];
-  const?: unknown;
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: number;
-  exclusiveMaximum?: number;
-  minLength?: number;
-  maxLength?: number;
-  pattern?: string;
-  format?: string;
-  minItems?: number;
-  maxItems?: number;
-  uniqueItems?: boolean;
-  minProperties?: number;
-  maxProperties?: number;
-  oneOf?: Schema[];
-  anyOf?: Schema[];
-  allOf?: Schema[];
-  readOnly?: boolean;
-  writeOnly?: boolean;
-  /** Values must be unique (per account); valid requests get a fresh value. */
-  'x-unique'?: string;
-  /** A secret: never printed in a report. */
-  'x-secret'?: boolean;
-  [extension: string]: unknown;
-}
+export type { JsonType, Schema } from '../contract/json-schema.js';
+import type { JsonType, Schema } from '../contract/json-schema.js';
 
 /** Resolves local `$ref`s (`#/components/...`) of one document; allOf is merged into one schema. */
 export type Resolver = (schema: Schema) => Schema;

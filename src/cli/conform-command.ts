@@ -1,6 +1,6 @@
 // `compute-contract conform [options]`: the conformance suite against a target, or the embedded mock.
 import { FAULT_NAMES, type FaultName } from '../mock/index.js';
-import { defaultSettings, measureMutationScore, runConformance } from '../conform/index.js';
+import { defaultSettings, measureMutationScore, runConformance } from '../entries/conform.js';
 import { parseLevels } from '../contract/levels.js';
 import { DEFAULT_CONCURRENCY, FLAG_NAMES, MAX_CONCURRENCY, MAX_PREFLIGHT_JOB_MS, MAX_REQUEST_TIMEOUT_MS, parseTier, readOptions, remoteTarget } from '../conform/target.js';
 

@@ -10,7 +10,7 @@ import { createQuerySerializer, mergeHeaders } from 'openapi-fetch';
 import { ApiError, ContractViolationError } from './errors.js';
 import type { AnswerCheck, CallAnswer } from './openapi-call.js';
 import { sendWithRetries, type RetryFetchOptions } from './retry-fetch.js';
-import type { RequestParts } from './validator.js';
+import type { RequestParts } from '../validation/surface-loader.js';
 
 /** openapi-fetch's default: arrays `form` + explode (`a=1&a=2`), objects `deepObject`. */
 const defaultQuerySerializer = /* @__PURE__ */ createQuerySerializer();

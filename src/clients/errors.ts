@@ -16,7 +16,7 @@
  */
 import { SecretRedactor } from './redact.js';
 
-import type { ValidationIssue } from '../validation/issues.js';
+import type { ValidationIssue } from '../validation/index.js';
 export type { ValidationIssue };
 
 export interface ApiErrorInit {

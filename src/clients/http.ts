@@ -11,7 +11,7 @@ import { SecretRedactor } from './redact.js';
 import { simplePathSerializer } from './path-serializer.js';
 import { PreparedRequest } from './prepared-request.js';
 import { createRetryFetch, type FetchLike, type RetryFetchOptions, type RetryInfo, type Sleep } from './retry-fetch.js';
-import { loadDefaultValidator, loadedSurfaceValidation, type ContractValidator, type RequestParts, type Surface } from './validator.js';
+import { loadDefaultValidator, loadedSurfaceValidation, type ContractValidator, type RequestParts, type Surface } from '../validation/surface-loader.js';
 
 /** Transport options of every client (REST v1, queue v2, GraphQL). */
 export interface TransportOptions {

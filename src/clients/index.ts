@@ -14,7 +14,7 @@ export {
   type Sleep,
 } from './retry-fetch.js';
 export type { BaseClientOptions, CallOptions, TransportOptions } from './http.js';
-export type { ContractValidator, RequestParts } from './validator.js';
+export type { ContractValidator, RequestParts } from '../validation/surface-loader.js';
 export {
   TERMINAL_JOB_STATUSES,
   isTerminalStatus,

@@ -3,7 +3,7 @@
 // requests itself (direct-call.ts) and shares the answer types and the check's inputs declared here.
 import type { Client } from 'openapi-fetch';
 import { ApiError, ContractViolationError, type ApiErrorInit } from './errors.js';
-import type { ContractValidator, RequestParts, Surface } from './validator.js';
+import type { ContractValidator, RequestParts, Surface } from '../validation/surface-loader.js';
 
 export interface OpenapiCall {
   method: string;

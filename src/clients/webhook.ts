@@ -11,7 +11,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ValidationIssue } from './errors.js';
 import type { JsonObject, WebhookPayload } from './queue-types.js';
-import { loadDefaultValidator } from './validator.js';
+import { loadDefaultValidator } from '../validation/surface-loader.js';
 
 export interface WebhookDelivery {
   /** Dedupe key: `id:status:retries`. */

@@ -15,11 +15,26 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { urlOf } from './surfaces.js';
 import { SURFACE_INFO, surfaceOfRule, type SurfaceName } from '../contract/surfaces.js';
 import type { TargetConfig } from './target.js';
-import type { Shared } from './registry.js';
+import type { CatalogueRule } from './types.js';
+
+/**
+ * Target state a check shares with others, for concurrent runs (runner.ts, --concurrency): two checks
+ * run at once only when what they share does not overlap.
+ *  - 'clock': advances the target's clock, or depends on where it stands or on job progress (jobs,
+ *    ttl, retention, rate windows, delete delays, logs, billing);
+ *  - 'restV2-quota': the API key's REST v2 minute/hour/day windows (every REST v2 call counts).
+ * Derived on top of the declaration (selection.ts): 'clock' for clock rules and checks using queue v2,
+ * jobs or REST v2 (whose 429s are waited out on the clock); 'restV2-quota' for checks using REST v2.
+ * A check that declares no `shares` runs alone, nothing else at the same time: so does every check
+ * reading account-wide lists or totals, measuring the target's memory, switching target-wide
+ * behaviour (control API: webhook log, GPU availability) or reaching into the embedded mock — and
+ * every new check until someone declares otherwise. Against the embedded mock the runner verifies
+ * that a check declaring `shares` advances the clock, uses REST v2 and the control API only as declared.
+ */
+export type Shared = 'clock' | 'restV2-quota';
 
 /** What a check touched beyond its own resources: shared state, or the control API's target-wide state. */
 export type Touch = Shared | 'control';
-import type { CatalogueRule } from './types.js';
 
 export type Need = SurfaceName | 'endpoint' | 'jobs';
 

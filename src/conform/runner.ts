@@ -5,13 +5,12 @@
 // the rules, a preflight probes the configured surfaces, so a missing capability is reported once as
 // the root cause of the rules it blocks.
 import { randomBytes } from 'node:crypto';
-import '../../contract-tests/index.js';
 import { loadCatalogue } from '../contract/catalogue.js';
 import { CapabilityMissing, Ctx, formatMs, NeedsClock, type RunState } from './context.js';
 import { CheckFailure, Http, SecretBook } from './http.js';
-import { covers, needLabel, Usage, type Need, type Touch } from './needs.js';
+import { covers, needLabel, Usage, type Need, type Shared, type Touch } from './needs.js';
 import { runPreflight } from './preflight.js';
-import { registeredChecks, type Shared } from './registry.js';
+import type { CheckSuite } from './registry.js';
 import { runScheduled, type ScheduledJob } from './scheduler.js';
 import { planRules, plannedRealWaitMs as realWaitOf, preflightPlanOf, preflightSkip, type PlannedRule } from './selection.js';
 import { configuredSurfaces, SurfaceNotConfigured } from './surfaces.js';
@@ -24,6 +23,8 @@ import { RULE_LEVELS } from '../contract/levels.js';
 const DEFAULT_CHECK_TIMEOUT_MS = 30_000;
 
 export interface RunOptions {
+  /** The checks, by rule id; a rule without one is reported skipped (no-check). */
+  checks: CheckSuite;
   target: TargetConfig;
   settings: RunSettings;
   onResult?: (result: RuleResult, index: number, total: number) => void;
@@ -37,7 +38,7 @@ export interface RunOutput {
   secrets: SecretBook;
 }
 
-export async function runSuite({ target, settings, onResult, onPreflight }: RunOptions): Promise<RunOutput> {
+export async function runSuite({ checks, target, settings, onResult, onPreflight }: RunOptions): Promise<RunOutput> {
   const started = Date.now();
   const secrets = new SecretBook();
   secrets.add(target.apiKey, 'API key');
@@ -48,7 +49,7 @@ export async function runSuite({ target, settings, onResult, onPreflight }: RunO
   if (settings.requestTimeoutMs !== undefined) http.requestTimeoutMs = settings.requestTimeoutMs;
   const state: RunState = { http, runId: randomBytes(3).toString('hex'), counter: 0, deferred: [], usage, missing: new Map() };
   const catalogue = loadCatalogue();
-  const planned = planRules(catalogue, registeredChecks(), target, settings);
+  const planned = planRules(catalogue, checks, target, settings);
   const preflight = await runPreflight(preflightPlanOf(planned, target), target, settings, state);
   state.missing = preflight.missing;
   onPreflight?.(preflight.probes);
@@ -96,8 +97,8 @@ export async function runSuite({ target, settings, onResult, onPreflight }: RunO
 }
 
 /** Slow tier without clock control: the real waiting the selected clock rules will do, summed. */
-export function plannedRealWaitMs(target: TargetConfig, settings: RunSettings): number {
-  return realWaitOf(planRules(loadCatalogue(), registeredChecks(), target, settings), target, settings);
+export function plannedRealWaitMs(checks: CheckSuite, target: TargetConfig, settings: RunSettings): number {
+  return realWaitOf(planRules(loadCatalogue(), checks, target, settings), target, settings);
 }
 
 async function runOne(

@@ -3,7 +3,7 @@
 // runs alone, and no later check starts before it. Checks start in catalogue order — one waiting
 // for a shared resource lets later independent ones go first — and their results are handed on in
 // catalogue order, so reports and progress read exactly as in a run one check after another.
-import type { Shared } from './registry.js';
+import type { Shared } from './needs.js';
 
 export interface ScheduledJob<R> {
   shares: ReadonlySet<Shared> | 'all';

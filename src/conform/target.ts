@@ -2,7 +2,6 @@
 import { randomBytes } from 'node:crypto';
 import { startMock, type FaultName, type RunningMock } from '../mock/index.js';
 import type { RuleLevel } from '../contract/levels.js';
-import { urlOf } from './surfaces.js';
 import { SURFACE_NAMES, SURFACE_INFO } from '../contract/surfaces.js';
 import type { Tier } from './types.js';
 
@@ -135,7 +134,7 @@ export function remoteTarget(values: Record<string, string>): TargetConfig | str
   const target: TargetConfig = { name: '', apiKey, workerImage: values['--worker-image'] ?? DEFAULT_WORKER_IMAGE };
   // GraphQL keeps its address verbatim (it may carry a query string); the others lose trailing slashes.
   for (const s of given) target[SURFACE_INFO[s].field] = s === 'graphql' ? values['--graphql-url']! : trim(values[SURFACE_INFO[s].flag]!);
-  target.name = urlOf(target, given[0]!)!;
+  target.name = target[SURFACE_INFO[given[0]!].field]!;
   if (values['--endpoint-id']) target.endpointId = values['--endpoint-id'];
   if (values['--read-only-key']) target.readOnlyKey = values['--read-only-key'];
   if (values['--no-permission-key']) target.noPermissionKey = values['--no-permission-key'];

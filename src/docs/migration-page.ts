@@ -3,7 +3,7 @@
 // constants, the answer's list key, and where every query and body field goes.
 import type { CrossLinks } from './cross-links.js';
 import { escapeHtml, inlineValue } from './html.js';
-import type { FieldEntry, FieldMap, MigrationMap, OperationMapping } from '../migration/map.js';
+import type { FieldEntry, FieldMap, MigrationMap, OperationMapping } from '../migration/index.js';
 import type { PageOutput, SearchEntry } from './search-index.js';
 
 export const MIGRATION_PAGE = 'migration.html';

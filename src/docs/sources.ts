@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
 import { migrationMapData } from '../../generated/migration.js';
 import { rules, type Rule } from '../../generated/rules.js';
-import type { MigrationMap } from '../migration/map.js';
+import type { MigrationMap } from '../migration/index.js';
 import { packageRoot } from '../contract/package-files.js';
 
 /** An OpenAPI document as parsed JSON; the renderers read it defensively. */

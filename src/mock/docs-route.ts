@@ -3,8 +3,7 @@
 // request and kept in memory; no auth (the pages hold no secret); GET and HEAD only.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { posix } from 'node:path';
-import { buildSite, type Site } from '../docs/site.js';
-import type { TryItConfig } from '../docs/try-it.js';
+import { buildSite, type Site, type TryItConfig } from '../docs/index.js';
 
 export const DOCS_PREFIX = '/docs';
 

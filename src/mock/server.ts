@@ -4,9 +4,9 @@
 // endpoint → rate limit → body → validation → handler. HEAD runs the GET operation; node:http sends no body.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { validateRequest } from '../validation/index.js';
-import { bearerKey, type KeyRing } from './auth.js';
+import { bearerKey } from './auth.js';
 import type { MockCore, Reply } from './core.js';
-import { answerOptions, type Cors } from './cors.js';
+import { answerOptions } from './cors.js';
 import { isDocsPath, serveDocs } from './docs-route.js';
 import { allowHeaders, bodyForValidation, bodylessRejection } from './faults.js';
 import { GRAPHQL_ALLOW, handleGraphql } from './graphql/handler.js';
@@ -16,22 +16,13 @@ import { queueHandlers } from './queue/handlers.js';
 import { restHandlers } from './rest/handlers.js';
 import { answerRetired } from './rest/retired.js';
 import { handleRestV2 } from './rest-v2/front.js';
-import type { Router } from './router.js';
+import type { ServerParts } from './server-parts.js';
 import { mockRateLimitPolicy } from './spec-facts.js';
 import type { OperationInfo, Surface } from './types.js';
 import { REST_V2_ALIAS_PREFIX, surfaceOfV2Segment } from '../contract/url-layout.js';
 
 /** Bodies of operations without x-max-body-bytes (REST v1): the seed states no limit; 1 MiB is ours. */
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-
-export interface ServerParts {
-  core: MockCore;
-  router: Router;
-  keys: KeyRing;
-  control?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<void>;
-  /** CORS headers for the public surfaces; undefined = CORS off (no Access-Control-* header at all). */
-  cors?: Cors;
-}
 
 export function createRequestHandler(parts: ServerParts) {
   const fail = (res: ServerResponse, err: unknown) => {

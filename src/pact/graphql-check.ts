@@ -5,7 +5,7 @@
 // fine when nullable (a pact asserts a subset of the answer).
 import { readFileSync } from 'node:fs';
 import { buildSchema, execute, parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
-import type { SpecIssue } from './spec-check.js';
+import type { SpecIssue } from './spec-issue.js';
 import { packageFile } from '../contract/package-files.js';
 
 let cached: GraphQLSchema | undefined;

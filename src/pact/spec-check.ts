@@ -7,14 +7,12 @@ import { readFileSync } from 'node:fs';
 import { operations, type OperationInfo } from '../../generated/operations.js';
 import { validateRequest, validateResponse, type Surface } from '../validation/index.js';
 import { checkGraphqlExchange } from './graphql-check.js';
+import type { SpecIssue } from './spec-issue.js';
 import { SURFACE_PREFIX, surfaceOfProvider, type PactSurface } from './participants.js';
 import { packageFile } from '../contract/package-files.js';
-import { SecretRedactor } from '../clients/redact.js';
+import { SecretRedactor } from '../clients/index.js';
 
-export interface SpecIssue {
-  path: string;
-  message: string;
-}
+export type { SpecIssue };
 
 export interface InteractionReport {
   description: string;

@@ -2,7 +2,7 @@
 // (src/conform/target.ts), or — by default — the reference mock on 127.0.0.1, port 0.
 import { randomBytes } from 'node:crypto';
 import { SURFACE_INFO } from '../contract/surfaces.js';
-import { readOptions, remoteTarget, type TargetConfig } from '../conform/target.js';
+import { readOptions, remoteTarget, type TargetConfig } from '../conform/index.js';
 import { startMock, type FaultName, type RunningMock } from '../mock/index.js';
 import { PACT_SURFACES, PROVIDERS, type PactSurface } from './participants.js';
 

@@ -4,7 +4,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RuleLevel } from '../contract/levels.js';
-import { toHtml, toMarkdown, type Block } from '../conform/reporters/document.js';
+import { toHtml, toMarkdown, type Block } from '../contract/report-blocks.js';
 import { MAX_CAPTURED_BODY_BYTES } from './exchange.js';
 import type { SecretBook } from './secrets.js';
 import { exitCodeOf, MAX_DISTINCT_VIOLATIONS, type TrafficReport } from './tally.js';

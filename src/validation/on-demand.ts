@@ -10,7 +10,7 @@
 import { createRequire } from 'node:module';
 import type { Surface } from '../../generated/operations.js';
 import type { webhooks } from '../../generated/validators/index.js';
-import { loadDefaultValidator, loadedSurfaceValidation, rememberSurfaceValidation } from '../clients/validator.js';
+import { loadDefaultValidator, loadedSurfaceValidation, rememberSurfaceValidation } from './surface-loader.js';
 import type { RequestParts, SurfaceValidation } from './surface-check.js';
 import type { ValidationIssue } from './issues.js';
 

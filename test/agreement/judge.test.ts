@@ -4,7 +4,7 @@
 // echoed secrets always fail.
 import { describe, expect, it } from 'vitest';
 import { ALLOWED_REFUSALS, checkAllowList, type AllowedRefusal } from '../../src/agreement/allow-list.js';
-import { withDescribedBounds } from '../../src/agreement/graphql-bounds.js';
+import { withDescribedBounds } from '../../src/contract/graphql-bounds.js';
 import { judgeInvalid, judgeValid } from '../../src/agreement/judge.js';
 import type { InvalidCase, RequestCase } from '../../src/agreement/requests.js';
 import { allOperations } from '../../src/agreement/runner.js';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { callDirect, RequestBase } from '../../src/clients/direct-call.js';
 import { ApiError } from '../../src/clients/errors.js';
 import { simplePathSerializer } from '../../src/clients/path-serializer.js';
-import type { RequestParts } from '../../src/clients/validator.js';
+import type { RequestParts } from '../../src/validation/surface-loader.js';
 
 const BASE = 'http://127.0.0.1:9/v1';
 const headers = { 'X-Trace': 'abc', accept: 'text/plain', Authorization: 'Bearer k', Accept: 'application/json' };

@@ -4,7 +4,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createQueueClient, createRestClient, createWebhookHandler, createGraphqlClient, type FetchLike } from '../../src/clients/index.js';
 import { createRestV2Client } from '../../src/clients/rest-v2/index.js';
-import { loadDefaultValidator } from '../../src/clients/validator.js';
+import { loadDefaultValidator } from '../../src/validation/surface-loader.js';
 
 const imported = vi.hoisted(() => new Set<string>());
 vi.mock('../../generated/validators/rest-v1.js', async (original) => (imported.add('rest-v1'), original()));

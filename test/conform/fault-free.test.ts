@@ -2,7 +2,7 @@
 // (mock-only rules in-process) and passes — run concurrently as `npm start` does, and one check
 // after another (--concurrency 1) with the same report.
 import { describe, expect, test } from 'vitest';
-import { loadCatalogue, runConformance, type RuleResult } from '../../src/conform/index.js';
+import { loadCatalogue, runConformance, type RuleResult } from '../../src/entries/conform.js';
 
 /**
  * What a report says about a rule, without what timing decides: the duration, the number of calls

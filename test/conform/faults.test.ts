@@ -2,8 +2,8 @@
 // (src/mock/faults.ts, FAULT_CATCHERS); those rules fail with the fault and pass without it. The
 // whole suite per fault (the mutation score) is `compute-contract conform --prove` / bench:conform.
 import { describe, expect, test } from 'vitest';
-import { loadCatalogue, runConformance } from '../../src/conform/index.js';
-import { registeredChecks } from '../../src/conform/registry.js';
+import { loadCatalogue, runConformance } from '../../src/entries/conform.js';
+import { conformanceChecks } from '../../contract-tests/index.js';
 import { FAULT_CATCHERS } from '../../src/mock/faults.js';
 import { FAULT_NAMES, type FaultName } from '../../src/mock/index.js';
 
@@ -26,7 +26,7 @@ describe('every mock fault is caught by the rules it declares', () => {
     const ids = new Set(loadCatalogue().map((r) => r.id));
     expect(FAULT_NAMES.filter((f) => catchers(f).length === 0), 'faults declaring no catching rule (src/mock/faults.ts FAULT_CATCHERS)').toEqual([]);
     for (const fault of FAULT_NAMES) {
-      expect(catchers(fault).filter((id) => !ids.has(id) || !registeredChecks().has(id)), `${fault}: declared rules unknown or without a check`).toEqual([]);
+      expect(catchers(fault).filter((id) => !ids.has(id) || !conformanceChecks.has(id)), `${fault}: declared rules unknown or without a check`).toEqual([]);
     }
     expect(Object.keys(FAULT_CATCHERS).filter((f) => !(FAULT_NAMES as readonly string[]).includes(f))).toEqual([]);
   });

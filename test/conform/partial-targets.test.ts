@@ -3,7 +3,7 @@
 // the configured surfaces. Runs use the embedded mock with URLs removed, so every check's declared
 // needs are verified against what it really calls (an undeclared call fails as a suite defect).
 import { afterEach, describe, expect, test } from 'vitest';
-import { runConformance, startEmbeddedTarget, type RunSummary, type TargetConfig } from '../../src/conform/index.js';
+import { runConformance, startEmbeddedTarget, type RunSummary, type TargetConfig } from '../../src/entries/conform.js';
 import { readOptions, remoteTarget } from '../../src/conform/target.js';
 
 let running: TargetConfig | undefined;

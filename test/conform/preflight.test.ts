@@ -4,8 +4,8 @@
 // out its own timeout. The preflight itself counts toward the verdict.
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
-import { runConformance, type RunSummary, type TargetConfig } from '../../src/conform/index.js';
-import { registeredChecks } from '../../src/conform/registry.js';
+import { runConformance, type RunSummary, type TargetConfig } from '../../src/entries/conform.js';
+import { conformanceChecks } from '../../contract-tests/index.js';
 import { remoteTarget } from '../../src/conform/target.js';
 import { startMock } from '../../src/mock/index.js';
 import { startPrismTarget, type PrismTarget } from '../../scripts/targets/prism.js';
@@ -41,7 +41,7 @@ async function closedPort(): Promise<number> {
   });
 }
 
-const needsJobs = (id: string) => registeredChecks().get(id)?.needs?.includes('jobs') ?? false;
+const needsJobs = (id: string) => conformanceChecks.get(id)?.needs?.includes('jobs') ?? false;
 const waited = (summary: RunSummary) => summary.results.filter((r) => /timed out after|did not finish within/.test(r.reason ?? '')).map((r) => `${r.id}: ${r.reason}`);
 
 describe('preflight', () => {

@@ -1,7 +1,7 @@
 // The suite against a server it does not control (real clock, no control API), as an implementer's
 // CI runs it: rules that need the clock are skipped, never passed, and --endpoint-id is used.
 import { afterEach, describe, expect, test } from 'vitest';
-import { runConformance, type TargetConfig } from '../../src/conform/index.js';
+import { runConformance, type TargetConfig } from '../../src/entries/conform.js';
 import { remoteTarget } from '../../src/conform/target.js';
 import { startMock, type FaultName } from '../../src/mock/index.js';
 

@@ -1,7 +1,7 @@
 // Concurrent conformance runs (runner.ts → scheduler.ts): bounded, checks sharing target state never
 // overlap, a check declaring nothing runs alone, and results come back in catalogue order.
 import { describe, expect, test } from 'vitest';
-import type { Shared } from '../../src/conform/registry.js';
+import type { Shared } from '../../src/conform/needs.js';
 import { runScheduled, type ScheduledJob } from '../../src/conform/scheduler.js';
 
 /** Jobs that record which others ran at the same time; each finishes after `ticks` event-loop turns. */

@@ -16,7 +16,7 @@ import { PreparedRequest } from '../prepared-request.js';
 import { operationQueryStyles, querySuffix, serializeQuery } from '../../contract/query-style-serialize.js';
 import { SecretRedactor } from '../redact.js';
 import { createRetryFetch, type FetchLike, type RetryFetchOptions } from '../retry-fetch.js';
-import { resolveValidator, type ContractValidator, type RequestParts } from '../validator.js';
+import { resolveValidator, type ContractValidator, type RequestParts } from '../../validation/surface-loader.js';
 import { REST_V2_OPERATIONS, type RestV2OperationId } from './operations.js';
 import { parseRateLimit, type RateLimitState } from './rate-limit.js';
 

@@ -1,14 +1,14 @@
 // Bounds of GraphQL arguments as their SDL descriptions state them ("1 to 191 characters.", "0 to 4000.",
 // "At most 64 entries; key 1 to 255 characters, …"): SDL cannot carry maxLength or maximum, so the words
 // in specs/graphql/schema.graphql are the single source, read with the same phrasing the agreement
-// fuzzer uses (src/agreement/graphql-bounds.ts). A value beyond a bound is refused before any resolver
+// fuzzer uses (src/contract/graphql-bounds.ts). A value beyond a bound is refused before any resolver
 // runs, with a message naming the field (`input.name must be at most 191 characters`), so nothing is
 // stored (rule GQL-SDK-INPUT-001).
 import {
   getNullableType, isInputObjectType, isListType, isScalarType, type GraphQLArgument, type GraphQLInputType,
 } from 'graphql';
-import { withDescribedBounds } from '../../agreement/graphql-bounds.js';
-import type { Schema } from '../../agreement/schema.js';
+import { withDescribedBounds } from '../../contract/graphql-bounds.js';
+import type { Schema } from '../../contract/json-schema.js';
 import { codePointLength } from '../../contract/text-length.js';
 
 /** The JSON type the bound phrasing applies to, for a (nullable or not) GraphQL input type. */

@@ -8,7 +8,7 @@ import { bearerKey } from '../auth.js';
 import { answerOptions } from '../cors.js';
 import { parseJsonBody, parseQuery, readBody, sendJson } from '../http.js';
 import type { FaultName } from '../options.js';
-import type { ServerParts } from '../server.js';
+import type { ServerParts } from '../server-parts.js';
 import { restV2Handlers } from './handlers.js';
 import { errorLines, problem, PROBLEM_CONTENT_TYPE } from './problem.js';
 import type { V2Reply } from './types.js';

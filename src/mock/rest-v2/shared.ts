@@ -1,6 +1,6 @@
 // Helpers every REST v2 resource module uses: store results as replies, the v1 → v2 value renames
 // shared by several resources, and the marker of records created through REST v2.
-import { shellQuote } from '../../migration/convert.js';
+import { shellQuote } from '../../migration/index.js';
 import { splitShellWords } from '../graphql/docker-args.js';
 import type { Failure, Result } from '../state/store.js';
 import { problemFromFailure } from './problem.js';

@@ -3,7 +3,7 @@
 // ceiling of the engine. Figures shared with REST v1 are read from its bundled spec, never re-typed.
 import { readFileSync } from 'node:fs';
 import { packageFile } from '../../contract/package-files.js';
-import { badRequest, type Failure } from './store.js';
+import { badRequest, type Failure } from './results.js';
 import { codePointLength } from '../../contract/text-length.js';
 
 interface SchemaNode {

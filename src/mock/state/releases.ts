@@ -2,7 +2,7 @@
 // (container from the template, env, hardware, volumes, locations), from any surface, including an
 // update of the template the endpoint uses. Worker bounds, scaling, timeout and name make none.
 // Kept on the endpoint record (persisted with it), newest last, at most MAX_RELEASES.
-import { shellQuote } from '../../migration/convert.js';
+import { shellQuote } from '../../migration/index.js';
 import type { EndpointRecord, TemplateRecord } from '../types.js';
 
 /** Releases kept per endpoint; older ones are dropped (the version counter keeps counting). */

@@ -4,7 +4,7 @@
 //   "1 to 4000." (Int)                                       → minimum / maximum
 //   "At most 256 entries" (list)                             → maxItems
 //   "key 1 to 255 characters, value at most 16384 characters" → bounds of the list items' key / value
-import type { Schema } from './schema.js';
+import type { Schema } from './json-schema.js';
 
 const RANGE_CHARS = /(\d+) to (\d+) characters/i;
 const MAX_CHARS = /at most (\d+) characters/i;

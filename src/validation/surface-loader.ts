@@ -4,14 +4,14 @@
  * with a dynamic import, one surface at a time: a queue client loads queue v2's validators only, never
  * REST v1's or REST v2's. A client that switches validation off loads none.
  */
-import type { ValidationIssue } from './errors.js';
+import type { ValidationIssue } from './issues.js';
 // Type-only: the validators themselves are loaded lazily below.
-import type { RequestParts, SurfaceValidation } from '../validation/surface-check.js';
+import type { RequestParts, SurfaceValidation } from './surface-check.js';
 
 export type Surface = 'restV1' | 'queueV2' | 'restV2';
 export type { RequestParts };
 
-/** What the clients need from `src/validation`; injectable (e.g. a stricter or a no-op validator). */
+/** What the clients need from this folder; injectable (e.g. a stricter or a no-op validator). */
 export interface ContractValidator {
   validateRequest(surface: Surface, operationId: string, parts: RequestParts): ValidationIssue[];
   validateResponse(surface: Surface, operationId: string, status: number, body: unknown): ValidationIssue[];
@@ -22,16 +22,16 @@ export interface ContractValidator {
 // One literal specifier per surface, so bundlers emit one lazily loaded chunk per surface. Each module's
 // `validation` has ContractValidator's shape and refuses questions about another surface.
 const surfaceLoaders: Record<Surface, () => Promise<{ validation: SurfaceValidation }>> = {
-  restV1: () => import('../validation/surfaces/rest-v1.js'),
-  queueV2: () => import('../validation/surfaces/queue-v2.js'),
-  restV2: () => import('../validation/surfaces/rest-v2.js'),
+  restV1: () => import('./surfaces/rest-v1.js'),
+  queueV2: () => import('./surfaces/queue-v2.js'),
+  restV2: () => import('./surfaces/rest-v2.js'),
 };
 
 const defaultValidators = new Map<Surface, Promise<ContractValidator>>();
 /** Surfaces whose validators have finished loading: the package root's synchronous functions use them as is. */
 const settledValidators = new Map<Surface, SurfaceValidation>();
 
-/** The package's own validator (`src/validation`) for one surface, imported once, lazily. */
+/** The package's own validator for one surface, imported once, lazily. */
 export function loadDefaultValidator(surface: Surface): Promise<ContractValidator> {
   let validator = defaultValidators.get(surface);
   if (!validator) {

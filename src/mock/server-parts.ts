@@ -1,0 +1,16 @@
+// What the request handler and the surfaces' fronts share: the mock's core, its routes, keys and CORS.
+// Apart from server.ts so a surface front (rest-v2/front.ts) imports the shape and not the server.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { KeyRing } from './auth.js';
+import type { MockCore } from './core.js';
+import type { Cors } from './cors.js';
+import type { Router } from './router.js';
+
+export interface ServerParts {
+  core: MockCore;
+  router: Router;
+  keys: KeyRing;
+  control?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<void>;
+  /** CORS headers for the public surfaces; undefined = CORS off (no Access-Control-* header at all). */
+  cors?: Cors;
+}
