@@ -6,7 +6,6 @@ import type { MutationScore, RunSettings } from '../conform/index.js';
 
 export * from '../conform/index.js';
 export { rules, type RuleId, type Rule } from '../../generated/rules.js';
-export { conformanceChecks };
 
 /** Options of a run of the package's suite (its checks are implied). */
 export type ConformanceOptions = Omit<runner.ConformanceOptions, 'checks'>;
