@@ -7,6 +7,7 @@ import './checks/rest.js';
 import './checks/graphql.js';
 import './checks/graphql-sdk.js';
 import './checks/graphql-public.js';
+import './checks/graphql-cost.js';
 import './checks/queue.js';
 import './checks/queue-io.js';
 import './checks/boundaries.js';

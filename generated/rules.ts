@@ -3082,6 +3082,111 @@ export const rules = [
     ]
   },
   {
+    "id": "GRAPHQL-COST-001",
+    "title": "A GraphQL document of one token past the token limit (5000) is refused: an errors[] entry, no data, answered within the request timeout; one of exactly 5000 tokens is served.",
+    "seed": "Endpoints › GraphQL interface; Limits › GraphQL operation limits (not shown)",
+    "surface": "graphql",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "values": {
+      "tokens": 5000
+    }
+  },
+  {
+    "id": "GRAPHQL-COST-002",
+    "title": "An operation nested one level past the depth limit (20, introspection included) is refused: an errors[] entry, no data; one exactly 20 levels deep is served.",
+    "seed": "Endpoints › GraphQL interface; Limits › GraphQL operation limits (not shown)",
+    "surface": "graphql",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "values": {
+      "depth": 20
+    }
+  },
+  {
+    "id": "GRAPHQL-COST-003",
+    "title": "An operation with one aliased field past the alias limit (30) is refused: an errors[] entry, no data; one with exactly 30 aliases is served.",
+    "seed": "Endpoints › GraphQL interface; Limits › GraphQL operation limits (not shown)",
+    "surface": "graphql",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "values": {
+      "aliases": 30
+    }
+  },
+  {
+    "id": "GRAPHQL-COST-004",
+    "title": "An operation with one root field past the root-field limit (10) is refused: an errors[] entry, no data; one with exactly 10 root fields is served.",
+    "seed": "Endpoints › GraphQL interface; Limits › GraphQL operation limits (not shown)",
+    "surface": "graphql",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "values": {
+      "rootFields": 10
+    }
+  },
+  {
+    "id": "GRAPHQL-COST-005",
+    "title": "An operation with one directive past the directive limit (20) is refused: an errors[] entry, no data; one with exactly 20 directives is served.",
+    "seed": "Endpoints › GraphQL interface; Limits › GraphQL operation limits (not shown)",
+    "surface": "graphql",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "values": {
+      "directives": 20
+    }
+  },
+  {
+    "id": "GRAPHQL-COST-006",
+    "title": "An operation one point past the cost limit (2000 points: 2 per field with a selection set, 1 per leaf, through fragments) is refused: an errors[] entry, no data; one of exactly 2000 points is served.",
+    "seed": "Endpoints › GraphQL interface; Limits › GraphQL operation limits (not shown)",
+    "surface": "graphql",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "values": {
+      "cost": 2000
+    }
+  },
+  {
+    "id": "GRAPHQL-COST-007",
+    "title": "A mutation over a limit runs nothing: saveTemplate sent with one root field past the root-field limit, or one token past the token limit, is refused with an errors[] entry and creates no template (each name is free afterwards).",
+    "seed": "Endpoints › GraphQL interface › saveTemplate; Limits › GraphQL operation limits (not shown)",
+    "surface": "graphql",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "values": {
+      "rootFields": 10,
+      "tokens": 5000
+    },
+    "operations": [
+      "saveTemplate",
+      "deleteTemplate"
+    ]
+  },
+  {
+    "id": "GRAPHQL-COST-008",
+    "title": "An operation whose answer would hold more records (items of lists of objects) than the records limit (5000) fails with one errors[] entry naming the limit and no data; one at the limit is served.",
+    "seed": "Endpoints › GraphQL interface; Limits › GraphQL operation limits (not shown)",
+    "surface": "graphql",
+    "check": "mock-only",
+    "tier": "safe",
+    "source": "assumed",
+    "why-not-black-box": "Reaching 5000 records on a real account takes thousands of pods or endpoints; the check lowers the embedded mock's records limit to the GPU catalog's size instead.",
+    "values": {
+      "records": 5000
+    },
+    "operations": [
+      "gpuTypes"
+    ]
+  },
+  {
     "id": "AGREE-VALID-001",
     "title": "Every spec-valid request generated (seeded fast-check) from the bundled specs for every operation of REST v1, queue v2, GraphQL and REST v2 (query lists serialised as each parameter's style/explode declares) is answered with a documented 2xx whose body matches the spec, or with a documented refusal whose rule the agreement allow-list names for that operation and status; every REST v2 answer also carries RateLimit and RateLimit-Policy, and every REST v2 error is application/problem+json.",
     "seed": "Errors › Status codes (not shown); Errors › 400",

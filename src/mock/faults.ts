@@ -79,6 +79,9 @@ export const FAULT_CATCHERS: { readonly [fault in FaultName]: readonly string[] 
   'graphql-sdk-bounds-unchecked': ['GQL-SDK-INPUT-001'],
   'graphql-pod-template-dropped': ['GQL-SDK-006'],
   'graphql-public-leaks-account': ['GQL-PUBLIC-002'],
+  // Issue 30: GraphQL operation limits (schema description of specs/graphql/schema.graphql).
+  'graphql-unbounded': ['GRAPHQL-COST-001', 'GRAPHQL-COST-002', 'GRAPHQL-COST-003', 'GRAPHQL-COST-004', 'GRAPHQL-COST-005', 'GRAPHQL-COST-006', 'GRAPHQL-COST-007', 'GRAPHQL-COST-008'],
+  'graphql-limit-after-execution': ['GRAPHQL-COST-007'],
   // Issue 21: what only generated requests reach (the REST v2 agreement phase).
   'rest-v2-comma-list-refused': ['AGREE-VALID-001'],
   'rest-v2-undocumented-refusal': ['AGREE-VALID-001'],

@@ -35,6 +35,8 @@ export const FAULT_NAMES = [
   'graphql-sdk-bounds-unchecked',
   'graphql-pod-template-dropped',
   'graphql-public-leaks-account',
+  'graphql-unbounded',
+  'graphql-limit-after-execution',
 ] as const;
 export type FaultName = (typeof FAULT_NAMES)[number];
 

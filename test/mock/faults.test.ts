@@ -151,6 +151,16 @@ const deviations: Record<FaultName, (h: Harness) => Promise<boolean>> = {
     const answer = await raw('POST', h.mock.graphqlUrl, { query: '{ gpuTypes { id } myself { id } }' }, null);
     return answer.status === 200 && typeof answer.body.data?.myself?.id === 'string';
   },
+  'graphql-unbounded': async (h) => {
+    const aliases = Array.from({ length: 31 }, (_, i) => `a${i}: __typename`).join(' ');
+    return (await raw('POST', h.mock.graphqlUrl, { query: `{ ${aliases} }` })).body.data?.a30 === 'Query';
+  },
+  'graphql-limit-after-execution': async (h) => {
+    const saves = Array.from({ length: 11 }, (_, i) => `s${i}: updateUserSettings(input: {pubKey: "ssh-ed25519 AAAA after-${i}"}) { pubKey }`).join(' ');
+    const refused = await raw('POST', h.mock.graphqlUrl, { query: `mutation { ${saves} }` });
+    const read = await raw('POST', h.mock.graphqlUrl, { query: '{ myself { pubKey } }' });
+    return refused.body.errors !== undefined && read.body.data?.myself?.pubKey === 'ssh-ed25519 AAAA after-10';
+  },
 };
 
 describe('fault injection', () => {

@@ -1,15 +1,17 @@
-// POST /graphql: auth (?api_key= or Bearer, scope `graphql`), then parse → validate → execute.
+// POST /graphql: auth (?api_key= or Bearer, scope `graphql`), then parse within the operation limits
+// (limits.ts) → validate → execute.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { execute, GraphQLError, parse, validate, type DocumentNode } from 'graphql';
+import { execute, validate, type DocumentNode } from 'graphql';
 import { bearerKey, type KeyRing } from '../auth.js';
 import type { MockCore } from '../core.js';
 import { parseJsonBody, readBody, sendJson } from '../http.js';
 import { graphqlMessage } from '../faults.js';
 import { buildExecutableSchema } from './schema.js';
 import { publicDataAsked, publicQueryFields } from './public-access.js';
+import { gateGraphqlOperation, sendAnswer, splitLongLists } from './limits.js';
 import { redactSecrets, secretStrings } from './secret-values.js';
 
-const schema = buildExecutableSchema();
+const schema = splitLongLists(buildExecutableSchema());
 const publicFields = publicQueryFields(schema);
 
 /** Whether a request without a key is answered: only public data asked (fault graphql-public-leaks-account: any public field among others). */
@@ -55,13 +57,12 @@ export async function handleGraphql(core: MockCore, keys: KeyRing, req: Incoming
   }
   // A failing GraphQL operation (syntax, validation or execution) answers 200 with errors[], as the
   // real service does; only a request that is not a GraphQL request at all gets 400.
-  let document: DocumentNode;
-  try {
-    document = parse(body.query);
-  } catch (error) {
-    if (publicOnly) return unauthorized();
-    return errors(res, 200, redact(core, [error as GraphQLError], secretStrings(body.query, body.variables, undefined, key)));
-  }
+  // Operation limits first (tokens while parsing, then depth, aliases, …): over one, nothing runs.
+  const gate = gateGraphqlOperation(core.options.faults, schema, body.query);
+  if (gate.kind !== 'run' && publicOnly) return unauthorized();
+  if (gate.kind === 'refuse') return errors(res, 200, [{ message: gate.message }]);
+  if (gate.kind === 'syntax') return errors(res, 200, redact(core, [gate.error], secretStrings(body.query, body.variables, undefined, key)));
+  const document = gate.document;
   const invalid = validate(schema, document);
   if (publicOnly && (invalid.length > 0 || !answersWithoutKey(core, document))) return unauthorized();
   if (invalid.length > 0) return errors(res, 200, redact(core, invalid, secretStrings(body.query, body.variables, document, key)));
@@ -72,6 +73,8 @@ export async function handleGraphql(core: MockCore, keys: KeyRing, req: Incoming
     variableValues: (body.variables ?? undefined) as Record<string, unknown> | undefined,
     operationName: typeof body.operationName === 'string' ? body.operationName : undefined,
   });
-  if (!result.errors) return sendJson(res, 200, result);
-  sendJson(res, 200, { ...result, errors: redact(core, result.errors, secretStrings(body.query, body.variables, document, key)) });
+  const refusal = gate.refusalAfter(result);
+  if (refusal) return errors(res, 200, [refusal]);
+  if (!result.errors) return sendAnswer(res, document, result);
+  return sendAnswer(res, document, { ...result, errors: redact(core, result.errors, secretStrings(body.query, body.variables, document, key)) });
 }

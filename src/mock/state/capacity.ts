@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { getHeapStatistics } from 'node:v8';
 import { packageFile } from '../../contract/package-files.js';
+import { graphqlLimits } from '../../contract/graphql-limits.js';
 import type { Failure } from './store.js';
 
 export interface CapacityLimits {
@@ -12,6 +13,8 @@ export interface CapacityLimits {
   maxJobsTotal: number;
   /** Creates and job submissions are refused while the used heap is above this. */
   heapLimitBytes: number;
+  /** Records (items of lists of objects) one GraphQL answer holds (the SDL's `records` limit). */
+  graphqlRecords: number;
 }
 
 /** Seconds a refused caller is asked to wait (Retry-After). */
@@ -33,6 +36,7 @@ export function defaultCapacityLimits(): CapacityLimits {
     maxJobsPerEndpoint: jobs.perEndpoint,
     maxJobsTotal: jobs.total,
     heapLimitBytes: Math.floor(getHeapStatistics().heap_size_limit * HEAP_SHARE),
+    graphqlRecords: graphqlLimits().records,
   };
 }
 

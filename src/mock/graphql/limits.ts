@@ -1,0 +1,205 @@
+// The one place the GraphQL handler applies the operation limits (specs/graphql/schema.graphql, schema
+// description; measured by src/validation/graphql-limits.ts): parse with the token limit, measure, and
+// refuse before validation or execution. The two faults of rules GRAPHQL-COST-* live here too:
+// `graphql-unbounded` measures nothing, `graphql-limit-after-execution` runs the operation first.
+// Within the limits, a list of records longer than LIST_CHUNK is completed a chunk per event-loop turn
+// (splitLongLists), so an account's long lists, even aliased 30 times, never hold the loop for long.
+import {
+  defaultFieldResolver, getNamedType, getNullableType, GraphQLError, isListType, isObjectType, Kind, parse,
+  type DocumentNode, type ExecutionResult, type GraphQLFieldResolver, type GraphQLSchema, type OperationDefinitionNode,
+} from 'graphql';
+import { breachOf, checkGraphqlLimits } from '../../validation/graphql-limits.js';
+import type { ServerResponse } from 'node:http';
+import type { MockCore } from '../core.js';
+import { sendJson } from '../http.js';
+import type { FaultName } from '../options.js';
+
+export type GraphqlGate =
+  /** Go on: validate and execute `document`, then answer `refusalAfter(result)` instead when it gives one. */
+  | { kind: 'run'; document: DocumentNode; refusalAfter: (result: ExecutionResult) => { message: string } | undefined }
+  /** Over a limit: answer this error, run nothing. */
+  | { kind: 'refuse'; message: string }
+  /** Not a GraphQL document (within the token limit). */
+  | { kind: 'syntax'; error: GraphQLError };
+
+/** Thrown by a list resolver once an answer's records pass the limit; the whole answer becomes the refusal. */
+class RecordsLimitExceeded extends Error {
+  constructor(readonly max: number) {
+    super(breachOf('records', max, `more than ${max}`).message);
+  }
+}
+
+/** The records limit's refusal when execution stopped at it (a list resolver threw RecordsLimitExceeded). */
+function recordsRefusal(result: ExecutionResult): { message: string } | undefined {
+  const stopped = result.errors?.find((e) => e.originalError instanceof RecordsLimitExceeded);
+  return stopped && { message: stopped.originalError!.message };
+}
+
+function parseUnbounded(source: string, refuseAfter?: { message: string }): GraphqlGate {
+  try {
+    return { kind: 'run', document: parse(source), refusalAfter: () => refuseAfter };
+  } catch (error) {
+    return { kind: 'syntax', error: error as GraphQLError };
+  }
+}
+
+export function gateGraphqlOperation(faults: ReadonlySet<FaultName>, schema: GraphQLSchema, source: string): GraphqlGate {
+  if (faults.has('graphql-unbounded')) return parseUnbounded(source);
+  const checked = checkGraphqlLimits(schema, source);
+  if (checked.ok) return { kind: 'run', document: checked.document, refusalAfter: recordsRefusal };
+  if ('syntaxError' in checked) return { kind: 'syntax', error: checked.syntaxError };
+  if (!faults.has('graphql-limit-after-execution')) return { kind: 'refuse', message: checked.breach.message };
+  return parseUnbounded(source, { message: checked.breach.message });
+}
+
+/** Records of one list completed per event-loop turn (a pod record with its nested fields is ~40 fields). */
+export const LIST_CHUNK = 25;
+
+// One FIFO for every GraphQL execution: each setImmediate releases one chunk, and the next release is
+// queued from inside it, so it lands in the next loop iteration, after the I/O of other requests.
+// Chunks of an operation stopped at the records limit are released at once (they fail without work).
+const waitingChunks: { operation: object; release: () => void }[] = [];
+let releaseQueued = false;
+
+// Operations stopped at the records limit: their chunks still waiting fail at once instead of completing.
+const stopped = new WeakSet<object>();
+
+function releaseOneChunk(): void {
+  releaseQueued = false;
+  let next = waitingChunks.shift();
+  while (next && stopped.has(next.operation)) {
+    next.release();
+    next = waitingChunks.shift();
+  }
+  if (waitingChunks.length > 0) {
+    releaseQueued = true;
+    setImmediate(releaseOneChunk);
+  }
+  next?.release();
+}
+
+/** Resolves in a later event-loop turn; `owner` is the operation (or answer) the work belongs to. */
+function nextTurn(owner: object): Promise<void> {
+  return new Promise((release) => {
+    waitingChunks.push({ operation: owner, release });
+    if (!releaseQueued) {
+      releaseQueued = true;
+      setImmediate(releaseOneChunk);
+    }
+  });
+}
+
+/** A list longer than LIST_CHUNK as items that resolve a chunk per turn (graphql-js completes each when it resolves). */
+function inTurns(value: unknown, operation: OperationDefinitionNode, max: number): unknown {
+  if (!Array.isArray(value) || value.length <= LIST_CHUNK) return value;
+  const items: unknown[] = [];
+  for (let start = 0; start < value.length; start += LIST_CHUNK) {
+    const turn = nextTurn(operation).then(() => {
+      if (stopped.has(operation)) throw new RecordsLimitExceeded(max);
+    });
+    for (const item of value.slice(start, start + LIST_CHUNK)) items.push(turn.then(() => item));
+  }
+  return items;
+}
+
+// Records handed out per running operation (each request parses its own document, so its own node).
+const recordsServed = new WeakMap<OperationDefinitionNode, number>();
+
+/** Counts `count` more records for the operation; throws once past the mock's records limit. */
+function countRecords(core: MockCore, operation: OperationDefinitionNode, count: number): void {
+  if (core.options.faults.has('graphql-unbounded')) return;
+  const served = (recordsServed.get(operation) ?? 0) + count;
+  recordsServed.set(operation, served);
+  const max = core.options.limits.graphqlRecords;
+  if (served > max) {
+    stopped.add(operation);
+    throw new RecordsLimitExceeded(max);
+  }
+}
+
+/**
+ * Wraps the resolver of every field answering a list of records (introspection aside): counts its
+ * records against the records limit, and completes a long list in turns (inTurns).
+ */
+export function splitLongLists(schema: GraphQLSchema): GraphQLSchema {
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    for (const field of Object.values(type.getFields())) {
+      const listType = getNullableType(field.type);
+      if (!isListType(listType) || !isObjectType(getNamedType(listType))) continue;
+      const resolve: GraphQLFieldResolver<unknown, unknown> = field.resolve ?? defaultFieldResolver;
+      const counted = (value: unknown, core: MockCore, operation: OperationDefinitionNode) => {
+        if (Array.isArray(value)) countRecords(core, operation, value.length);
+        return inTurns(value, operation, core.options.limits.graphqlRecords);
+      };
+      field.resolve = (source, args, context, info) => {
+        const value = resolve(source, args, context, info);
+        return value instanceof Promise
+          ? value.then((v) => counted(v, context as MockCore, info.operation))
+          : counted(value, context as MockCore, info.operation);
+      };
+    }
+  }
+  return schema;
+}
+
+/** Records the operations of `document` listed (0 when none ran). */
+function recordsOf(document: DocumentNode): number {
+  let total = 0;
+  for (const definition of document.definitions) if (definition.kind === Kind.OPERATION_DEFINITION) total += recordsServed.get(definition) ?? 0;
+  return total;
+}
+
+const isPlain = (value: object) => {
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === null || proto === Object.prototype;
+};
+
+/** JSON text of `value` in pieces: a list longer than LIST_CHUNK is written a chunk per turn. */
+async function writeInTurns(value: unknown, write: (text: string) => void, owner: object): Promise<void> {
+  if (Array.isArray(value)) {
+    write('[');
+    if (value.length > LIST_CHUNK) {
+      for (let start = 0; start < value.length; start += LIST_CHUNK) {
+        if (start > 0) await nextTurn(owner);
+        write(`${start > 0 ? ',' : ''}${value.slice(start, start + LIST_CHUNK).map((item) => JSON.stringify(item) ?? 'null').join(',')}`);
+      }
+    } else {
+      for (let i = 0; i < value.length; i++) {
+        if (i > 0) write(',');
+        await writeInTurns(value[i], write, owner);
+      }
+    }
+    write(']');
+  } else if (value !== null && typeof value === 'object' && isPlain(value)) {
+    write('{');
+    let first = true;
+    for (const [key, item] of Object.entries(value)) {
+      if (item === undefined) continue;
+      write(`${first ? '' : ','}${JSON.stringify(key)}:`);
+      first = false;
+      await writeInTurns(item, write, owner);
+    }
+    write('}');
+  } else {
+    write(JSON.stringify(value) ?? 'null');
+  }
+}
+
+/**
+ * Sends a GraphQL answer: small ones at once; one that listed more than LIST_CHUNK records is
+ * serialised a chunk of records per turn (chunked transfer), as it was completed.
+ */
+export async function sendAnswer(res: ServerResponse, document: DocumentNode, answer: unknown): Promise<void> {
+  if (recordsOf(document) <= LIST_CHUNK) return sendJson(res, 200, answer);
+  res.writeHead(200, { 'content-type': 'application/json' });
+  let pending = '';
+  await writeInTurns(answer, (text) => {
+    pending += text;
+    if (pending.length >= 64 * 1024) {
+      res.write(pending);
+      pending = '';
+    }
+  }, document);
+  res.end(pending);
+}
