@@ -91,3 +91,16 @@ describe('GRAPHQL-COST-008: records per answer', () => {
     expect(over.body).toEqual({ errors: [{ message: 'Operation refused while listing: GraphQL limit "records" is at most 60, found more than 60.' }] });
   });
 });
+
+describe('the official clients are served within the limits', () => {
+  it('every @runpod/mcp-server 4.0.0 GraphQL document is answered without a limit refusal (public ones without a key)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const wire = JSON.parse(readFileSync(new URL('../compat/sdk-wire/mcp-server-4.0.0-graphql.json', import.meta.url), 'utf8')) as { documents: { tool: string; auth: string; query: string }[] };
+    for (const { tool, auth, query } of wire.documents) {
+      if (query.includes('$input')) continue; // needs variables; its limits are measured in test/graphql-limits-clients.test.ts
+      const answer = await h.graphql(query, undefined, auth === 'none' ? null : undefined);
+      expect(answer.status, tool).toBe(200);
+      expect(answer.body.errors, `${tool}: ${JSON.stringify(answer.body.errors)}`).toBeUndefined();
+    }
+  });
+});
