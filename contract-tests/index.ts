@@ -28,5 +28,6 @@ import './checks/rest-v2-pods.js';
 import './checks/rest-v2-logs.js';
 import './checks/rest-v2-clusters.js';
 import './checks/rest-v2-cross.js';
+import './checks/isolation.js';
 
 export const conformanceChecks: CheckSuite = registeredChecks();

@@ -100,6 +100,103 @@ export const rules = [
     "source": "assumed"
   },
   {
+    "id": "ISOLATION-READ-001",
+    "title": "A key of another account that reads an object by its id (every id-taking read of every configured surface: REST v1, REST v2 and GraphQL, sub-reads such as logs, workers and releases included) never gets a 2xx nor any of the object's ids or names; GraphQL answers it null or with an error.",
+    "seed": "Authentication › Rules 2; Errors › 401",
+    "surface": "all",
+    "check": "black-box",
+    "tier": "full",
+    "source": "seed",
+    "values": {
+      "refusals": [
+        401,
+        403,
+        404
+      ]
+    }
+  },
+  {
+    "id": "ISOLATION-WRITE-001",
+    "title": "A key of another account that updates, acts on (start, stop, reset, restart, terminate), deletes or replaces an object by its id on any configured surface never gets a 2xx, and the owner reads its object back unchanged.",
+    "seed": "Authentication › Rules 2; Errors › 401",
+    "surface": "all",
+    "check": "black-box",
+    "tier": "full",
+    "source": "seed",
+    "values": {
+      "refusals": [
+        400,
+        401,
+        403,
+        404
+      ]
+    }
+  },
+  {
+    "id": "ISOLATION-LIST-001",
+    "title": "The lists, billing records and account reads (GraphQL myself) of a key of another account hold none of the owner's ids, also when filtered by one of them (podId, endpointId, templateId, networkVolumeId).",
+    "seed": "Authentication › Rules 2",
+    "surface": "all",
+    "check": "black-box",
+    "tier": "full",
+    "source": "seed"
+  },
+  {
+    "id": "ISOLATION-JOB-001",
+    "title": "A key of another account gets no 2xx from any queue operation on the owner's endpoint (/run, /runsync, /status, /status-sync, /stream, /cancel, /retry, /purge-queue, /health, /requests, /openai), and the owner's job and queue are unchanged.",
+    "seed": "Authentication › Rules 2; Errors › 401; Errors › 404",
+    "surface": "queue-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "seed",
+    "values": {
+      "refusals": [
+        401,
+        403,
+        404
+      ]
+    }
+  },
+  {
+    "id": "ISOLATION-REF-001",
+    "title": "A create or update by a key of another account whose body references one of the owner's objects (templateId, networkVolumeId, containerRegistryAuthId, REST v2 registry, template and volume ids, GraphQL input ids, a RUNPOD_SECRET reference in env) is refused and stores nothing.",
+    "seed": "Authentication › Rules 2; Errors › 400",
+    "surface": "all",
+    "check": "black-box",
+    "tier": "full",
+    "source": "seed"
+  },
+  {
+    "id": "ISOLATION-ORACLE-001",
+    "title": "An id of another account's object is answered exactly like an id that never existed (same status, same error body but for the id, same Content-Type and Allow), so no answer tells \"exists elsewhere\" from \"does not exist\" (observed: REST v2 answers 404 for a resource \"not found or not accessible to the caller\").",
+    "seed": "Errors › 404; Authentication › Rules 2",
+    "surface": "all",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed"
+  },
+  {
+    "id": "ISOLATION-NAMES-001",
+    "title": "Unique names are unique per account: a key of another account creates a template and a registry auth under names the owner already uses, and each account still refuses its own duplicate.",
+    "seed": "Limits › Template name; Limits › Registry auth name",
+    "surface": "all",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed"
+  },
+  {
+    "id": "ISOLATION-RATE-001",
+    "title": "Rate windows are per account: a key of another account driven to 429 leaves the owner's windows untouched (the owner's next request is admitted and its RateLimit remaining is what it was before).",
+    "seed": "Errors › 429; Limits › Rate limits per caller (not shown)",
+    "surface": "all",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "values": {
+      "burstBound": 200
+    }
+  },
+  {
     "id": "GQL-AUTH-001",
     "title": "A GraphQL request with a valid key in the api_key query parameter is answered 200 with a data object.",
     "seed": "Authentication › GraphQL interface",

@@ -2,7 +2,7 @@
 import { FAULT_NAMES, type FaultName } from '../mock/index.js';
 import { defaultSettings, measureMutationScore, runConformance } from '../entries/conform.js';
 import { parseLevels } from '../contract/levels.js';
-import { DEFAULT_CONCURRENCY, FLAG_NAMES, MAX_CONCURRENCY, MAX_PREFLIGHT_JOB_MS, MAX_REQUEST_TIMEOUT_MS, parseTier, readOptions, remoteTarget } from '../conform/target.js';
+import { DEFAULT_CONCURRENCY, FLAG_NAMES, MAX_CONCURRENCY, MAX_PREFLIGHT_JOB_MS, MAX_REQUEST_TIMEOUT_MS, parseTier, readOptions, remoteTarget, sameSecondKey } from '../conform/target.js';
 
 const SWITCHES = ['--quiet', '--prove', '--strict'];
 
@@ -23,6 +23,9 @@ are skipped ("needs --queue-url"), and coverage counts the rules of the given su
                             the others create their own endpoint                CONFORM_ENDPOINT_ID
   --read-only-key KEY       key with only the read scope (AUTH-005)            CONFORM_READ_ONLY_KEY
   --no-permission-key KEY   valid key without any scope (AUTH-005)            CONFORM_NO_PERMISSION_KEY
+  --second-api-key KEY      key of ANOTHER account, same scopes as --api-key
+                            (ISOLATION-*: nothing crosses between accounts; without it those
+                            rules are skipped; docs/accounts.md)               CONFORM_SECOND_API_KEY
   --control-url URL         clock control: POST {url}/clock/advance {"ms":N}   CONFORM_CONTROL_URL
   --worker-image IMAGE      image of the suite's templates (must run the conformance handler)
 
@@ -80,12 +83,18 @@ export async function runConformCommand(argv: string[]): Promise<number> {
     console.log(conformUsage);
     return 0;
   }
+  const sameKey = sameSecondKey(values);
+  if (sameKey) {
+    console.error(sameKey);
+    return 2;
+  }
   for (const flag of flags) if (!SWITCHES.includes(flag)) errors.push(`unknown option ${flag} (known: ${FLAG_NAMES.join(' ')} --fault ${SWITCHES.join(' ')})`);
   const tier = parseTier(values['--tier']);
   if (!tier) errors.push(`--tier must be safe, full or slow (got ${values['--tier']})`);
   const target = remoteTarget(values);
   if (typeof target === 'string') errors.push(target);
   if (target && faults.length) errors.push('--fault applies to the embedded mock only');
+  if (!target && values['--second-api-key']) errors.push('--second-api-key applies to a remote target (the embedded mock gives itself a key of a second account)');
   if (flags.has('--prove') && (target || faults.length)) errors.push('--prove runs against the fault-free embedded mock only (no target, no --fault)');
   const numeric = (flag: string) => (values[flag] === undefined ? undefined : Number(values[flag]));
   for (const flag of ['--seed', '--max-real-wait-ms', '--job-timeout-ms', '--fuzz-runs', '--preflight-job-ms', '--request-timeout-ms', '--concurrency']) {

@@ -36,7 +36,8 @@ export type Shared = 'clock' | 'restV2-quota';
 /** What a check touched beyond its own resources: shared state, or the control API's target-wide state. */
 export type Touch = Shared | 'control';
 
-export type Need = SurfaceName | 'endpoint' | 'jobs';
+/** accounts: the second key belongs to another account (requires secondApiKey; proved by the preflight). */
+export type Need = SurfaceName | 'endpoint' | 'jobs' | 'accounts';
 
 /** The rule's own surface first, so that a skip names it before what the check uses besides. */
 export function needsOf(rule: CatalogueRule, declared: readonly Need[] = []): Set<Need> {
@@ -53,7 +54,7 @@ export function covers(declared: ReadonlySet<Need>, used: Need): boolean {
 
 /** The surfaces the target's configuration lacks, as a skip reason naming their flags; undefined when none. */
 export function unconfiguredNeed(needs: ReadonlySet<Need>, target: TargetConfig): string | undefined {
-  const absent = [...needs].filter((n): n is SurfaceName => n !== 'jobs' && n !== 'endpoint' && urlOf(target, n) === undefined);
+  const absent = [...needs].filter((n): n is SurfaceName => n !== 'jobs' && n !== 'endpoint' && n !== 'accounts' && urlOf(target, n) === undefined);
   if (absent.length > 0) {
     const labels = absent.map((s) => SURFACE_INFO[s].label);
     return `needs ${absent.map((s) => SURFACE_INFO[s].flag).join(' and ')} (${labels.join(', ')} ${labels.length === 1 ? 'is' : 'are'} not configured)`;
@@ -63,7 +64,7 @@ export function unconfiguredNeed(needs: ReadonlySet<Need>, target: TargetConfig)
 }
 
 export const needLabel = (need: Need): string =>
-  need === 'jobs' ? 'job progress (jobs reaching a terminal status)' : need === 'endpoint' ? 'a queue endpoint' : SURFACE_INFO[need].label;
+  need === 'jobs' ? 'job progress (jobs reaching a terminal status)' : need === 'endpoint' ? 'a queue endpoint' : need === 'accounts' ? 'a second account' : SURFACE_INFO[need].label;
 
 /**
  * What each running check uses. Calls made while a fixture is set up on the check's behalf are

@@ -6,6 +6,7 @@
 import { operations } from '../../generated/operations.js';
 import { Ctx, formatMs, sleep, TERMINAL, type RunState } from './context.js';
 import { CheckFailure } from './http.js';
+import { proveTwoAccounts } from './accounts-probe.js';
 import type { Need } from './needs.js';
 import { urlOf } from './surfaces.js';
 import { SURFACE_INFO, type SurfaceName } from '../contract/surfaces.js';
@@ -17,6 +18,8 @@ export interface PreflightPlan {
   surfaces: ReadonlySet<SurfaceName>;
   /** Some runnable rule waits on job progress. */
   jobs: boolean;
+  /** Some runnable rule needs the second key to be of another account (ISOLATION-*). */
+  accounts?: boolean;
 }
 
 export interface PreflightOutcome {
@@ -62,7 +65,7 @@ export async function runPreflight(plan: PreflightPlan, target: TargetConfig, se
   const missing = new Map<Need, string>();
   const note = (surface: SurfaceName, probe: PreflightProbe['probe'], ok: boolean, detail: string, started: number) => {
     probes.push({ surface, probe, ok, detail, durationMs: Date.now() - started });
-    if (!ok) missing.set(probe === 'jobs' ? 'jobs' : surface, `${SURFACE_INFO[surface].label} preflight: ${detail}`);
+    if (!ok) missing.set(probe === 'jobs' ? 'jobs' : probe === 'accounts' ? 'accounts' : surface, `${SURFACE_INFO[surface].label} preflight: ${detail}`);
   };
 
   for (const surface of plan.surfaces) {
@@ -80,6 +83,12 @@ export async function runPreflight(plan: PreflightPlan, target: TargetConfig, se
     else note(surface, 'key', true, `${what} answered ${reply.status}`, started);
   }
   if (missing.has('restV1') && !target.endpointId) missing.set('endpoint', missing.get('restV1')!);
+
+  if (plan.accounts) {
+    const started = Date.now();
+    const verdict = await proveTwoAccounts(target, state.http.requestTimeoutMs);
+    if (verdict) note(verdict.surface, 'accounts', verdict.ok, verdict.detail, started);
+  }
 
   if (plan.jobs && plan.surfaces.has('queueV2') && !missing.has('queueV2')) {
     const started = Date.now();

@@ -3,7 +3,8 @@
 import type { Ctx } from './context.js';
 import type { Need, Shared } from './needs.js';
 
-export type Requirement = 'readOnlyKey' | 'noPermissionKey' | 'embedded';
+/** secondApiKey: a key of another account (ISOLATION-*); the preflight proves the two accounts differ. */
+export type Requirement = 'readOnlyKey' | 'noPermissionKey' | 'secondApiKey' | 'embedded';
 
 export interface CheckDefinition {
   id: string;
@@ -15,6 +16,11 @@ export interface CheckDefinition {
    * will do), 'jobs' (waits for job progress). See needs.ts; verified against the embedded mock.
    */
   needs?: Need[];
+  /**
+   * The check covers every configured surface (ISOLATION-*): it uses whichever of the four the target
+   * has and is skipped only when it has none; they count as declared needs for the usage check.
+   */
+  everyConfiguredSurface?: boolean;
   /** Real time the check waits when the target has no clock control (slow tier estimate). */
   realWaitMs?: number;
   timeoutMs?: number;

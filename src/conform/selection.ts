@@ -7,7 +7,7 @@ import { needsOf, unconfiguredNeed, type Need } from './needs.js';
 import type { PreflightPlan } from './preflight.js';
 import type { CheckDefinition } from './registry.js';
 import type { Shared } from './needs.js';
-import { urlOf } from './surfaces.js';
+import { configuredSurfaces, urlOf } from './surfaces.js';
 import { type SurfaceName } from '../contract/surfaces.js';
 import type { RunSettings, TargetConfig } from './target.js';
 import type { CatalogueRule, SkipKind, Tier } from './types.js';
@@ -36,7 +36,7 @@ export function planRules(catalogue: readonly CatalogueRule[], checks: ReadonlyM
   return catalogue.map((rule) => {
     const check = checks.get(rule.id);
     const level = levelOf(rule.source);
-    const needs = needsOf(rule, check?.needs);
+    const needs = needsOf(rule, [...(check?.needs ?? []), ...(check?.everyConfiguredSurface ? configuredSurfaces(target) : []), ...(check?.requires?.includes('secondApiKey') ? ['accounts' as const] : [])]);
     const absent = unconfiguredNeed(needs, target);
     let skip: Skip | undefined;
     if (grep && !grep.test(rule.id)) skip = { kind: 'filtered', reason: `not selected by --grep ${settings.grep}` };
@@ -60,16 +60,18 @@ export function sharesOf(rule: CatalogueRule, check: CheckDefinition | undefined
 export function preflightPlanOf(planned: readonly PlannedRule[], target: TargetConfig): PreflightPlan {
   const surfaces = new Set<SurfaceName>();
   let jobs = false;
+  let accounts = false;
   for (const { needs, skip } of planned) {
     if (skip) continue;
     for (const need of needs) {
-      if (need === 'jobs') jobs = true;
+      if (need === 'accounts') accounts = true;
+      else if (need === 'jobs') jobs = true;
       else if (need === 'endpoint') surfaces.add(target.endpointId ? 'queueV2' : 'restV1');
       else surfaces.add(need);
     }
   }
   if (jobs) surfaces.add('queueV2');
-  return { surfaces: new Set([...surfaces].filter((s) => urlOf(target, s) !== undefined)), jobs };
+  return { surfaces: new Set([...surfaces].filter((s) => urlOf(target, s) !== undefined)), jobs, accounts };
 }
 
 /** The root cause that keeps a rule from running, when the preflight found a need of it missing. */
@@ -100,6 +102,7 @@ function whySkip(rule: CatalogueRule, check: CheckDefinition | undefined, target
   for (const need of check.requires ?? []) {
     if (need === 'readOnlyKey' && !target.readOnlyKey) return { kind: 'not-configured', reason: 'needs --read-only-key' };
     if (need === 'noPermissionKey' && !target.noPermissionKey) return { kind: 'not-configured', reason: 'needs --no-permission-key' };
+    if (need === 'secondApiKey' && !target.secondApiKey) return { kind: 'not-configured', reason: 'needs --second-api-key (a key of another account)' };
   }
   return undefined;
 }

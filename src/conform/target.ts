@@ -23,6 +23,8 @@ export interface TargetConfig {
   readOnlyKey?: string;
   /** A valid key with no scope at all (AUTH-005). */
   noPermissionKey?: string;
+  /** A key of ANOTHER account with the same scopes as apiKey (ISOLATION-*); the preflight proves the accounts differ. */
+  secondApiKey?: string;
   /** Base of the clock-control API (POST {controlUrl}/clock/advance {ms}). */
   controlUrl?: string;
   /** Image the suite's templates use, so endpoints it creates run the conformance handler. */
@@ -68,6 +70,7 @@ const FLAGS: Record<string, string> = {
   '--endpoint-id': 'CONFORM_ENDPOINT_ID',
   '--read-only-key': 'CONFORM_READ_ONLY_KEY',
   '--no-permission-key': 'CONFORM_NO_PERMISSION_KEY',
+  '--second-api-key': 'CONFORM_SECOND_API_KEY',
   '--control-url': 'CONFORM_CONTROL_URL',
   '--worker-image': 'CONFORM_WORKER_IMAGE',
   '--tier': 'CONFORM_TIER',
@@ -138,19 +141,32 @@ export function remoteTarget(values: Record<string, string>): TargetConfig | str
   if (values['--endpoint-id']) target.endpointId = values['--endpoint-id'];
   if (values['--read-only-key']) target.readOnlyKey = values['--read-only-key'];
   if (values['--no-permission-key']) target.noPermissionKey = values['--no-permission-key'];
+  if (values['--second-api-key']) target.secondApiKey = values['--second-api-key'];
   if (values['--control-url']) target.controlUrl = trim(values['--control-url']);
   return target;
 }
 
 const randomKey = (label: string) => `cc-${label}-${randomBytes(12).toString('hex')}`;
 
-/** Starts the reference mock on 127.0.0.1:0 with a virtual clock, control API and three keys. */
 const DAY_MS = 86_400_000;
+/** The account of the embedded target's second key (ISOLATION-*): any account but the default one. */
+export const EMBEDDED_SECOND_ACCOUNT = 'acct_second';
+
+/** The one-line error for a second key that is the first key again (exit 2 before anything starts). */
+export function sameSecondKey(values: Record<string, string>): string | undefined {
+  const second = values['--second-api-key'];
+  return second !== undefined && second === values['--api-key']
+    ? '--second-api-key must be a key of another account, not the --api-key itself'
+    : undefined;
+}
+
+/** Starts the reference mock on 127.0.0.1:0 with a virtual clock, control API, three keys of one account and one key of another. */
 
 export async function startEmbeddedTarget(faults: FaultName[] = []): Promise<TargetConfig> {
   const apiKey = randomKey('full');
   const readOnlyKey = randomKey('read');
   const noPermissionKey = randomKey('none');
+  const secondApiKey = randomKey('second');
   const mock = await startMock({
     host: '127.0.0.1',
     port: 0,
@@ -164,6 +180,7 @@ export async function startEmbeddedTarget(faults: FaultName[] = []): Promise<Tar
       { key: apiKey, scopes: ['read', 'write', 'jobs', 'graphql'] },
       { key: readOnlyKey, scopes: ['read'] },
       { key: noPermissionKey, scopes: [] },
+      { key: secondApiKey, scopes: ['read', 'write', 'jobs', 'graphql'], account: EMBEDDED_SECOND_ACCOUNT },
     ],
   });
   return {
@@ -175,6 +192,7 @@ export async function startEmbeddedTarget(faults: FaultName[] = []): Promise<Tar
     apiKey,
     readOnlyKey,
     noPermissionKey,
+    secondApiKey,
     controlUrl: mock.controlUrl,
     workerImage: DEFAULT_WORKER_IMAGE,
     embedded: mock,

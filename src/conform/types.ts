@@ -37,7 +37,8 @@ export type Tally = { pass: number; fail: number; skip: number };
 /** One preflight probe of a configured surface: reachable, key accepted, jobs finish. */
 export interface PreflightProbe {
   surface: SurfaceName;
-  probe: 'reachable' | 'key' | 'jobs';
+  /** accounts: the second key (--second-api-key) reads another account than the first. */
+  probe: 'reachable' | 'key' | 'jobs' | 'accounts';
   ok: boolean;
   /** What was seen (the root cause when not ok). */
   detail: string;

@@ -1,0 +1,311 @@
+// The shared run of the ISOLATION-* rules: account A (the suite's key) sets up one object of every kind
+// (the agreement phase's fixtures: REST v1, REST v2, jobs on a queue endpoint), then account B (the
+// second key) sends, for EVERY operation of the operation tables that names an object (path, body, or
+// the queue endpoint itself), one spec-valid request naming A's objects — and the same request naming
+// ids that never existed. A reads its objects before and after. Nothing here names an operation: a new
+// operation in the specs is covered without a new check. The rules judge this one run (isolation.ts).
+import fc from 'fast-check';
+import { randomBytes } from 'node:crypto';
+import { Fixtures } from '../../src/agreement/fixtures.js';
+import { loadGraphqlOperations } from '../../src/agreement/graphql-model.js';
+import { namesUnknownReference, parsePlaceholder, type ResourceKind } from '../../src/agreement/references.js';
+import { validCaseArbitrary, type GenerationContext, type RequestCase } from '../../src/agreement/requests.js';
+import { operationSeed } from '../../src/agreement/runner.js';
+import { schemaArbitrary } from '../../src/agreement/schema-arbitrary.js';
+import type { Schema } from '../../src/agreement/schema.js';
+import { loadOpenApiOperations, type OperationModel } from '../../src/agreement/spec-model.js';
+import { Transport, type AgreementTarget, type Answer } from '../../src/agreement/transport.js';
+import type { Ctx } from '../../src/conform/context.js';
+import { CheckFailure } from '../../src/conform/http.js';
+import { graphqlProbes } from './isolation-graphql.js';
+
+/** What B's request does to A's object. */
+export type ProbeKind = 'read' | 'write' | 'job' | 'ref';
+
+export interface Probe {
+  kind: ProbeKind;
+  surface: OperationModel['surface'];
+  operationId: string;
+  /** "restV1 PATCH /pods/{podId}" */
+  label: string;
+  /** B's answer naming A's objects, and naming ids that never existed; a string: no answer. */
+  foreign: Answer | string;
+  absent: Answer | string;
+  /** The ids of A the request named, with their never-existing twins. */
+  twins: [owner: string, absent: string][];
+  /** GraphQL: the root field (success = data for it and no errors). */
+  rootField?: string;
+  /** What of A's changed after B's request (A's re-read before vs after); undefined: unchanged or not readable. */
+  changed?: string;
+}
+
+export interface ListProbe {
+  label: string;
+  answer: Answer | string;
+}
+
+export interface World {
+  probes: Probe[];
+  lists: ListProbe[];
+  /** Every id of A's objects (fixtures and jobs): none may show up in B's answers. */
+  ownerIds: Set<string>;
+  /** Part of every name A's objects carry (`-<run tag>-`): no name of A's may show up in B's answers either. */
+  nameMark: string;
+}
+
+/** Catalogue entries are public: they name nobody's object. */
+const PUBLIC_KINDS: ReadonlySet<ResourceKind> = new Set(['gpuType', 'gpuTypeSpare', 'gpuPool', 'cpuType', 'dataCenter', 'cudaVersion']);
+/** Query parameters that filter a list by one of the caller's objects, and the kind they name. */
+const QUERY_FILTERS: Record<string, ResourceKind> = { podId: 'pod', endpointId: 'endpoint', templateId: 'template', networkVolumeId: 'networkVolume' };
+const SAMPLES_PER_OPERATION = 24;
+const PROBES_AT_ONCE = 6;
+/** The request chosen per operation: generation is deterministic, so it is drawn once per process (every --prove run reuses it). */
+const chosen = new Map<string, { c: RequestCase; kind: ProbeKind } | null>();
+/** What the clock changes on its own (status, runtime, cost…), left out when A's object is compared. */
+const MOVING = new Set(['status', 'desiredStatus', 'actions', 'runtime', 'startedAt', 'lastStartedAt', 'cost', 'uptimeSeconds', 'costPerHr', 'lastStatusChange', 'workers']);
+
+const worlds = new WeakMap<object, Promise<World>>();
+
+/** One run per target (a --prove run per fault has its own target), started by the first rule that asks. */
+export function isolationWorld(ctx: Ctx): Promise<World> {
+  let pending = worlds.get(ctx.target);
+  if (!pending) {
+    pending = build(ctx);
+    worlds.set(ctx.target, pending);
+  }
+  return pending;
+}
+
+function agreementTarget(ctx: Ctx, apiKey: string): AgreementTarget {
+  const t = ctx.target;
+  return {
+    restUrl: ctx.baseUrl('restV1'), queueUrl: ctx.baseUrl('queueV2'), graphqlUrl: t.graphqlUrl ?? '',
+    ...(t.restV2Url ? { restV2Url: t.restV2Url } : {}), apiKey, ...(t.controlUrl ? { controlUrl: t.controlUrl } : {}),
+  };
+}
+
+async function build(ctx: Ctx): Promise<World> {
+  const second = ctx.target.secondApiKey;
+  if (!second) throw new CheckFailure('no second API key');
+  const owner = new Transport(agreementTarget(ctx, ctx.target.apiKey));
+  const other = new Transport(agreementTarget(ctx, second));
+  const fixtures = new Fixtures(owner, { workerImage: ctx.target.workerImage, secret: (v) => ctx.http.secrets.add(v, 'isolation fixture secret') });
+  const world: World = { probes: [], lists: [], ownerIds: new Set(), nameMark: `-${fixtures.tag}-` };
+  try {
+    await fixtures.setup();
+    const gen = generationContext(fixtures.tag);
+    const ops = [...loadOpenApiOperations('restV1'), ...loadOpenApiOperations('queueV2'), ...(ctx.target.restV2Url ? loadOpenApiOperations('restV2') : []), ...(ctx.target.graphqlUrl ? loadGraphqlOperations() : [])];
+    // A few operations at a time: each probe's own steps stay in order (A's read, B's request, A's read, B's absent twin).
+    const found = await inPool(ops, PROBES_AT_ONCE, (op) => probeOperation(op, gen, fixtures, owner, other, world.ownerIds));
+    world.probes.push(...found.filter((p): p is Probe => p !== undefined));
+    if (ctx.target.graphqlUrl) world.probes.push(...(await graphqlProbes(fixtures, owner, other, world.ownerIds)));
+    for (const id of fixtures.jobs) world.ownerIds.add(id);
+    world.lists = await listProbes(ops, fixtures, other, world.ownerIds);
+  } finally {
+    const left = await fixtures.cleanup().catch((e: Error) => [`cleanup failed: ${e.message}`]);
+    for (const entry of left) if (entry.startsWith('template ')) await ctx.deleteTemplateEventually(entry.slice('template '.length));
+  }
+  return world;
+}
+
+/** A generation context like the agreement phase's (names unique to this run). */
+function generationContext(tag: string): GenerationContext {
+  let n = 0;
+  const samples = new Map<Schema, unknown[]>();
+  return {
+    reservedKeys: ['mock'],
+    unique: (value, maxLength) => {
+      const suffix = `-iso${tag}${(++n).toString(36)}`;
+      return `${[...value].slice(0, Math.max(0, (maxLength ?? Infinity) - suffix.length)).join('')}${suffix}`;
+    },
+    sample: (schema, op, index) => {
+      let list = samples.get(schema);
+      if (!list || list.length <= index) {
+        list = fc.sample(schemaArbitrary(schema, { resolve: op.resolve, reservedKeys: ['mock'] }), { seed: 1, numRuns: 2 * (index + 8) });
+        samples.set(schema, list);
+      }
+      return list[index % list.length];
+    },
+  };
+}
+
+/** The owner's references a generated request holds (path first), public catalogue entries left out. */
+function ownerReferences(c: RequestCase): { inPath: boolean; inBody: boolean } {
+  const named = (v: unknown) => {
+    const ref = parsePlaceholder(v);
+    return ref !== undefined && !PUBLIC_KINDS.has(ref.kind);
+  };
+  let inBody = false;
+  const walk = (node: unknown): void => {
+    if (inBody) return;
+    if (named(node)) inBody = true;
+    else if (Array.isArray(node)) node.forEach(walk);
+    else if (node && typeof node === 'object') Object.values(node).forEach(walk);
+  };
+  walk(c.body);
+  return { inPath: Object.values(c.path).some(named), inBody };
+}
+
+function kindOf(op: OperationModel, refs: { inPath: boolean; inBody: boolean }): ProbeKind | undefined {
+  if (op.surface === 'queueV2') return 'job';
+  if (refs.inPath) return op.method === 'GET' ? 'read' : 'write';
+  if (op.surface === 'graphql' && refs.inBody) return op.graphql?.document.trimStart().startsWith('query') ? 'read' : op.operationId === 'saveTemplate' ? 'write' : 'write';
+  return refs.inBody ? 'ref' : undefined;
+}
+
+/** One spec-valid request of `op` that names only existing objects of A (none: the operation names no object). */
+function requestFor(op: OperationModel, gen: GenerationContext): { c: RequestCase; kind: ProbeKind } | undefined {
+  const key = `${op.surface}:${op.operationId}`;
+  if (!chosen.has(key)) chosen.set(key, draw(op, gen) ?? null);
+  return chosen.get(key) ?? undefined;
+}
+
+function draw(op: OperationModel, gen: GenerationContext): { c: RequestCase; kind: ProbeKind } | undefined {
+  const cases = fc.sample(validCaseArbitrary(op, gen), { seed: operationSeed(20_270_027, op, 'valid'), numRuns: SAMPLES_PER_OPERATION });
+  let fallback: { c: RequestCase; kind: ProbeKind } | undefined;
+  for (const c of cases) {
+    if (namesUnknownReference(op, c.path, c.body)) continue;
+    const kind = kindOf(op, ownerReferences(c));
+    if (!kind) continue;
+    // Prefer a request without a webhook or a long hold: B's refused request must not wait.
+    const body = c.body as Record<string, unknown> | undefined;
+    if (op.surface === 'queueV2' && (body?.['webhook'] !== undefined || Number(c.query['wait'] ?? 0) > 1_000)) {
+      fallback ??= { c, kind };
+      continue;
+    }
+    return { c, kind };
+  }
+  return fallback;
+}
+
+/** An id that never existed, of the same length and character classes as `id`. */
+export function twinOf(id: string): string {
+  const bytes = randomBytes(id.length);
+  let out = '';
+  for (let i = 0; i < id.length; i++) {
+    const ch = id[i]!;
+    const b = bytes[i]!;
+    if (/[0-9]/.test(ch)) out += String(b % 10);
+    else if (/[a-z]/.test(ch)) out += String.fromCharCode(97 + (b % 26));
+    else if (/[A-Z]/.test(ch)) out += String.fromCharCode(65 + (b % 26));
+    else out += ch;
+  }
+  return out === id ? twinOf(id) : out;
+}
+
+function replaceAll<T>(value: T, twins: readonly [string, string][]): T {
+  let text = JSON.stringify(value);
+  if (text === undefined) return value;
+  for (const [from, to] of twins) text = text.split(from).join(to);
+  return JSON.parse(text) as T;
+}
+
+/** The placeholders' owner ids, found by walking the generated case next to its resolved one. */
+function substituted(generated: unknown, resolved: unknown, out: Set<string>): void {
+  const ref = parsePlaceholder(generated);
+  if (ref) {
+    if (!PUBLIC_KINDS.has(ref.kind)) for (const v of Array.isArray(resolved) ? resolved : [resolved]) if (typeof v === 'string') out.add(v);
+    return;
+  }
+  if (Array.isArray(generated) && Array.isArray(resolved)) generated.forEach((g, i) => substituted(g, resolved[i], out));
+  else if (generated && typeof generated === 'object' && resolved && typeof resolved === 'object') {
+    for (const [k, g] of Object.entries(generated)) substituted(g, (resolved as Record<string, unknown>)[k], out);
+  }
+}
+
+async function send(t: Transport, c: RequestCase, endpointId: string | undefined): Promise<Answer | string> {
+  const outcome = await t.send(c, endpointId);
+  return outcome.kind === 'answer' ? outcome.answer : outcome.message;
+}
+
+async function probeOperation(op: OperationModel, gen: GenerationContext, fixtures: Fixtures, owner: Transport, other: Transport, ownerIds: Set<string>): Promise<Probe | undefined> {
+  const picked = requestFor(op, gen);
+  if (!picked) return undefined;
+  const { c: generated, kind } = picked;
+  const c = await fixtures.resolve(generated);
+  const ids = new Set<string>();
+  substituted({ path: generated.path, body: generated.body }, { path: c.path, body: c.body }, ids);
+  const endpointId = fixtures.endpointFor(c, 'valid');
+  if (endpointId) ids.add(endpointId);
+  if (typeof c.path['jobId'] === 'string') ids.add(c.path['jobId']);
+  for (const id of ids) ownerIds.add(id);
+  const twins = [...ids].map((id) => [id, twinOf(id)] as [string, string]);
+  const read = ownerRead(op, c, endpointId, fixtures, owner);
+  const before = await read();
+  const foreign = await send(other, c, endpointId);
+  const after = await read();
+  const absentCase = replaceAll(c, twins);
+  absentCase.op = op;
+  const absent = await send(other, absentCase, endpointId === undefined ? undefined : replaceAll(endpointId, twins));
+  // A refused request stored nothing; one B should never have got through is cleaned up by A's fixtures (and here).
+  if (typeof foreign !== 'string' && foreign.status >= 200 && foreign.status < 300) fixtures.record(c, foreign);
+  const probe: Probe = {
+    kind, surface: op.surface, operationId: op.operationId, label: `${op.surface} ${op.method} ${op.path}`, foreign, absent, twins,
+    ...(op.graphql ? { rootField: op.graphql.rootField } : {}),
+  };
+  if (before !== undefined && after !== before) probe.changed = `A's ${before.slice(0, 60)}… read back as ${after === undefined ? 'nothing' : `${after.slice(0, 60)}…`}`;
+  return probe;
+}
+
+/** A's view of what B's request could change: the object in the path, or the queue endpoint's jobs. */
+function ownerRead(op: OperationModel, c: RequestCase, endpointId: string | undefined, fixtures: Fixtures, owner: Transport): () => Promise<string | undefined> {
+  if (op.surface === 'queueV2' && endpointId) {
+    return async () => {
+      const health = await owner.queue(endpointId, 'GET', '/health');
+      const jobs = await Promise.all(fixtures.jobs.map((id) => owner.queue(endpointId, 'GET', `/status/${encodeURIComponent(id)}`)));
+      return `health ${health.status} ${JSON.stringify((health.body as { jobs?: unknown })?.jobs)}; jobs ${jobs.map((j) => `${j.status}:${String((j.body as { status?: unknown })?.status)}`).join(',')}`;
+    };
+  }
+  if (op.surface === 'graphql' || op.method === 'GET') return async () => undefined;
+  const param = /\{(\w+)\}/.exec(op.path);
+  if (!param) return async () => undefined;
+  const objectPath = op.path.slice(0, (param.index ?? 0) + param[0].length).replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(c.path[name] ?? ''));
+  const get = op.surface === 'restV2' ? (p: string) => owner.restV2('GET', p) : (p: string) => owner.rest('GET', p);
+  // REST v2 delegations have no single read: the list shows whether A's delegation is still there.
+  const delegation = op.surface === 'restV2' && op.path.startsWith('/registries/delegations/');
+  return async () => {
+    if (delegation) {
+      const list = await get('/registries/delegations');
+      return list.text.includes(c.path['id'] ?? '\u0000') ? 'listed' : 'not listed';
+    }
+    const answer = await get(objectPath);
+    return `${answer.status} ${stable(answer.body)}`;
+  };
+}
+
+function stable(body: unknown): string {
+  return JSON.stringify(body, (key, value) => (MOVING.has(key) ? undefined : value)) ?? '';
+}
+
+/** B's lists: every list operation, plain and filtered by each of A's objects it can be filtered by. */
+async function listProbes(ops: readonly OperationModel[], fixtures: Fixtures, other: Transport, ownerIds: ReadonlySet<string>): Promise<ListProbe[]> {
+  const out: ListProbe[] = [];
+  const someOwnerId = (kind: ResourceKind) => fixtures.resolve({ op: ops[0]!, path: { id: `\u0001ref:${kind}:fixture\u0001` }, query: {}, bodyMode: 'none' }).then((c) => c.path['id']!);
+  for (const op of ops) {
+    if (op.surface === 'graphql' || op.surface === 'queueV2' || op.method !== 'GET' || op.path.includes('{') || op.path.startsWith('/catalog')) continue;
+    const base: RequestCase = { op, path: {}, query: {}, bodyMode: 'none' };
+    out.push({ label: `${op.surface} GET ${op.path}`, answer: await send(other, base, undefined) });
+    for (const p of op.params) {
+      const kind = QUERY_FILTERS[p.name];
+      if (p.in !== 'query' || !kind) continue;
+      const id = await someOwnerId(kind);
+      out.push({ label: `${op.surface} GET ${op.path}?${p.name}=<A's ${kind}>`, answer: await send(other, { ...base, query: { [p.name]: id } }, undefined) });
+    }
+  }
+  void ownerIds;
+  return out;
+}
+
+/** Runs `fn` over `items`, at most `size` at once, results in the items' order. */
+async function inPool<T, R>(items: readonly T[], size: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
+  return out;
+}
