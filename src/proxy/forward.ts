@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { TrafficSurface } from './classify.js';
 import { BodyCapture, headerRecord, rawPairs, type Exchange } from './exchange.js';
 import { judgeExchange, type Judgement } from './judge.js';
+import { IdOwners } from './id-owners.js';
 import { SecretBook, StreamScanner } from './secrets.js';
 import { Tally, type TrafficReport } from './tally.js';
 
@@ -94,6 +95,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const hostname = upstream.hostname.replace(/^\[|\]$/g, ''); // IPv6 literals without brackets
   const agent = secure ? new HttpsAgent({ keepAlive: true, maxSockets: 256 }) : new HttpAgent({ keepAlive: true, maxSockets: 256 });
   const book = new SecretBook();
+  const owners = new IdOwners();
   const tally = new Tally('proxy', upstream.toString());
   const report = () => JSON.parse(book.redact(JSON.stringify(tally.report()))) as TrafficReport;
 
@@ -164,7 +166,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           responseBody: responseCapture.body(),
         };
         try {
-          const judgement = judgeExchange(exchange, book, { surface: options.surface, responseLeaks: scanner.leaks.bind(scanner), secretsLearned: learned });
+          const judgement = judgeExchange(exchange, book, { surface: options.surface, owners, responseLeaks: scanner.leaks.bind(scanner), secretsLearned: learned });
           tally.add(judgement, example);
           options.onJudged?.(judgement, exchange);
         } catch (error) {

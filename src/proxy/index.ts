@@ -9,3 +9,4 @@ export { SecretBook, MAX_SECRETS, MIN_SECRET_LENGTH } from './secrets.js';
 export { Tally, exitCodeOf, MAX_DISTINCT_VIOLATIONS, type TrafficReport, type TallyViolation } from './tally.js';
 export { writeTrafficReports, trafficDocument, trafficJunit } from './report-files.js';
 export { failingLevels } from './levels-option.js';
+export { IdOwners, MAX_REMEMBERED_IDS, objectIds } from './id-owners.js';

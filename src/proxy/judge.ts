@@ -9,6 +9,7 @@ import { classify, type TrafficSurface } from './classify.js';
 import { isTruncated, MAX_CAPTURED_BODY_BYTES, type CapturedBody, type Exchange, type Violation } from './exchange.js';
 import { RULE, violation } from './rule-ids.js';
 import { headerLeaks, pointerOf, type Leak, type SecretBook } from './secrets.js';
+import { apiKeyOf, type IdOwners } from './id-owners.js';
 import { answerFacts, isJsonMediaType, type RequiredHeader } from './spec-facts.js';
 
 export interface Judgement {
@@ -32,6 +33,8 @@ export interface JudgeOptions {
   responseLeaks?: () => Leak[];
   /** The caller already learned this request's secrets (the proxy does so before the answer streams). */
   secretsLearned?: boolean;
+  /** Which key's traffic each object id first came back in (one per session): flags ids crossing to another key. */
+  owners?: IdOwners;
 }
 
 type Parsed = { ok: true; value: unknown } | { ok: false };
@@ -213,7 +216,20 @@ export function judgeExchange(exchange: Exchange, book: SecretBook, options: Jud
   }
   if (cls.kind === 'graphql') judgeGraphql(exchange, out, response, graphqlQuery);
   else judgeOperation(exchange, url, cls.surface, cls.pathParams, out, response);
+  if (options.owners && !(cls.kind === 'operation' && cls.op.path.includes('/catalog'))) judgeOwners(exchange, url, cls.kind === 'operation' ? cls.op.path : undefined, options.owners, out, response);
   return finish(out);
+}
+
+/** A successful answer to one key carrying ids first seen in another key's answers: one account's objects reaching another. */
+function judgeOwners(exchange: Exchange, url: URL, path: string | undefined, owners: IdOwners, out: Judgement, response: Parsed | undefined): void {
+  const key = apiKeyOf(exchange.requestHeaders, url);
+  if (!key || exchange.status < 200 || exchange.status > 299 || !response?.ok) return;
+  const rule = RULE.crossAccount(exchange.method.toUpperCase(), path);
+  out.checked.push(rule);
+  const foreign = owners.observe(key, response.value);
+  if (foreign.length === 0) return;
+  const shown = foreign.slice(0, 3).join(', ') + (foreign.length > 3 ? `, +${foreign.length - 3} more` : '');
+  out.violations.push(violation(rule, out.surface ?? '-', out.operationId, `${out.operationId} answered ${exchange.status} to one API key with id(s) first seen in another key's traffic: ${shown}`));
 }
 
 function finish(out: Judgement): Judgement {

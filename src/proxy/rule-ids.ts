@@ -21,6 +21,7 @@ export const RULE: {
   header(name: string, status: number, surface: string): string;
   answer(requestValid: boolean | undefined): string;
   methodNotAllowed(surface: string): string;
+  crossAccount(method: string, path: string | undefined): string;
 } = {
   /** A request without credentials must be answered 401. */
   unauthenticated: (surface: string) =>
@@ -44,6 +45,9 @@ export const RULE: {
   answer: (requestValid: boolean | undefined) => (requestValid === false ? 'AGREE-INVALID-001' : 'AGREE-VALID-001'),
   /** A method the path does not serve must be answered 405 with Allow. */
   methodNotAllowed: (surface: string) => (surface === 'restV2' ? firstKnown('RESTV2-HTTP-001', 'HTTP-ALLOW-001') : 'HTTP-ALLOW-001'),
+  /** An answer to one key carrying an object id first seen in another key's traffic: a read by id, a list, or a change (GraphQL: read). */
+  crossAccount: (method: string, path: string | undefined) =>
+    method !== 'GET' && path !== undefined ? 'ISOLATION-WRITE-001' : path !== undefined && !path.includes('{') ? 'ISOLATION-LIST-001' : 'ISOLATION-READ-001',
 };
 
 export function violation(ruleId: string, surface: string, operationId: string, message: string): Violation {
@@ -66,6 +70,7 @@ export function judgedRuleIds(): string[] {
   }
   ids.add(RULE.answer(true));
   ids.add(RULE.answer(false));
+  for (const [method, path] of [['GET', '/pods/{podId}'], ['GET', '/pods'], ['POST', '/pods/{podId}/stop']] as const) ids.add(RULE.crossAccount(method, path));
   return [...ids].sort();
 }
 
