@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { parseKeySpec } from '../mock/auth.js';
 import { parseCorsOrigin } from '../mock/cors.js';
 import { FAULT_NAMES, startMock, type ApiKey, type FaultName, type MockOptions } from '../mock/index.js';
+import { resolveOptions } from '../mock/options.js';
 import { StateFileError } from '../mock/persistence.js';
 import { parseWorkerFlags } from '../mock/simulated-workers/load.js';
 import { WorkerSetupError } from '../mock/simulated-workers/types.js';
@@ -16,10 +17,14 @@ GraphQL at /graphql: the real service's layout on one port (docs/official-sdks.m
 Options:
   --port N                    port to listen on (default 8787; 0 = ephemeral)
   --host HOST                 interface to bind (default 127.0.0.1)
-  --api-key KEY[:SCOPES]      accepted API key, repeatable; SCOPES is a comma list of
-                              read,write,jobs,graphql (default: all). Without any key the
-                              documented default key is accepted (see docs/mock.md).
-  --keys-file FILE            one KEY[:SCOPES] per line (# comments allowed)
+  --api-key KEY[:SCOPES][@ACCOUNT]
+                              accepted API key, repeatable; SCOPES is a comma list of
+                              read,write,jobs,graphql (default: all). ACCOUNT (1-64 letters,
+                              digits, _ - .) is the account the key belongs to: it sees only
+                              that account's resources (default: the default account
+                              user_mock). Without any key the documented default key is
+                              accepted (see docs/mock.md).
+  --keys-file FILE            one KEY[:SCOPES][@ACCOUNT] per line (# comments allowed)
   --clock real|virtual        virtual: time moves only through the control API (default real)
   --control                   serve the control API at /__control (no auth; loopback only)
   --rate-limits on|off|F      switch rate limits off, or scale every limit by factor F (default on)
@@ -79,11 +84,13 @@ export function parseMockArgs(argv: string[]): MockOptions | 'help' {
   const options: MockOptions = { port: 8787 };
   if (values.port !== undefined) options.port = integer('--port', values.port, 0, 65_535);
   if (values.host !== undefined) options.host = values.host;
-  const keys: ApiKey[] = (values['api-key'] ?? []).map(parseKeySpec);
+  const keys: ApiKey[] = (values['api-key'] ?? []).map((spec) => withContext(`--api-key '${redactedKey(spec)}'`, () => parseKeySpec(spec)));
   if (values['keys-file'] !== undefined) {
-    for (const line of readFileSync(values['keys-file'], 'utf8').split(/\r?\n/)) {
+    const file = values['keys-file'];
+    const text = withContext(`--keys-file ${file}`, () => readFileSync(file, 'utf8'));
+    for (const [index, line] of text.split(/\r?\n/).entries()) {
       const trimmed = line.trim();
-      if (trimmed && !trimmed.startsWith('#')) keys.push(parseKeySpec(trimmed));
+      if (trimmed && !trimmed.startsWith('#')) keys.push(withContext(`--keys-file ${file} line ${index + 1}`, () => parseKeySpec(trimmed)));
     }
   }
   if (keys.length > 0) options.apiKeys = keys;
@@ -118,6 +125,26 @@ export function parseMockArgs(argv: string[]): MockOptions | 'help' {
   return options;
 }
 
+/** A bad key, key file line or account: one line says what and where, without the whole help. */
+class KeySpecError extends Error {}
+
+/** Runs `parse`, naming `where` in its error (one line: the flag or the key file's line). */
+function withContext<T>(where: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    throw new KeySpecError(`${where}: ${(error as Error).message}`);
+  }
+}
+
+/** A key spec as it may be shown: the key itself is a secret, only its scopes and account are named. */
+function redactedKey(spec: string): string {
+  const at = spec.lastIndexOf('@');
+  const colon = spec.lastIndexOf(':', at === -1 ? undefined : at);
+  const cut = colon > 0 ? colon : at > 0 ? at : spec.length;
+  return `***${spec.slice(cut)}`;
+}
+
 function integer(flag: string, text: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const n = Number(text);
   if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${flag} must be an integer between ${min} and ${max}`);
@@ -136,12 +163,19 @@ export async function runMockCommand(argv: string[]): Promise<number> {
     options = parseMockArgs(argv);
   } catch (error) {
     if (error instanceof WorkerSetupError) return oneLineExit(error);
-    process.stderr.write(`compute-contract mock: ${(error as Error).message}\n\n${HELP}`);
+    process.stderr.write(`compute-contract mock: ${(error as Error).message}\n${error instanceof KeySpecError ? '' : `\n${HELP}`}`);
     return 2;
   }
   if (options === 'help') {
     process.stdout.write(HELP);
     return 0;
+  }
+  try {
+    // Key accounts (bounds, one key in two accounts) are checked before anything starts.
+    resolveOptions(options);
+  } catch (error) {
+    process.stderr.write(`compute-contract mock: ${(error as Error).message}\n`);
+    return 2;
   }
   let mock;
   try {

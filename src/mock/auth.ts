@@ -1,28 +1,37 @@
 // API keys and scopes. Bearer header for REST v1 and queue v2; GraphQL also takes ?api_key=.
 import type { IncomingMessage } from 'node:http';
+import { accountNameProblem, DEFAULT_ACCOUNT } from './accounts.js';
 import type { ApiKey } from './options.js';
 import { ALL_SCOPES, type Scope } from './types.js';
 
-export type AuthResult = { ok: true; scopes: ReadonlySet<Scope> } | { ok: false; message: string };
+/** A key's grant: its scopes and the account whose resources it sees. */
+interface Grant {
+  scopes: ReadonlySet<Scope>;
+  account: string;
+}
+
+export type AuthResult = ({ ok: true } & Grant) | { ok: false; message: string };
+
+const ANY_KEY: Grant = { scopes: new Set(ALL_SCOPES), account: DEFAULT_ACCOUNT };
 
 export class KeyRing {
-  private readonly keys = new Map<string, ReadonlySet<Scope>>();
+  private readonly keys = new Map<string, Grant>();
 
   constructor(
     keys: readonly ApiKey[],
     /** Fault `no-401-on-bad-key`: any non-empty unknown key is accepted with every scope. */
     private readonly acceptUnknown = false,
   ) {
-    for (const k of keys) this.keys.set(k.key, new Set(k.scopes));
+    for (const k of keys) this.keys.set(k.key, { scopes: new Set(k.scopes), account: k.account ?? DEFAULT_ACCOUNT });
   }
 
   check(key: string | undefined, scope: Scope | undefined): AuthResult {
     if (!key) return { ok: false, message: 'Unauthorized: missing API key' };
-    let scopes = this.keys.get(key);
-    if (!scopes && this.acceptUnknown) scopes = new Set(ALL_SCOPES);
-    if (!scopes) return { ok: false, message: 'Unauthorized: invalid API key' };
-    if (scope && !scopes.has(scope)) return { ok: false, message: `Unauthorized: API key lacks the '${scope}' scope` };
-    return { ok: true, scopes };
+    let grant = this.keys.get(key);
+    if (!grant && this.acceptUnknown) grant = ANY_KEY;
+    if (!grant) return { ok: false, message: 'Unauthorized: invalid API key' };
+    if (scope && !grant.scopes.has(scope)) return { ok: false, message: `Unauthorized: API key lacks the '${scope}' scope` };
+    return { ok: true, scopes: grant.scopes, account: grant.account };
   }
 }
 
@@ -35,8 +44,23 @@ export function bearerKey(req: IncomingMessage): string | undefined {
   return key || undefined;
 }
 
-/** Parses `KEY` or `KEY:scope1,scope2` (CLI / keys file). Without scopes the key gets every scope. */
+/**
+ * Parses `KEY[:SCOPES][@ACCOUNT]` (CLI / keys file). Without scopes the key gets every scope; without
+ * `@ACCOUNT` it belongs to the default account. An `@` followed by text holding `:` is part of the key
+ * (account names never hold `:`), so keys like `me@host:read` keep their meaning.
+ */
 export function parseKeySpec(spec: string): ApiKey {
+  const at = spec.lastIndexOf('@');
+  if (at > 0 && !spec.slice(at + 1).includes(':')) {
+    const account = spec.slice(at + 1);
+    const problem = accountNameProblem(account);
+    if (problem) throw new Error(`${problem} (key spec KEY[:SCOPES][@ACCOUNT])`);
+    return { ...parseScopedKey(spec.slice(0, at)), account };
+  }
+  return parseScopedKey(spec);
+}
+
+function parseScopedKey(spec: string): ApiKey {
   const index = spec.lastIndexOf(':');
   if (index <= 0) return { key: spec, scopes: ALL_SCOPES };
   const key = spec.slice(0, index);

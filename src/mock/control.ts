@@ -1,6 +1,7 @@
-// Control API (/__control/*, only with `control: true`): clock, reset, seed data, webhook log.
+// Control API (/__control/*, only with `control: true`): clock, reset, seed data (per account), webhook log.
 // It never shares auth with the public surfaces: it takes no API key at all and must stay on loopback.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { accountNameProblem, DEFAULT_ACCOUNT } from './accounts.js';
 import type { MockCore } from './core.js';
 import { parseJsonBody, readBody, sendError, sendJson } from './http.js';
 import type { Result } from './state/store.js';
@@ -55,16 +56,21 @@ export function createControlHandler(core: MockCore, reset: () => void) {
       }
       case 'POST /__control/rate-limits/consume':
         return consumeRateLimit(core, body, res);
-      case 'GET /__control/state':
+      case 'GET /__control/state': {
+        const account = accountOf(new URLSearchParams(req.url?.split('?')[1] ?? '').get('account') ?? undefined, '/query/account');
+        if (!account.ok) return sendError(res, 400, 'Invalid control request', [account.error]);
+        const store = core.accounts.store(account.value);
         return sendJson(res, 200, {
           clock: clockView(core),
+          account: account.value,
           counts: {
-            pods: core.store.pods.size, endpoints: core.store.endpoints.size, templates: core.store.templates.size,
-            networkVolumes: core.store.networkVolumes.size, registryAuths: core.store.registryAuths.size,
-            secrets: core.store.secrets.size, jobs: core.engine.jobCount,
+            pods: store.pods.size, endpoints: store.endpoints.size, templates: store.templates.size,
+            networkVolumes: store.networkVolumes.size, registryAuths: store.registryAuths.size,
+            secrets: store.secrets.size, jobs: core.engine.jobCount,
           },
           faults: [...core.options.faults],
         });
+      }
       default:
         return sendError(res, 404, `no control route ${route}`);
     }
@@ -87,7 +93,7 @@ function consumeRateLimit(core: MockCore, body: Body, res: ServerResponse): void
     ...(Number.isInteger(count) && (count as number) >= 0 && (count as number) <= MAX_CONSUME ? [] : [{ path: '/body/count', message: `must be an integer 0..${MAX_CONSUME}` }]),
   ];
   if (errors.length > 0) return sendError(res, 400, 'Invalid control request', errors);
-  if (!core.store.endpoints.has(endpointId as string)) return sendError(res, 404, `endpoint ${String(endpointId)} not found`);
+  if (!core.accounts.ownerOf('endpoints', endpointId as string)) return sendError(res, 404, `endpoint ${String(endpointId)} not found`);
   const used = core.rateLimiter.consume(`${endpointId}:${operationId}`, count as number);
   sendJson(res, 200, { endpointId, operationId, used });
 }
@@ -101,7 +107,11 @@ function clockView(core: MockCore) {
  * Creates resources in dependency order. Items may carry an `id` to get a stable id; references
  * (templateId, networkVolumeId, containerRegistryAuthId) may point at earlier items' ids.
  */
-function seed(core: MockCore, body: Body, res: ServerResponse): void {
+function seed(base: MockCore, body: Body, res: ServerResponse): void {
+  const account = accountOf(body['account'], '/body/account');
+  if (!account.ok) return sendError(res, 400, 'Invalid seed', [account.error]);
+  // Everything is created in (and references resolve in) the named account, default the default account.
+  const core = base.forAccount(account.value);
   const created: Record<string, string[]> = {};
   for (const kind of SEED_KINDS) {
     const items = body[kind];
@@ -110,6 +120,10 @@ function seed(core: MockCore, body: Body, res: ServerResponse): void {
     created[kind] = [];
     for (const [i, item] of (items as Body[]).entries()) {
       const { id, ...fields } = item;
+      const owner = typeof id === 'string' && id !== '' ? core.accounts.ownerOf(kind, id) : undefined;
+      if (owner !== undefined && owner !== core.account) {
+        return sendError(res, 400, `seed ${kind}[${i}]: id '${String(id)}' is used by account '${owner}'; ids are unique across accounts`, [{ path: `/body/${kind}/${i}/id`, message: 'already used by another account' }]);
+      }
       const result = createOne(core, kind, fields);
       if (!result.ok) return sendError(res, 400, `seed ${kind}[${i}]: ${result.message}`, result.errors);
       const finalId = typeof id === 'string' && id !== '' ? rekey(core, kind, result.value, id) : result.value;
@@ -118,7 +132,14 @@ function seed(core: MockCore, body: Body, res: ServerResponse): void {
     }
   }
   core.touch();
-  sendJson(res, 200, { created });
+  sendJson(res, 200, { account: core.account, created });
+}
+
+/** `account` of a control request: absent = the default account; otherwise a valid account name. */
+function accountOf(value: unknown, path: string): { ok: true; value: string } | { ok: false; error: { path: string; message: string } } {
+  if (value === undefined || value === null) return { ok: true, value: DEFAULT_ACCOUNT };
+  const problem = typeof value === 'string' ? accountNameProblem(value) : 'must be a string';
+  return problem ? { ok: false, error: { path, message: problem } } : { ok: true, value: value as string };
 }
 
 function createOne(core: MockCore, kind: (typeof SEED_KINDS)[number], fields: Body): Result<string> {

@@ -1,4 +1,5 @@
 // The mock's shared parts, built once per server and handed to every surface handler.
+import type { Accounts } from './accounts.js';
 import type { Clock } from './clock.js';
 import type { JobEngine } from './jobs/engine.js';
 import type { WebhookDispatcher } from './jobs/webhooks.js';
@@ -12,7 +13,14 @@ import type { WorkerRegistry } from './simulated-workers/registry.js';
 export interface MockCore {
   clock: Clock;
   options: ResolvedOptions;
+  /** The caller's account (its user id on every surface); the default account outside a request. */
+  account: string;
+  /** The caller's account's resources (src/mock/accounts.ts): a foreign id is simply absent here. */
   store: ResourceStore;
+  /** Every account's store and the owner of every id. */
+  accounts: Accounts;
+  /** The core as a request of `account` sees it: the same parts, that account's store (cached). */
+  forAccount(account: string): MockCore;
   engine: JobEngine;
   webhooks: WebhookDispatcher;
   rateLimiter: RateLimiter;

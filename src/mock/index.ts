@@ -1,6 +1,7 @@
 // startMock(): the stateful reference mock of REST v1, REST v2, queue v2 and GraphQL on one node:http server.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Accounts, DEFAULT_ACCOUNT } from './accounts.js';
 import { KeyRing } from './auth.js';
 import { createClock, type Clock } from './clock.js';
 import { createControlHandler } from './control.js';
@@ -60,14 +61,25 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
   const resumeAt = opened && options.clock === 'virtual' && input.clockStart === undefined ? opened.image.clock : undefined;
   const clock = createClock(options.clock, resumeAt ?? options.clockStart);
   const deleteDelay = options.templateDeleteDelayMs ?? operation('restV1', 'deleteTemplate').deleteDelayMs ?? 0;
-  const store = new ResourceStore(clock, () => deleteDelay, options.faults.has('template-delete-in-use'), () => heapCeilingFailure(options.limits));
+  const atCapacity = () => heapCeilingFailure(options.limits);
+  const acceptForeignReferences = (options.faults as ReadonlySet<string>).has('foreign-reference-accepted');
+  const accounts: Accounts = new Accounts((account, ownersOf) => {
+    const created = new ResourceStore(clock, () => deleteDelay, options.faults.has('template-delete-in-use'), atCapacity, account, ownersOf);
+    created.podObserver = logs;
+    if (acceptForeignReferences) {
+      created.foreignLookup = (kind, id) => (accounts.storeOf(kind, id)?.collections.get(kind))?.peek(id);
+    }
+    return created;
+  });
   const webhooks = new WebhookDispatcher(clock, webhookPolicy, options.faults);
   const unavailableGpuTypes = new Set<string>();
   // Changes are journaled where state lives (state-journal/tracked-map.ts); touch() needs to do nothing.
   const touch = () => {};
   const workers = new WorkerRegistry(loadedWorkers, clock, (id) => {
-    const endpoint = store.endpoints.peek(id);
-    return endpoint && { name: endpoint.name, imageName: store.templates.peek(endpoint.templateId)?.imageName };
+    // The endpoint's own account: its name and its template's image.
+    const store = accounts.storeOf('endpoints', id);
+    const endpoint = store?.endpoints.peek(id);
+    return endpoint && { name: endpoint.name, imageName: store!.templates.peek(endpoint.templateId)?.imageName };
   }, () => options.jobDurationMs);
   const engine = new JobEngine({
     clock,
@@ -78,8 +90,11 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
       runsync: operation('queueV2', 'runJobSync').resultRetentionMs ?? 0,
     },
     // peek: the engine's reads change nothing (get() would count as a possible change with --state).
-    endpointConfig: (id) => store.endpoints.peek(id) as EndpointConfig | undefined,
+    endpointConfig: (id) => accounts.storeOf('endpoints', id)?.endpoints.peek(id) as EndpointConfig | undefined,
     workerEnv: (id) => {
+      // The endpoint's own account: its template and its secrets (a foreign secret name resolves to nothing).
+      const store = accounts.storeOf('endpoints', id);
+      if (!store) return {};
       const endpoint = store.endpoints.peek(id);
       const template = endpoint ? store.templates.peek(endpoint.templateId) : undefined;
       const env = { ...((template?.['env'] as Record<string, string> | undefined) ?? {}), ...((endpoint?.['env'] as Record<string, string> | undefined) ?? {}) };
@@ -92,18 +107,35 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
   const rateLimiter = new RateLimiter(clock, mockRateLimitPolicy.windowMs, options.rateLimitFactor);
   const restV2Quota = new QuotaWindows(clock, options.rateLimitFactor);
   const logs = new LogBook(clock, engine);
-  store.podObserver = logs;
-  const core: MockCore = { clock, options, store, engine, webhooks, rateLimiter, restV2Quota, logs, unavailableGpuTypes, touch, openRequests: 0, workers };
+  const views = new Map<string, MockCore>();
+  const core: MockCore = {
+    clock, options, account: DEFAULT_ACCOUNT, store: accounts.default, accounts, engine, webhooks, rateLimiter, restV2Quota, logs,
+    unavailableGpuTypes, touch, openRequests: 0, workers,
+    forAccount(account) {
+      if (account === DEFAULT_ACCOUNT) return core;
+      let view = views.get(account);
+      if (!view) {
+        // Everything else is read through from the shared core (openRequests, limits … stay one).
+        view = Object.create(core) as MockCore;
+        view.account = account;
+        view.store = accounts.store(account);
+        views.set(account, view);
+      }
+      return view;
+    },
+  };
+  // Every key's account exists from the start (its lists answer empty, --state restores into it).
+  for (const key of options.apiKeys) accounts.store(key.account ?? DEFAULT_ACCOUNT);
 
   if (opened) {
-    const persisted = { clock, store, engine, webhooks };
+    const persisted = { clock, accounts, engine, webhooks };
     restoreState(opened.image, persisted);
     attachJournal(opened.journal, opened.image, persisted);
   }
 
   const reset = () => {
     engine.clear();
-    store.clear();
+    accounts.clear();
     rateLimiter.clear();
     restV2Quota.clear();
     webhooks.clearLog();

@@ -1,4 +1,5 @@
 // Options of startMock and the CLI, with their defaults.
+import { accountNameProblem, DEFAULT_ACCOUNT } from './accounts.js';
 import type { ClockMode } from './clock.js';
 import { parseCorsOrigin } from './cors.js';
 import { defaultCapacityLimits, type CapacityLimits } from './state/capacity.js';
@@ -43,6 +44,8 @@ export type FaultName = (typeof FAULT_NAMES)[number];
 export interface ApiKey {
   key: string;
   scopes: readonly Scope[];
+  /** The account the key belongs to (docs/mock.md "Accounts"); absent = the default account `user_mock`. */
+  account?: string;
 }
 
 export interface MockOptions {
@@ -111,6 +114,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
   for (const fault of options.faults ?? []) {
     if (!(FAULT_NAMES as readonly string[]).includes(fault)) throw new Error(`unknown fault: ${fault}`);
   }
+  if (options.apiKeys) checkKeyAccounts(options.apiKeys);
   const rl = options.rateLimits ?? true;
   return {
     port: options.port ?? 0,
@@ -131,6 +135,21 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     docs: options.docs ?? false,
     retireRestV1: options.retireRestV1 ?? false,
   };
+}
+
+/** Account names within their bound; one key never in two accounts (a key identifies exactly one account). */
+function checkKeyAccounts(keys: readonly ApiKey[]): void {
+  const accountOf = new Map<string, string>();
+  for (const { key, account } of keys) {
+    if (account !== undefined) {
+      const problem = accountNameProblem(account);
+      if (problem) throw new Error(`API key account: ${problem}`);
+    }
+    const named = account ?? DEFAULT_ACCOUNT;
+    const earlier = accountOf.get(key);
+    if (earlier !== undefined && earlier !== named) throw new Error(`the same API key is given for two accounts ('${earlier}' and '${named}'); a key belongs to one account`);
+    accountOf.set(key, named);
+  }
 }
 
 function definedOnly(limits: Partial<CapacityLimits>): Partial<CapacityLimits> {

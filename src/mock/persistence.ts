@@ -1,8 +1,11 @@
 // --state FILE: which parts of the mock are stored under which kind, restoring them on start, and
 // wiring every change and every answer to the journal (src/mock/state-journal, docs/state.md).
 // Kinds: each store collection by its name, `account` (sshKeys), `jobs`, `billedMs` (per endpoint),
-// `webhookLog` (by sequence number) and `webhookPending` (due attempts).
+// `webhookLog` (by sequence number) and `webhookPending` (due attempts). The default account's
+// collections keep those names (a file written before accounts restores into it); another account's
+// are `<kind>@<account>` (`pods@acme`) and its SSH keys `account`/`sshKeys@<account>`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DEFAULT_ACCOUNT, splitAccountKind, type Accounts } from './accounts.js';
 import type { Clock } from './clock.js';
 import type { JobEngine } from './jobs/engine.js';
 import type { WebhookDispatcher, WebhookSnapshot } from './jobs/webhooks.js';
@@ -11,14 +14,14 @@ import { REST_V2_COLLECTIONS } from '../contract/url-layout.js';
 import { guardResponse } from './state-journal/gate.js';
 import { lockStateFile } from './state-journal/lock.js';
 import { Journal, type JournalOptions, type JournalSources } from './state-journal/journal.js';
-import type { ResourceStore, StoreSnapshot } from './state/store.js';
+import type { StoreSnapshot } from './state/store.js';
 import type { Job } from './types.js';
 
 export { StateFileError };
 
 export interface PersistedParts {
   clock: Clock;
-  store: ResourceStore;
+  accounts: Accounts;
   engine: JobEngine;
   webhooks: WebhookDispatcher;
 }
@@ -52,12 +55,24 @@ export function openState(file: string, options: JournalOptions = {}): OpenedSta
 }
 
 /** Puts the stored state back into the mock's parts (running jobs go back to the queue). */
-export function restoreState(image: Image, { store, engine, webhooks }: PersistedParts): void {
+export function restoreState(image: Image, { accounts, engine, webhooks }: PersistedParts): void {
   const values = (kind: string): unknown[] => [...(image.kinds.get(kind)?.values() ?? [])];
-  const snapshot: Record<string, unknown> = {};
-  for (const kind of store.collections.keys()) snapshot[kind] = values(kind);
-  snapshot['sshKeys'] = image.kinds.get('account')?.get('sshKeys') ?? [];
-  store.restore(snapshot as Partial<StoreSnapshot>);
+  const kinds = new Set(accounts.default.collections.keys());
+  const snapshots = new Map<string, Record<string, unknown>>([[DEFAULT_ACCOUNT, {}]]);
+  const snapshotOf = (account: string) => {
+    let snapshot = snapshots.get(account);
+    if (!snapshot) snapshots.set(account, (snapshot = {}));
+    return snapshot;
+  };
+  for (const stored of image.kinds.keys()) {
+    const { kind, account } = splitAccountKind(stored);
+    if (kinds.has(kind)) snapshotOf(account)[kind] = values(stored);
+  }
+  for (const [id, keys] of image.kinds.get('account') ?? []) {
+    const { kind, account } = splitAccountKind(id);
+    if (kind === 'sshKeys') snapshotOf(account)['sshKeys'] = keys;
+  }
+  for (const [account, snapshot] of snapshots) accounts.store(account).restore(snapshot as Partial<StoreSnapshot>);
   engine.restore(values('jobs') as Job[]);
   for (const [id, ms] of image.kinds.get('billedMs') ?? []) engine.restoreBilledMs(id, ms as number);
   const log = [...(image.kinds.get('webhookLog') ?? [])].sort(([a], [b]) => Number(a) - Number(b));
@@ -69,12 +84,13 @@ export function restoreState(image: Image, { store, engine, webhooks }: Persiste
 }
 
 /** From now on every change of the parts is journaled. */
-export function attachJournal(journal: Journal, image: Image, { clock, store, engine, webhooks }: PersistedParts): void {
+export function attachJournal(journal: Journal, image: Image, { clock, accounts, engine, webhooks }: PersistedParts): void {
   const sources: JournalSources = {
     clockIsState: clock.mode === 'virtual',
     clockNow: () => clock.now(),
-    peek(kind, id) {
-      const collection = store.collections.get(kind);
+    peek(stored, id) {
+      const { kind, account } = splitAccountKind(stored);
+      const collection = accounts.store(account).collections.get(kind);
       if (collection) return collection.peek(id);
       switch (kind) {
         case 'jobs':
@@ -83,8 +99,10 @@ export function attachJournal(journal: Journal, image: Image, { clock, store, en
           const ms = engine.billedMs(id);
           return ms > 0 ? ms : undefined;
         }
-        case 'account':
-          return id === 'sshKeys' ? store.storedSshKeys() : undefined;
+        case 'account': {
+          const keys = splitAccountKind(id);
+          return keys.kind === 'sshKeys' ? accounts.store(keys.account).storedSshKeys() : undefined;
+        }
         case 'webhookLog':
         case 'webhookPending':
           return webhooks.peek(kind, id);
@@ -93,17 +111,21 @@ export function attachJournal(journal: Journal, image: Image, { clock, store, en
       }
     },
     *entries() {
-      for (const [kind, map] of store.collections) for (const [id, record] of map) yield [kind, id, record];
-      yield ['account', 'sshKeys', store.storedSshKeys()];
+      for (const [, store] of accounts.entries()) {
+        for (const map of store.collections.values()) for (const [id, record] of map) yield [map.kind, id, record];
+        yield ['account', store.sshKeysId, store.storedSshKeys()];
+      }
       for (const job of engine.allJobs()) yield ['jobs', job.id, job];
-      for (const id of store.endpoints.keys()) {
-        const ms = engine.billedMs(id);
-        if (ms > 0) yield ['billedMs', id, ms];
+      for (const [, store] of accounts.entries()) {
+        for (const id of store.endpoints.keys()) {
+          const ms = engine.billedMs(id);
+          if (ms > 0) yield ['billedMs', id, ms];
+        }
       }
       yield* webhooks.entries();
     },
   };
-  store.journalTo(journal);
+  accounts.journalTo(journal);
   engine.journalTo(journal);
   webhooks.sink = journal;
   journal.attach(sources, image.clock, [...image.kinds.values()].some((entities) => entities.size > 0));

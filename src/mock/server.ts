@@ -9,6 +9,7 @@ import type { MockCore, Reply } from './core.js';
 import { answerOptions } from './cors.js';
 import { isDocsPath, serveDocs } from './docs-route.js';
 import { allowHeaders, bodyForValidation, bodylessRejection } from './faults.js';
+import { hasFault, isolationFor, listOverAccounts } from './isolation-faults.js';
 import { GRAPHQL_ALLOW, handleGraphql } from './graphql/handler.js';
 import { parseJsonBody, parseQuery, readBody, sendError, sendJson, sendNoContent } from './http.js';
 import { queryStylesOf } from '../contract/query-style.js';
@@ -87,7 +88,7 @@ function api(
   parts: ServerParts, req: IncomingMessage, res: ServerResponse,
   surface: Surface, relPath: string, search: string, endpointId: string | undefined,
 ): void | Promise<void> {
-  const { core, router, keys } = parts;
+  const { router, keys } = parts;
   if (req.method === 'OPTIONS') {
     const allow = router.allow(surface, relPath);
     if (allow !== undefined) return answerOptions(req, res, allow, parts.cors);
@@ -97,6 +98,8 @@ function api(
   const auth = keys.check(key, undefined);
   if (!auth.ok) return reject(req, res, 401, auth.message);
   const scopes = auth.scopes;
+  // The caller's account: its store is the only one this request sees (a foreign id is absent).
+  let core = parts.core.forAccount(auth.account);
   const match = router.match(surface, req.method ?? 'GET', relPath);
   if (match === undefined) return reject(req, res, 404, `no ${surface === 'restV1' ? 'REST v1' : 'queue v2'} operation at ${req.method} ${relPath}`);
   if (match === 'method') {
@@ -106,7 +109,12 @@ function api(
   if (!scopes.has(op.requiredScope)) return reject(req, res, 401, `Unauthorized: API key lacks the '${op.requiredScope}' scope`);
 
   let release: () => void = () => {};
+  // Isolation faults only (isolation-faults.ts): without them this is undefined.
+  const isolation = isolationFor(core, endpointId !== undefined ? { endpointId } : params, endpointId !== undefined ? 'job' : op.method === 'GET' ? 'read' : 'write');
+  if (isolation?.kind === 'forbidden') return reject(req, res, 403, 'Forbidden: the API key does not grant access to this resource');
+  if (isolation?.kind === 'serve-as') core = isolation.core;
   if (endpointId !== undefined) {
+    // A foreign endpoint answers exactly as an absent one (specs: queue v2 x-isolation), before any rate window.
     if (!core.store.endpoints.has(endpointId)) return reject(req, res, 404, `endpoint ${endpointId} not found`);
     const admission = admit(core, op, endpointId);
     if (!admission.ok) {
@@ -168,7 +176,10 @@ function dispatch(
       release();
       return sendError(res, 500, `operation ${op.operationId} is not implemented by the mock`);
     }
-    reply = handler(core, { params, query, body, head });
+    const ctx = { params, query, body, head };
+    reply = op.method === 'GET' && surface === 'restV1' && Object.keys(params).length === 0 && hasFault(core, 'cross-account-list')
+      ? listOverAccounts(core, (view) => handler(view, ctx))
+      : handler(core, ctx);
   } catch (err) {
     release();
     throw err;

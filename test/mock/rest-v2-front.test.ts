@@ -11,7 +11,7 @@ afterEach(async () => {
   mock = undefined;
 });
 const start = async (options: MockOptions = {}) =>
-  (mock = await startMock({ host: '127.0.0.1', port: 0, clock: 'virtual', apiKeys: [{ key: KEY, scopes: ['read', 'write', 'jobs', 'graphql'] }, { key: 'read-key', scopes: ['read'] }], ...options }));
+  (mock = await startMock({ host: '127.0.0.1', port: 0, clock: 'virtual', apiKeys: [{ key: KEY, scopes: ['read', 'write', 'jobs', 'graphql'] }, { key: 'read-key', scopes: ['read'], account: 'other-account' }], ...options }));
 
 async function call(method: string, path: string, options: { body?: unknown; raw?: string; key?: string | null } = {}) {
   const headers: Record<string, string> = {};
@@ -85,7 +85,7 @@ describe('REST v2 quota windows (RESTV2-RATE-001, RESTV2-RATE-002)', () => {
     expect(refused.headers.get('retry-after')).toBe('45');
     expect(refused.headers.get('ratelimit')).toMatch(/^"minute";r=0;t=45, /);
     expect(refused.body.detail).toBe('rate limit exceeded for the minute window');
-    expect((await call('GET', '/templates', { key: 'read-key' })).status).toBe(200); // per caller
+    expect((await call('GET', '/templates', { key: 'read-key' })).status).toBe(200); // per account (per-user windows)
     mock!.clock.advance(45_000);
     expect((await call('GET', '/templates')).status).toBe(200);
   });

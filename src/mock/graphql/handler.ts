@@ -69,7 +69,9 @@ export async function handleGraphql(core: MockCore, keys: KeyRing, req: Incoming
   const result = await execute({
     schema,
     document,
-    contextValue: core,
+    // The caller's account: resolvers see only its store (a foreign id is an unknown id). Without a key
+    // only public fields run (answersWithoutKey), which read no account.
+    contextValue: auth.ok ? core.forAccount(auth.account) : core,
     variableValues: (body.variables ?? undefined) as Record<string, unknown> | undefined,
     operationName: typeof body.operationName === 'string' ? body.operationName : undefined,
   });

@@ -12,7 +12,6 @@ import { renderDockerArgs, startCommandOf } from './docker-args.js';
 import { lowestPrice, type LowestPriceInput } from './public-catalogue.js';
 
 /** The account id every mock resource belongs to (REST v1 endpoint userId, pod consumerUserId). */
-export const ACCOUNT_ID = 'user_mock';
 const PUBLIC_IP = '100.64.0.10';
 const FIRST_PUBLIC_PORT = 10341;
 
@@ -113,7 +112,7 @@ export function endpointView(core: MockCore, e: EndpointRecord): View {
 export function userView(core: MockCore): View {
   const keys = core.store.sshKeys;
   return {
-    id: ACCOUNT_ID,
+    id: core.account,
     pubKey: keys.length > 0 ? keys.join('\n') : null,
     // Lists resolve lazily: `myself { id pubKey }` renders no pod.
     networkVolumes: () => [...core.store.networkVolumes.values()].map(networkVolumeView),

@@ -9,6 +9,8 @@ import { answerOptions } from '../cors.js';
 import { parseJsonBody, parseQuery, readBody, sendJson } from '../http.js';
 import type { FaultName } from '../options.js';
 import type { ServerParts } from '../server-parts.js';
+import { hasFault, isolationFor, listOverAccounts, quotaCaller } from '../isolation-faults.js';
+import type { MockCore } from '../core.js';
 import { restV2Handlers } from './handlers.js';
 import { errorLines, problem, PROBLEM_CONTENT_TYPE } from './problem.js';
 import type { V2Reply } from './types.js';
@@ -18,7 +20,7 @@ export const REST_V2_MAX_BODY_BYTES = 1024 * 1024;
 
 /** `relPath` starts with /v2 (the spec's paths), e.g. `/v2/pods/abc`. */
 export function handleRestV2(parts: ServerParts, req: IncomingMessage, res: ServerResponse, relPath: string, search: string): void | Promise<void> {
-  const { core, router, keys } = parts;
+  const { router, keys } = parts;
   const method = req.method ?? 'GET';
   if (method === 'OPTIONS') {
     const allow = router.allow('restV2', relPath);
@@ -26,8 +28,11 @@ export function handleRestV2(parts: ServerParts, req: IncomingMessage, res: Serv
   }
   const key = bearerKey(req);
   const auth = keys.check(key, undefined);
-  if (!auth.ok) return refuse(req, res, problem(401, auth.message), core.options.faults);
-  const quota = core.restV2Quota.admit(key!);
+  if (!auth.ok) return refuse(req, res, problem(401, auth.message), parts.core.options.faults);
+  // The caller's account: its store is the only one this request sees (a foreign id is absent).
+  let core = parts.core.forAccount(auth.account);
+  // Windows per account (REST v2 "per-user windows"): one account's burst never throttles another.
+  const quota = core.restV2Quota.admit(quotaCaller(core, auth.account));
   const limitHeaders = quota.headers;
   if (!quota.ok && !core.options.faults.has('no-429')) {
     const retry: Record<string, string> = core.options.faults.has('rest-v2-429-without-retry-after') ? {} : { 'retry-after': String(quota.retryAfterSeconds) };
@@ -42,13 +47,17 @@ export function handleRestV2(parts: ServerParts, req: IncomingMessage, res: Serv
   if (!auth.scopes.has(op.requiredScope)) {
     return refuse(req, res, problem(403, `API key lacks the '${op.requiredScope}' scope`, undefined, limitHeaders), core.options.faults);
   }
+  // Isolation faults only (isolation-faults.ts): without them this is undefined.
+  const isolation = isolationFor(core, params, op.method === 'GET' ? 'read' : 'write');
+  if (isolation?.kind === 'forbidden') return refuse(req, res, problem(403, 'the API key does not grant access to this resource', undefined, limitHeaders), core.options.faults);
+  if (isolation?.kind === 'serve-as') core = isolation.core;
   const lastEventId = req.headers['last-event-id'];
   const context = { params, search, head: method === 'HEAD', limitHeaders, lastEventId: typeof lastEventId === 'string' ? lastEventId : undefined };
   if (op.method === 'GET' || op.method === 'DELETE') {
     req.resume();
-    return dispatch(parts, res, op.operationId, context, undefined);
+    return dispatch(core, res, op.operationId, context, undefined);
   }
-  return readAndDispatch(parts, req, res, op.operationId, context);
+  return readAndDispatch(core, req, res, op.operationId, context);
 }
 
 interface DispatchContext {
@@ -59,19 +68,18 @@ interface DispatchContext {
   lastEventId: string | undefined;
 }
 
-async function readAndDispatch(parts: ServerParts, req: IncomingMessage, res: ServerResponse, operationId: string, context: DispatchContext): Promise<void> {
+async function readAndDispatch(core: MockCore, req: IncomingMessage, res: ServerResponse, operationId: string, context: DispatchContext): Promise<void> {
   const raw = await readBody(req, REST_V2_MAX_BODY_BYTES);
   if (!raw.ok) {
     if (raw.reason === 'aborted') return;
-    return send(res, problem(400, `request body exceeds ${REST_V2_MAX_BODY_BYTES} bytes`, [`/body: must be at most ${REST_V2_MAX_BODY_BYTES} bytes`]), context.limitHeaders, parts.core.options.faults);
+    return send(res, problem(400, `request body exceeds ${REST_V2_MAX_BODY_BYTES} bytes`, [`/body: must be at most ${REST_V2_MAX_BODY_BYTES} bytes`]), context.limitHeaders, core.options.faults);
   }
   const parsed = parseJsonBody(req, raw.raw);
-  if (!parsed.ok) return send(res, problem(400, 'request body is not JSON', errorLines([parsed.error])), context.limitHeaders, parts.core.options.faults);
-  return dispatch(parts, res, operationId, context, parsed.value);
+  if (!parsed.ok) return send(res, problem(400, 'request body is not JSON', errorLines([parsed.error])), context.limitHeaders, core.options.faults);
+  return dispatch(core, res, operationId, context, parsed.value);
 }
 
-async function dispatch(parts: ServerParts, res: ServerResponse, operationId: string, context: DispatchContext, body: unknown): Promise<void> {
-  const { core } = parts;
+async function dispatch(core: MockCore, res: ServerResponse, operationId: string, context: DispatchContext, body: unknown): Promise<void> {
   // Lists as the spec declares them (catalogue filters: comma-separated, style form, explode false).
   const query = parseQuery(context.search, core.options.faults.has('rest-v2-comma-list-refused') ? undefined : queryStylesOf('restV2', operationId));
   let issues = validateRequest('restV2', operationId, { body, path: context.params, query });
@@ -94,13 +102,16 @@ async function dispatch(parts: ServerParts, res: ServerResponse, operationId: st
       : inQuery.length > 0
         ? problem(400, 'invalid query parameters', errorLines(inQuery))
         : problem(422, 'request validation failed', errorLines(issues));
-    return send(res, reply, context.limitHeaders, parts.core.options.faults);
+    return send(res, reply, context.limitHeaders, core.options.faults);
   }
   const handler = restV2Handlers[operationId];
-  if (!handler) return send(res, problem(500, `operation ${operationId} is not implemented by the mock`), context.limitHeaders, parts.core.options.faults);
-  const reply = await handler(core, { params: context.params, query, body, head: context.head, ...(context.lastEventId !== undefined ? { lastEventId: context.lastEventId } : {}) });
+  if (!handler) return send(res, problem(500, `operation ${operationId} is not implemented by the mock`), context.limitHeaders, core.options.faults);
+  const ctx = { params: context.params, query, body, head: context.head, ...(context.lastEventId !== undefined ? { lastEventId: context.lastEventId } : {}) };
+  const reply = res.req.method === 'GET' && Object.keys(context.params).length === 0 && hasFault(core, 'cross-account-list')
+    ? await listOverAccounts(core, (view) => handler(view, ctx))
+    : await handler(core, ctx);
   if (res.req.method !== 'GET' && res.req.method !== 'HEAD') core.touch();
-  send(res, reply, context.limitHeaders, parts.core.options.faults);
+  send(res, reply, context.limitHeaders, core.options.faults);
 }
 
 function refuse(req: IncomingMessage, res: ServerResponse, reply: V2Reply, faults: ReadonlySet<FaultName>): void {

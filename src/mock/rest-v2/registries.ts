@@ -49,7 +49,7 @@ const createDelegation: V2Handler = (core, { body }) => {
     }
   }
   const record: EcrDelegationRecord = {
-    id: resourceId(), name: typeof b['name'] === 'string' ? b['name'] : null, delegatorUserId: 'user_mock', awsUser: account,
+    id: resourceId(), name: typeof b['name'] === 'string' ? b['name'] : null, delegatorUserId: core.account, awsUser: account,
     repository, tag, awsRegion, dockerRegistryUri: `${account}.dkr.ecr.${awsRegion}.amazonaws.com`, createdAt: core.clock.now(),
   };
   core.store.ecrDelegations.set(record.id, record);

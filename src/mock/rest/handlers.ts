@@ -23,7 +23,7 @@ function done<T>(result: Result<T>, status = 204): Reply {
 }
 
 function podView(core: MockCore, pod: PodRecord, query: Record<string, unknown>) {
-  const extras: Parameters<typeof renderPod>[1] = {};
+  const extras: Parameters<typeof renderPod>[1] = { userId: core.account };
   const templateId = podTemplateId(pod);
   if (flag(query['includeTemplate']) && templateId) extras.template = core.store.templates.get(templateId) ?? publicTemplate(templateId);
   const volumeId = pod['networkVolumeId'];

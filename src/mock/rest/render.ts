@@ -1,5 +1,6 @@
 // REST v1 wire shapes of stored records: only properties the response schema declares, plus the
 // derived fields a real record carries. Secrets (registry password) are never rendered.
+import { DEFAULT_ACCOUNT } from '../accounts.js';
 import type { EndpointRecord, NetworkVolumeRecord, PodRecord, RegistryAuthRecord, TemplateRecord, Worker } from '../types.js';
 import type { FaultName } from '../options.js';
 import { restV1Properties } from '../spec-facts.js';
@@ -33,14 +34,14 @@ export function podGpuType(pod: PodRecord): string | undefined {
 
 export function renderPod(
   pod: PodRecord,
-  extras: { template?: TemplateRecord; networkVolume?: NetworkVolumeRecord } = {},
+  extras: { template?: TemplateRecord; networkVolume?: NetworkVolumeRecord; userId?: string } = {},
   faults?: ReadonlySet<FaultName>,
 ): Record<string, unknown> {
   const out = pick(pod, POD);
   const cost = podHourlyCost(pod);
   out['costPerHr'] = cost;
   out['adjustedCostPerHr'] = cost;
-  out['consumerUserId'] = 'user_mock';
+  out['consumerUserId'] = extras.userId ?? DEFAULT_ACCOUNT;
   out['machineId'] = `m${pod.id.slice(0, 11)}`;
   out['endpointId'] = (pod['endpointId'] as string | undefined) ?? null;
   out['templateId'] = podTemplateId(pod) ?? null;

@@ -14,6 +14,12 @@ export interface ChangeSink {
   readonly readsMayChange: boolean;
 }
 
+/** Which account owns each id (src/mock/accounts.ts): kept by every map of an account's store. */
+export interface OwnerDirectory {
+  owners: Map<string, string>;
+  account: string;
+}
+
 export class TrackedMap<V> extends Map<string, V> {
   sink: ChangeSink | undefined;
 
@@ -21,23 +27,29 @@ export class TrackedMap<V> extends Map<string, V> {
     readonly kind: string,
     /** Journal records read by get() during state-changing requests (see the file comment). */
     private readonly trackReads: boolean,
+    private readonly directory?: OwnerDirectory,
   ) {
     super();
   }
 
   override set(key: string, value: V): this {
     super.set(key, value);
+    this.directory?.owners.set(key, this.directory.account);
     this.sink?.changed(this.kind, key);
     return this;
   }
 
   override delete(key: string): boolean {
     const had = super.delete(key);
-    if (had) this.sink?.changed(this.kind, key);
+    if (had) {
+      if (this.directory && this.directory.owners.get(key) === this.directory.account) this.directory.owners.delete(key);
+      this.sink?.changed(this.kind, key);
+    }
     return had;
   }
 
   override clear(): void {
+    if (this.directory) for (const key of this.keys()) if (this.directory.owners.get(key) === this.directory.account) this.directory.owners.delete(key);
     super.clear();
     this.sink?.cleared(this.kind);
   }

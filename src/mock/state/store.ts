@@ -5,6 +5,7 @@ import type { Clock } from '../clock.js';
 import type {
   ClusterRecord, EcrDelegationRecord, EndpointRecord, NetworkVolumeRecord, PodRecord, RegistryAuthRecord, SecretRecord, TemplateRecord,
 } from '../types.js';
+import { accountKind, DEFAULT_ACCOUNT } from '../accounts.js';
 import { TrackedMap, type ChangeSink } from '../state-journal/tracked-map.js';
 import { resourceId } from './ids.js';
 import { podHardware } from './pod-hardware.js';
@@ -32,14 +33,15 @@ export class ResourceStore {
    * `this.collection(name)`: then every set/delete of any surface is journaled (src/mock/state-journal).
    */
   readonly collections = new Map<string, TrackedMap<{ id: string }>>();
-  readonly pods = this.collection<PodRecord>('pods');
-  readonly endpoints = this.collection<EndpointRecord>('endpoints');
-  readonly templates = this.collection<TemplateRecord>('templates');
-  readonly networkVolumes = this.collection<NetworkVolumeRecord>('networkVolumes');
-  readonly registryAuths = this.collection<RegistryAuthRecord>('registryAuths');
-  readonly secrets = this.collection<SecretRecord>('secrets');
-  readonly ecrDelegations = this.collection<EcrDelegationRecord>('ecrDelegations');
-  readonly clusters = this.collection<ClusterRecord>('clusters');
+  // Made in the constructor: a collection's journal kind and owner directory need the account.
+  readonly pods: TrackedMap<PodRecord>;
+  readonly endpoints: TrackedMap<EndpointRecord>;
+  readonly templates: TrackedMap<TemplateRecord>;
+  readonly networkVolumes: TrackedMap<NetworkVolumeRecord>;
+  readonly registryAuths: TrackedMap<RegistryAuthRecord>;
+  readonly secrets: TrackedMap<SecretRecord>;
+  readonly ecrDelegations: TrackedMap<EcrDelegationRecord>;
+  readonly clusters: TrackedMap<ClusterRecord>;
   private keys: string[] = [];
   /** Where changes are journaled (--state); undefined without it. */
   private sink: ChangeSink | undefined;
@@ -51,23 +53,54 @@ export class ResourceStore {
     private readonly allowDeleteInUse: boolean,
     /** Heap ceiling: a Failure refuses every create (CAPACITY-HEAP-001). */
     private readonly atCapacity: () => Failure | undefined = () => undefined,
-  ) {}
+    /** The account owning every record of this store (its user id on every surface). */
+    readonly account: string = DEFAULT_ACCOUNT,
+    /** Owner of every id of one kind across accounts (src/mock/accounts.ts). */
+    private readonly ownersOf: (kind: string) => Map<string, string> = () => new Map(),
+  ) {
+    this.pods = this.collection('pods');
+    this.endpoints = this.collection('endpoints');
+    this.templates = this.collection('templates');
+    this.networkVolumes = this.collection('networkVolumes');
+    this.registryAuths = this.collection('registryAuths');
+    this.secrets = this.collection('secrets');
+    this.ecrDelegations = this.collection('ecrDelegations');
+    this.clusters = this.collection('clusters');
+  }
+
+  /** Journal id of this account's SSH keys (kind `account`): `sshKeys`, or `sshKeys@ACCOUNT`. */
+  get sshKeysId(): string {
+    return accountKind('sshKeys', this.account);
+  }
+
+  /**
+   * A reference in a body (templateId, networkVolumeId, …) resolves in this account only; fault
+   * `foreign-reference-accepted` resolves it in any account.
+   */
+  referenced<K extends 'templates' | 'networkVolumes' | 'registryAuths' | 'secrets'>(kind: K, id: string): ReturnType<ResourceStore[K]['get']> {
+    const own = this[kind].get(id);
+    if (own !== undefined || this.foreignLookup === undefined) return own as ReturnType<ResourceStore[K]['get']>;
+    return this.foreignLookup(kind, id) as ReturnType<ResourceStore[K]['get']>;
+  }
+
+  /** Set only by fault `foreign-reference-accepted`: finds a referenced record in another account. */
+  foreignLookup: ((kind: string, id: string) => unknown) | undefined;
 
   private collection<T extends { id: string }>(kind: string): TrackedMap<T> {
-    const map = new TrackedMap<T>(kind, true);
+    const map = new TrackedMap<T>(accountKind(kind, this.account), true, { owners: this.ownersOf(kind), account: this.account });
     this.collections.set(kind, map as unknown as TrackedMap<{ id: string }>);
     return map;
   }
 
   /** Account SSH public keys (REST v2 account/ssh-keys); assigning journals the change. */
   get sshKeys(): string[] {
-    if (this.sink?.readsMayChange) this.sink.changed('account', 'sshKeys');
+    if (this.sink?.readsMayChange) this.sink.changed('account', this.sshKeysId);
     return this.keys;
   }
 
   set sshKeys(keys: string[]) {
     this.keys = keys;
-    this.sink?.changed('account', 'sshKeys');
+    this.sink?.changed('account', this.sshKeysId);
   }
 
   /** The SSH keys without counting as a read (the journal reading what to write). */
@@ -94,15 +127,15 @@ export class ResourceStore {
 
   private missingReference(body: Body): Failure | undefined {
     const templateId = body['templateId'];
-    if (typeof templateId === 'string' && !this.templates.has(templateId)) return badRequest(`template ${templateId} does not exist`, '/body/templateId');
+    if (typeof templateId === 'string' && !this.referenced('templates', templateId)) return badRequest(`template ${templateId} does not exist`, '/body/templateId');
     const volumeId = body['networkVolumeId'];
-    if (typeof volumeId === 'string' && !this.networkVolumes.has(volumeId)) return badRequest(`network volume ${volumeId} does not exist`, '/body/networkVolumeId');
+    if (typeof volumeId === 'string' && !this.referenced('networkVolumes', volumeId)) return badRequest(`network volume ${volumeId} does not exist`, '/body/networkVolumeId');
     const volumeIds = body['networkVolumeIds'];
     if (Array.isArray(volumeIds)) {
-      for (const [i, v] of volumeIds.entries()) if (!this.networkVolumes.has(String(v))) return badRequest(`network volume ${String(v)} does not exist`, `/body/networkVolumeIds/${i}`);
+      for (const [i, v] of volumeIds.entries()) if (!this.referenced('networkVolumes', String(v))) return badRequest(`network volume ${String(v)} does not exist`, `/body/networkVolumeIds/${i}`);
     }
     const authId = body['containerRegistryAuthId'];
-    if (typeof authId === 'string' && authId !== '' && !this.registryAuths.has(authId)) return badRequest(`container registry auth ${authId} does not exist`, '/body/containerRegistryAuthId');
+    if (typeof authId === 'string' && authId !== '' && !this.referenced('registryAuths', authId)) return badRequest(`container registry auth ${authId} does not exist`, '/body/containerRegistryAuthId');
     return undefined;
   }
 
@@ -128,7 +161,7 @@ export class ResourceStore {
       name: typeof body['name'] === 'string' ? body['name'] : `endpoint-${this.endpoints.size + 1}`,
       templateId: body['templateId'] as string,
       createdAt: this.iso(),
-      userId: 'user_mock',
+      userId: this.account,
       version: 0,
     };
     const workers = workersConflict(record, body);
@@ -239,7 +272,7 @@ export class ResourceStore {
   createPod(body: Body): Result<PodRecord> {
     const refused = this.checkRefs(body) ?? this.atCapacity();
     if (refused) return refused;
-    const template = typeof body['templateId'] === 'string' ? this.templates.get(body['templateId']) : undefined;
+    const template = typeof body['templateId'] === 'string' ? this.referenced('templates', body['templateId']) : undefined;
     const image = (body['imageName'] as string | undefined) ?? template?.imageName;
     if (!image) return badRequest('imageName or templateId is required', '/body/imageName');
     const now = this.clock.now();
