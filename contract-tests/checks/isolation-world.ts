@@ -42,6 +42,8 @@ export interface Probe {
 export interface ListProbe {
   label: string;
   answer: Answer | string;
+  /** The id of A's B filtered by (an answer may echo B's own filter back: that is no leak). */
+  filter?: string;
 }
 
 export interface World {
@@ -101,6 +103,10 @@ async function build(ctx: Ctx): Promise<World> {
     if (ctx.target.graphqlUrl) world.probes.push(...(await graphqlProbes(fixtures, owner, other, world.ownerIds)));
     for (const id of fixtures.jobs) world.ownerIds.add(id);
     world.lists = await listProbes(ops, fixtures, other, world.ownerIds);
+    if (ctx.target.graphqlUrl) {
+      const myself = await other.graphql('query { myself { id pubKey networkVolumes { id name } pods { id name } endpoints { id name } } }', {}).catch((e: Error) => e.message);
+      world.lists.push({ label: 'graphql myself', answer: myself });
+    }
   } finally {
     const left = await fixtures.cleanup().catch((e: Error) => [`cleanup failed: ${e.message}`]);
     for (const entry of left) if (entry.startsWith('template ')) await ctx.deleteTemplateEventually(entry.slice('template '.length));
@@ -161,7 +167,17 @@ function requestFor(op: OperationModel, gen: GenerationContext): { c: RequestCas
 }
 
 function draw(op: OperationModel, gen: GenerationContext): { c: RequestCase; kind: ProbeKind } | undefined {
-  const cases = fc.sample(validCaseArbitrary(op, gen), { seed: operationSeed(20_270_027, op, 'valid'), numRuns: SAMPLES_PER_OPERATION });
+  // Nothing to name: no path parameter, no body, not a queue operation (its endpoint is one of A's).
+  if (op.surface !== 'queueV2' && !op.params.some((p) => p.in === 'path') && !op.body) return undefined;
+  // A few draws usually hold one naming only A's objects (9 in 10 reference slots do); more only when not.
+  for (const runs of [3, SAMPLES_PER_OPERATION]) {
+    const found = pick(op, fc.sample(validCaseArbitrary(op, gen), { seed: operationSeed(20_270_027, op, 'valid'), numRuns: runs }));
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function pick(op: OperationModel, cases: readonly RequestCase[]): { c: RequestCase; kind: ProbeKind } | undefined {
   let fallback: { c: RequestCase; kind: ProbeKind } | undefined;
   for (const c of cases) {
     if (namesUnknownReference(op, c.path, c.body)) continue;
@@ -289,7 +305,7 @@ async function listProbes(ops: readonly OperationModel[], fixtures: Fixtures, ot
       const kind = QUERY_FILTERS[p.name];
       if (p.in !== 'query' || !kind) continue;
       const id = await someOwnerId(kind);
-      out.push({ label: `${op.surface} GET ${op.path}?${p.name}=<A's ${kind}>`, answer: await send(other, { ...base, query: { [p.name]: id } }, undefined) });
+      out.push({ label: `${op.surface} GET ${op.path}?${p.name}=<A's ${kind}>`, answer: await send(other, { ...base, query: { [p.name]: id } }, undefined), filter: id });
     }
   }
   void ownerIds;

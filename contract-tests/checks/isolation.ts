@@ -93,7 +93,7 @@ defineCheck('ISOLATION-LIST-001', async (ctx) => {
   const world = await isolationWorld(ctx);
   const problems: string[] = [];
   for (const l of world.lists) {
-    const leak = leaked(world, undefined, l.answer);
+    const leak = leaked(world, l.filter ? { twins: [[l.filter, '']] } : undefined, l.answer);
     if (leak) problems.push(`B's ${l.label} (${statusOf(l.answer)}) holds ${leak}`);
   }
   failIfAny(problems, 'list(s) of B showing A\'s objects');
