@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseMockArgs, runMockCommand } from '../../src/cli/mock-command.js';
 import { MAX_ACCOUNT_NAME_LENGTH } from '../../src/mock/accounts.js';
 import { parseKeySpec } from '../../src/mock/auth.js';
-import { startMock } from '../../src/mock/index.js';
+import { startMock, type MockOptions } from '../../src/mock/index.js';
 
 const ALL = ['read', 'write', 'jobs', 'graphql'];
 
@@ -37,7 +37,7 @@ describe('key specs with accounts', () => {
     try {
       const file = join(dir, 'keys');
       writeFileSync(file, '# two accounts\nfile-a:read@alpha\n\nfile-b@beta\n');
-      expect((parseMockArgs(['--api-key', 'x@alpha', '--keys-file', file]) as Exclude<ReturnType<typeof parseMockArgs>, 'help'>).apiKeys).toEqual([
+      expect((parseMockArgs(['--api-key', 'x@alpha', '--keys-file', file]) as MockOptions).apiKeys).toEqual([
         { key: 'x', scopes: ALL, account: 'alpha' },
         { key: 'file-a', scopes: ['read'], account: 'alpha' },
         { key: 'file-b', scopes: ALL, account: 'beta' },
