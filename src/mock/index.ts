@@ -62,7 +62,7 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
   const clock = createClock(options.clock, resumeAt ?? options.clockStart);
   const deleteDelay = options.templateDeleteDelayMs ?? operation('restV1', 'deleteTemplate').deleteDelayMs ?? 0;
   const atCapacity = () => heapCeilingFailure(options.limits);
-  const acceptForeignReferences = (options.faults as ReadonlySet<string>).has('foreign-reference-accepted');
+  const acceptForeignReferences = options.faults.has('foreign-reference-accepted');
   const accounts: Accounts = new Accounts((account, ownersOf) => {
     const created = new ResourceStore(clock, () => deleteDelay, options.faults.has('template-delete-in-use'), atCapacity, account, ownersOf);
     created.podObserver = logs;

@@ -2,11 +2,12 @@
 // service lets one account reach another's objects, so the ISOLATION-* rules have something to catch.
 // Without them a request sees only its caller's account store (src/mock/accounts.ts) and none of this runs.
 import type { MockCore } from './core.js';
+import type { FaultName } from './options.js';
 
 /** Faults of this module (names in FAULT_NAMES, options.ts). */
-export type IsolationFault =
+export type IsolationFault = Extract<FaultName,
   | 'cross-account-read' | 'cross-account-write' | 'cross-account-list' | 'cross-account-job'
-  | 'foreign-reference-accepted' | 'existence-oracle' | 'shared-rate-window';
+  | 'foreign-reference-accepted' | 'existence-oracle' | 'shared-rate-window'>;
 
 export const ISOLATION_FAULTS: readonly IsolationFault[] = [
   'cross-account-read', 'cross-account-write', 'cross-account-list', 'cross-account-job',
@@ -14,13 +15,13 @@ export const ISOLATION_FAULTS: readonly IsolationFault[] = [
 ];
 
 export function hasFault(core: MockCore, fault: IsolationFault): boolean {
-  const faults = core.options.faults as ReadonlySet<string>;
+  const faults = core.options.faults;
   return faults.size > 0 && faults.has(fault);
 }
 
 /** True when any isolation fault is on (the hot path checks this once). */
 export function anyIsolationFault(core: MockCore): boolean {
-  const faults = core.options.faults as ReadonlySet<string>;
+  const faults = core.options.faults;
   return faults.size > 0 && ISOLATION_FAULTS.some((f) => faults.has(f));
 }
 

@@ -38,6 +38,14 @@ export const FAULT_NAMES = [
   'graphql-public-leaks-account',
   'graphql-unbounded',
   'graphql-limit-after-execution',
+  // Account isolation (src/mock/isolation-faults.ts).
+  'cross-account-read',
+  'cross-account-write',
+  'cross-account-list',
+  'cross-account-job',
+  'foreign-reference-accepted',
+  'existence-oracle',
+  'shared-rate-window',
 ] as const;
 export type FaultName = (typeof FAULT_NAMES)[number];
 

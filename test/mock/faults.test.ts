@@ -20,7 +20,11 @@ async function raw(method: string, url: string, body?: unknown, key: string | nu
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
-const start = async (fault?: FaultName) => (h = await Harness.start(fault ? { faults: [fault] } : {}));
+/** A key of a second account (`acme`), for the account isolation faults. */
+const OTHER = 'other-account-key';
+const ALL = ['read', 'write', 'jobs', 'graphql'] as const;
+const keys = [{ key: 'test-key', scopes: [...ALL] }, { key: OTHER, scopes: [...ALL], account: 'acme' }];
+const start = async (fault?: FaultName) => (h = await Harness.start(fault ? { faults: [fault], apiKeys: keys } : { apiKeys: keys }));
 
 const deviations: Record<FaultName, (h: Harness) => Promise<boolean>> = {
   'ttl-min-off-by-one': async (h) => {
@@ -160,6 +164,38 @@ const deviations: Record<FaultName, (h: Harness) => Promise<boolean>> = {
     const refused = await raw('POST', h.mock.graphqlUrl, { query: `mutation { ${saves} }` });
     const read = await raw('POST', h.mock.graphqlUrl, { query: '{ myself { pubKey } }' });
     return refused.body.errors !== undefined && read.body.data?.myself?.pubKey === 'ssh-ed25519 AAAA after-10';
+  },
+  'cross-account-read': async (h) => {
+    const template = await raw('POST', `${h.mock.restV1Url}/templates`, { name: 'fault-probe', imageName: 'x:1' });
+    return (await raw('GET', `${h.mock.restV1Url}/templates/${template.body.id}`, undefined, OTHER)).status === 200;
+  },
+  'cross-account-write': async (h) => {
+    const template = await raw('POST', `${h.mock.restV2Url}/templates`, { name: 'fault-probe', image: 'x:1' });
+    await raw('PATCH', `${h.mock.restV2Url}/templates/${template.body.id}`, { name: 'changed-by-acme' }, OTHER);
+    return (await raw('GET', `${h.mock.restV2Url}/templates/${template.body.id}`)).body.name === 'changed-by-acme';
+  },
+  'cross-account-list': async (h) => {
+    const template = await raw('POST', `${h.mock.restV1Url}/templates`, { name: 'fault-probe', imageName: 'x:1' });
+    return JSON.stringify((await raw('GET', `${h.mock.restV2Url}/templates`, undefined, OTHER)).body).includes(template.body.id);
+  },
+  'cross-account-job': async (h) => {
+    const ep = await h.endpoint();
+    return (await raw('POST', `${h.mock.queueV2Url(ep)}/run`, { input: {} }, OTHER)).status === 200;
+  },
+  'foreign-reference-accepted': async (h) => {
+    const template = await raw('POST', `${h.mock.restV1Url}/templates`, { name: 'fault-probe', imageName: 'x:1', isServerless: true, volumeInGb: 0 });
+    return (await raw('POST', `${h.mock.restV1Url}/endpoints`, { name: 'e', templateId: template.body.id }, OTHER)).status === 200;
+  },
+  'existence-oracle': async (h) => {
+    const template = await raw('POST', `${h.mock.restV1Url}/templates`, { name: 'fault-probe', imageName: 'x:1' });
+    const foreign = await raw('GET', `${h.mock.restV1Url}/templates/${template.body.id}`, undefined, OTHER);
+    return foreign.status !== (await raw('GET', `${h.mock.restV1Url}/templates/zzzzzzzzzzzzzz`, undefined, OTHER)).status;
+  },
+  'shared-rate-window': async (h) => {
+    await raw('GET', `${h.mock.restV2Url}/templates`, undefined, OTHER);
+    const mine = await fetch(`${h.mock.restV2Url}/templates`, { headers: { authorization: 'Bearer test-key' } });
+    // The other account's request counted in this account's minute window.
+    return /"minute";r=58;/.test(mine.headers.get('ratelimit') ?? '');
   },
 };
 
