@@ -13,7 +13,7 @@ import type { Fixtures } from '../../src/agreement/fixtures.js';
 import { placeholder, type ResourceKind, type Role } from '../../src/agreement/references.js';
 import type { Transport } from '../../src/agreement/transport.js';
 import { packageFile } from '../../src/contract/package-files.js';
-import { twinOf, type Probe, type ProbeKind } from './isolation-world.js';
+import { inPool, PROBES_AT_ONCE, twinOf, type Probe, type ProbeKind } from './isolation-world.js';
 
 /** Root fields whose ids the generated agreement requests already name (GRAPHQL_REFERENCES). */
 const GENERATED = new Set(['podTemplate', 'saveTemplate', 'deleteTemplate', 'secretDelete']);
@@ -102,7 +102,7 @@ const answerOrMessage = (t: Transport, query: string, variables: Record<string, 
   t.graphql(query, variables).catch((e: Error) => e.message);
 
 export async function graphqlProbes(fixtures: Fixtures, owner: Transport, other: Transport, ownerIds: Set<string>): Promise<Probe[]> {
-  const probes: Probe[] = [];
+  const jobs: (() => Promise<Probe>)[] = [];
   const s = sdl();
   for (const [operation, type] of [['query', s.getQueryType()], ['mutation', s.getMutationType()]] as const) {
     for (const field of Object.values(type?.getFields() ?? {})) {
@@ -114,7 +114,7 @@ export async function graphqlProbes(fixtures: Fixtures, owner: Transport, other:
       });
       if (slots.length === 0) continue;
       const variants = slots.some((x) => x.own) && slots.some((x) => !x.own) ? [true, false] : [slots.some((x) => x.own)];
-      for (const withOwnId of variants) {
+      for (const withOwnId of variants) jobs.push(async () => {
         const role: Role = /terminate|delete/i.test(field.name) ? 'fresh' : operation === 'query' ? 'fixture' : 'scratch';
         const kind: ProbeKind = operation === 'query' ? 'read' : withOwnId ? 'write' : 'ref';
         const declarations = field.args.map((a) => `$${a.name}: ${String(a.type)}`).join(', ');
@@ -134,13 +134,13 @@ export async function graphqlProbes(fixtures: Fixtures, owner: Transport, other:
         let absentVariables = JSON.stringify(variables);
         for (const [from, to] of twins) absentVariables = absentVariables.split(from).join(to);
         const absent = await answerOrMessage(other, query, JSON.parse(absentVariables) as Record<string, unknown>);
-        probes.push({
+        return {
           kind, surface: 'graphql', operationId: field.name, rootField: field.name, twins, foreign, absent,
           label: `graphql ${field.name}${kind === 'ref' ? ' (create referencing A\'s objects)' : ''}`,
           ...(before !== after ? { changed: `A's objects read back differently after B's ${field.name}` } : {}),
-        });
-      }
+        };
+      });
     }
   }
-  return probes;
+  return inPool(jobs, PROBES_AT_ONCE, (job) => job());
 }

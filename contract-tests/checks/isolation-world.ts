@@ -51,6 +51,8 @@ export interface World {
   lists: ListProbe[];
   /** Every id of A's objects (fixtures and jobs): none may show up in B's answers. */
   ownerIds: Set<string>;
+  /** A's queue read back differently after B's queue requests (job counts, job statuses). */
+  queueChanged?: string;
   /** Part of every name A's objects carry (`-<run tag>-`): no name of A's may show up in B's answers either. */
   nameMark: string;
 }
@@ -60,11 +62,14 @@ const PUBLIC_KINDS: ReadonlySet<ResourceKind> = new Set(['gpuType', 'gpuTypeSpar
 /** Query parameters that filter a list by one of the caller's objects, and the kind they name. */
 const QUERY_FILTERS: Record<string, ResourceKind> = { podId: 'pod', endpointId: 'endpoint', templateId: 'template', networkVolumeId: 'networkVolume' };
 const SAMPLES_PER_OPERATION = 24;
-const PROBES_AT_ONCE = 6;
+export const PROBES_AT_ONCE = 6;
 /** The request chosen per operation: generation is deterministic, so it is drawn once per process (every --prove run reuses it). */
 const chosen = new Map<string, { c: RequestCase; kind: ProbeKind } | null>();
 /** What the clock changes on its own (status, runtime, cost…), left out when A's object is compared. */
-const MOVING = new Set(['status', 'desiredStatus', 'actions', 'runtime', 'startedAt', 'lastStartedAt', 'cost', 'uptimeSeconds', 'costPerHr', 'lastStatusChange', 'workers']);
+const MOVING = new Set([
+  'status', 'desiredStatus', 'actions', 'runtime', 'startedAt', 'lastStartedAt', 'cost', 'uptimeSeconds', 'uptimeInSeconds', 'costPerHr',
+  'lastStatusChange', 'workers', 'byStatus', 'sshEndpoint', 'publicIp', 'portMappings',
+]);
 
 const worlds = new WeakMap<object, Promise<World>>();
 
@@ -98,8 +103,11 @@ async function build(ctx: Ctx): Promise<World> {
     const gen = generationContext(fixtures.tag);
     const ops = [...loadOpenApiOperations('restV1'), ...loadOpenApiOperations('queueV2'), ...(ctx.target.restV2Url ? loadOpenApiOperations('restV2') : []), ...(ctx.target.graphqlUrl ? loadGraphqlOperations() : [])];
     // A few operations at a time: each probe's own steps stay in order (A's read, B's request, A's read, B's absent twin).
+    const queueBefore = await queueView(fixtures, owner);
     const found = await inPool(ops, PROBES_AT_ONCE, (op) => probeOperation(op, gen, fixtures, owner, other, world.ownerIds));
     world.probes.push(...found.filter((p): p is Probe => p !== undefined));
+    const queueAfter = await queueView(fixtures, owner);
+    if (queueAfter !== queueBefore) world.queueChanged = `A's queue read ${queueBefore} before B's requests, ${queueAfter} after`;
     if (ctx.target.graphqlUrl) world.probes.push(...(await graphqlProbes(fixtures, owner, other, world.ownerIds)));
     for (const id of fixtures.jobs) world.ownerIds.add(id);
     world.lists = await listProbes(ops, fixtures, other, world.ownerIds);
@@ -170,7 +178,7 @@ function draw(op: OperationModel, gen: GenerationContext): { c: RequestCase; kin
   // Nothing to name: no path parameter, no body, not a queue operation (its endpoint is one of A's).
   if (op.surface !== 'queueV2' && !op.params.some((p) => p.in === 'path') && !op.body) return undefined;
   // A few draws usually hold one naming only A's objects (9 in 10 reference slots do); more only when not.
-  for (const runs of [3, SAMPLES_PER_OPERATION]) {
+  for (const runs of [1, 4, SAMPLES_PER_OPERATION]) {
     const found = pick(op, fc.sample(validCaseArbitrary(op, gen), { seed: operationSeed(20_270_027, op, 'valid'), numRuns: runs }));
     if (found) return found;
   }
@@ -246,7 +254,7 @@ async function probeOperation(op: OperationModel, gen: GenerationContext, fixtur
   if (typeof c.path['jobId'] === 'string') ids.add(c.path['jobId']);
   for (const id of ids) ownerIds.add(id);
   const twins = [...ids].map((id) => [id, twinOf(id)] as [string, string]);
-  const read = ownerRead(op, c, endpointId, fixtures, owner);
+  const read = ownerRead(op, c, owner);
   const before = await read();
   const foreign = await send(other, c, endpointId);
   const after = await read();
@@ -264,15 +272,17 @@ async function probeOperation(op: OperationModel, gen: GenerationContext, fixtur
 }
 
 /** A's view of what B's request could change: the object in the path, or the queue endpoint's jobs. */
-function ownerRead(op: OperationModel, c: RequestCase, endpointId: string | undefined, fixtures: Fixtures, owner: Transport): () => Promise<string | undefined> {
-  if (op.surface === 'queueV2' && endpointId) {
-    return async () => {
-      const health = await owner.queue(endpointId, 'GET', '/health');
-      const jobs = await Promise.all(fixtures.jobs.map((id) => owner.queue(endpointId, 'GET', `/status/${encodeURIComponent(id)}`)));
-      return `health ${health.status} ${JSON.stringify((health.body as { jobs?: unknown })?.jobs)}; jobs ${jobs.map((j) => `${j.status}:${String((j.body as { status?: unknown })?.status)}`).join(',')}`;
-    };
-  }
-  if (op.surface === 'graphql' || op.method === 'GET') return async () => undefined;
+/** A's queue as A sees it: the endpoint's job counts and each of A's jobs' status. */
+export async function queueView(fixtures: Fixtures, owner: Transport): Promise<string> {
+  const endpointId = fixtures.endpoints.queue;
+  const health = await owner.queue(endpointId, 'GET', '/health');
+  const jobs = await Promise.all(fixtures.jobs.map((id) => owner.queue(endpointId, 'GET', `/status/${encodeURIComponent(id)}`)));
+  return `health ${health.status} ${JSON.stringify((health.body as { jobs?: unknown })?.jobs)}; jobs ${jobs.map((j) => `${j.status}:${String((j.body as { status?: unknown })?.status)}`).join(',')}`;
+}
+
+function ownerRead(op: OperationModel, c: RequestCase, owner: Transport): () => Promise<string | undefined> {
+  // Queue operations: A's queue is read once before and once after all of B's requests (World.queueChanged).
+  if (op.surface === 'graphql' || op.surface === 'queueV2' || op.method === 'GET') return async () => undefined;
   const param = /\{(\w+)\}/.exec(op.path);
   if (!param) return async () => undefined;
   const objectPath = op.path.slice(0, (param.index ?? 0) + param[0].length).replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(c.path[name] ?? ''));
@@ -313,7 +323,7 @@ async function listProbes(ops: readonly OperationModel[], fixtures: Fixtures, ot
 }
 
 /** Runs `fn` over `items`, at most `size` at once, results in the items' order. */
-async function inPool<T, R>(items: readonly T[], size: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+export async function inPool<T, R>(items: readonly T[], size: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {

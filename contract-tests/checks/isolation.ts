@@ -113,6 +113,7 @@ defineCheck('ISOLATION-JOB-001', async (ctx) => {
       if (leak) problems.push(`${p.label}: B's ${statusOf(p.foreign)} carries ${leak}`);
     }
   }
+  if (world.queueChanged) problems.push(world.queueChanged);
   failIfAny(problems, 'queue operation(s) of B on A\'s endpoint');
   return covered(probes);
 }, WORLD);
@@ -136,13 +137,15 @@ function comparable(answer: Answer | string, ids: readonly string[]): string {
 defineCheck('ISOLATION-ORACLE-001', async (ctx) => {
   const world = await isolationWorld(ctx);
   const problems: string[] = [];
-  for (const p of world.probes) {
+  // A request B got through is READ/WRITE/JOB/REF's finding; the oracle is about the refusals.
+  const refused = world.probes.filter((p) => !succeeded(p, p.foreign));
+  for (const p of refused) {
     const foreign = comparable(p.foreign, p.twins.map(([owner]) => owner));
     const absent = comparable(p.absent, p.twins.map(([, twin]) => twin));
     if (foreign !== absent) problems.push(`${p.label}: A's id → ${foreign.slice(0, 90)}; an id that never existed → ${absent.slice(0, 90)}`);
   }
   failIfAny(problems, 'answer(s) telling A\'s objects from absent ones');
-  return covered(world.probes);
+  return covered(refused);
 }, WORLD);
 
 // ---- names and rate windows --------------------------------------------------------------------

@@ -62,7 +62,8 @@ describe('partial targets', () => {
     const summary = await run(await embeddedWith(['restUrl']));
     expectPartial(summary, ['rest-v1']);
     expect(summary.surfaces).toEqual({ configured: ['restV1'], absent: ['queueV2', 'graphql', 'restV2'] });
-    expect(summary.preflight.map((p) => `${p.surface} ${p.probe} ${p.ok}`)).toEqual(['restV1 reachable true', 'restV1 key true']);
+    // ISOLATION-NAMES-001 runs on REST v1 alone: the accounts probe proves the second key is another account.
+    expect(summary.preflight.map((p) => `${p.surface} ${p.probe} ${p.ok}`)).toEqual(['restV1 reachable true', 'restV1 key true', 'restV1 accounts true']);
     const restRules = summary.results.filter((r) => r.surface === 'rest-v1');
     expect(restRules.filter((r) => r.outcome === 'pass').length).toBeGreaterThan(restRules.length / 2);
     // A REST v1 rule whose check also submits jobs needs the queue too.
