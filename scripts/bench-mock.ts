@@ -3,13 +3,16 @@
 //   1. GET /v2/{id}/status/{jobId} throughput vs a bare node:http server answering a fixed JSON body (goal ≥ 0.6×)
 //   2. p99 latency of that request with 100k stored jobs vs 1k (goal ≤ 1.2×)
 //   3. heap per 100k completed jobs
+//   4. accounts (issue 27): that GET /status throughput when the mock also holds 1,000 other accounts × 100
+//      templates vs one account (goal ≥ 0.95×), and GET /v1/templates of one account with 1,000 accounts × 100
+//      templates vs one account with 100: cost ratio (goal ≤ 1.2×; per-account indexes, not a filter)
 // Each server runs in its own child process (so autocannon does not steal its CPU); traffic is
 // loopback only and every load loop is bounded in time.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { startMock } from '../src/mock/index.js';
+import { startMock, type RunningMock } from '../src/mock/index.js';
 import { autocannon } from './bench/autocannon.js';
 
 
@@ -40,9 +43,32 @@ function heapMb(): number {
   return process.memoryUsage().heapUsed / 1024 / 1024;
 }
 
-/** A mock holding `count` completed jobs; answers the status URL of one in the middle. */
-async function serveMock(count: number): Promise<Served> {
+/** Other accounts of the accounts figures, and the templates each holds. */
+const OTHER_ACCOUNTS = 1_000;
+const TEMPLATES_PER_ACCOUNT = 100;
+
+/** `accounts` accounts (the bench key's is `acct-0`) of `templates` templates each, stored directly. */
+function fillAccounts(mock: RunningMock, accounts: number, templates: number): void {
+  for (let a = 0; a < accounts; a++) {
+    const store = mock.core.accounts.store(`acct-${a}`);
+    for (let t = 0; t < templates; t++) {
+      const saved = store.saveTemplate({ name: `tpl-${t}`, imageName: 'bench:1' });
+      if (!saved.ok) throw new Error(saved.message);
+    }
+  }
+}
+
+/** GET /v1/templates of the bench key's account, in a mock holding `accounts` accounts × 100 templates. */
+async function serveTemplateList(accounts: number): Promise<Served> {
+  const mock = await startMock({ rateLimits: false, apiKeys: [{ key: KEY, scopes: ['read'], account: 'acct-0' }] });
+  fillAccounts(mock, accounts, TEMPLATES_PER_ACCOUNT);
+  return { url: `${mock.restV1Url}/templates` };
+}
+
+/** A mock holding `count` completed jobs; answers the status URL of one in the middle. With `otherAccounts`, 1,000 more accounts. */
+async function serveMock(count: number, otherAccounts = false): Promise<Served> {
   const mock = await startMock({ clock: 'virtual', rateLimits: false, apiKeys: [{ key: KEY, scopes: ['jobs'] }] });
+  if (otherAccounts) fillAccounts(mock, OTHER_ACCOUNTS, TEMPLATES_PER_ACCOUNT);
   const template = mock.core.store.saveTemplate({ name: 'bench', imageName: 'bench:1' });
   if (!template.ok) throw new Error(template.message);
   const endpoint = mock.core.store.createEndpoint({ templateId: template.value.id, workersMax: 100 });
@@ -97,25 +123,40 @@ async function main(): Promise<void> {
     const kind = process.argv[serveIndex + 1] ?? '';
     // Exit (rather than die) on SIGTERM so --cpu-prof and similar flags can write their output.
     process.on('SIGTERM', () => process.exit(0));
-    const served = kind === 'bare' ? await serveBare() : await serveMock(Number(kind.replace('mock:', '')));
+    const served = kind === 'bare' ? await serveBare()
+      : kind.startsWith('list:') ? await serveTemplateList(Number(kind.slice(5)))
+        : await serveMock(Number(kind.split(':')[1]), kind.endsWith(':accounts'));
     process.stdout.write(`${JSON.stringify(served)}\n`);
     return;
   }
   const auth = { authorization: `Bearer ${KEY}` };
-  const servers = [await child('bare'), await child('mock:1000'), await child('mock:100000')];
-  const [bare, small, large] = servers.map((s) => s.served) as [Served, Served, Served];
+  const servers = [
+    await child('bare'), await child('mock:1000'), await child('mock:100000'),
+    await child('mock:1000:accounts'), await child('list:1'), await child(`list:${OTHER_ACCOUNTS}`),
+  ];
+  const [bare, small, large, manyAccounts, listOne, listMany] = servers.map((s) => s.served) as Served[] as [Served, Served, Served, Served, Served, Served];
   // Interleaved rounds: the machine may be shared, so compare figures taken close together.
   const throughputRatios: number[] = [];
   const p99Ratios: number[] = [];
+  const accountsThroughputRatios: number[] = [];
+  const listCostRatios: number[] = [];
   const rows: Record<string, number>[] = [];
   try {
     for (let round = 0; round < ROUNDS; round++) {
       const b = await load(bare.url, {});
       const s = await load(small.url, auth);
       const l = await load(large.url, auth);
+      const m = await load(manyAccounts.url, auth);
+      const lo = await load(listOne.url, auth);
+      const lm = await load(listMany.url, auth);
       throughputRatios.push(s.rps / b.rps);
       p99Ratios.push(l.p99 / Math.max(1, s.p99));
-      rows.push({ bareRps: Math.round(b.rps), mockRps1k: Math.round(s.rps), mockRps100k: Math.round(l.rps), p99Ms1k: s.p99, p99Ms100k: l.p99 });
+      accountsThroughputRatios.push(m.rps / s.rps);
+      listCostRatios.push(lo.rps / lm.rps);
+      rows.push({
+        bareRps: Math.round(b.rps), mockRps1k: Math.round(s.rps), mockRps100k: Math.round(l.rps), p99Ms1k: s.p99, p99Ms100k: l.p99,
+        mockRps1kWith1000Accounts: Math.round(m.rps), listRps1x100: Math.round(lo.rps), listRps1000x100: Math.round(lm.rps),
+      });
     }
   } finally {
     for (const s of servers) s.proc.kill('SIGTERM');
@@ -129,9 +170,15 @@ async function main(): Promise<void> {
     p99Ratio: +median(p99Ratios).toFixed(2),
     p99Goal: '<= 1.2 (100k stored jobs vs 1k, median of rounds)',
     heapMbPer100kCompletedJobs: large.heapDeltaMb,
+    accountsThroughputRatio: +median(accountsThroughputRatios).toFixed(2),
+    accountsThroughputGoal: `>= 0.95 (GET /status with ${OTHER_ACCOUNTS} more accounts × ${TEMPLATES_PER_ACCOUNT} templates vs one account, median of rounds)`,
+    listCostRatio: +median(listCostRatios).toFixed(2),
+    listCostGoal: `<= 1.2 (GET /v1/templates of one account: ${OTHER_ACCOUNTS} accounts × ${TEMPLATES_PER_ACCOUNT} templates vs 1 × ${TEMPLATES_PER_ACCOUNT}, median of rounds)`,
   };
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-  if (report.throughputRatio < 0.6 || report.p99Ratio > 1.2) process.stdout.write('bench: a goal was missed\n');
+  if (report.throughputRatio < 0.6 || report.p99Ratio > 1.2 || report.accountsThroughputRatio < 0.95 || report.listCostRatio > 1.2) {
+    process.stdout.write('bench: a goal was missed\n');
+  }
 }
 
 main().catch((error) => {
