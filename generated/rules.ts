@@ -159,7 +159,7 @@ export const rules = [
   },
   {
     "id": "ISOLATION-REF-001",
-    "title": "A create or update by a key of another account whose body references one of the owner's objects (templateId, networkVolumeId, containerRegistryAuthId, REST v2 registry, template and volume ids, GraphQL input ids, a RUNPOD_SECRET reference in env) is refused and stores nothing.",
+    "title": "A create or update by a key of another account whose body references one of the owner's objects (templateId, networkVolumeId, containerRegistryAuthId, REST v2 registry, template and volume ids, GraphQL input ids) is refused and stores nothing.",
     "seed": "Authentication › Rules 2; Errors › 400",
     "surface": "all",
     "check": "black-box",

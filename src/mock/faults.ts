@@ -82,12 +82,13 @@ export const FAULT_CATCHERS: { readonly [fault in FaultName]: readonly string[] 
   // Issue 30: GraphQL operation limits (schema description of specs/graphql/schema.graphql).
   'graphql-unbounded': ['GRAPHQL-COST-001', 'GRAPHQL-COST-002', 'GRAPHQL-COST-003', 'GRAPHQL-COST-004', 'GRAPHQL-COST-005', 'GRAPHQL-COST-006', 'GRAPHQL-COST-007', 'GRAPHQL-COST-008'],
   'graphql-limit-after-execution': ['GRAPHQL-COST-007'],
-  // Account isolation (isolation-faults.ts). A foreign object B reaches also answers unlike an absent one (ORACLE);
-  // a pod B made from A's template carries A's id into B's lists (LIST).
-  'cross-account-read': ['ISOLATION-READ-001', 'ISOLATION-ORACLE-001'],
+  // Account isolation (isolation-faults.ts). ORACLE judges B's refused requests: under -write and -reference a request
+  // reaching A's object is refused for another reason than an absent id's (400 vs 404); a pod B made from A's template
+  // carries A's id into B's lists (LIST).
+  'cross-account-read': ['ISOLATION-READ-001'],
   'cross-account-write': ['ISOLATION-WRITE-001', 'ISOLATION-ORACLE-001'],
   'cross-account-list': ['ISOLATION-LIST-001'],
-  'cross-account-job': ['ISOLATION-JOB-001', 'ISOLATION-ORACLE-001'],
+  'cross-account-job': ['ISOLATION-JOB-001'],
   'foreign-reference-accepted': ['ISOLATION-REF-001', 'ISOLATION-LIST-001', 'ISOLATION-ORACLE-001'],
   'existence-oracle': ['ISOLATION-ORACLE-001'],
   'shared-rate-window': ['ISOLATION-RATE-001'],
