@@ -81,7 +81,7 @@ export class Accounts {
 
   /** Every account that has a store, default first. */
   entries(): IterableIterator<[string, ResourceStore]> {
-    this.default;
+    this.store(DEFAULT_ACCOUNT);
     return this.stores.entries();
   }
 
