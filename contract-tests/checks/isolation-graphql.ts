@@ -13,7 +13,7 @@ import type { Fixtures } from '../../src/agreement/fixtures.js';
 import { placeholder, type ResourceKind, type Role } from '../../src/agreement/references.js';
 import type { Transport } from '../../src/agreement/transport.js';
 import { packageFile } from '../../src/contract/package-files.js';
-import { inPool, PROBES_AT_ONCE, twinOf, type Probe, type ProbeKind } from './isolation-world.js';
+import { inPool, PROBES_AT_ONCE, twinOf, type Probe, type ProbeKind } from './isolation-probe.js';
 
 /** Root fields whose ids the generated agreement requests already name (GRAPHQL_REFERENCES). */
 const GENERATED = new Set(['podTemplate', 'saveTemplate', 'deleteTemplate', 'secretDelete']);

@@ -5,7 +5,6 @@
 // ids that never existed. A reads its objects before and after. Nothing here names an operation: a new
 // operation in the specs is covered without a new check. The rules judge this one run (isolation.ts).
 import fc from 'fast-check';
-import { randomBytes } from 'node:crypto';
 import { Fixtures } from '../../src/agreement/fixtures.js';
 import { loadGraphqlOperations } from '../../src/agreement/graphql-model.js';
 import { namesUnknownReference, parsePlaceholder, type ResourceKind } from '../../src/agreement/references.js';
@@ -18,26 +17,11 @@ import { Transport, type AgreementTarget, type Answer } from '../../src/agreemen
 import type { Ctx } from '../../src/conform/context.js';
 import { CheckFailure } from '../../src/conform/http.js';
 import { graphqlProbes } from './isolation-graphql.js';
+import { inPool, PROBES_AT_ONCE, twinOf, type Probe, type ProbeKind } from './isolation-probe.js';
 
-/** What B's request does to A's object. */
-export type ProbeKind = 'read' | 'write' | 'job' | 'ref';
+export type { Probe, ProbeKind } from './isolation-probe.js';
 
-export interface Probe {
-  kind: ProbeKind;
-  surface: OperationModel['surface'];
-  operationId: string;
-  /** "restV1 PATCH /pods/{podId}" */
-  label: string;
-  /** B's answer naming A's objects, and naming ids that never existed; a string: no answer. */
-  foreign: Answer | string;
-  absent: Answer | string;
-  /** The ids of A the request named, with their never-existing twins. */
-  twins: [owner: string, absent: string][];
-  /** GraphQL: the root field (success = data for it and no errors). */
-  rootField?: string;
-  /** What of A's changed after B's request (A's re-read before vs after); undefined: unchanged or not readable. */
-  changed?: string;
-}
+
 
 export interface ListProbe {
   label: string;
@@ -62,7 +46,6 @@ const PUBLIC_KINDS: ReadonlySet<ResourceKind> = new Set(['gpuType', 'gpuTypeSpar
 /** Query parameters that filter a list by one of the caller's objects, and the kind they name. */
 const QUERY_FILTERS: Record<string, ResourceKind> = { podId: 'pod', endpointId: 'endpoint', templateId: 'template', networkVolumeId: 'networkVolume' };
 const SAMPLES_PER_OPERATION = 24;
-export const PROBES_AT_ONCE = 6;
 /** The request chosen per operation: generation is deterministic, so it is drawn once per process (every --prove run reuses it). */
 const chosen = new Map<string, { c: RequestCase; kind: ProbeKind } | null>();
 /** What the clock changes on its own (status, runtime, cost…), left out when A's object is compared. */
@@ -202,20 +185,6 @@ function pick(op: OperationModel, cases: readonly RequestCase[]): { c: RequestCa
   return fallback;
 }
 
-/** An id that never existed, of the same length and character classes as `id`. */
-export function twinOf(id: string): string {
-  const bytes = randomBytes(id.length);
-  let out = '';
-  for (let i = 0; i < id.length; i++) {
-    const ch = id[i]!;
-    const b = bytes[i]!;
-    if (/[0-9]/.test(ch)) out += String(b % 10);
-    else if (/[a-z]/.test(ch)) out += String.fromCharCode(97 + (b % 26));
-    else if (/[A-Z]/.test(ch)) out += String.fromCharCode(65 + (b % 26));
-    else out += ch;
-  }
-  return out === id ? twinOf(id) : out;
-}
 
 function replaceAll<T>(value: T, twins: readonly [string, string][]): T {
   let text = JSON.stringify(value);
@@ -322,16 +291,3 @@ async function listProbes(ops: readonly OperationModel[], fixtures: Fixtures, ot
   return out;
 }
 
-/** Runs `fn` over `items`, at most `size` at once, results in the items' order. */
-export async function inPool<T, R>(items: readonly T[], size: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
-  return out;
-}

@@ -2,7 +2,7 @@
 // two keys are two accounts, the skip without one, and a second key equal to the first refused at once.
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { runConformCommand } from '../../src/cli/conform-command.js';
-import { runConformance, type TargetConfig } from '../../src/conform/index.js';
+import { runConformance, type TargetConfig } from '../../src/entries/conform.js';
 import { remoteTarget } from '../../src/conform/target.js';
 import { startMock } from '../../src/mock/index.js';
 

@@ -5,7 +5,7 @@ import type { Clock } from '../clock.js';
 import type {
   ClusterRecord, EcrDelegationRecord, EndpointRecord, NetworkVolumeRecord, PodRecord, RegistryAuthRecord, SecretRecord, TemplateRecord,
 } from '../types.js';
-import { accountKind, DEFAULT_ACCOUNT } from '../accounts.js';
+import { accountKind, DEFAULT_ACCOUNT } from '../account-names.js';
 import { TrackedMap, type ChangeSink } from '../state-journal/tracked-map.js';
 import { resourceId } from './ids.js';
 import { podHardware } from './pod-hardware.js';
