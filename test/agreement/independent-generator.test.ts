@@ -14,8 +14,8 @@ import { operationsOf, readJson, seeded, send, type Json, type Operation } from 
 const KEY = 'independent-judge-key-0123456789';
 const TRIES = 6;
 const OURS = readJson(packageFile('generated/rest-v2/openapi.json'));
-/** RunPod's public REST v2 description as published (raw public specs beside the repo, CONTRIBUTING.md; corrections: specs/CONVENTIONS.md). */
-const PUBLIC = readJson(new URL('../../../shared/runpod/runpod-rest-v2-openapi.json', import.meta.url).pathname);
+/** RunPod's public REST v2 description, its facts as kept in the repository (specs/upstream/README.md; corrections: specs/CONVENTIONS.md). */
+const PUBLIC = readJson(new URL('../../specs/upstream/runpod-rest-v2.facts.json', import.meta.url).pathname);
 const operations = operationsOf(OURS);
 
 let mock: RunningMock;
