@@ -11,6 +11,8 @@ const GOAL_MS = 10_000;
 
 const clean = await runConformance({ reportsDir: null, progress: false, settings: { tier: 'full' } });
 const sequential = await runConformance({ reportsDir: null, progress: false, settings: { tier: 'full', concurrency: 1 } });
+// The same run without the ISOLATION-* rules (issue 27): what the second account's checks add to `npm start`.
+const withoutIsolation = await runConformance({ reportsDir: null, progress: false, settings: { tier: 'full', grep: '^(?!ISOLATION-)' } });
 const t = clean.summary.totals;
 const mutation = await measureMutationScore({ tier: 'full' }, (line) => console.log(line), clean.failing.map((r) => r.id));
 const { caught } = mutation;
@@ -30,6 +32,8 @@ for (const { fault, failing } of mutation.perFault) {
 const wall = clean.summary.wallMs;
 const seqWall = sequential.summary.wallMs;
 console.log(`conformance full tier vs embedded mock: ${(wall / 1000).toFixed(1)} s concurrent (goal ≤ ${GOAL_MS / 1000} s: ${wall <= GOAL_MS ? 'met' : 'MISSED'}), ${(seqWall / 1000).toFixed(1)} s with --concurrency 1 (×${(seqWall / wall).toFixed(2)})`);
+const bare = withoutIsolation.summary.wallMs;
+console.log(`ISOLATION-* rules: ${(wall / 1000).toFixed(1)} s with them, ${(bare / 1000).toFixed(1)} s without (×${(wall / bare).toFixed(2)})`);
 console.log(`rule coverage: ${t.checked}/${t.rules} checked (${t.pass} pass, ${t.fail} fail, ${t.skip} skipped)`);
 console.log(`declared catching rules: ${declaredMissed === 0 ? 'all fail with their fault' : `${declaredMissed} problem(s) above`}`);
 console.log(`reports: ${final.reportFiles.join(', ')}`);
