@@ -11,6 +11,7 @@ import { resourceId } from './ids.js';
 import { podHardware } from './pod-hardware.js';
 import { secretInputFailure, templateInputFailure } from './input-bounds.js';
 import { noteRelease } from './releases.js';
+import { missingReference } from './references.js';
 import { recordUsage, usageOn } from './usage.js';
 
 export { ok, notFound, badRequest, type Failure, type Result, type StoreSnapshot, type PodChange, type PodObserver } from './results.js';
@@ -121,22 +122,7 @@ export class ResourceStore {
   // ---- references -----------------------------------------------------------------------
 
   private checkRefs(body: Body): Failure | undefined {
-    const refused = this.missingReference(body);
-    return refused && { ...refused, unknownReference: true };
-  }
-
-  private missingReference(body: Body): Failure | undefined {
-    const templateId = body['templateId'];
-    if (typeof templateId === 'string' && !this.referenced('templates', templateId)) return badRequest(`template ${templateId} does not exist`, '/body/templateId');
-    const volumeId = body['networkVolumeId'];
-    if (typeof volumeId === 'string' && !this.referenced('networkVolumes', volumeId)) return badRequest(`network volume ${volumeId} does not exist`, '/body/networkVolumeId');
-    const volumeIds = body['networkVolumeIds'];
-    if (Array.isArray(volumeIds)) {
-      for (const [i, v] of volumeIds.entries()) if (!this.referenced('networkVolumes', String(v))) return badRequest(`network volume ${String(v)} does not exist`, `/body/networkVolumeIds/${i}`);
-    }
-    const authId = body['containerRegistryAuthId'];
-    if (typeof authId === 'string' && authId !== '' && !this.referenced('registryAuths', authId)) return badRequest(`container registry auth ${authId} does not exist`, '/body/containerRegistryAuthId');
-    return undefined;
+    return missingReference(body, (kind, id) => this.referenced(kind, id) !== undefined);
   }
 
   /** Records that a pod or endpoint stopped using a template (starts the delete delay). */
