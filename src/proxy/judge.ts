@@ -3,6 +3,7 @@
 // Each finding names a rule of specs/rules.yaml (rule-ids.ts) and carries that rule's level.
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import { checkGraphqlAnswer } from '../contract/graphql-shape.js';
+import { graphqlLimitFindings } from './graphql-limits.js';
 import { formatIssues, validateRequest, validateResponse } from '../validation/index.js';
 import { parseQuery, queryStylesOf } from '../contract/query-style.js';
 import { classify, type TrafficSurface } from './classify.js';
@@ -167,6 +168,10 @@ function judgeGraphql(exchange: Exchange, out: Judgement, response: Parsed | und
     out.checked.push(RULE.answer(true));
     out.violations.push(violation(RULE.answer(true), 'graphql', out.operationId, `GraphQL ${out.operationId} answered ${exchange.status} not matching the SDL: ${dataIssues.slice(0, 3).join('; ')}`));
   }
+  if (query === undefined) return;
+  const limits = graphqlLimitFindings(query, response.value);
+  out.checked.push(...limits.checked);
+  for (const finding of limits.findings) out.violations.push(violation(finding.ruleId, 'graphql', out.operationId, finding.message));
 }
 
 export function judgeExchange(exchange: Exchange, book: SecretBook, options: JudgeOptions = {}): Judgement {

@@ -1,9 +1,11 @@
 // Which rule of specs/rules.yaml each per-exchange judgement enforces, and violations carrying its level.
-// Only existing rule ids are used: every one already has a conformance check of its own.
+// Only existing rule ids are used: every one already has a conformance check of its own (GraphQL
+// operation limits: LIMIT_RULE in graphql-limits.ts).
 import { rules } from '../../generated/rules.js';
 import { levelOf } from '../contract/levels.js';
 import type { Violation } from './exchange.js';
 import type { SecretKind } from './secrets.js';
+import { LIMIT_RULE } from './graphql-limits.js';
 
 const sourceOf = new Map<string, string>(rules.map((r) => [r.id, r.source]));
 
@@ -71,6 +73,7 @@ export function judgedRuleIds(): string[] {
   ids.add(RULE.answer(true));
   ids.add(RULE.answer(false));
   for (const [method, path] of [['GET', '/pods/{podId}'], ['GET', '/pods'], ['POST', '/pods/{podId}/stop']] as const) ids.add(RULE.crossAccount(method, path));
+  for (const id of Object.values(LIMIT_RULE)) ids.add(id);
   return [...ids].sort();
 }
 

@@ -111,6 +111,20 @@ describe('judgement of one exchange', () => {
       'AGREE-VALID-001: GraphQL podTemplate answered 200 not matching the SDL: /data/podTemplate/extra was not selected',
     ]);
   });
+  it('GRAPHQL-COST-*: data served to an operation over a limit, or more records than the records limit, is flagged; a refusal or an operation within the limits is not', () => {
+    const aliases = `{ myself { ${Array.from({ length: 31 }, (_, i) => `a${i}: id`).join(' ')} } }`;
+    const served = { data: { myself: Object.fromEntries(Array.from({ length: 31 }, (_, i) => [`a${i}`, 'u1'])) } };
+    expect(found(exchange('POST', '/graphql', 200, served, { requestBody: body({ query: aliases }) }))).toEqual([
+      'GRAPHQL-COST-003: GraphQL served data to an operation over the aliases limit (at most 30, found 31): it must be refused before running',
+    ]);
+    expect(found(exchange('POST', '/graphql', 200, { errors: [{ message: 'aliases limit' }] }, { requestBody: body({ query: aliases }) }))).toEqual([]);
+    const pods = { data: { myself: { pods: Array.from({ length: 5001 }, (_, i) => ({ id: `p${i}` })) } } };
+    expect(found(exchange('POST', '/graphql', 200, pods, { requestBody: body({ query: '{ myself { pods { id } } }' }) }))).toEqual([
+      'GRAPHQL-COST-008: GraphQL answered more than 5000 records (items of lists of objects): the records limit refuses such an answer',
+    ]);
+    pods.data.myself.pods.length = 5000;
+    expect(found(exchange('POST', '/graphql', 200, pods, { requestBody: body({ query: '{ myself { pods { id } } }' }) }))).toEqual([]);
+  });
   it('a method the path does not serve → HTTP-ALLOW-001 unless answered 405 with Allow (or 401)', () => {
     expect(found(exchange('PUT', '/v1/pods', 404, { message: 'x' }))).toEqual(['HTTP-ALLOW-001: PUT /pods: a method the path does not serve was answered 404 (expected 405 with Allow)']);
     expect(found(exchange('PUT', '/v1/pods', 405, { message: 'x' }))).toEqual(['HTTP-ALLOW-001: PUT /pods answered 405 without an Allow header']);
