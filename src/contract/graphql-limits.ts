@@ -12,6 +12,17 @@ export type GraphqlLimitName = (typeof GRAPHQL_LIMIT_NAMES)[number];
 export const STATIC_GRAPHQL_LIMIT_NAMES = ['tokens', 'depth', 'aliases', 'rootFields', 'directives', 'cost'] as const;
 export type StaticGraphqlLimitName = (typeof STATIC_GRAPHQL_LIMIT_NAMES)[number];
 
+/** The rule of each limit (specs/rules.yaml). */
+export const GRAPHQL_LIMIT_RULE: Readonly<Record<GraphqlLimitName, string>> = {
+  tokens: 'GRAPHQL-COST-001',
+  depth: 'GRAPHQL-COST-002',
+  aliases: 'GRAPHQL-COST-003',
+  rootFields: 'GRAPHQL-COST-004',
+  directives: 'GRAPHQL-COST-005',
+  cost: 'GRAPHQL-COST-006',
+  records: 'GRAPHQL-COST-008',
+};
+
 export interface GraphqlLimit {
   name: GraphqlLimitName;
   max: number;
@@ -25,7 +36,11 @@ const LIMIT_LINE = /^- (\w+): at most (\d+) (.+)$/;
 
 /** Limits stated in an SDL's schema description; throws when one is missing or stated twice. */
 export function limitsFromSdl(sdl: string): readonly GraphqlLimit[] {
-  const description = buildSchema(sdl).description ?? '';
+  return limitsFromDescription(buildSchema(sdl).description ?? '');
+}
+
+/** Limits stated in a schema description (the lines "- NAME: at most N …"). */
+export function limitsFromDescription(description: string): readonly GraphqlLimit[] {
   const found = new Map<string, GraphqlLimit>();
   for (const line of description.split('\n')) {
     const match = LIMIT_LINE.exec(line.trim());

@@ -9,6 +9,7 @@ import {
 } from 'graphql';
 import { GRAPHQL_PAGE, graphqlFieldAnchor, graphqlTypeAnchor, type CrossLinks, type GraphqlRootField } from './cross-links.js';
 import { escapeHtml, ruleAnchor } from './html.js';
+import { GRAPHQL_LIMIT_RULE, limitsFromDescription } from '../contract/graphql-limits.js';
 import { renderDescription, renderInline } from './markdown.js';
 import type { PageOutput, SearchEntry } from './search-index.js';
 import type { TryItConfig } from './try-it.js';
@@ -131,6 +132,15 @@ function documentsView(documents: readonly GraphqlDocument[], tryIt: boolean): s
   return `<section id="documents"><h2>Operation documents</h2><p>The committed documents under <code>specs/graphql/operations/</code>; the typed client and the pacts use exactly these.</p>${blocks.join('')}</section>`;
 }
 
+/** The operation limits the schema description states (rules GRAPHQL-COST-*), as a table. */
+function limitsView(schema: GraphQLSchema): string {
+  const limits = limitsFromDescription(schema.description ?? '');
+  const rule = (id: string) => `<a class="rule-id" href="rules.html#${escapeHtml(ruleAnchor(id))}">${escapeHtml(id)}</a>`;
+  const rows = limits.map((l) => `<tr><td><code>${escapeHtml(l.name)}</code></td><td>${l.max}</td><td>${renderInline(l.what)}</td><td>${rule(GRAPHQL_LIMIT_RULE[l.name])}</td></tr>`).join('');
+  return `<section id="limits"><h2>Operation limits</h2><p>Every document is measured before it runs; one over a limit is refused with HTTP 200, no data and one <code>errors[]</code> entry naming the limit, its maximum and the measured value (rules GRAPHQL-COST-001 to GRAPHQL-COST-008; the numbers are assumed, RunPod publishes none).</p>` +
+    `<table><thead><tr><th>Limit</th><th>At most</th><th>What is counted</th><th>Rule</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+}
+
 export function graphqlPage(schema: GraphQLSchema, documents: readonly GraphqlDocument[], links: CrossLinks, tryIt?: TryItConfig): PageOutput {
   const entries: SearchEntry[] = [{ t: 'GraphQL reference', u: GRAPHQL_PAGE, k: 'page', d: 'templates and secrets' }];
   const roots = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].filter((t): t is GraphQLObjectType => !!t);
@@ -148,6 +158,7 @@ export function graphqlPage(schema: GraphQLSchema, documents: readonly GraphqlDo
 <p class="meta">Address <code>{graphql_url}</code> (no version segment); the key goes in <code>?api_key=</code> or <code>Authorization: Bearer</code>. Built with graphql-js from <code>specs/graphql/schema.graphql</code>: ${roots.length + others.length} types.</p>
 ${setup}
 <nav class="contents" aria-label="Types"><h2>Types</h2><ul class="columns">${contents}</ul></nav>
+${limitsView(schema)}
 <section id="operations"><h2>Root operations</h2>${rootViews.join('')}</section>
 <section id="types"><h2>Types</h2>${typeViews.join('')}</section>
 ${documentsView(documents, base !== undefined)}`;

@@ -3,20 +3,12 @@
 // (items of lists of objects) than the records limit, is a violation of that limit's rule.
 import { readFileSync } from 'node:fs';
 import { buildSchema, type GraphQLSchema } from 'graphql';
-import { graphqlLimits, type GraphqlLimitName } from '../contract/graphql-limits.js';
+import { GRAPHQL_LIMIT_RULE, graphqlLimits } from '../contract/graphql-limits.js';
 import { packageFile } from '../contract/package-files.js';
-import { checkGraphqlLimits } from '../validation/graphql-limits.js';
+import { checkGraphqlLimits } from '../contract/graphql-limit-check.js';
 
 /** The rule of each limit (specs/rules.yaml). */
-export const LIMIT_RULE: Readonly<Record<GraphqlLimitName, string>> = {
-  tokens: 'GRAPHQL-COST-001',
-  depth: 'GRAPHQL-COST-002',
-  aliases: 'GRAPHQL-COST-003',
-  rootFields: 'GRAPHQL-COST-004',
-  directives: 'GRAPHQL-COST-005',
-  cost: 'GRAPHQL-COST-006',
-  records: 'GRAPHQL-COST-008',
-};
+export const LIMIT_RULE = GRAPHQL_LIMIT_RULE;
 
 let schema: GraphQLSchema | undefined;
 const sdl = () => (schema ??= buildSchema(readFileSync(packageFile('specs/graphql/schema.graphql'), 'utf8')));

@@ -1,14 +1,14 @@
 // The one place the GraphQL handler applies the operation limits (specs/graphql/schema.graphql, schema
-// description; measured by src/validation/graphql-limits.ts): parse with the token limit, measure, and
+// description; measured by src/contract/graphql-limit-check.ts): parse with the token limit, measure, and
 // refuse before validation or execution. The two faults of rules GRAPHQL-COST-* live here too:
 // `graphql-unbounded` measures nothing, `graphql-limit-after-execution` runs the operation first.
 // Within the limits, a list of records longer than LIST_CHUNK is completed a chunk per event-loop turn
 // (splitLongLists), so an account's long lists, even aliased 30 times, never hold the loop for long.
 import {
   defaultFieldResolver, getNamedType, getNullableType, GraphQLError, isListType, isObjectType, Kind, parse,
-  type DocumentNode, type ExecutionResult, type GraphQLFieldResolver, type GraphQLSchema, type OperationDefinitionNode,
+  type DocumentNode, type ExecutionResult, type GraphQLFieldResolver, type GraphQLResolveInfo, type GraphQLSchema, type OperationDefinitionNode,
 } from 'graphql';
-import { breachOf, checkGraphqlLimits } from '../../validation/graphql-limits.js';
+import { breachOf, checkGraphqlLimits } from '../../contract/graphql-limit-check.js';
 import type { ServerResponse } from 'node:http';
 import type { MockCore } from '../core.js';
 import { sendJson } from '../http.js';
@@ -117,9 +117,17 @@ function countRecords(core: MockCore, operation: OperationDefinitionNode, count:
   }
 }
 
+/** Whether a field sits inside an item of a list (its path has an index above it). */
+function insideList(path: GraphQLResolveInfo['path']): boolean {
+  for (let step = path.prev; step; step = step.prev) if (typeof step.key === 'number') return true;
+  return false;
+}
+
 /**
- * Wraps the resolver of every field answering a list of records (introspection aside): counts its
- * records against the records limit, and completes a long list in turns (inTurns).
+ * Wraps the resolver of every field answering a list of records (introspection aside): a list outside
+ * any list item (an account's pods, the GPU catalog, …) is resolved in a turn of its own, so aliased
+ * listings are built one per turn; its records are counted against the records limit, and a long list
+ * is completed in turns (inTurns). A stopped operation's waiting listings fail without being built.
  */
 export function splitLongLists(schema: GraphQLSchema): GraphQLSchema {
   for (const type of Object.values(schema.getTypeMap())) {
@@ -132,11 +140,17 @@ export function splitLongLists(schema: GraphQLSchema): GraphQLSchema {
         if (Array.isArray(value)) countRecords(core, operation, value.length);
         return inTurns(value, operation, core.options.limits.graphqlRecords);
       };
+      const run = (source: unknown, args: Record<string, unknown>, core: MockCore, info: GraphQLResolveInfo) => {
+        const value = resolve(source, args, core, info);
+        return value instanceof Promise ? value.then((v) => counted(v, core, info.operation)) : counted(value, core, info.operation);
+      };
       field.resolve = (source, args, context, info) => {
-        const value = resolve(source, args, context, info);
-        return value instanceof Promise
-          ? value.then((v) => counted(v, context as MockCore, info.operation))
-          : counted(value, context as MockCore, info.operation);
+        const core = context as MockCore;
+        if (insideList(info.path)) return run(source, args, core, info);
+        return nextTurn(info.operation).then(() => {
+          if (stopped.has(info.operation)) throw new RecordsLimitExceeded(core.options.limits.graphqlRecords);
+          return run(source, args, core, info);
+        });
       };
     }
   }
