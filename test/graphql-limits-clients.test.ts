@@ -7,7 +7,7 @@ import { buildSchema, getIntrospectionQuery, parse } from 'graphql';
 import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { graphqlLimits, limitsFromSdl } from '../src/contract/graphql-limits.js';
-import { checkGraphqlLimits } from '../src/contract/graphql-limit-check.js';
+import { checkGraphqlLimits } from '../src/validation/graphql-limits.js';
 
 const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
 const sdl = read('specs/graphql/schema.graphql');

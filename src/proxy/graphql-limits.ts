@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { buildSchema, type GraphQLSchema } from 'graphql';
 import { GRAPHQL_LIMIT_RULE, graphqlLimits } from '../contract/graphql-limits.js';
 import { packageFile } from '../contract/package-files.js';
-import { checkGraphqlLimits } from '../contract/graphql-limit-check.js';
+import { checkGraphqlLimits } from '../validation/graphql-limits.js';
 
 /** The rule of each limit (specs/rules.yaml). */
 export const LIMIT_RULE = GRAPHQL_LIMIT_RULE;

@@ -1,5 +1,5 @@
 // The one place the GraphQL handler applies the operation limits (specs/graphql/schema.graphql, schema
-// description; measured by src/contract/graphql-limit-check.ts): parse with the token limit, measure, and
+// description; measured by src/validation/graphql-limits.ts): parse with the token limit, measure, and
 // refuse before validation or execution. The two faults of rules GRAPHQL-COST-* live here too:
 // `graphql-unbounded` measures nothing, `graphql-limit-after-execution` runs the operation first.
 // Within the limits, a list of records longer than LIST_CHUNK is completed a chunk per event-loop turn
@@ -8,7 +8,7 @@ import {
   defaultFieldResolver, getNamedType, getNullableType, GraphQLError, isListType, isObjectType, Kind, parse,
   type DocumentNode, type ExecutionResult, type GraphQLFieldResolver, type GraphQLResolveInfo, type GraphQLSchema, type OperationDefinitionNode,
 } from 'graphql';
-import { breachOf, checkGraphqlLimits } from '../../contract/graphql-limit-check.js';
+import { breachOf, checkGraphqlLimits } from '../../validation/graphql-limits.js';
 import type { ServerResponse } from 'node:http';
 import type { MockCore } from '../core.js';
 import { sendJson } from '../http.js';

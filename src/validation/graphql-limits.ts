@@ -12,7 +12,7 @@ import {
   GraphQLError, Kind, parse, validate,
   type ASTVisitor, type DocumentNode, type GraphQLSchema, type SelectionSetNode, type ValidationContext, type ValidationRule,
 } from 'graphql';
-import { graphqlLimits, type GraphqlLimitName, type GraphqlLimits } from './graphql-limits.js';
+import { graphqlLimits, type GraphqlLimitName, type GraphqlLimits } from '../contract/graphql-limits.js';
 
 /** One limit an operation went past: which, its maximum, and what was measured. */
 export interface GraphqlLimitBreach {
