@@ -974,6 +974,45 @@ export const operations: readonly OperationInfo[] = [
   },
   {
     "surface": "restV2",
+    "operationId": "listEndpointBuilds",
+    "method": "GET",
+    "path": "/v2/serverless/{id}/builds",
+    "tag": "serverless",
+    "summary": "List the builds of an endpoint",
+    "requiredScope": "read",
+    "successStatus": 200,
+    "source": "observed",
+    "hasBody": false,
+    "bodyRequired": false
+  },
+  {
+    "surface": "restV2",
+    "operationId": "getEndpointBuild",
+    "method": "GET",
+    "path": "/v2/serverless/{id}/builds/{buildId}",
+    "tag": "serverless",
+    "summary": "Get a build of an endpoint",
+    "requiredScope": "read",
+    "successStatus": 200,
+    "source": "observed",
+    "hasBody": false,
+    "bodyRequired": false
+  },
+  {
+    "surface": "restV2",
+    "operationId": "getEndpointBuildLogs",
+    "method": "GET",
+    "path": "/v2/serverless/{id}/builds/{buildId}/logs",
+    "tag": "serverless",
+    "summary": "Stream the logs of a build",
+    "requiredScope": "read",
+    "successStatus": 200,
+    "source": "assumed",
+    "hasBody": false,
+    "bodyRequired": false
+  },
+  {
+    "surface": "restV2",
     "operationId": "listTemplates",
     "method": "GET",
     "path": "/v2/templates",
@@ -1369,4 +1408,4 @@ export const rateLimitPolicy = {"windowMs":10000,"requestsPerWorkerPer10s":10} a
 export const restV2RateLimitWindows = [{"name":"minute","limit":60,"seconds":60},{"name":"hour","limit":3000,"seconds":3600},{"name":"day","limit":50000,"seconds":86400}] as const;
 export type RestV1OperationId = "listPods" | "createPod" | "getPod" | "deletePod" | "updatePod" | "updatePodViaPost" | "listEndpoints" | "createEndpoint" | "getEndpoint" | "deleteEndpoint" | "updateEndpoint" | "updateEndpointViaPost" | "listTemplates" | "createTemplate" | "getTemplate" | "deleteTemplate" | "updateTemplate" | "updateTemplateViaPost" | "listNetworkVolumes" | "createNetworkVolume" | "getNetworkVolume" | "deleteNetworkVolume" | "updateNetworkVolume" | "updateNetworkVolumeViaPost" | "resetPod" | "restartPod" | "startPod" | "stopPod" | "listContainerRegistryAuths" | "createContainerRegistryAuth" | "getContainerRegistryAuth" | "deleteContainerRegistryAuth" | "getPodBilling" | "getEndpointBilling" | "getNetworkVolumeBilling";
 export type QueueV2OperationId = "runJob" | "runJobSync" | "getJobStatus" | "getJobStatusSync" | "streamJob" | "cancelJob" | "retryJob" | "purgeQueue" | "getHealth" | "listRequests" | "openaiProxy";
-export type RestV2OperationId = "getSshKeys" | "updateSshKeys" | "listPods" | "createPod" | "getPod" | "deletePod" | "updatePod" | "getPodLogs" | "podAction" | "listClusters" | "createCluster" | "getCluster" | "deleteCluster" | "updateCluster" | "listClusterPods" | "listEndpoints" | "createEndpoint" | "getEndpoint" | "deleteEndpoint" | "updateEndpoint" | "listEndpointWorkers" | "listEndpointReleases" | "getWorkerLogs" | "listTemplates" | "createTemplate" | "getTemplate" | "deleteTemplate" | "updateTemplate" | "listNetworkVolumes" | "createNetworkVolume" | "getNetworkVolume" | "deleteNetworkVolume" | "updateNetworkVolume" | "listRegistries" | "createRegistry" | "getRegistry" | "deleteRegistry" | "listDelegations" | "createDelegation" | "revokeDelegation" | "listGpuTypes" | "getGpuType" | "listCpuTypes" | "getCpuType" | "listDataCenters" | "getDataCenter" | "listPublicTemplates" | "listBilling" | "listPodBilling" | "listServerlessBilling" | "listEndpointBilling" | "listNetworkVolumeBilling" | "listClusterBilling";
+export type RestV2OperationId = "getSshKeys" | "updateSshKeys" | "listPods" | "createPod" | "getPod" | "deletePod" | "updatePod" | "getPodLogs" | "podAction" | "listClusters" | "createCluster" | "getCluster" | "deleteCluster" | "updateCluster" | "listClusterPods" | "listEndpoints" | "createEndpoint" | "getEndpoint" | "deleteEndpoint" | "updateEndpoint" | "listEndpointWorkers" | "listEndpointReleases" | "getWorkerLogs" | "listEndpointBuilds" | "getEndpointBuild" | "getEndpointBuildLogs" | "listTemplates" | "createTemplate" | "getTemplate" | "deleteTemplate" | "updateTemplate" | "listNetworkVolumes" | "createNetworkVolume" | "getNetworkVolume" | "deleteNetworkVolume" | "updateNetworkVolume" | "listRegistries" | "createRegistry" | "getRegistry" | "deleteRegistry" | "listDelegations" | "createDelegation" | "revokeDelegation" | "listGpuTypes" | "getGpuType" | "listCpuTypes" | "getCpuType" | "listDataCenters" | "getDataCenter" | "listPublicTemplates" | "listBilling" | "listPodBilling" | "listServerlessBilling" | "listEndpointBilling" | "listNetworkVolumeBilling" | "listClusterBilling";

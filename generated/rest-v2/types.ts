@@ -269,7 +269,7 @@ export interface paths {
         };
         /**
          * List the releases of an endpoint
-         * @description Releases of the endpoint, newest first, each with the fields it changed (`diff`: field, old, new), and the rollout progress of the latest. The creation is release 1; every change of what the workers run adds one. Assumed: at most 20 releases are kept (older ones drop; versions keep counting), `endpointVersion` is the latest release's version, and a busy worker of an older release is replaced when its job ends, an idle one at once.
+         * @description Releases of the endpoint, newest first, each with the fields it changed (`diff`: field, old, new), and the rollout progress of the latest. Cursor-paginated (`limit` 1–1000, 1000 by default; follow `pagination.nextCursor`); a malformed or foreign cursor → 422. A release made by a completed build has `source: GIT_BUILD` and its `buildId`; every other one is MANUAL. The creation is release 1; every change of what the workers run adds one. Assumed: at most 20 releases are kept (older ones drop; versions keep counting), `endpointVersion` is the latest release's version, and a busy worker of an older release is replaced when its job ends, an idle one at once.
          */
         get: operations["listEndpointReleases"];
         put?: never;
@@ -292,6 +292,66 @@ export interface paths {
          * @description Log lines of the worker as Server-Sent Events: each event's `id` is the line's timestamp (unique, increasing), `data` is {source, line, ts}. The backlog is chosen by `Last-Event-ID` (lines after it), else `since`, else `tail` (default 100); a `Last-Event-ID` that is no RFC 3339 timestamp, or a query breaking its schema → 400. Workers are those the endpoint lists now; an unknown endpoint or worker → 404. The reference mock (assumed): writes `retry: 1000` first, simulates one container line per second while running and system lines at status changes, keeps the last 5000 lines per source, follows new lines for 30 s of its clock and then ends the stream (the client resumes with `Last-Event-ID`), and ends it early when the worker goes.
          */
         get: operations["getWorkerLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/serverless/{id}/builds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the builds of an endpoint
+         * @description The endpoint's GitHub builds, newest first, cursor-paginated (`limit` 1–100, 100 by default; follow `pagination.nextCursor` while `hasNextPage`). A cursor is valid only for this operation, this endpoint and the `limit` that issued it; a malformed or foreign cursor → 422. Any build can also be read by id (getEndpointBuild). The reference mock starts a build when the control API simulates a push (`POST /__control/endpoints/{id}/builds`) and keeps at most 200 builds per endpoint (assumed; older ones drop).
+         */
+        get: operations["listEndpointBuilds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/serverless/{id}/builds/{buildId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a build of an endpoint
+         * @description One of the endpoint's builds by id, however old. An unknown endpoint, an unknown build, or a build of another endpoint → 404.
+         */
+        get: operations["getEndpointBuild"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/serverless/{id}/builds/{buildId}/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream the logs of a build
+         * @description The build's log lines as Server-Sent Events, like getWorkerLogs: each event's `id` is the line's timestamp, `data` is {source, line, ts}; the backlog is chosen by `Last-Event-ID`, else `since`, else `tail` (default 100). Build output is the `system` source (a build has no container yet); `source=container` gives no lines. The stream follows a live build for up to 30 s of the mock's clock and ends when the build reaches a terminal state. An unknown endpoint or build, or another endpoint's build → 404.
+         */
+        get: operations["getEndpointBuildLogs"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3760,8 +3820,9 @@ export interface components {
              */
             total: number;
         };
-        /** @description Releases of an endpoint, newest first, with the rollout progress. */
+        /** @description Releases of an endpoint, newest first (one cursor page), with the rollout progress of the endpoint now, whatever the page. */
         ListEndpointReleasesResponse: {
+            pagination: components["schemas"]["Pagination"];
             /**
              * @description Current configuration version of the endpoint; null when unknown.
              * @example 4
@@ -3807,7 +3868,7 @@ export interface components {
             /** @description What produced it. */
             source: components["schemas"]["ReleaseSource"];
             /**
-             * @description Build id for a GIT_BUILD release; else null.
+             * @description Build id for a GIT_BUILD release (a completed build, see getEndpointBuild); null for MANUAL.
              * @example build_abc123
              */
             buildId?: string | null;
@@ -3884,6 +3945,98 @@ export interface components {
              * @example 67
              */
             percentOnLatest: number;
+        };
+        /** @description Cursor-pagination metadata, on every page of a cursor-paginated list; follow `nextCursor` while `hasNextPage` is true to walk the whole list. */
+        Pagination: {
+            /**
+             * @description The `cursor` of the next page; null on the last page.
+             * @example null
+             */
+            nextCursor: string | null;
+            /**
+             * @description Whether more items follow this page.
+             * @example false
+             */
+            hasNextPage: boolean;
+        };
+        /**
+         * @description Build lifecycle state. PENDING, BUILDING, UPLOADING and TESTING are live; COMPLETED, FAILED, CANCELLED and TEST_FAILED are terminal. The reference mock moves a build PENDING → BUILDING (5 s) → UPLOADING (60 s) → TESTING (15 s) → COMPLETED (20 s) on its clock; a FAILED or CANCELLED build ends while BUILDING, a TEST_FAILED one while TESTING (assumed timings).
+         * @enum {string}
+         */
+        BuildState: "PENDING" | "BUILDING" | "UPLOADING" | "TESTING" | "COMPLETED" | "FAILED" | "CANCELLED" | "TEST_FAILED";
+        /** @description A GitHub build of an endpoint (RunPod's GitHub integration builds an image on every push); a COMPLETED build makes a GIT_BUILD release the workers roll to. */
+        Build: {
+            /**
+             * @description Build id.
+             * @example build_abc123
+             */
+            id: string;
+            status: components["schemas"]["BuildState"];
+            /**
+             * @description Short hash of the commit that triggered the build.
+             * @example abc1234
+             */
+            commitHash?: string | null;
+            /**
+             * @description Message of that commit.
+             * @example bump model
+             */
+            commitMessage?: string | null;
+            /**
+             * @description Branch the commit was pushed to.
+             * @example main
+             */
+            branch?: string | null;
+            /**
+             * Format: date-time
+             * @description When the commit was authored (RFC 3339).
+             * @example 2026-06-01T12:00:00Z
+             */
+            commitDate?: string | null;
+            /**
+             * @description Image the build produces (or produced).
+             * @example registry.runpod.net/repo:abc1234
+             */
+            imageName?: string | null;
+            /**
+             * Format: date-time
+             * @description When the build started; null while PENDING.
+             * @example 2026-06-01T12:00:05Z
+             */
+            startedAt?: string | null;
+            /**
+             * Format: date-time
+             * @description When the build reached a terminal state; null while live.
+             * @example 2026-06-01T12:04:31Z
+             */
+            completedAt?: string | null;
+            /**
+             * @description Failure detail of a FAILED or TEST_FAILED build; null otherwise.
+             * @example null
+             */
+            error?: string | null;
+        };
+        /** @description Builds of an endpoint, newest first (one cursor page). */
+        ListEndpointBuildsResponse: {
+            /**
+             * @description Builds, newest first.
+             * @example [
+             *       {
+             *         "id": "build_abc123",
+             *         "status": "COMPLETED",
+             *         "commitHash": "abc1234",
+             *         "commitMessage": "bump model",
+             *         "branch": "main",
+             *         "commitDate": "2026-06-01T12:00:00Z",
+             *         "imageName": "registry.runpod.net/repo:abc1234",
+             *         "startedAt": "2026-06-01T12:00:05Z",
+             *         "completedAt": "2026-06-01T12:04:31Z",
+             *         "error": null
+             *       }
+             *     ]
+             */
+            builds: components["schemas"]["Build"][];
+            pagination: components["schemas"]["Pagination"];
         };
         /**
          * @description Console grouping of a template (CPU-only, NVIDIA GPU or AMD GPU work). It changes neither hardware selection nor scheduling nor billing.
@@ -4401,6 +4554,14 @@ export interface components {
         LastEventId: string;
         /** @description Id of the resource named by the path. */
         Id: string;
+        /** @description Opaque resume cursor: the previous page's `pagination.nextCursor`, passed through verbatim; omit it for the first page. A cursor is valid only for the operation, endpoint and `limit` that issued it; a malformed or foreign one → 422. At most 512 characters. */
+        Cursor: string;
+        /** @description Page size, 1–1000; 1000 when omitted. */
+        ReleasesLimit: number;
+        /** @description Page size, 1–100; 100 when omitted. */
+        BuildsLimit: number;
+        /** @description Build id (from listEndpointBuilds or a release's `buildId`); a build of another endpoint → 404. */
+        BuildId: string;
     };
     requestBodies: never;
     headers: {
@@ -5113,7 +5274,12 @@ export interface operations {
     };
     listEndpointReleases: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Opaque resume cursor: the previous page's `pagination.nextCursor`, passed through verbatim; omit it for the first page. A cursor is valid only for the operation, endpoint and `limit` that issued it; a malformed or foreign one → 422. At most 512 characters. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size, 1–1000; 1000 when omitted. */
+                limit?: components["parameters"]["ReleasesLimit"];
+            };
             header?: never;
             path: {
                 /** @description Id of the resource named by the path. */
@@ -5134,10 +5300,12 @@ export interface operations {
                     "application/json": components["schemas"]["ListEndpointReleasesResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -5161,6 +5329,126 @@ export interface operations {
                 id: components["parameters"]["Id"];
                 /** @description Worker id (from listEndpointWorkers). */
                 workerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Log event stream. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description Always `no-cache`. */
+                    "Cache-Control"?: "no-cache";
+                    /** @description Always `no`, so proxies do not buffer the stream. */
+                    "X-Accel-Buffering"?: "no";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listEndpointBuilds: {
+        parameters: {
+            query?: {
+                /** @description Opaque resume cursor: the previous page's `pagination.nextCursor`, passed through verbatim; omit it for the first page. A cursor is valid only for the operation, endpoint and `limit` that issued it; a malformed or foreign one → 422. At most 512 characters. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size, 1–100; 100 when omitted. */
+                limit?: components["parameters"]["BuildsLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the resource named by the path. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListEndpointBuildsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getEndpointBuild: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the resource named by the path. */
+                id: components["parameters"]["Id"];
+                /** @description Build id (from listEndpointBuilds or a release's `buildId`); a build of another endpoint → 404. */
+                buildId: components["parameters"]["BuildId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Build"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getEndpointBuildLogs: {
+        parameters: {
+            query?: {
+                /** @description Only this log stream; both when omitted. */
+                source?: components["parameters"]["LogSource"];
+                /** @description Past lines sent before live lines (0 = live only). Ignored when `since` or `Last-Event-ID` is given. */
+                tail?: components["parameters"]["LogTail"];
+                /** @description RFC 3339 instant to resume from; overrides `tail`, overridden by `Last-Event-ID`. */
+                since?: components["parameters"]["LogSince"];
+            };
+            header?: {
+                /** @description SSE reconnect cursor: the `id` (a timestamp) of the last event received; overrides `since` and `tail`. */
+                "Last-Event-ID"?: components["parameters"]["LastEventId"];
+            };
+            path: {
+                /** @description Id of the resource named by the path. */
+                id: components["parameters"]["Id"];
+                /** @description Build id (from listEndpointBuilds or a release's `buildId`); a build of another endpoint → 404. */
+                buildId: components["parameters"]["BuildId"];
             };
             cookie?: never;
         };

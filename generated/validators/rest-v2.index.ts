@@ -99,11 +99,23 @@ export const validate = {
   },
   listEndpointReleases: {
     params: P.listEndpointReleases__params as Validator<RequestParams<Ops['listEndpointReleases']>>,
-    responses: { '200': V.listEndpointReleases__r200 as Validator<JsonResponse<Ops['listEndpointReleases'], 200>>, '401': V.listEndpointReleases__r401 as Validator<JsonResponse<Ops['listEndpointReleases'], 401>>, '403': V.listEndpointReleases__r403 as Validator<JsonResponse<Ops['listEndpointReleases'], 403>>, '404': V.listEndpointReleases__r404 as Validator<JsonResponse<Ops['listEndpointReleases'], 404>>, '405': V.listEndpointReleases__r405 as Validator<JsonResponse<Ops['listEndpointReleases'], 405>>, '429': V.listEndpointReleases__r429 as Validator<JsonResponse<Ops['listEndpointReleases'], 429>>, '500': V.listEndpointReleases__r500 as Validator<JsonResponse<Ops['listEndpointReleases'], 500>> },
+    responses: { '200': V.listEndpointReleases__r200 as Validator<JsonResponse<Ops['listEndpointReleases'], 200>>, '400': V.listEndpointReleases__r400 as Validator<JsonResponse<Ops['listEndpointReleases'], 400>>, '401': V.listEndpointReleases__r401 as Validator<JsonResponse<Ops['listEndpointReleases'], 401>>, '403': V.listEndpointReleases__r403 as Validator<JsonResponse<Ops['listEndpointReleases'], 403>>, '404': V.listEndpointReleases__r404 as Validator<JsonResponse<Ops['listEndpointReleases'], 404>>, '405': V.listEndpointReleases__r405 as Validator<JsonResponse<Ops['listEndpointReleases'], 405>>, '422': V.listEndpointReleases__r422 as Validator<JsonResponse<Ops['listEndpointReleases'], 422>>, '429': V.listEndpointReleases__r429 as Validator<JsonResponse<Ops['listEndpointReleases'], 429>>, '500': V.listEndpointReleases__r500 as Validator<JsonResponse<Ops['listEndpointReleases'], 500>> },
   },
   getWorkerLogs: {
     params: P.getWorkerLogs__params as Validator<RequestParams<Ops['getWorkerLogs']>>,
     responses: { '200': null, '400': V.getWorkerLogs__r400 as Validator<JsonResponse<Ops['getWorkerLogs'], 400>>, '401': V.getWorkerLogs__r401 as Validator<JsonResponse<Ops['getWorkerLogs'], 401>>, '403': V.getWorkerLogs__r403 as Validator<JsonResponse<Ops['getWorkerLogs'], 403>>, '404': V.getWorkerLogs__r404 as Validator<JsonResponse<Ops['getWorkerLogs'], 404>>, '405': V.getWorkerLogs__r405 as Validator<JsonResponse<Ops['getWorkerLogs'], 405>>, '429': V.getWorkerLogs__r429 as Validator<JsonResponse<Ops['getWorkerLogs'], 429>>, '500': V.getWorkerLogs__r500 as Validator<JsonResponse<Ops['getWorkerLogs'], 500>> },
+  },
+  listEndpointBuilds: {
+    params: P.listEndpointBuilds__params as Validator<RequestParams<Ops['listEndpointBuilds']>>,
+    responses: { '200': V.listEndpointBuilds__r200 as Validator<JsonResponse<Ops['listEndpointBuilds'], 200>>, '400': V.listEndpointBuilds__r400 as Validator<JsonResponse<Ops['listEndpointBuilds'], 400>>, '401': V.listEndpointBuilds__r401 as Validator<JsonResponse<Ops['listEndpointBuilds'], 401>>, '403': V.listEndpointBuilds__r403 as Validator<JsonResponse<Ops['listEndpointBuilds'], 403>>, '404': V.listEndpointBuilds__r404 as Validator<JsonResponse<Ops['listEndpointBuilds'], 404>>, '405': V.listEndpointBuilds__r405 as Validator<JsonResponse<Ops['listEndpointBuilds'], 405>>, '422': V.listEndpointBuilds__r422 as Validator<JsonResponse<Ops['listEndpointBuilds'], 422>>, '429': V.listEndpointBuilds__r429 as Validator<JsonResponse<Ops['listEndpointBuilds'], 429>>, '500': V.listEndpointBuilds__r500 as Validator<JsonResponse<Ops['listEndpointBuilds'], 500>> },
+  },
+  getEndpointBuild: {
+    params: P.getEndpointBuild__params as Validator<RequestParams<Ops['getEndpointBuild']>>,
+    responses: { '200': V.getEndpointBuild__r200 as Validator<JsonResponse<Ops['getEndpointBuild'], 200>>, '400': V.getEndpointBuild__r400 as Validator<JsonResponse<Ops['getEndpointBuild'], 400>>, '401': V.getEndpointBuild__r401 as Validator<JsonResponse<Ops['getEndpointBuild'], 401>>, '403': V.getEndpointBuild__r403 as Validator<JsonResponse<Ops['getEndpointBuild'], 403>>, '404': V.getEndpointBuild__r404 as Validator<JsonResponse<Ops['getEndpointBuild'], 404>>, '405': V.getEndpointBuild__r405 as Validator<JsonResponse<Ops['getEndpointBuild'], 405>>, '429': V.getEndpointBuild__r429 as Validator<JsonResponse<Ops['getEndpointBuild'], 429>>, '500': V.getEndpointBuild__r500 as Validator<JsonResponse<Ops['getEndpointBuild'], 500>> },
+  },
+  getEndpointBuildLogs: {
+    params: P.getEndpointBuildLogs__params as Validator<RequestParams<Ops['getEndpointBuildLogs']>>,
+    responses: { '200': null, '400': V.getEndpointBuildLogs__r400 as Validator<JsonResponse<Ops['getEndpointBuildLogs'], 400>>, '401': V.getEndpointBuildLogs__r401 as Validator<JsonResponse<Ops['getEndpointBuildLogs'], 401>>, '403': V.getEndpointBuildLogs__r403 as Validator<JsonResponse<Ops['getEndpointBuildLogs'], 403>>, '404': V.getEndpointBuildLogs__r404 as Validator<JsonResponse<Ops['getEndpointBuildLogs'], 404>>, '405': V.getEndpointBuildLogs__r405 as Validator<JsonResponse<Ops['getEndpointBuildLogs'], 405>>, '429': V.getEndpointBuildLogs__r429 as Validator<JsonResponse<Ops['getEndpointBuildLogs'], 429>>, '500': V.getEndpointBuildLogs__r500 as Validator<JsonResponse<Ops['getEndpointBuildLogs'], 500>> },
   },
   listTemplates: {
     params: P.listTemplates__params as Validator<RequestParams<Ops['listTemplates']>>,
@@ -362,6 +374,10 @@ export const schemas = {
   ReleaseSource: V.schema__ReleaseSource as Validator<Components['schemas']['ReleaseSource']>,
   ReleaseDiffEntry: V.schema__ReleaseDiffEntry as Validator<Components['schemas']['ReleaseDiffEntry']>,
   RolloutSummary: V.schema__RolloutSummary as Validator<Components['schemas']['RolloutSummary']>,
+  Pagination: V.schema__Pagination as Validator<Components['schemas']['Pagination']>,
+  BuildState: V.schema__BuildState as Validator<Components['schemas']['BuildState']>,
+  Build: V.schema__Build as Validator<Components['schemas']['Build']>,
+  ListEndpointBuildsResponse: V.schema__ListEndpointBuildsResponse as Validator<Components['schemas']['ListEndpointBuildsResponse']>,
   TemplateCategory: V.schema__TemplateCategory as Validator<Components['schemas']['TemplateCategory']>,
   TemplateMounts: V.schema__TemplateMounts as Validator<Components['schemas']['TemplateMounts']>,
   Template: V.schema__Template as Validator<Components['schemas']['Template']>,

@@ -14556,13 +14556,80 @@ const schema__Worker = validate345;
 const schema__WorkerStatus = validate346;
 const schema__WorkerSummary = validate349;
 const schema__ListEndpointReleasesResponse = validate351;
-const schema151 = { "description": "Releases of an endpoint, newest first, with the rollout progress.", "type": "object", "required": ["rollout", "releases"], "properties": { "endpointVersion": { "description": "Current configuration version of the endpoint; null when unknown.", "type": ["integer", "null"], "example": 4 }, "rollout": { "description": "Progress of the latest release.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RolloutSummary" }, "releases": { "description": "Releases, newest first.", "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Release" }, "example": [{ "id": "5r9x2m7q", "version": 4, "source": "MANUAL", "buildId": null, "createdByUserId": null, "workerCount": 2, "createdAt": "2026-06-01T12:10:00Z", "diff": [{ "field": "workers.max", "old": 5, "new": 10 }] }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointReleasesResponse" };
-const schema152 = { "description": "How far the latest release has reached the workers.", "type": "object", "required": ["inProgress", "workersOnLatest", "workersTotal", "percentOnLatest"], "properties": { "inProgress": { "description": "True while workers still run older releases.", "type": "boolean", "example": true }, "workersOnLatest": { "description": "Workers on the latest release.", "type": "integer", "minimum": 0, "example": 2 }, "workersTotal": { "description": "All workers.", "type": "integer", "minimum": 0, "example": 3 }, "percentOnLatest": { "description": "Share of workers on the latest release.", "type": "integer", "minimum": 0, "maximum": 100, "example": 67 } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/RolloutSummary" };
+const schema151 = { "description": "Releases of an endpoint, newest first (one cursor page), with the rollout progress of the endpoint now, whatever the page.", "type": "object", "required": ["rollout", "releases", "pagination"], "properties": { "pagination": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pagination" }, "endpointVersion": { "description": "Current configuration version of the endpoint; null when unknown.", "type": ["integer", "null"], "example": 4 }, "rollout": { "description": "Progress of the latest release.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RolloutSummary" }, "releases": { "description": "Releases, newest first.", "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Release" }, "example": [{ "id": "5r9x2m7q", "version": 4, "source": "MANUAL", "buildId": null, "createdByUserId": null, "workerCount": 2, "createdAt": "2026-06-01T12:10:00Z", "diff": [{ "field": "workers.max", "old": 5, "new": 10 }] }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointReleasesResponse" };
+const schema152 = { "description": "Cursor-pagination metadata, on every page of a cursor-paginated list; follow `nextCursor` while `hasNextPage` is true to walk the whole list.", "type": "object", "required": ["nextCursor", "hasNextPage"], "properties": { "nextCursor": { "description": "The `cursor` of the next page; null on the last page.", "type": ["string", "null"], "example": null }, "hasNextPage": { "description": "Whether more items follow this page.", "type": "boolean", "example": false } }, "x-source": "observed", "x-source-note": "RunPod API reference v2 (docs.runpod.io, list-serverless-endpoint-builds / -releases).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Pagination" };
 function validate352(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
   const evaluated0 = validate352.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.nextCursor === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "nextCursor" }, message: "must have required property 'nextCursor'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.hasNextPage === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "hasNextPage" }, message: "must have required property 'hasNextPage'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.nextCursor !== void 0) {
+      let data0 = data.nextCursor;
+      if (typeof data0 !== "string" && data0 !== null) {
+        const err2 = { instancePath: instancePath + "/nextCursor", schemaPath: "#/properties/nextCursor/type", keyword: "type", params: { type: schema152.properties.nextCursor.type }, message: "must be string,null" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.hasNextPage !== void 0) {
+      if (typeof data.hasNextPage !== "boolean") {
+        const err3 = { instancePath: instancePath + "/hasNextPage", schemaPath: "#/properties/hasNextPage/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err4];
+    } else {
+      vErrors.push(err4);
+    }
+    errors++;
+  }
+  validate352.errors = vErrors;
+  return errors === 0;
+}
+validate352.evaluated = { "props": { "nextCursor": true, "hasNextPage": true }, "dynamicProps": false, "dynamicItems": false };
+const schema153 = { "description": "How far the latest release has reached the workers.", "type": "object", "required": ["inProgress", "workersOnLatest", "workersTotal", "percentOnLatest"], "properties": { "inProgress": { "description": "True while workers still run older releases.", "type": "boolean", "example": true }, "workersOnLatest": { "description": "Workers on the latest release.", "type": "integer", "minimum": 0, "example": 2 }, "workersTotal": { "description": "All workers.", "type": "integer", "minimum": 0, "example": 3 }, "percentOnLatest": { "description": "Share of workers on the latest release.", "type": "integer", "minimum": 0, "maximum": 100, "example": 67 } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/RolloutSummary" };
+function validate354(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate354.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -14704,17 +14771,17 @@ function validate352(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate352.errors = vErrors;
+  validate354.errors = vErrors;
   return errors === 0;
 }
-validate352.evaluated = { "props": { "inProgress": true, "workersOnLatest": true, "workersTotal": true, "percentOnLatest": true }, "dynamicProps": false, "dynamicItems": false };
-const schema153 = { "description": "One release (configuration version) of an endpoint and what changed.", "type": "object", "required": ["id", "source", "createdAt", "workerCount", "diff"], "properties": { "id": { "description": "Release id.", "type": "string", "example": "rel_abc123" }, "version": { "description": "Configuration version; null when unknown.", "type": ["integer", "null"], "example": 4 }, "source": { "description": "What produced it.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ReleaseSource" }, "buildId": { "description": "Build id for a GIT_BUILD release; else null.", "type": ["string", "null"], "example": "build_abc123" }, "createdByUserId": { "description": "User who made the change; null when not recorded.", "type": ["string", "null"], "example": null }, "workerCount": { "description": "Workers running this release.", "type": "integer", "minimum": 0, "example": 2 }, "createdAt": { "description": "Creation time (RFC 3339).", "type": "string", "format": "date-time", "example": "2026-03-13T20:00:00Z" }, "diff": { "description": "Fields changed against the previous release.", "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ReleaseDiffEntry" }, "example": [{ "field": "workers.max", "old": 5, "new": 10 }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Release" };
-const schema154 = { "description": "What produced a release.", "type": "string", "enum": ["GIT_BUILD", "MANUAL"], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ReleaseSource" };
-function validate355(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate354.evaluated = { "props": { "inProgress": true, "workersOnLatest": true, "workersTotal": true, "percentOnLatest": true }, "dynamicProps": false, "dynamicItems": false };
+const schema154 = { "description": "One release (configuration version) of an endpoint and what changed.", "type": "object", "required": ["id", "source", "createdAt", "workerCount", "diff"], "properties": { "id": { "description": "Release id.", "type": "string", "example": "rel_abc123" }, "version": { "description": "Configuration version; null when unknown.", "type": ["integer", "null"], "example": 4 }, "source": { "description": "What produced it.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ReleaseSource" }, "buildId": { "description": "Build id for a GIT_BUILD release (a completed build, see getEndpointBuild); null for MANUAL.", "type": ["string", "null"], "example": "build_abc123" }, "createdByUserId": { "description": "User who made the change; null when not recorded.", "type": ["string", "null"], "example": null }, "workerCount": { "description": "Workers running this release.", "type": "integer", "minimum": 0, "example": 2 }, "createdAt": { "description": "Creation time (RFC 3339).", "type": "string", "format": "date-time", "example": "2026-03-13T20:00:00Z" }, "diff": { "description": "Fields changed against the previous release.", "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ReleaseDiffEntry" }, "example": [{ "field": "workers.max", "old": 5, "new": 10 }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Release" };
+const schema155 = { "description": "What produced a release.", "type": "string", "enum": ["GIT_BUILD", "MANUAL"], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ReleaseSource" };
+function validate357(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate355.evaluated;
+  const evaluated0 = validate357.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -14731,7 +14798,7 @@ function validate355(data, { instancePath = "", parentData, parentDataProperty, 
     errors++;
   }
   if (!(data === "GIT_BUILD" || data === "MANUAL")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema154.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema155.enum }, message: "must be equal to one of the allowed values" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -14739,16 +14806,16 @@ function validate355(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate355.errors = vErrors;
+  validate357.errors = vErrors;
   return errors === 0;
 }
-validate355.evaluated = { "dynamicProps": false, "dynamicItems": false };
-const schema155 = { "description": "One changed field of a release: old and new value.", "type": "object", "required": ["field", "old", "new"], "properties": { "field": { "description": "Dotted field name.", "type": "string", "example": "template.imageName" }, "old": { "description": "Previous value (any JSON).", "example": 5 }, "new": { "description": "New value (any JSON).", "example": 10 } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ReleaseDiffEntry" };
-function validate357(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate357.evaluated = { "dynamicProps": false, "dynamicItems": false };
+const schema156 = { "description": "One changed field of a release: old and new value.", "type": "object", "required": ["field", "old", "new"], "properties": { "field": { "description": "Dotted field name.", "type": "string", "example": "template.imageName" }, "old": { "description": "Previous value (any JSON).", "example": 5 }, "new": { "description": "New value (any JSON).", "example": 10 } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ReleaseDiffEntry" };
+function validate359(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate357.evaluated;
+  const evaluated0 = validate359.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -14803,15 +14870,15 @@ function validate357(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate357.errors = vErrors;
+  validate359.errors = vErrors;
   return errors === 0;
 }
-validate357.evaluated = { "props": { "field": true, "old": true, "new": true }, "dynamicProps": false, "dynamicItems": false };
-function validate354(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate359.evaluated = { "props": { "field": true, "old": true, "new": true }, "dynamicProps": false, "dynamicItems": false };
+function validate356(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate354.evaluated;
+  const evaluated0 = validate356.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -14878,7 +14945,7 @@ function validate354(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.version !== void 0) {
       let data1 = data.version;
       if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1)) && data1 !== null) {
-        const err6 = { instancePath: instancePath + "/version", schemaPath: "#/properties/version/type", keyword: "type", params: { type: schema153.properties.version.type }, message: "must be integer,null" };
+        const err6 = { instancePath: instancePath + "/version", schemaPath: "#/properties/version/type", keyword: "type", params: { type: schema154.properties.version.type }, message: "must be integer,null" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -14888,15 +14955,15 @@ function validate354(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.source !== void 0) {
-      if (!validate355(data.source, { instancePath: instancePath + "/source", parentData: data, parentDataProperty: "source", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate355.errors : vErrors.concat(validate355.errors);
+      if (!validate357(data.source, { instancePath: instancePath + "/source", parentData: data, parentDataProperty: "source", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate357.errors : vErrors.concat(validate357.errors);
         errors = vErrors.length;
       }
     }
     if (data.buildId !== void 0) {
       let data3 = data.buildId;
       if (typeof data3 !== "string" && data3 !== null) {
-        const err7 = { instancePath: instancePath + "/buildId", schemaPath: "#/properties/buildId/type", keyword: "type", params: { type: schema153.properties.buildId.type }, message: "must be string,null" };
+        const err7 = { instancePath: instancePath + "/buildId", schemaPath: "#/properties/buildId/type", keyword: "type", params: { type: schema154.properties.buildId.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -14908,7 +14975,7 @@ function validate354(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.createdByUserId !== void 0) {
       let data4 = data.createdByUserId;
       if (typeof data4 !== "string" && data4 !== null) {
-        const err8 = { instancePath: instancePath + "/createdByUserId", schemaPath: "#/properties/createdByUserId/type", keyword: "type", params: { type: schema153.properties.createdByUserId.type }, message: "must be string,null" };
+        const err8 = { instancePath: instancePath + "/createdByUserId", schemaPath: "#/properties/createdByUserId/type", keyword: "type", params: { type: schema154.properties.createdByUserId.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -14967,8 +15034,8 @@ function validate354(data, { instancePath = "", parentData, parentDataProperty, 
       if (Array.isArray(data7)) {
         const len0 = data7.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate357(data7[i0], { instancePath: instancePath + "/diff/" + i0, parentData: data7, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate357.errors : vErrors.concat(validate357.errors);
+          if (!validate359(data7[i0], { instancePath: instancePath + "/diff/" + i0, parentData: data7, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate359.errors : vErrors.concat(validate359.errors);
             errors = vErrors.length;
           }
         }
@@ -14991,10 +15058,10 @@ function validate354(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate354.errors = vErrors;
+  validate356.errors = vErrors;
   return errors === 0;
 }
-validate354.evaluated = { "props": { "id": true, "version": true, "source": true, "buildId": true, "createdByUserId": true, "workerCount": true, "createdAt": true, "diff": true }, "dynamicProps": false, "dynamicItems": false };
+validate356.evaluated = { "props": { "id": true, "version": true, "source": true, "buildId": true, "createdByUserId": true, "workerCount": true, "createdAt": true, "diff": true }, "dynamicProps": false, "dynamicItems": false };
 function validate351(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15025,36 +15092,25 @@ function validate351(data, { instancePath = "", parentData, parentDataProperty, 
       }
       errors++;
     }
-    if (data.endpointVersion !== void 0) {
-      let data0 = data.endpointVersion;
-      if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0)) && data0 !== null) {
-        const err2 = { instancePath: instancePath + "/endpointVersion", schemaPath: "#/properties/endpointVersion/type", keyword: "type", params: { type: schema151.properties.endpointVersion.type }, message: "must be integer,null" };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
+    if (data.pagination === void 0) {
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "pagination" }, message: "must have required property 'pagination'" };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
       }
+      errors++;
     }
-    if (data.rollout !== void 0) {
-      if (!validate352(data.rollout, { instancePath: instancePath + "/rollout", parentData: data, parentDataProperty: "rollout", rootData, dynamicAnchors })) {
+    if (data.pagination !== void 0) {
+      if (!validate352(data.pagination, { instancePath: instancePath + "/pagination", parentData: data, parentDataProperty: "pagination", rootData, dynamicAnchors })) {
         vErrors = vErrors === null ? validate352.errors : vErrors.concat(validate352.errors);
         errors = vErrors.length;
       }
     }
-    if (data.releases !== void 0) {
-      let data2 = data.releases;
-      if (Array.isArray(data2)) {
-        const len0 = data2.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate354(data2[i0], { instancePath: instancePath + "/releases/" + i0, parentData: data2, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate354.errors : vErrors.concat(validate354.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err3 = { instancePath: instancePath + "/releases", schemaPath: "#/properties/releases/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+    if (data.endpointVersion !== void 0) {
+      let data1 = data.endpointVersion;
+      if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1)) && data1 !== null) {
+        const err3 = { instancePath: instancePath + "/endpointVersion", schemaPath: "#/properties/endpointVersion/type", keyword: "type", params: { type: schema151.properties.endpointVersion.type }, message: "must be integer,null" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -15063,30 +15119,354 @@ function validate351(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
+    if (data.rollout !== void 0) {
+      if (!validate354(data.rollout, { instancePath: instancePath + "/rollout", parentData: data, parentDataProperty: "rollout", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate354.errors : vErrors.concat(validate354.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.releases !== void 0) {
+      let data3 = data.releases;
+      if (Array.isArray(data3)) {
+        const len0 = data3.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          if (!validate356(data3[i0], { instancePath: instancePath + "/releases/" + i0, parentData: data3, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate356.errors : vErrors.concat(validate356.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err4 = { instancePath: instancePath + "/releases", schemaPath: "#/properties/releases/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err4];
+      vErrors = [err5];
     } else {
-      vErrors.push(err4);
+      vErrors.push(err5);
     }
     errors++;
   }
   validate351.errors = vErrors;
   return errors === 0;
 }
-validate351.evaluated = { "props": { "endpointVersion": true, "rollout": true, "releases": true }, "dynamicProps": false, "dynamicItems": false };
-const schema__Release = validate354;
-const schema__ReleaseSource = validate355;
-const schema__ReleaseDiffEntry = validate357;
-const schema__RolloutSummary = validate352;
-const schema__TemplateCategory = validate360;
-const schema156 = { "type": "string", "enum": ["CPU", "NVIDIA", "AMD"], "description": "Console grouping of a template (CPU-only, NVIDIA GPU or AMD GPU work). It changes neither hardware selection nor scheduling nor billing.", "example": "NVIDIA", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateCategory" };
-function validate360(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate351.evaluated = { "props": { "pagination": true, "endpointVersion": true, "rollout": true, "releases": true }, "dynamicProps": false, "dynamicItems": false };
+const schema__Release = validate356;
+const schema__ReleaseSource = validate357;
+const schema__ReleaseDiffEntry = validate359;
+const schema__RolloutSummary = validate354;
+const schema__Pagination = validate352;
+const schema__BuildState = validate362;
+const schema157 = { "description": "Build lifecycle state. PENDING, BUILDING, UPLOADING and TESTING are live; COMPLETED, FAILED, CANCELLED and TEST_FAILED are terminal. The reference mock moves a build PENDING \u2192 BUILDING (5 s) \u2192 UPLOADING (60 s) \u2192 TESTING (15 s) \u2192 COMPLETED (20 s) on its clock; a FAILED or CANCELLED build ends while BUILDING, a TEST_FAILED one while TESTING (assumed timings).", "type": "string", "enum": ["PENDING", "BUILDING", "UPLOADING", "TESTING", "COMPLETED", "FAILED", "CANCELLED", "TEST_FAILED"], "x-source": "observed", "x-source-note": "RunPod API reference v2 (docs.runpod.io, get-a-serverless-endpoint-build); the mock's timings are assumed.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/BuildState" };
+function validate362(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate360.evaluated;
+  const evaluated0 = validate362.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (typeof data !== "string") {
+    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (!(data === "PENDING" || data === "BUILDING" || data === "UPLOADING" || data === "TESTING" || data === "COMPLETED" || data === "FAILED" || data === "CANCELLED" || data === "TEST_FAILED")) {
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema157.enum }, message: "must be equal to one of the allowed values" };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
+  validate362.errors = vErrors;
+  return errors === 0;
+}
+validate362.evaluated = { "dynamicProps": false, "dynamicItems": false };
+const schema__Build = validate363;
+const schema158 = { "description": "A GitHub build of an endpoint (RunPod's GitHub integration builds an image on every push); a COMPLETED build makes a GIT_BUILD release the workers roll to.", "type": "object", "required": ["id", "status"], "properties": { "id": { "description": "Build id.", "type": "string", "example": "build_abc123" }, "status": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BuildState" }, "commitHash": { "description": "Short hash of the commit that triggered the build.", "type": ["string", "null"], "example": "abc1234" }, "commitMessage": { "description": "Message of that commit.", "type": ["string", "null"], "example": "bump model" }, "branch": { "description": "Branch the commit was pushed to.", "type": ["string", "null"], "example": "main" }, "commitDate": { "description": "When the commit was authored (RFC 3339).", "type": ["string", "null"], "format": "date-time", "example": "2026-06-01T12:00:00Z" }, "imageName": { "description": "Image the build produces (or produced).", "type": ["string", "null"], "example": "registry.runpod.net/repo:abc1234" }, "startedAt": { "description": "When the build started; null while PENDING.", "type": ["string", "null"], "format": "date-time", "example": "2026-06-01T12:00:05Z" }, "completedAt": { "description": "When the build reached a terminal state; null while live.", "type": ["string", "null"], "format": "date-time", "example": "2026-06-01T12:04:31Z" }, "error": { "description": "Failure detail of a FAILED or TEST_FAILED build; null otherwise.", "type": ["string", "null"], "example": null } }, "x-source": "observed", "x-source-note": "RunPod API reference v2 (docs.runpod.io, get-a-serverless-endpoint-build).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Build" };
+function validate363(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate363.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.id === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.status === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "status" }, message: "must have required property 'status'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.id !== void 0) {
+      if (typeof data.id !== "string") {
+        const err2 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.status !== void 0) {
+      if (!validate362(data.status, { instancePath: instancePath + "/status", parentData: data, parentDataProperty: "status", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate362.errors : vErrors.concat(validate362.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.commitHash !== void 0) {
+      let data2 = data.commitHash;
+      if (typeof data2 !== "string" && data2 !== null) {
+        const err3 = { instancePath: instancePath + "/commitHash", schemaPath: "#/properties/commitHash/type", keyword: "type", params: { type: schema158.properties.commitHash.type }, message: "must be string,null" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.commitMessage !== void 0) {
+      let data3 = data.commitMessage;
+      if (typeof data3 !== "string" && data3 !== null) {
+        const err4 = { instancePath: instancePath + "/commitMessage", schemaPath: "#/properties/commitMessage/type", keyword: "type", params: { type: schema158.properties.commitMessage.type }, message: "must be string,null" };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.branch !== void 0) {
+      let data4 = data.branch;
+      if (typeof data4 !== "string" && data4 !== null) {
+        const err5 = { instancePath: instancePath + "/branch", schemaPath: "#/properties/branch/type", keyword: "type", params: { type: schema158.properties.branch.type }, message: "must be string,null" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.commitDate !== void 0) {
+      let data5 = data.commitDate;
+      if (typeof data5 !== "string" && data5 !== null) {
+        const err6 = { instancePath: instancePath + "/commitDate", schemaPath: "#/properties/commitDate/type", keyword: "type", params: { type: schema158.properties.commitDate.type }, message: "must be string,null" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+      if (typeof data5 === "string") {
+        if (!formats0.validate(data5)) {
+          const err7 = { instancePath: instancePath + "/commitDate", schemaPath: "#/properties/commitDate/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.imageName !== void 0) {
+      let data6 = data.imageName;
+      if (typeof data6 !== "string" && data6 !== null) {
+        const err8 = { instancePath: instancePath + "/imageName", schemaPath: "#/properties/imageName/type", keyword: "type", params: { type: schema158.properties.imageName.type }, message: "must be string,null" };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+    if (data.startedAt !== void 0) {
+      let data7 = data.startedAt;
+      if (typeof data7 !== "string" && data7 !== null) {
+        const err9 = { instancePath: instancePath + "/startedAt", schemaPath: "#/properties/startedAt/type", keyword: "type", params: { type: schema158.properties.startedAt.type }, message: "must be string,null" };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+      if (typeof data7 === "string") {
+        if (!formats0.validate(data7)) {
+          const err10 = { instancePath: instancePath + "/startedAt", schemaPath: "#/properties/startedAt/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.completedAt !== void 0) {
+      let data8 = data.completedAt;
+      if (typeof data8 !== "string" && data8 !== null) {
+        const err11 = { instancePath: instancePath + "/completedAt", schemaPath: "#/properties/completedAt/type", keyword: "type", params: { type: schema158.properties.completedAt.type }, message: "must be string,null" };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+      if (typeof data8 === "string") {
+        if (!formats0.validate(data8)) {
+          const err12 = { instancePath: instancePath + "/completedAt", schemaPath: "#/properties/completedAt/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.error !== void 0) {
+      let data9 = data.error;
+      if (typeof data9 !== "string" && data9 !== null) {
+        const err13 = { instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: schema158.properties.error.type }, message: "must be string,null" };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err14 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err14];
+    } else {
+      vErrors.push(err14);
+    }
+    errors++;
+  }
+  validate363.errors = vErrors;
+  return errors === 0;
+}
+validate363.evaluated = { "props": { "id": true, "status": true, "commitHash": true, "commitMessage": true, "branch": true, "commitDate": true, "imageName": true, "startedAt": true, "completedAt": true, "error": true }, "dynamicProps": false, "dynamicItems": false };
+const schema__ListEndpointBuildsResponse = validate365;
+const schema159 = { "description": "Builds of an endpoint, newest first (one cursor page).", "type": "object", "required": ["builds", "pagination"], "properties": { "builds": { "description": "Builds, newest first.", "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Build" }, "example": [{ "id": "build_abc123", "status": "COMPLETED", "commitHash": "abc1234", "commitMessage": "bump model", "branch": "main", "commitDate": "2026-06-01T12:00:00Z", "imageName": "registry.runpod.net/repo:abc1234", "startedAt": "2026-06-01T12:00:05Z", "completedAt": "2026-06-01T12:04:31Z", "error": null }] }, "pagination": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pagination" } }, "x-source": "observed", "x-source-note": "RunPod API reference v2 (docs.runpod.io, list-serverless-endpoint-builds).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointBuildsResponse" };
+function validate365(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate365.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.builds === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "builds" }, message: "must have required property 'builds'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.pagination === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "pagination" }, message: "must have required property 'pagination'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.builds !== void 0) {
+      let data0 = data.builds;
+      if (Array.isArray(data0)) {
+        const len0 = data0.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          if (!validate363(data0[i0], { instancePath: instancePath + "/builds/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate363.errors : vErrors.concat(validate363.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err2 = { instancePath: instancePath + "/builds", schemaPath: "#/properties/builds/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.pagination !== void 0) {
+      if (!validate352(data.pagination, { instancePath: instancePath + "/pagination", parentData: data, parentDataProperty: "pagination", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate352.errors : vErrors.concat(validate352.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  validate365.errors = vErrors;
+  return errors === 0;
+}
+validate365.evaluated = { "props": { "builds": true, "pagination": true }, "dynamicProps": false, "dynamicItems": false };
+const schema__TemplateCategory = validate368;
+const schema160 = { "type": "string", "enum": ["CPU", "NVIDIA", "AMD"], "description": "Console grouping of a template (CPU-only, NVIDIA GPU or AMD GPU work). It changes neither hardware selection nor scheduling nor billing.", "example": "NVIDIA", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateCategory" };
+function validate368(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate368.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15103,7 +15483,7 @@ function validate360(data, { instancePath = "", parentData, parentDataProperty, 
     errors++;
   }
   if (!(data === "CPU" || data === "NVIDIA" || data === "AMD")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema156.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema160.enum }, message: "must be equal to one of the allowed values" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -15111,19 +15491,19 @@ function validate360(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate360.errors = vErrors;
+  validate368.errors = vErrors;
   return errors === 0;
 }
-validate360.evaluated = { "dynamicProps": false, "dynamicItems": false };
+validate368.evaluated = { "dynamicProps": false, "dynamicItems": false };
 const schema__TemplateMounts = validate168;
 const schema__Template = validate163;
-const schema__CreateTemplateRequest = validate361;
-const schema157 = { "type": "object", "description": "Body of createTemplate: the container settings plus the template fields. `name` and `image` are required. The shape is closed: any other property is rejected.", "required": ["name", "image"], "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "image": { "type": "string", "description": "Container image reference (not empty).", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." }, "name": { "type": "string", "minLength": 1, "maxLength": 191, "description": "Template name.", "example": "PyTorch GPU Template", "x-source": "assumed", "x-source-note": "minLength 1 from the public file; maxLength 191 assumed like REST v1 names (the public file states none)." }, "allowedCudaVersions": { "type": "array", "maxItems": 64, "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "description": "CUDA versions (`major.minor`) acceptable for containers made from it; leave out to accept any. CPU pods ignore it.", "example": ["12.8", "12.6"], "x-source": "assumed", "x-source-note": "Item pattern from the public file; maxItems 64 and item maxLength 16 assumed (the public file states none)." }, "category": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateCategory", "default": "NVIDIA", "description": "Console grouping; NVIDIA when left out." }, "mounts": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateMounts" }, "public": { "type": "boolean", "default": false, "description": "Make the template visible to every RunPod user.", "example": false }, "serverless": { "type": "boolean", "default": false, "description": "A serverless worker template instead of a pod template.", "example": false }, "startJupyter": { "type": "boolean", "default": true, "description": "Start JupyterLab in containers made from it: a generated `JUPYTER_PASSWORD` is injected unless `env` sets one. Only images that follow the convention act on it; expose `8888/http` to reach it.", "example": false }, "startSsh": { "type": "boolean", "default": true, "description": "Set up SSH in containers made from it: `PUBLIC_KEY` carries the account's registered keys (updateSshKeys) unless `env` sets one. Only images that follow the convention act on it; direct SSH also needs `22/tcp` in `ports`.", "example": true } }, "additionalProperties": false, "example": { "name": "PyTorch GPU Template", "image": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "category": "NVIDIA", "disk": 50, "ports": ["8888/http"], "env": { "JUPYTER_ENABLE_LAB": "yes" }, "mounts": { "persistent": { "size": 20, "path": "/workspace" } }, "serverless": false, "public": false }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json). Closed shape (unevaluatedProperties false) as in the public file.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreateTemplateRequest" };
-function validate361(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const schema__CreateTemplateRequest = validate369;
+const schema161 = { "type": "object", "description": "Body of createTemplate: the container settings plus the template fields. `name` and `image` are required. The shape is closed: any other property is rejected.", "required": ["name", "image"], "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "image": { "type": "string", "description": "Container image reference (not empty).", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." }, "name": { "type": "string", "minLength": 1, "maxLength": 191, "description": "Template name.", "example": "PyTorch GPU Template", "x-source": "assumed", "x-source-note": "minLength 1 from the public file; maxLength 191 assumed like REST v1 names (the public file states none)." }, "allowedCudaVersions": { "type": "array", "maxItems": 64, "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "description": "CUDA versions (`major.minor`) acceptable for containers made from it; leave out to accept any. CPU pods ignore it.", "example": ["12.8", "12.6"], "x-source": "assumed", "x-source-note": "Item pattern from the public file; maxItems 64 and item maxLength 16 assumed (the public file states none)." }, "category": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateCategory", "default": "NVIDIA", "description": "Console grouping; NVIDIA when left out." }, "mounts": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateMounts" }, "public": { "type": "boolean", "default": false, "description": "Make the template visible to every RunPod user.", "example": false }, "serverless": { "type": "boolean", "default": false, "description": "A serverless worker template instead of a pod template.", "example": false }, "startJupyter": { "type": "boolean", "default": true, "description": "Start JupyterLab in containers made from it: a generated `JUPYTER_PASSWORD` is injected unless `env` sets one. Only images that follow the convention act on it; expose `8888/http` to reach it.", "example": false }, "startSsh": { "type": "boolean", "default": true, "description": "Set up SSH in containers made from it: `PUBLIC_KEY` carries the account's registered keys (updateSshKeys) unless `env` sets one. Only images that follow the convention act on it; direct SSH also needs `22/tcp` in `ports`.", "example": true } }, "additionalProperties": false, "example": { "name": "PyTorch GPU Template", "image": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "category": "NVIDIA", "disk": 50, "ports": ["8888/http"], "env": { "JUPYTER_ENABLE_LAB": "yes" }, "mounts": { "persistent": { "size": 20, "path": "/workspace" } }, "serverless": false, "public": false }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json). Closed shape (unevaluatedProperties false) as in the public file.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreateTemplateRequest" };
+function validate369(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate361.evaluated;
+  const evaluated0 = validate369.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15150,7 +15530,7 @@ function validate361(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func11.call(schema157.properties, key0)) {
+      if (!func11.call(schema161.properties, key0)) {
         const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err2];
@@ -15307,8 +15687,8 @@ function validate361(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.category !== void 0) {
-      if (!validate360(data.category, { instancePath: instancePath + "/category", parentData: data, parentDataProperty: "category", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate360.errors : vErrors.concat(validate360.errors);
+      if (!validate368(data.category, { instancePath: instancePath + "/category", parentData: data, parentDataProperty: "category", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate368.errors : vErrors.concat(validate368.errors);
         errors = vErrors.length;
       }
     }
@@ -15371,17 +15751,17 @@ function validate361(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate361.errors = vErrors;
+  validate369.errors = vErrors;
   return errors === 0;
 }
-validate361.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const schema__UpdateTemplateRequest = validate369;
-const schema158 = { "type": "object", "description": "Body of updateTemplate (PATCH): only the properties sent change. The shape is closed: any other property is rejected.", "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "image": { "description": "Container image reference (not empty).", "type": "string", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "allowedCudaVersions": { "type": "array", "maxItems": 64, "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "description": "CUDA versions (`major.minor`); `[]` removes the restriction, leaving it out keeps the current one.", "example": [], "x-source": "assumed", "x-source-note": "Item pattern from the public file; maxItems 64 and item maxLength 16 assumed (the public file states none)." }, "category": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateCategory" }, "mounts": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateMounts" }, "name": { "type": "string", "minLength": 1, "maxLength": 191, "description": "New template name.", "example": "Renamed PyTorch Template", "x-source": "assumed", "x-source-note": "minLength 1 from the public file; maxLength 191 assumed like REST v1 names (the public file states none)." }, "public": { "type": "boolean", "description": "Visible to every RunPod user.", "example": false }, "serverless": { "type": "boolean", "description": "Serverless worker template instead of pod template.", "example": false }, "startJupyter": { "type": "boolean", "description": "Start JupyterLab at container start (see createTemplate).", "example": false }, "startSsh": { "type": "boolean", "description": "Set up SSH at container start (see createTemplate).", "example": true } }, "additionalProperties": false, "example": { "name": "Renamed PyTorch Template" }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json). Closed shape (unevaluatedProperties false) as in the public file.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateTemplateRequest" };
-function validate369(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate369.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const schema__UpdateTemplateRequest = validate377;
+const schema162 = { "type": "object", "description": "Body of updateTemplate (PATCH): only the properties sent change. The shape is closed: any other property is rejected.", "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "image": { "description": "Container image reference (not empty).", "type": "string", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "allowedCudaVersions": { "type": "array", "maxItems": 64, "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "description": "CUDA versions (`major.minor`); `[]` removes the restriction, leaving it out keeps the current one.", "example": [], "x-source": "assumed", "x-source-note": "Item pattern from the public file; maxItems 64 and item maxLength 16 assumed (the public file states none)." }, "category": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateCategory" }, "mounts": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateMounts" }, "name": { "type": "string", "minLength": 1, "maxLength": 191, "description": "New template name.", "example": "Renamed PyTorch Template", "x-source": "assumed", "x-source-note": "minLength 1 from the public file; maxLength 191 assumed like REST v1 names (the public file states none)." }, "public": { "type": "boolean", "description": "Visible to every RunPod user.", "example": false }, "serverless": { "type": "boolean", "description": "Serverless worker template instead of pod template.", "example": false }, "startJupyter": { "type": "boolean", "description": "Start JupyterLab at container start (see createTemplate).", "example": false }, "startSsh": { "type": "boolean", "description": "Set up SSH at container start (see createTemplate).", "example": true } }, "additionalProperties": false, "example": { "name": "Renamed PyTorch Template" }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json). Closed shape (unevaluatedProperties false) as in the public file.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateTemplateRequest" };
+function validate377(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate369.evaluated;
+  const evaluated0 = validate377.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15390,7 +15770,7 @@ function validate369(data, { instancePath = "", parentData, parentDataProperty, 
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!func11.call(schema158.properties, key0)) {
+      if (!func11.call(schema162.properties, key0)) {
         const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err0];
@@ -15516,8 +15896,8 @@ function validate369(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.category !== void 0) {
-      if (!validate360(data.category, { instancePath: instancePath + "/category", parentData: data, parentDataProperty: "category", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate360.errors : vErrors.concat(validate360.errors);
+      if (!validate368(data.category, { instancePath: instancePath + "/category", parentData: data, parentDataProperty: "category", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate368.errors : vErrors.concat(validate368.errors);
         errors = vErrors.length;
       }
     }
@@ -15611,17 +15991,17 @@ function validate369(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate369.errors = vErrors;
+  validate377.errors = vErrors;
   return errors === 0;
 }
-validate369.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const schema__ListTemplatesResponse = validate377;
-const schema159 = { "type": "object", "required": ["templates"], "description": "Templates wrapped in an object; the public file states no pagination.", "properties": { "templates": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template" }, "example": [{ "id": "9x4m2p7v", "name": "PyTorch GPU Template", "image": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "args": "", "disk": 50, "mounts": { "persistent": { "size": 20, "path": "/workspace" } }, "ports": ["8888/http"], "env": { "JUPYTER_ENABLE_LAB": "yes" }, "registry": null, "serverless": false, "public": false, "category": "NVIDIA", "startSsh": true, "startJupyter": false, "allowedCudaVersions": [] }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListTemplatesResponse" };
-function validate377(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate377.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const schema__ListTemplatesResponse = validate385;
+const schema163 = { "type": "object", "required": ["templates"], "description": "Templates wrapped in an object; the public file states no pagination.", "properties": { "templates": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template" }, "example": [{ "id": "9x4m2p7v", "name": "PyTorch GPU Template", "image": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "args": "", "disk": 50, "mounts": { "persistent": { "size": 20, "path": "/workspace" } }, "ports": ["8888/http"], "env": { "JUPYTER_ENABLE_LAB": "yes" }, "registry": null, "serverless": false, "public": false, "category": "NVIDIA", "startSsh": true, "startJupyter": false, "allowedCudaVersions": [] }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListTemplatesResponse" };
+function validate385(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate377.evaluated;
+  const evaluated0 = validate385.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15667,10 +16047,10 @@ function validate377(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate377.errors = vErrors;
+  validate385.errors = vErrors;
   return errors === 0;
 }
-validate377.evaluated = { "props": { "templates": true }, "dynamicProps": false, "dynamicItems": false };
+validate385.evaluated = { "props": { "templates": true }, "dynamicProps": false, "dynamicItems": false };
 const schema__disk = validate189;
 const schema__env = validate191;
 const schema__ports = validate193;
@@ -15678,92 +16058,8 @@ const schema__registry = validate254;
 const schema__pools = validate315;
 const schema__excludedTypes = validate317;
 const schema__count = validate319;
-const getSshKeys__r200 = validate379;
-const schema160 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/SshKeys", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r200" };
-function validate379(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate379.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate52(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
-    errors = vErrors.length;
-  }
-  validate379.errors = vErrors;
-  return errors === 0;
-}
-validate379.evaluated = { "props": { "keys": true }, "dynamicProps": false, "dynamicItems": false };
-const getSshKeys__r401 = validate381;
-const schema161 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r401" };
-function validate381(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate381.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
-    errors = vErrors.length;
-  }
-  validate381.errors = vErrors;
-  return errors === 0;
-}
-validate381.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getSshKeys__r403 = validate383;
-const schema162 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r403" };
-function validate383(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate383.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
-    errors = vErrors.length;
-  }
-  validate383.errors = vErrors;
-  return errors === 0;
-}
-validate383.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getSshKeys__r405 = validate385;
-const schema163 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r405" };
-function validate385(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate385.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
-    errors = vErrors.length;
-  }
-  validate385.errors = vErrors;
-  return errors === 0;
-}
-validate385.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getSshKeys__r429 = validate387;
-const schema164 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r429" };
+const getSshKeys__r200 = validate387;
+const schema164 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/SshKeys", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r200" };
 function validate387(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15775,16 +16071,16 @@ function validate387(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate52(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
     errors = vErrors.length;
   }
   validate387.errors = vErrors;
   return errors === 0;
 }
-validate387.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getSshKeys__r500 = validate389;
-const schema165 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r500" };
+validate387.evaluated = { "props": { "keys": true }, "dynamicProps": false, "dynamicItems": false };
+const getSshKeys__r401 = validate389;
+const schema165 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r401" };
 function validate389(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15804,8 +16100,8 @@ function validate389(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate389.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__body = validate391;
-const schema166 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateSshKeysRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__body" };
+const getSshKeys__r403 = validate391;
+const schema166 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r403" };
 function validate391(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15817,16 +16113,16 @@ function validate391(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate53(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate391.errors = vErrors;
   return errors === 0;
 }
-validate391.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__r200 = validate393;
-const schema167 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/SshKeys", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r200" };
+validate391.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getSshKeys__r405 = validate393;
+const schema167 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r405" };
 function validate393(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15838,16 +16134,16 @@ function validate393(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate52(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate393.errors = vErrors;
   return errors === 0;
 }
-validate393.evaluated = { "props": { "keys": true }, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__r400 = validate395;
-const schema168 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r400" };
+validate393.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getSshKeys__r429 = validate395;
+const schema168 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r429" };
 function validate395(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15867,8 +16163,8 @@ function validate395(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate395.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__r401 = validate397;
-const schema169 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r401" };
+const getSshKeys__r500 = validate397;
+const schema169 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r500" };
 function validate397(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15888,8 +16184,8 @@ function validate397(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate397.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__r403 = validate399;
-const schema170 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r403" };
+const updateSshKeys__body = validate399;
+const schema170 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateSshKeysRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__body" };
 function validate399(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15901,16 +16197,16 @@ function validate399(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate53(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
     errors = vErrors.length;
   }
   validate399.errors = vErrors;
   return errors === 0;
 }
-validate399.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__r405 = validate401;
-const schema171 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r405" };
+validate399.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updateSshKeys__r200 = validate401;
+const schema171 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/SshKeys", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r200" };
 function validate401(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15922,16 +16218,16 @@ function validate401(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate52(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
     errors = vErrors.length;
   }
   validate401.errors = vErrors;
   return errors === 0;
 }
-validate401.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__r422 = validate403;
-const schema172 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r422" };
+validate401.evaluated = { "props": { "keys": true }, "dynamicProps": false, "dynamicItems": false };
+const updateSshKeys__r400 = validate403;
+const schema172 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r400" };
 function validate403(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15951,8 +16247,8 @@ function validate403(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate403.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__r429 = validate405;
-const schema173 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r429" };
+const updateSshKeys__r401 = validate405;
+const schema173 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r401" };
 function validate405(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15972,8 +16268,8 @@ function validate405(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate405.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__r500 = validate407;
-const schema174 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r500" };
+const updateSshKeys__r403 = validate407;
+const schema174 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r403" };
 function validate407(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15993,8 +16289,8 @@ function validate407(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate407.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPods__r200 = validate409;
-const schema175 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPodsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r200" };
+const updateSshKeys__r405 = validate409;
+const schema175 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r405" };
 function validate409(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16006,16 +16302,16 @@ function validate409(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate271(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate271.errors : vErrors.concat(validate271.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate409.errors = vErrors;
   return errors === 0;
 }
-validate409.evaluated = { "props": { "pods": true }, "dynamicProps": false, "dynamicItems": false };
-const listPods__r400 = validate411;
-const schema176 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r400" };
+validate409.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateSshKeys__r422 = validate411;
+const schema176 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r422" };
 function validate411(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16035,8 +16331,8 @@ function validate411(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate411.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPods__r401 = validate413;
-const schema177 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r401" };
+const updateSshKeys__r429 = validate413;
+const schema177 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r429" };
 function validate413(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16056,8 +16352,8 @@ function validate413(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate413.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPods__r403 = validate415;
-const schema178 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r403" };
+const updateSshKeys__r500 = validate415;
+const schema178 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r500" };
 function validate415(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16077,8 +16373,8 @@ function validate415(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate415.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPods__r405 = validate417;
-const schema179 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r405" };
+const listPods__r200 = validate417;
+const schema179 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPodsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r200" };
 function validate417(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16090,16 +16386,16 @@ function validate417(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate271(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate271.errors : vErrors.concat(validate271.errors);
     errors = vErrors.length;
   }
   validate417.errors = vErrors;
   return errors === 0;
 }
-validate417.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPods__r429 = validate419;
-const schema180 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r429" };
+validate417.evaluated = { "props": { "pods": true }, "dynamicProps": false, "dynamicItems": false };
+const listPods__r400 = validate419;
+const schema180 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r400" };
 function validate419(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16119,8 +16415,8 @@ function validate419(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate419.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPods__r500 = validate421;
-const schema181 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r500" };
+const listPods__r401 = validate421;
+const schema181 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r401" };
 function validate421(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16140,8 +16436,8 @@ function validate421(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate421.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__body = validate423;
-const schema182 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreatePodRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__body" };
+const listPods__r403 = validate423;
+const schema182 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r403" };
 function validate423(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16153,16 +16449,16 @@ function validate423(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate249(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate249.errors : vErrors.concat(validate249.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate423.errors = vErrors;
   return errors === 0;
 }
-validate423.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createPod__r201 = validate425;
-const schema183 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r201" };
+validate423.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPods__r405 = validate425;
+const schema183 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r405" };
 function validate425(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16174,16 +16470,16 @@ function validate425(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate213(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate425.errors = vErrors;
   return errors === 0;
 }
-validate425.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r400 = validate427;
-const schema184 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r400" };
+validate425.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPods__r429 = validate427;
+const schema184 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r429" };
 function validate427(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16203,8 +16499,8 @@ function validate427(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate427.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r401 = validate429;
-const schema185 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r401" };
+const listPods__r500 = validate429;
+const schema185 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r500" };
 function validate429(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16224,8 +16520,8 @@ function validate429(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate429.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r403 = validate431;
-const schema186 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r403" };
+const createPod__body = validate431;
+const schema186 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreatePodRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__body" };
 function validate431(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16237,16 +16533,16 @@ function validate431(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate249(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate249.errors : vErrors.concat(validate249.errors);
     errors = vErrors.length;
   }
   validate431.errors = vErrors;
   return errors === 0;
 }
-validate431.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r404 = validate433;
-const schema187 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r404" };
+validate431.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createPod__r201 = validate433;
+const schema187 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r201" };
 function validate433(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16258,16 +16554,16 @@ function validate433(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate213(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
     errors = vErrors.length;
   }
   validate433.errors = vErrors;
   return errors === 0;
 }
-validate433.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r405 = validate435;
-const schema188 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r405" };
+validate433.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
+const createPod__r400 = validate435;
+const schema188 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r400" };
 function validate435(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16287,8 +16583,8 @@ function validate435(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate435.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r422 = validate437;
-const schema189 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r422" };
+const createPod__r401 = validate437;
+const schema189 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r401" };
 function validate437(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16308,8 +16604,8 @@ function validate437(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate437.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r429 = validate439;
-const schema190 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r429" };
+const createPod__r403 = validate439;
+const schema190 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r403" };
 function validate439(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16329,8 +16625,8 @@ function validate439(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate439.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r500 = validate441;
-const schema191 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r500" };
+const createPod__r404 = validate441;
+const schema191 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r404" };
 function validate441(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16350,8 +16646,8 @@ function validate441(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate441.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r200 = validate443;
-const schema192 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r200" };
+const createPod__r405 = validate443;
+const schema192 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r405" };
 function validate443(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16363,16 +16659,16 @@ function validate443(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate213(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate443.errors = vErrors;
   return errors === 0;
 }
-validate443.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r401 = validate445;
-const schema193 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r401" };
+validate443.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createPod__r422 = validate445;
+const schema193 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r422" };
 function validate445(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16392,8 +16688,8 @@ function validate445(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate445.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r403 = validate447;
-const schema194 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r403" };
+const createPod__r429 = validate447;
+const schema194 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r429" };
 function validate447(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16413,8 +16709,8 @@ function validate447(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate447.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r404 = validate449;
-const schema195 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r404" };
+const createPod__r500 = validate449;
+const schema195 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r500" };
 function validate449(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16434,8 +16730,8 @@ function validate449(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate449.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r405 = validate451;
-const schema196 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r405" };
+const getPod__r200 = validate451;
+const schema196 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r200" };
 function validate451(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16447,16 +16743,16 @@ function validate451(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate213(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
     errors = vErrors.length;
   }
   validate451.errors = vErrors;
   return errors === 0;
 }
-validate451.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r429 = validate453;
-const schema197 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r429" };
+validate451.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
+const getPod__r401 = validate453;
+const schema197 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r401" };
 function validate453(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16476,8 +16772,8 @@ function validate453(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate453.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r500 = validate455;
-const schema198 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r500" };
+const getPod__r403 = validate455;
+const schema198 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r403" };
 function validate455(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16497,8 +16793,8 @@ function validate455(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate455.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r401 = validate457;
-const schema199 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r401" };
+const getPod__r404 = validate457;
+const schema199 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r404" };
 function validate457(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16518,8 +16814,8 @@ function validate457(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate457.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r403 = validate459;
-const schema200 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r403" };
+const getPod__r405 = validate459;
+const schema200 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r405" };
 function validate459(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16539,8 +16835,8 @@ function validate459(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate459.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r404 = validate461;
-const schema201 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r404" };
+const getPod__r429 = validate461;
+const schema201 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r429" };
 function validate461(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16560,8 +16856,8 @@ function validate461(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate461.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r405 = validate463;
-const schema202 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r405" };
+const getPod__r500 = validate463;
+const schema202 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r500" };
 function validate463(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16581,8 +16877,8 @@ function validate463(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate463.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r409 = validate465;
-const schema203 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r409" };
+const deletePod__r401 = validate465;
+const schema203 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r401" };
 function validate465(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16602,8 +16898,8 @@ function validate465(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate465.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r429 = validate467;
-const schema204 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r429" };
+const deletePod__r403 = validate467;
+const schema204 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r403" };
 function validate467(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16623,8 +16919,8 @@ function validate467(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate467.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r500 = validate469;
-const schema205 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r500" };
+const deletePod__r404 = validate469;
+const schema205 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r404" };
 function validate469(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16644,8 +16940,8 @@ function validate469(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate469.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__body = validate471;
-const schema206 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdatePodRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__body" };
+const deletePod__r405 = validate471;
+const schema206 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r405" };
 function validate471(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16657,16 +16953,16 @@ function validate471(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate264(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate264.errors : vErrors.concat(validate264.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate471.errors = vErrors;
   return errors === 0;
 }
-validate471.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r200 = validate473;
-const schema207 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r200" };
+validate471.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deletePod__r409 = validate473;
+const schema207 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r409" };
 function validate473(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16678,16 +16974,16 @@ function validate473(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate213(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate473.errors = vErrors;
   return errors === 0;
 }
-validate473.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r400 = validate475;
-const schema208 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r400" };
+validate473.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deletePod__r429 = validate475;
+const schema208 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r429" };
 function validate475(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16707,8 +17003,8 @@ function validate475(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate475.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r401 = validate477;
-const schema209 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r401" };
+const deletePod__r500 = validate477;
+const schema209 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r500" };
 function validate477(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16728,8 +17024,8 @@ function validate477(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate477.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r403 = validate479;
-const schema210 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r403" };
+const updatePod__body = validate479;
+const schema210 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdatePodRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__body" };
 function validate479(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16741,16 +17037,16 @@ function validate479(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate264(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate264.errors : vErrors.concat(validate264.errors);
     errors = vErrors.length;
   }
   validate479.errors = vErrors;
   return errors === 0;
 }
-validate479.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r404 = validate481;
-const schema211 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r404" };
+validate479.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updatePod__r200 = validate481;
+const schema211 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r200" };
 function validate481(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16762,16 +17058,16 @@ function validate481(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate213(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
     errors = vErrors.length;
   }
   validate481.errors = vErrors;
   return errors === 0;
 }
-validate481.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r405 = validate483;
-const schema212 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r405" };
+validate481.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
+const updatePod__r400 = validate483;
+const schema212 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r400" };
 function validate483(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16791,8 +17087,8 @@ function validate483(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate483.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r409 = validate485;
-const schema213 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r409" };
+const updatePod__r401 = validate485;
+const schema213 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r401" };
 function validate485(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16812,8 +17108,8 @@ function validate485(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate485.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r422 = validate487;
-const schema214 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r422" };
+const updatePod__r403 = validate487;
+const schema214 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r403" };
 function validate487(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16833,8 +17129,8 @@ function validate487(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate487.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r429 = validate489;
-const schema215 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r429" };
+const updatePod__r404 = validate489;
+const schema215 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r404" };
 function validate489(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16854,8 +17150,8 @@ function validate489(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate489.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r500 = validate491;
-const schema216 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r500" };
+const updatePod__r405 = validate491;
+const schema216 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r405" };
 function validate491(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16875,8 +17171,8 @@ function validate491(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate491.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__r400 = validate493;
-const schema217 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r400" };
+const updatePod__r409 = validate493;
+const schema217 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r409" };
 function validate493(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16896,8 +17192,8 @@ function validate493(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate493.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__r401 = validate495;
-const schema218 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r401" };
+const updatePod__r422 = validate495;
+const schema218 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r422" };
 function validate495(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16917,8 +17213,8 @@ function validate495(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate495.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__r403 = validate497;
-const schema219 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r403" };
+const updatePod__r429 = validate497;
+const schema219 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r429" };
 function validate497(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16938,8 +17234,8 @@ function validate497(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate497.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__r404 = validate499;
-const schema220 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r404" };
+const updatePod__r500 = validate499;
+const schema220 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r500" };
 function validate499(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16959,8 +17255,8 @@ function validate499(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate499.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__r405 = validate501;
-const schema221 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r405" };
+const getPodLogs__r400 = validate501;
+const schema221 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r400" };
 function validate501(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16980,8 +17276,8 @@ function validate501(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate501.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__r429 = validate503;
-const schema222 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r429" };
+const getPodLogs__r401 = validate503;
+const schema222 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r401" };
 function validate503(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17001,8 +17297,8 @@ function validate503(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate503.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__r500 = validate505;
-const schema223 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r500" };
+const getPodLogs__r403 = validate505;
+const schema223 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r403" };
 function validate505(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17022,8 +17318,8 @@ function validate505(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate505.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__body = validate507;
-const schema224 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/PodActionRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__body" };
+const getPodLogs__r404 = validate507;
+const schema224 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r404" };
 function validate507(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17035,16 +17331,16 @@ function validate507(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate247(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate507.errors = vErrors;
   return errors === 0;
 }
-validate507.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const podAction__r200 = validate509;
-const schema225 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r200" };
+validate507.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getPodLogs__r405 = validate509;
+const schema225 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r405" };
 function validate509(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17056,16 +17352,16 @@ function validate509(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate213(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate509.errors = vErrors;
   return errors === 0;
 }
-validate509.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r400 = validate511;
-const schema226 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r400" };
+validate509.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getPodLogs__r429 = validate511;
+const schema226 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r429" };
 function validate511(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17085,8 +17381,8 @@ function validate511(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate511.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r401 = validate513;
-const schema227 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r401" };
+const getPodLogs__r500 = validate513;
+const schema227 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r500" };
 function validate513(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17106,8 +17402,8 @@ function validate513(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate513.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r403 = validate515;
-const schema228 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r403" };
+const podAction__body = validate515;
+const schema228 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/PodActionRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__body" };
 function validate515(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17119,16 +17415,16 @@ function validate515(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate247(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
     errors = vErrors.length;
   }
   validate515.errors = vErrors;
   return errors === 0;
 }
-validate515.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r404 = validate517;
-const schema229 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r404" };
+validate515.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const podAction__r200 = validate517;
+const schema229 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r200" };
 function validate517(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17140,16 +17436,16 @@ function validate517(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate213(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
     errors = vErrors.length;
   }
   validate517.errors = vErrors;
   return errors === 0;
 }
-validate517.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r405 = validate519;
-const schema230 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r405" };
+validate517.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
+const podAction__r400 = validate519;
+const schema230 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r400" };
 function validate519(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17169,8 +17465,8 @@ function validate519(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate519.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r409 = validate521;
-const schema231 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r409" };
+const podAction__r401 = validate521;
+const schema231 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r401" };
 function validate521(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17190,8 +17486,8 @@ function validate521(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate521.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r422 = validate523;
-const schema232 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r422" };
+const podAction__r403 = validate523;
+const schema232 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r403" };
 function validate523(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17211,8 +17507,8 @@ function validate523(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate523.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r429 = validate525;
-const schema233 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r429" };
+const podAction__r404 = validate525;
+const schema233 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r404" };
 function validate525(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17232,8 +17528,8 @@ function validate525(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate525.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r500 = validate527;
-const schema234 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r500" };
+const podAction__r405 = validate527;
+const schema234 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r405" };
 function validate527(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17253,8 +17549,8 @@ function validate527(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate527.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusters__r200 = validate529;
-const schema235 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListClustersResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r200" };
+const podAction__r409 = validate529;
+const schema235 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r409" };
 function validate529(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17266,16 +17562,16 @@ function validate529(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate203(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate203.errors : vErrors.concat(validate203.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate529.errors = vErrors;
   return errors === 0;
 }
-validate529.evaluated = { "props": { "clusters": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusters__r401 = validate531;
-const schema236 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r401" };
+validate529.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const podAction__r422 = validate531;
+const schema236 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r422" };
 function validate531(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17295,8 +17591,8 @@ function validate531(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate531.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusters__r403 = validate533;
-const schema237 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r403" };
+const podAction__r429 = validate533;
+const schema237 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r429" };
 function validate533(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17316,8 +17612,8 @@ function validate533(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate533.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusters__r405 = validate535;
-const schema238 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r405" };
+const podAction__r500 = validate535;
+const schema238 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r500" };
 function validate535(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17337,8 +17633,8 @@ function validate535(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate535.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusters__r429 = validate537;
-const schema239 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r429" };
+const listClusters__r200 = validate537;
+const schema239 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListClustersResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r200" };
 function validate537(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17350,16 +17646,16 @@ function validate537(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate203(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate203.errors : vErrors.concat(validate203.errors);
     errors = vErrors.length;
   }
   validate537.errors = vErrors;
   return errors === 0;
 }
-validate537.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusters__r500 = validate539;
-const schema240 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r500" };
+validate537.evaluated = { "props": { "clusters": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusters__r401 = validate539;
+const schema240 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r401" };
 function validate539(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17379,8 +17675,8 @@ function validate539(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate539.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__body = validate541;
-const schema241 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateClusterRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__body" };
+const listClusters__r403 = validate541;
+const schema241 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r403" };
 function validate541(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17392,16 +17688,16 @@ function validate541(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate186(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate186.errors : vErrors.concat(validate186.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate541.errors = vErrors;
   return errors === 0;
 }
-validate541.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r201 = validate543;
-const schema242 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cluster", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r201" };
+validate541.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusters__r405 = validate543;
+const schema242 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r405" };
 function validate543(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17413,16 +17709,16 @@ function validate543(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate173(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate543.errors = vErrors;
   return errors === 0;
 }
-validate543.evaluated = { "props": { "id": true, "name": true, "type": true, "compute": true, "template": true, "dataCenterId": true, "pods": true, "network": true, "primary": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r400 = validate545;
-const schema243 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r400" };
+validate543.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusters__r429 = validate545;
+const schema243 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r429" };
 function validate545(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17442,8 +17738,8 @@ function validate545(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate545.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r401 = validate547;
-const schema244 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r401" };
+const listClusters__r500 = validate547;
+const schema244 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r500" };
 function validate547(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17463,8 +17759,8 @@ function validate547(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate547.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r403 = validate549;
-const schema245 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r403" };
+const createCluster__body = validate549;
+const schema245 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateClusterRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__body" };
 function validate549(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17476,16 +17772,16 @@ function validate549(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate186(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate186.errors : vErrors.concat(validate186.errors);
     errors = vErrors.length;
   }
   validate549.errors = vErrors;
   return errors === 0;
 }
-validate549.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r405 = validate551;
-const schema246 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r405" };
+validate549.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createCluster__r201 = validate551;
+const schema246 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cluster", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r201" };
 function validate551(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17497,16 +17793,16 @@ function validate551(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate173(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
     errors = vErrors.length;
   }
   validate551.errors = vErrors;
   return errors === 0;
 }
-validate551.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r422 = validate553;
-const schema247 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r422" };
+validate551.evaluated = { "props": { "id": true, "name": true, "type": true, "compute": true, "template": true, "dataCenterId": true, "pods": true, "network": true, "primary": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
+const createCluster__r400 = validate553;
+const schema247 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r400" };
 function validate553(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17526,8 +17822,8 @@ function validate553(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate553.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r429 = validate555;
-const schema248 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r429" };
+const createCluster__r401 = validate555;
+const schema248 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r401" };
 function validate555(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17547,8 +17843,8 @@ function validate555(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate555.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r500 = validate557;
-const schema249 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r500" };
+const createCluster__r403 = validate557;
+const schema249 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r403" };
 function validate557(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17568,8 +17864,8 @@ function validate557(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate557.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r200 = validate559;
-const schema250 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cluster", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r200" };
+const createCluster__r405 = validate559;
+const schema250 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r405" };
 function validate559(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17581,16 +17877,16 @@ function validate559(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate173(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate559.errors = vErrors;
   return errors === 0;
 }
-validate559.evaluated = { "props": { "id": true, "name": true, "type": true, "compute": true, "template": true, "dataCenterId": true, "pods": true, "network": true, "primary": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r401 = validate561;
-const schema251 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r401" };
+validate559.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createCluster__r422 = validate561;
+const schema251 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r422" };
 function validate561(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17610,8 +17906,8 @@ function validate561(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate561.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r403 = validate563;
-const schema252 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r403" };
+const createCluster__r429 = validate563;
+const schema252 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r429" };
 function validate563(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17631,8 +17927,8 @@ function validate563(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate563.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r404 = validate565;
-const schema253 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r404" };
+const createCluster__r500 = validate565;
+const schema253 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r500" };
 function validate565(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17652,8 +17948,8 @@ function validate565(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate565.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r405 = validate567;
-const schema254 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r405" };
+const getCluster__r200 = validate567;
+const schema254 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cluster", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r200" };
 function validate567(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17665,16 +17961,16 @@ function validate567(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate173(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
     errors = vErrors.length;
   }
   validate567.errors = vErrors;
   return errors === 0;
 }
-validate567.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r429 = validate569;
-const schema255 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r429" };
+validate567.evaluated = { "props": { "id": true, "name": true, "type": true, "compute": true, "template": true, "dataCenterId": true, "pods": true, "network": true, "primary": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
+const getCluster__r401 = validate569;
+const schema255 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r401" };
 function validate569(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17694,8 +17990,8 @@ function validate569(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate569.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r500 = validate571;
-const schema256 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r500" };
+const getCluster__r403 = validate571;
+const schema256 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r403" };
 function validate571(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17715,8 +18011,8 @@ function validate571(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate571.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteCluster__r401 = validate573;
-const schema257 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r401" };
+const getCluster__r404 = validate573;
+const schema257 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r404" };
 function validate573(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17736,8 +18032,8 @@ function validate573(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate573.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteCluster__r403 = validate575;
-const schema258 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r403" };
+const getCluster__r405 = validate575;
+const schema258 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r405" };
 function validate575(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17757,8 +18053,8 @@ function validate575(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate575.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteCluster__r404 = validate577;
-const schema259 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r404" };
+const getCluster__r429 = validate577;
+const schema259 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r429" };
 function validate577(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17778,8 +18074,8 @@ function validate577(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate577.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteCluster__r405 = validate579;
-const schema260 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r405" };
+const getCluster__r500 = validate579;
+const schema260 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r500" };
 function validate579(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17799,8 +18095,8 @@ function validate579(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate579.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteCluster__r429 = validate581;
-const schema261 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r429" };
+const deleteCluster__r401 = validate581;
+const schema261 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r401" };
 function validate581(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17820,8 +18116,8 @@ function validate581(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate581.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteCluster__r500 = validate583;
-const schema262 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r500" };
+const deleteCluster__r403 = validate583;
+const schema262 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r403" };
 function validate583(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17841,8 +18137,8 @@ function validate583(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate583.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__body = validate585;
-const schema263 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateClusterRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__body" };
+const deleteCluster__r404 = validate585;
+const schema263 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r404" };
 function validate585(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17854,16 +18150,16 @@ function validate585(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate202(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate202.errors : vErrors.concat(validate202.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate585.errors = vErrors;
   return errors === 0;
 }
-validate585.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r200 = validate587;
-const schema264 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cluster", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r200" };
+validate585.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteCluster__r405 = validate587;
+const schema264 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r405" };
 function validate587(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17875,16 +18171,16 @@ function validate587(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate173(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate587.errors = vErrors;
   return errors === 0;
 }
-validate587.evaluated = { "props": { "id": true, "name": true, "type": true, "compute": true, "template": true, "dataCenterId": true, "pods": true, "network": true, "primary": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r400 = validate589;
-const schema265 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r400" };
+validate587.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteCluster__r429 = validate589;
+const schema265 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r429" };
 function validate589(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17904,8 +18200,8 @@ function validate589(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate589.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r401 = validate591;
-const schema266 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r401" };
+const deleteCluster__r500 = validate591;
+const schema266 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r500" };
 function validate591(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17925,8 +18221,8 @@ function validate591(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate591.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r403 = validate593;
-const schema267 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r403" };
+const updateCluster__body = validate593;
+const schema267 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateClusterRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__body" };
 function validate593(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17938,16 +18234,16 @@ function validate593(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate202(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate202.errors : vErrors.concat(validate202.errors);
     errors = vErrors.length;
   }
   validate593.errors = vErrors;
   return errors === 0;
 }
-validate593.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r404 = validate595;
-const schema268 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r404" };
+validate593.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updateCluster__r200 = validate595;
+const schema268 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cluster", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r200" };
 function validate595(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17959,16 +18255,16 @@ function validate595(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate173(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
     errors = vErrors.length;
   }
   validate595.errors = vErrors;
   return errors === 0;
 }
-validate595.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r405 = validate597;
-const schema269 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r405" };
+validate595.evaluated = { "props": { "id": true, "name": true, "type": true, "compute": true, "template": true, "dataCenterId": true, "pods": true, "network": true, "primary": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
+const updateCluster__r400 = validate597;
+const schema269 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r400" };
 function validate597(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17988,8 +18284,8 @@ function validate597(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate597.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r422 = validate599;
-const schema270 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r422" };
+const updateCluster__r401 = validate599;
+const schema270 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r401" };
 function validate599(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18009,8 +18305,8 @@ function validate599(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate599.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r429 = validate601;
-const schema271 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r429" };
+const updateCluster__r403 = validate601;
+const schema271 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r403" };
 function validate601(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18030,8 +18326,8 @@ function validate601(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate601.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r500 = validate603;
-const schema272 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r500" };
+const updateCluster__r404 = validate603;
+const schema272 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r404" };
 function validate603(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18051,8 +18347,8 @@ function validate603(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate603.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r200 = validate605;
-const schema273 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPodsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r200" };
+const updateCluster__r405 = validate605;
+const schema273 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r405" };
 function validate605(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18064,16 +18360,16 @@ function validate605(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate271(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate271.errors : vErrors.concat(validate271.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate605.errors = vErrors;
   return errors === 0;
 }
-validate605.evaluated = { "props": { "pods": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r401 = validate607;
-const schema274 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r401" };
+validate605.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateCluster__r422 = validate607;
+const schema274 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r422" };
 function validate607(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18093,8 +18389,8 @@ function validate607(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate607.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r403 = validate609;
-const schema275 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r403" };
+const updateCluster__r429 = validate609;
+const schema275 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r429" };
 function validate609(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18114,8 +18410,8 @@ function validate609(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate609.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r404 = validate611;
-const schema276 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r404" };
+const updateCluster__r500 = validate611;
+const schema276 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r500" };
 function validate611(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18135,8 +18431,8 @@ function validate611(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate611.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r405 = validate613;
-const schema277 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r405" };
+const listClusterPods__r200 = validate613;
+const schema277 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPodsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r200" };
 function validate613(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18148,16 +18444,16 @@ function validate613(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate271(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate271.errors : vErrors.concat(validate271.errors);
     errors = vErrors.length;
   }
   validate613.errors = vErrors;
   return errors === 0;
 }
-validate613.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r429 = validate615;
-const schema278 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r429" };
+validate613.evaluated = { "props": { "pods": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterPods__r401 = validate615;
+const schema278 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r401" };
 function validate615(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18177,8 +18473,8 @@ function validate615(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate615.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r500 = validate617;
-const schema279 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r500" };
+const listClusterPods__r403 = validate617;
+const schema279 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r403" };
 function validate617(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18198,8 +18494,8 @@ function validate617(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate617.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r200 = validate619;
-const schema280 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r200" };
+const listClusterPods__r404 = validate619;
+const schema280 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r404" };
 function validate619(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18211,16 +18507,16 @@ function validate619(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate342(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate342.errors : vErrors.concat(validate342.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate619.errors = vErrors;
   return errors === 0;
 }
-validate619.evaluated = { "props": { "endpoints": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r401 = validate621;
-const schema281 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r401" };
+validate619.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterPods__r405 = validate621;
+const schema281 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r405" };
 function validate621(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18240,8 +18536,8 @@ function validate621(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate621.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r403 = validate623;
-const schema282 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r403" };
+const listClusterPods__r429 = validate623;
+const schema282 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r429" };
 function validate623(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18261,8 +18557,8 @@ function validate623(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate623.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r405 = validate625;
-const schema283 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r405" };
+const listClusterPods__r500 = validate625;
+const schema283 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r500" };
 function validate625(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18282,8 +18578,8 @@ function validate625(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate625.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r429 = validate627;
-const schema284 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r429" };
+const listEndpoints__r200 = validate627;
+const schema284 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r200" };
 function validate627(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18295,16 +18591,16 @@ function validate627(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate342(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate342.errors : vErrors.concat(validate342.errors);
     errors = vErrors.length;
   }
   validate627.errors = vErrors;
   return errors === 0;
 }
-validate627.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r500 = validate629;
-const schema285 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r500" };
+validate627.evaluated = { "props": { "endpoints": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpoints__r401 = validate629;
+const schema285 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r401" };
 function validate629(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18324,8 +18620,8 @@ function validate629(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate629.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__body = validate631;
-const schema286 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateEndpointRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__body" };
+const listEndpoints__r403 = validate631;
+const schema286 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r403" };
 function validate631(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18337,16 +18633,16 @@ function validate631(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate307(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate307.errors : vErrors.concat(validate307.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate631.errors = vErrors;
   return errors === 0;
 }
-validate631.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r201 = validate633;
-const schema287 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r201" };
+validate631.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpoints__r405 = validate633;
+const schema287 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r405" };
 function validate633(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18358,16 +18654,16 @@ function validate633(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate282(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate282.errors : vErrors.concat(validate282.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate633.errors = vErrors;
   return errors === 0;
 }
-validate633.evaluated = { "props": { "id": true, "name": true, "type": true, "requestUrls": true, "gpu": true, "cpu": true, "workers": true, "scaling": true, "dataCenterIds": true, "networkVolumes": true, "timeout": true, "flashboot": true, "createdAt": true, "registry": true, "args": true, "disk": true, "env": true, "image": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r400 = validate635;
-const schema288 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r400" };
+validate633.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpoints__r429 = validate635;
+const schema288 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r429" };
 function validate635(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18387,8 +18683,8 @@ function validate635(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate635.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r401 = validate637;
-const schema289 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r401" };
+const listEndpoints__r500 = validate637;
+const schema289 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r500" };
 function validate637(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18408,8 +18704,8 @@ function validate637(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate637.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r403 = validate639;
-const schema290 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r403" };
+const createEndpoint__body = validate639;
+const schema290 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateEndpointRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__body" };
 function validate639(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18421,16 +18717,16 @@ function validate639(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate307(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate307.errors : vErrors.concat(validate307.errors);
     errors = vErrors.length;
   }
   validate639.errors = vErrors;
   return errors === 0;
 }
-validate639.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r404 = validate641;
-const schema291 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r404" };
+validate639.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createEndpoint__r201 = validate641;
+const schema291 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r201" };
 function validate641(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18442,16 +18738,16 @@ function validate641(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate282(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate282.errors : vErrors.concat(validate282.errors);
     errors = vErrors.length;
   }
   validate641.errors = vErrors;
   return errors === 0;
 }
-validate641.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r405 = validate643;
-const schema292 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r405" };
+validate641.evaluated = { "props": { "id": true, "name": true, "type": true, "requestUrls": true, "gpu": true, "cpu": true, "workers": true, "scaling": true, "dataCenterIds": true, "networkVolumes": true, "timeout": true, "flashboot": true, "createdAt": true, "registry": true, "args": true, "disk": true, "env": true, "image": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
+const createEndpoint__r400 = validate643;
+const schema292 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r400" };
 function validate643(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18471,8 +18767,8 @@ function validate643(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate643.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r422 = validate645;
-const schema293 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r422" };
+const createEndpoint__r401 = validate645;
+const schema293 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r401" };
 function validate645(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18492,8 +18788,8 @@ function validate645(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate645.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r429 = validate647;
-const schema294 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r429" };
+const createEndpoint__r403 = validate647;
+const schema294 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r403" };
 function validate647(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18513,8 +18809,8 @@ function validate647(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate647.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r500 = validate649;
-const schema295 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r500" };
+const createEndpoint__r404 = validate649;
+const schema295 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r404" };
 function validate649(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18534,8 +18830,8 @@ function validate649(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate649.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r200 = validate651;
-const schema296 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r200" };
+const createEndpoint__r405 = validate651;
+const schema296 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r405" };
 function validate651(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18547,16 +18843,16 @@ function validate651(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate282(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate282.errors : vErrors.concat(validate282.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate651.errors = vErrors;
   return errors === 0;
 }
-validate651.evaluated = { "props": { "id": true, "name": true, "type": true, "requestUrls": true, "gpu": true, "cpu": true, "workers": true, "scaling": true, "dataCenterIds": true, "networkVolumes": true, "timeout": true, "flashboot": true, "createdAt": true, "registry": true, "args": true, "disk": true, "env": true, "image": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r401 = validate653;
-const schema297 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r401" };
+validate651.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createEndpoint__r422 = validate653;
+const schema297 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r422" };
 function validate653(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18576,8 +18872,8 @@ function validate653(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate653.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r403 = validate655;
-const schema298 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r403" };
+const createEndpoint__r429 = validate655;
+const schema298 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r429" };
 function validate655(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18597,8 +18893,8 @@ function validate655(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate655.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r404 = validate657;
-const schema299 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r404" };
+const createEndpoint__r500 = validate657;
+const schema299 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r500" };
 function validate657(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18618,8 +18914,8 @@ function validate657(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate657.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r405 = validate659;
-const schema300 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r405" };
+const getEndpoint__r200 = validate659;
+const schema300 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r200" };
 function validate659(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18631,16 +18927,16 @@ function validate659(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate282(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate282.errors : vErrors.concat(validate282.errors);
     errors = vErrors.length;
   }
   validate659.errors = vErrors;
   return errors === 0;
 }
-validate659.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r429 = validate661;
-const schema301 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r429" };
+validate659.evaluated = { "props": { "id": true, "name": true, "type": true, "requestUrls": true, "gpu": true, "cpu": true, "workers": true, "scaling": true, "dataCenterIds": true, "networkVolumes": true, "timeout": true, "flashboot": true, "createdAt": true, "registry": true, "args": true, "disk": true, "env": true, "image": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpoint__r401 = validate661;
+const schema301 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r401" };
 function validate661(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18660,8 +18956,8 @@ function validate661(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate661.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r500 = validate663;
-const schema302 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r500" };
+const getEndpoint__r403 = validate663;
+const schema302 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r403" };
 function validate663(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18681,8 +18977,8 @@ function validate663(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate663.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r401 = validate665;
-const schema303 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r401" };
+const getEndpoint__r404 = validate665;
+const schema303 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r404" };
 function validate665(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18702,8 +18998,8 @@ function validate665(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate665.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r403 = validate667;
-const schema304 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r403" };
+const getEndpoint__r405 = validate667;
+const schema304 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r405" };
 function validate667(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18723,8 +19019,8 @@ function validate667(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate667.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r404 = validate669;
-const schema305 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r404" };
+const getEndpoint__r429 = validate669;
+const schema305 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r429" };
 function validate669(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18744,8 +19040,8 @@ function validate669(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate669.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r405 = validate671;
-const schema306 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r405" };
+const getEndpoint__r500 = validate671;
+const schema306 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r500" };
 function validate671(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18765,8 +19061,8 @@ function validate671(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate671.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r429 = validate673;
-const schema307 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r429" };
+const deleteEndpoint__r401 = validate673;
+const schema307 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r401" };
 function validate673(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18786,8 +19082,8 @@ function validate673(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate673.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r500 = validate675;
-const schema308 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r500" };
+const deleteEndpoint__r403 = validate675;
+const schema308 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r403" };
 function validate675(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18807,8 +19103,8 @@ function validate675(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate675.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__body = validate677;
-const schema309 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateEndpointRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__body" };
+const deleteEndpoint__r404 = validate677;
+const schema309 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r404" };
 function validate677(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18820,16 +19116,16 @@ function validate677(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate327(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate327.errors : vErrors.concat(validate327.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate677.errors = vErrors;
   return errors === 0;
 }
-validate677.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r200 = validate679;
-const schema310 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r200" };
+validate677.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteEndpoint__r405 = validate679;
+const schema310 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r405" };
 function validate679(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18841,16 +19137,16 @@ function validate679(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate282(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate282.errors : vErrors.concat(validate282.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate679.errors = vErrors;
   return errors === 0;
 }
-validate679.evaluated = { "props": { "id": true, "name": true, "type": true, "requestUrls": true, "gpu": true, "cpu": true, "workers": true, "scaling": true, "dataCenterIds": true, "networkVolumes": true, "timeout": true, "flashboot": true, "createdAt": true, "registry": true, "args": true, "disk": true, "env": true, "image": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r400 = validate681;
-const schema311 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r400" };
+validate679.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteEndpoint__r429 = validate681;
+const schema311 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r429" };
 function validate681(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18870,8 +19166,8 @@ function validate681(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate681.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r401 = validate683;
-const schema312 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r401" };
+const deleteEndpoint__r500 = validate683;
+const schema312 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r500" };
 function validate683(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18891,8 +19187,8 @@ function validate683(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate683.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r403 = validate685;
-const schema313 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r403" };
+const updateEndpoint__body = validate685;
+const schema313 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateEndpointRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__body" };
 function validate685(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18904,16 +19200,16 @@ function validate685(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate327(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate327.errors : vErrors.concat(validate327.errors);
     errors = vErrors.length;
   }
   validate685.errors = vErrors;
   return errors === 0;
 }
-validate685.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r404 = validate687;
-const schema314 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r404" };
+validate685.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__r200 = validate687;
+const schema314 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r200" };
 function validate687(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18925,16 +19221,16 @@ function validate687(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate282(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate282.errors : vErrors.concat(validate282.errors);
     errors = vErrors.length;
   }
   validate687.errors = vErrors;
   return errors === 0;
 }
-validate687.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r405 = validate689;
-const schema315 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r405" };
+validate687.evaluated = { "props": { "id": true, "name": true, "type": true, "requestUrls": true, "gpu": true, "cpu": true, "workers": true, "scaling": true, "dataCenterIds": true, "networkVolumes": true, "timeout": true, "flashboot": true, "createdAt": true, "registry": true, "args": true, "disk": true, "env": true, "image": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__r400 = validate689;
+const schema315 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r400" };
 function validate689(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18954,8 +19250,8 @@ function validate689(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate689.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r422 = validate691;
-const schema316 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r422" };
+const updateEndpoint__r401 = validate691;
+const schema316 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r401" };
 function validate691(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18975,8 +19271,8 @@ function validate691(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate691.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r429 = validate693;
-const schema317 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r429" };
+const updateEndpoint__r403 = validate693;
+const schema317 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r403" };
 function validate693(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18996,8 +19292,8 @@ function validate693(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate693.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r500 = validate695;
-const schema318 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r500" };
+const updateEndpoint__r404 = validate695;
+const schema318 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r404" };
 function validate695(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19017,8 +19313,8 @@ function validate695(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate695.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r200 = validate697;
-const schema319 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointWorkersResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r200" };
+const updateEndpoint__r405 = validate697;
+const schema319 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r405" };
 function validate697(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19030,16 +19326,16 @@ function validate697(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate344(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate344.errors : vErrors.concat(validate344.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate697.errors = vErrors;
   return errors === 0;
 }
-validate697.evaluated = { "props": { "workers": true, "summary": true, "endpointVersion": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r401 = validate699;
-const schema320 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r401" };
+validate697.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__r422 = validate699;
+const schema320 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r422" };
 function validate699(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19059,8 +19355,8 @@ function validate699(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate699.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r403 = validate701;
-const schema321 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r403" };
+const updateEndpoint__r429 = validate701;
+const schema321 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r429" };
 function validate701(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19080,8 +19376,8 @@ function validate701(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate701.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r404 = validate703;
-const schema322 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r404" };
+const updateEndpoint__r500 = validate703;
+const schema322 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r500" };
 function validate703(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19101,8 +19397,8 @@ function validate703(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate703.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r405 = validate705;
-const schema323 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r405" };
+const listEndpointWorkers__r200 = validate705;
+const schema323 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointWorkersResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r200" };
 function validate705(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19114,16 +19410,16 @@ function validate705(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate344(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate344.errors : vErrors.concat(validate344.errors);
     errors = vErrors.length;
   }
   validate705.errors = vErrors;
   return errors === 0;
 }
-validate705.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r429 = validate707;
-const schema324 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r429" };
+validate705.evaluated = { "props": { "workers": true, "summary": true, "endpointVersion": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointWorkers__r401 = validate707;
+const schema324 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r401" };
 function validate707(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19143,8 +19439,8 @@ function validate707(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate707.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r500 = validate709;
-const schema325 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r500" };
+const listEndpointWorkers__r403 = validate709;
+const schema325 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r403" };
 function validate709(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19164,8 +19460,8 @@ function validate709(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate709.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r200 = validate711;
-const schema326 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointReleasesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r200" };
+const listEndpointWorkers__r404 = validate711;
+const schema326 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r404" };
 function validate711(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19177,16 +19473,16 @@ function validate711(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate351(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate351.errors : vErrors.concat(validate351.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate711.errors = vErrors;
   return errors === 0;
 }
-validate711.evaluated = { "props": { "endpointVersion": true, "rollout": true, "releases": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r401 = validate713;
-const schema327 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r401" };
+validate711.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointWorkers__r405 = validate713;
+const schema327 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r405" };
 function validate713(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19206,8 +19502,8 @@ function validate713(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate713.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r403 = validate715;
-const schema328 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r403" };
+const listEndpointWorkers__r429 = validate715;
+const schema328 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r429" };
 function validate715(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19227,8 +19523,8 @@ function validate715(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate715.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r404 = validate717;
-const schema329 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r404" };
+const listEndpointWorkers__r500 = validate717;
+const schema329 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r500" };
 function validate717(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19248,8 +19544,8 @@ function validate717(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate717.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r405 = validate719;
-const schema330 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r405" };
+const listEndpointReleases__r200 = validate719;
+const schema330 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointReleasesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r200" };
 function validate719(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19261,16 +19557,16 @@ function validate719(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate351(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate351.errors : vErrors.concat(validate351.errors);
     errors = vErrors.length;
   }
   validate719.errors = vErrors;
   return errors === 0;
 }
-validate719.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r429 = validate721;
-const schema331 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r429" };
+validate719.evaluated = { "props": { "pagination": true, "endpointVersion": true, "rollout": true, "releases": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointReleases__r400 = validate721;
+const schema331 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r400" };
 function validate721(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19290,8 +19586,8 @@ function validate721(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate721.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r500 = validate723;
-const schema332 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r500" };
+const listEndpointReleases__r401 = validate723;
+const schema332 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r401" };
 function validate723(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19311,8 +19607,8 @@ function validate723(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate723.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__r400 = validate725;
-const schema333 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r400" };
+const listEndpointReleases__r403 = validate725;
+const schema333 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r403" };
 function validate725(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19332,8 +19628,8 @@ function validate725(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate725.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__r401 = validate727;
-const schema334 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r401" };
+const listEndpointReleases__r404 = validate727;
+const schema334 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r404" };
 function validate727(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19353,8 +19649,8 @@ function validate727(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate727.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__r403 = validate729;
-const schema335 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r403" };
+const listEndpointReleases__r405 = validate729;
+const schema335 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r405" };
 function validate729(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19374,8 +19670,8 @@ function validate729(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate729.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__r404 = validate731;
-const schema336 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r404" };
+const listEndpointReleases__r422 = validate731;
+const schema336 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r422" };
 function validate731(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19395,8 +19691,8 @@ function validate731(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate731.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__r405 = validate733;
-const schema337 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r405" };
+const listEndpointReleases__r429 = validate733;
+const schema337 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r429" };
 function validate733(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19416,8 +19712,8 @@ function validate733(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate733.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__r429 = validate735;
-const schema338 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r429" };
+const listEndpointReleases__r500 = validate735;
+const schema338 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r500" };
 function validate735(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19437,8 +19733,8 @@ function validate735(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate735.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__r500 = validate737;
-const schema339 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r500" };
+const getWorkerLogs__r400 = validate737;
+const schema339 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r400" };
 function validate737(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19458,8 +19754,8 @@ function validate737(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate737.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r200 = validate739;
-const schema340 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListTemplatesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r200" };
+const getWorkerLogs__r401 = validate739;
+const schema340 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r401" };
 function validate739(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19471,16 +19767,16 @@ function validate739(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate377(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate377.errors : vErrors.concat(validate377.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate739.errors = vErrors;
   return errors === 0;
 }
-validate739.evaluated = { "props": { "templates": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r401 = validate741;
-const schema341 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r401" };
+validate739.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getWorkerLogs__r403 = validate741;
+const schema341 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r403" };
 function validate741(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19500,8 +19796,8 @@ function validate741(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate741.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r403 = validate743;
-const schema342 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r403" };
+const getWorkerLogs__r404 = validate743;
+const schema342 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r404" };
 function validate743(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19521,8 +19817,8 @@ function validate743(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate743.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r405 = validate745;
-const schema343 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r405" };
+const getWorkerLogs__r405 = validate745;
+const schema343 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r405" };
 function validate745(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19542,8 +19838,8 @@ function validate745(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate745.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r429 = validate747;
-const schema344 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r429" };
+const getWorkerLogs__r429 = validate747;
+const schema344 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r429" };
 function validate747(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19563,8 +19859,8 @@ function validate747(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate747.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r500 = validate749;
-const schema345 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r500" };
+const getWorkerLogs__r500 = validate749;
+const schema345 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r500" };
 function validate749(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19584,8 +19880,8 @@ function validate749(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate749.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__body = validate751;
-const schema346 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateTemplateRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__body" };
+const listEndpointBuilds__r200 = validate751;
+const schema346 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointBuildsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r200" };
 function validate751(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19597,16 +19893,16 @@ function validate751(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate361(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate361.errors : vErrors.concat(validate361.errors);
+  if (!validate365(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate365.errors : vErrors.concat(validate365.errors);
     errors = vErrors.length;
   }
   validate751.errors = vErrors;
   return errors === 0;
 }
-validate751.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r201 = validate753;
-const schema347 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r201" };
+validate751.evaluated = { "props": { "builds": true, "pagination": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBuilds__r400 = validate753;
+const schema347 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r400" };
 function validate753(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19618,16 +19914,16 @@ function validate753(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate163(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate753.errors = vErrors;
   return errors === 0;
 }
-validate753.evaluated = { "props": { "id": true, "name": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true, "mounts": true, "serverless": true, "public": true, "category": true, "startSsh": true, "startJupyter": true, "allowedCudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r400 = validate755;
-const schema348 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r400" };
+validate753.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBuilds__r401 = validate755;
+const schema348 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r401" };
 function validate755(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19647,8 +19943,8 @@ function validate755(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate755.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r401 = validate757;
-const schema349 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r401" };
+const listEndpointBuilds__r403 = validate757;
+const schema349 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r403" };
 function validate757(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19668,8 +19964,8 @@ function validate757(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate757.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r403 = validate759;
-const schema350 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r403" };
+const listEndpointBuilds__r404 = validate759;
+const schema350 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r404" };
 function validate759(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19689,8 +19985,8 @@ function validate759(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate759.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r405 = validate761;
-const schema351 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r405" };
+const listEndpointBuilds__r405 = validate761;
+const schema351 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r405" };
 function validate761(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19710,8 +20006,8 @@ function validate761(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate761.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r422 = validate763;
-const schema352 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r422" };
+const listEndpointBuilds__r422 = validate763;
+const schema352 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r422" };
 function validate763(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19731,8 +20027,8 @@ function validate763(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate763.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r429 = validate765;
-const schema353 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r429" };
+const listEndpointBuilds__r429 = validate765;
+const schema353 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r429" };
 function validate765(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19752,8 +20048,8 @@ function validate765(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate765.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r500 = validate767;
-const schema354 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r500" };
+const listEndpointBuilds__r500 = validate767;
+const schema354 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r500" };
 function validate767(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19773,8 +20069,8 @@ function validate767(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate767.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r200 = validate769;
-const schema355 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r200" };
+const getEndpointBuild__r200 = validate769;
+const schema355 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Build", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r200" };
 function validate769(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19786,16 +20082,16 @@ function validate769(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate163(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
+  if (!validate363(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate363.errors : vErrors.concat(validate363.errors);
     errors = vErrors.length;
   }
   validate769.errors = vErrors;
   return errors === 0;
 }
-validate769.evaluated = { "props": { "id": true, "name": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true, "mounts": true, "serverless": true, "public": true, "category": true, "startSsh": true, "startJupyter": true, "allowedCudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r401 = validate771;
-const schema356 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r401" };
+validate769.evaluated = { "props": { "id": true, "status": true, "commitHash": true, "commitMessage": true, "branch": true, "commitDate": true, "imageName": true, "startedAt": true, "completedAt": true, "error": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpointBuild__r400 = validate771;
+const schema356 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r400" };
 function validate771(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19815,8 +20111,8 @@ function validate771(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate771.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r403 = validate773;
-const schema357 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r403" };
+const getEndpointBuild__r401 = validate773;
+const schema357 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r401" };
 function validate773(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19836,8 +20132,8 @@ function validate773(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate773.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r404 = validate775;
-const schema358 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r404" };
+const getEndpointBuild__r403 = validate775;
+const schema358 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r403" };
 function validate775(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19857,8 +20153,8 @@ function validate775(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate775.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r405 = validate777;
-const schema359 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r405" };
+const getEndpointBuild__r404 = validate777;
+const schema359 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r404" };
 function validate777(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19878,8 +20174,8 @@ function validate777(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate777.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r429 = validate779;
-const schema360 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r429" };
+const getEndpointBuild__r405 = validate779;
+const schema360 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r405" };
 function validate779(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19899,8 +20195,8 @@ function validate779(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate779.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r500 = validate781;
-const schema361 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r500" };
+const getEndpointBuild__r429 = validate781;
+const schema361 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r429" };
 function validate781(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19920,8 +20216,8 @@ function validate781(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate781.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r400 = validate783;
-const schema362 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r400" };
+const getEndpointBuild__r500 = validate783;
+const schema362 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r500" };
 function validate783(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19941,8 +20237,8 @@ function validate783(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate783.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r401 = validate785;
-const schema363 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r401" };
+const getEndpointBuildLogs__r400 = validate785;
+const schema363 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r400" };
 function validate785(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19962,8 +20258,8 @@ function validate785(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate785.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r403 = validate787;
-const schema364 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r403" };
+const getEndpointBuildLogs__r401 = validate787;
+const schema364 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r401" };
 function validate787(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19983,8 +20279,8 @@ function validate787(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate787.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r404 = validate789;
-const schema365 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r404" };
+const getEndpointBuildLogs__r403 = validate789;
+const schema365 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r403" };
 function validate789(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20004,8 +20300,8 @@ function validate789(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate789.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r405 = validate791;
-const schema366 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r405" };
+const getEndpointBuildLogs__r404 = validate791;
+const schema366 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r404" };
 function validate791(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20025,8 +20321,8 @@ function validate791(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate791.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r429 = validate793;
-const schema367 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r429" };
+const getEndpointBuildLogs__r405 = validate793;
+const schema367 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r405" };
 function validate793(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20046,8 +20342,8 @@ function validate793(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate793.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r500 = validate795;
-const schema368 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r500" };
+const getEndpointBuildLogs__r429 = validate795;
+const schema368 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r429" };
 function validate795(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20067,8 +20363,8 @@ function validate795(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate795.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__body = validate797;
-const schema369 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateTemplateRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__body" };
+const getEndpointBuildLogs__r500 = validate797;
+const schema369 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r500" };
 function validate797(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20080,16 +20376,16 @@ function validate797(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate369(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate369.errors : vErrors.concat(validate369.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate797.errors = vErrors;
   return errors === 0;
 }
-validate797.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r200 = validate799;
-const schema370 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r200" };
+validate797.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listTemplates__r200 = validate799;
+const schema370 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListTemplatesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r200" };
 function validate799(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20101,16 +20397,16 @@ function validate799(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate163(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
+  if (!validate385(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate385.errors : vErrors.concat(validate385.errors);
     errors = vErrors.length;
   }
   validate799.errors = vErrors;
   return errors === 0;
 }
-validate799.evaluated = { "props": { "id": true, "name": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true, "mounts": true, "serverless": true, "public": true, "category": true, "startSsh": true, "startJupyter": true, "allowedCudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r400 = validate801;
-const schema371 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r400" };
+validate799.evaluated = { "props": { "templates": true }, "dynamicProps": false, "dynamicItems": false };
+const listTemplates__r401 = validate801;
+const schema371 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r401" };
 function validate801(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20130,8 +20426,8 @@ function validate801(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate801.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r401 = validate803;
-const schema372 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r401" };
+const listTemplates__r403 = validate803;
+const schema372 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r403" };
 function validate803(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20151,8 +20447,8 @@ function validate803(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate803.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r403 = validate805;
-const schema373 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r403" };
+const listTemplates__r405 = validate805;
+const schema373 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r405" };
 function validate805(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20172,8 +20468,8 @@ function validate805(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate805.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r404 = validate807;
-const schema374 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r404" };
+const listTemplates__r429 = validate807;
+const schema374 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r429" };
 function validate807(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20193,8 +20489,8 @@ function validate807(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate807.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r405 = validate809;
-const schema375 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r405" };
+const listTemplates__r500 = validate809;
+const schema375 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r500" };
 function validate809(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20214,8 +20510,8 @@ function validate809(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate809.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r422 = validate811;
-const schema376 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r422" };
+const createTemplate__body = validate811;
+const schema376 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateTemplateRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__body" };
 function validate811(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20227,16 +20523,16 @@ function validate811(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate369(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate369.errors : vErrors.concat(validate369.errors);
     errors = vErrors.length;
   }
   validate811.errors = vErrors;
   return errors === 0;
 }
-validate811.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r429 = validate813;
-const schema377 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r429" };
+validate811.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createTemplate__r201 = validate813;
+const schema377 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r201" };
 function validate813(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20248,16 +20544,16 @@ function validate813(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate163(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
     errors = vErrors.length;
   }
   validate813.errors = vErrors;
   return errors === 0;
 }
-validate813.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r500 = validate815;
-const schema378 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r500" };
+validate813.evaluated = { "props": { "id": true, "name": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true, "mounts": true, "serverless": true, "public": true, "category": true, "startSsh": true, "startJupyter": true, "allowedCudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
+const createTemplate__r400 = validate815;
+const schema378 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r400" };
 function validate815(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20277,8 +20573,8 @@ function validate815(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate815.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r200 = validate817;
-const schema379 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListNetworkVolumesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r200" };
+const createTemplate__r401 = validate817;
+const schema379 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r401" };
 function validate817(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20290,16 +20586,16 @@ function validate817(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate211(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate817.errors = vErrors;
   return errors === 0;
 }
-validate817.evaluated = { "props": { "networkVolumes": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r401 = validate819;
-const schema380 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r401" };
+validate817.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createTemplate__r403 = validate819;
+const schema380 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r403" };
 function validate819(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20319,8 +20615,8 @@ function validate819(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate819.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r403 = validate821;
-const schema381 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r403" };
+const createTemplate__r405 = validate821;
+const schema381 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r405" };
 function validate821(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20340,8 +20636,8 @@ function validate821(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate821.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r405 = validate823;
-const schema382 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r405" };
+const createTemplate__r422 = validate823;
+const schema382 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r422" };
 function validate823(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20361,8 +20657,8 @@ function validate823(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate823.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r429 = validate825;
-const schema383 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r429" };
+const createTemplate__r429 = validate825;
+const schema383 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r429" };
 function validate825(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20382,8 +20678,8 @@ function validate825(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate825.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r500 = validate827;
-const schema384 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r500" };
+const createTemplate__r500 = validate827;
+const schema384 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r500" };
 function validate827(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20403,8 +20699,8 @@ function validate827(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate827.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__body = validate829;
-const schema385 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateNetworkVolumeRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__body" };
+const getTemplate__r200 = validate829;
+const schema385 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r200" };
 function validate829(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20416,16 +20712,16 @@ function validate829(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate208(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
+  if (!validate163(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
     errors = vErrors.length;
   }
   validate829.errors = vErrors;
   return errors === 0;
 }
-validate829.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r201 = validate831;
-const schema386 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r201" };
+validate829.evaluated = { "props": { "id": true, "name": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true, "mounts": true, "serverless": true, "public": true, "category": true, "startSsh": true, "startJupyter": true, "allowedCudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
+const getTemplate__r401 = validate831;
+const schema386 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r401" };
 function validate831(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20437,16 +20733,16 @@ function validate831(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate206(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate831.errors = vErrors;
   return errors === 0;
 }
-validate831.evaluated = { "props": { "id": true, "name": true, "size": true, "dataCenter": true, "type": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r400 = validate833;
-const schema387 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r400" };
+validate831.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getTemplate__r403 = validate833;
+const schema387 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r403" };
 function validate833(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20466,8 +20762,8 @@ function validate833(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate833.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r401 = validate835;
-const schema388 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r401" };
+const getTemplate__r404 = validate835;
+const schema388 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r404" };
 function validate835(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20487,8 +20783,8 @@ function validate835(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate835.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r403 = validate837;
-const schema389 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r403" };
+const getTemplate__r405 = validate837;
+const schema389 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r405" };
 function validate837(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20508,8 +20804,8 @@ function validate837(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate837.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r405 = validate839;
-const schema390 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r405" };
+const getTemplate__r429 = validate839;
+const schema390 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r429" };
 function validate839(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20529,8 +20825,8 @@ function validate839(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate839.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r422 = validate841;
-const schema391 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r422" };
+const getTemplate__r500 = validate841;
+const schema391 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r500" };
 function validate841(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20550,8 +20846,8 @@ function validate841(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate841.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r429 = validate843;
-const schema392 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r429" };
+const deleteTemplate__r400 = validate843;
+const schema392 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r400" };
 function validate843(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20571,8 +20867,8 @@ function validate843(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate843.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r500 = validate845;
-const schema393 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r500" };
+const deleteTemplate__r401 = validate845;
+const schema393 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r401" };
 function validate845(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20592,8 +20888,8 @@ function validate845(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate845.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r200 = validate847;
-const schema394 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r200" };
+const deleteTemplate__r403 = validate847;
+const schema394 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r403" };
 function validate847(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20605,16 +20901,16 @@ function validate847(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate206(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate847.errors = vErrors;
   return errors === 0;
 }
-validate847.evaluated = { "props": { "id": true, "name": true, "size": true, "dataCenter": true, "type": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r401 = validate849;
-const schema395 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r401" };
+validate847.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteTemplate__r404 = validate849;
+const schema395 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r404" };
 function validate849(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20634,8 +20930,8 @@ function validate849(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate849.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r403 = validate851;
-const schema396 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r403" };
+const deleteTemplate__r405 = validate851;
+const schema396 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r405" };
 function validate851(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20655,8 +20951,8 @@ function validate851(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate851.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r404 = validate853;
-const schema397 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r404" };
+const deleteTemplate__r429 = validate853;
+const schema397 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r429" };
 function validate853(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20676,8 +20972,8 @@ function validate853(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate853.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r405 = validate855;
-const schema398 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r405" };
+const deleteTemplate__r500 = validate855;
+const schema398 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r500" };
 function validate855(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20697,8 +20993,8 @@ function validate855(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate855.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r429 = validate857;
-const schema399 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r429" };
+const updateTemplate__body = validate857;
+const schema399 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateTemplateRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__body" };
 function validate857(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20710,16 +21006,16 @@ function validate857(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate377(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate377.errors : vErrors.concat(validate377.errors);
     errors = vErrors.length;
   }
   validate857.errors = vErrors;
   return errors === 0;
 }
-validate857.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r500 = validate859;
-const schema400 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r500" };
+validate857.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updateTemplate__r200 = validate859;
+const schema400 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r200" };
 function validate859(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20731,16 +21027,16 @@ function validate859(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate163(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
     errors = vErrors.length;
   }
   validate859.errors = vErrors;
   return errors === 0;
 }
-validate859.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r401 = validate861;
-const schema401 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r401" };
+validate859.evaluated = { "props": { "id": true, "name": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true, "mounts": true, "serverless": true, "public": true, "category": true, "startSsh": true, "startJupyter": true, "allowedCudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
+const updateTemplate__r400 = validate861;
+const schema401 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r400" };
 function validate861(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20760,8 +21056,8 @@ function validate861(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate861.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r403 = validate863;
-const schema402 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r403" };
+const updateTemplate__r401 = validate863;
+const schema402 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r401" };
 function validate863(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20781,8 +21077,8 @@ function validate863(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate863.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r404 = validate865;
-const schema403 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r404" };
+const updateTemplate__r403 = validate865;
+const schema403 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r403" };
 function validate865(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20802,8 +21098,8 @@ function validate865(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate865.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r405 = validate867;
-const schema404 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r405" };
+const updateTemplate__r404 = validate867;
+const schema404 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r404" };
 function validate867(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20823,8 +21119,8 @@ function validate867(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate867.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r409 = validate869;
-const schema405 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r409" };
+const updateTemplate__r405 = validate869;
+const schema405 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r405" };
 function validate869(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20844,8 +21140,8 @@ function validate869(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate869.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r429 = validate871;
-const schema406 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r429" };
+const updateTemplate__r422 = validate871;
+const schema406 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r422" };
 function validate871(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20865,8 +21161,8 @@ function validate871(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate871.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r500 = validate873;
-const schema407 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r500" };
+const updateTemplate__r429 = validate873;
+const schema407 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r429" };
 function validate873(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20886,8 +21182,8 @@ function validate873(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate873.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__body = validate875;
-const schema408 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateNetworkVolumeRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__body" };
+const updateTemplate__r500 = validate875;
+const schema408 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r500" };
 function validate875(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20899,16 +21195,16 @@ function validate875(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate210(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate875.errors = vErrors;
   return errors === 0;
 }
-validate875.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r200 = validate877;
-const schema409 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r200" };
+validate875.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumes__r200 = validate877;
+const schema409 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListNetworkVolumesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r200" };
 function validate877(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20920,16 +21216,16 @@ function validate877(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate206(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
+  if (!validate211(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
     errors = vErrors.length;
   }
   validate877.errors = vErrors;
   return errors === 0;
 }
-validate877.evaluated = { "props": { "id": true, "name": true, "size": true, "dataCenter": true, "type": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r400 = validate879;
-const schema410 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r400" };
+validate877.evaluated = { "props": { "networkVolumes": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumes__r401 = validate879;
+const schema410 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r401" };
 function validate879(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20949,8 +21245,8 @@ function validate879(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate879.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r401 = validate881;
-const schema411 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r401" };
+const listNetworkVolumes__r403 = validate881;
+const schema411 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r403" };
 function validate881(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20970,8 +21266,8 @@ function validate881(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate881.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r403 = validate883;
-const schema412 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r403" };
+const listNetworkVolumes__r405 = validate883;
+const schema412 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r405" };
 function validate883(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20991,8 +21287,8 @@ function validate883(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate883.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r404 = validate885;
-const schema413 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r404" };
+const listNetworkVolumes__r429 = validate885;
+const schema413 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r429" };
 function validate885(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21012,8 +21308,8 @@ function validate885(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate885.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r405 = validate887;
-const schema414 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r405" };
+const listNetworkVolumes__r500 = validate887;
+const schema414 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r500" };
 function validate887(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21033,8 +21329,8 @@ function validate887(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate887.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r422 = validate889;
-const schema415 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r422" };
+const createNetworkVolume__body = validate889;
+const schema415 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateNetworkVolumeRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__body" };
 function validate889(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21046,16 +21342,16 @@ function validate889(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate208(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
     errors = vErrors.length;
   }
   validate889.errors = vErrors;
   return errors === 0;
 }
-validate889.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r429 = validate891;
-const schema416 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r429" };
+validate889.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createNetworkVolume__r201 = validate891;
+const schema416 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r201" };
 function validate891(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21067,16 +21363,16 @@ function validate891(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate206(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
     errors = vErrors.length;
   }
   validate891.errors = vErrors;
   return errors === 0;
 }
-validate891.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r500 = validate893;
-const schema417 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r500" };
+validate891.evaluated = { "props": { "id": true, "name": true, "size": true, "dataCenter": true, "type": true }, "dynamicProps": false, "dynamicItems": false };
+const createNetworkVolume__r400 = validate893;
+const schema417 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r400" };
 function validate893(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21096,8 +21392,8 @@ function validate893(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate893.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listRegistries__r200 = validate895;
-const schema418 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListRegistriesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r200" };
+const createNetworkVolume__r401 = validate895;
+const schema418 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r401" };
 function validate895(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21109,16 +21405,16 @@ function validate895(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate276(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate276.errors : vErrors.concat(validate276.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate895.errors = vErrors;
   return errors === 0;
 }
-validate895.evaluated = { "props": { "registries": true }, "dynamicProps": false, "dynamicItems": false };
-const listRegistries__r401 = validate897;
-const schema419 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r401" };
+validate895.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createNetworkVolume__r403 = validate897;
+const schema419 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r403" };
 function validate897(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21138,8 +21434,8 @@ function validate897(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate897.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listRegistries__r403 = validate899;
-const schema420 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r403" };
+const createNetworkVolume__r405 = validate899;
+const schema420 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r405" };
 function validate899(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21159,8 +21455,8 @@ function validate899(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate899.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listRegistries__r405 = validate901;
-const schema421 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r405" };
+const createNetworkVolume__r422 = validate901;
+const schema421 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r422" };
 function validate901(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21180,8 +21476,8 @@ function validate901(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate901.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listRegistries__r429 = validate903;
-const schema422 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r429" };
+const createNetworkVolume__r429 = validate903;
+const schema422 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r429" };
 function validate903(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21201,8 +21497,8 @@ function validate903(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate903.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listRegistries__r500 = validate905;
-const schema423 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r500" };
+const createNetworkVolume__r500 = validate905;
+const schema423 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r500" };
 function validate905(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21222,8 +21518,8 @@ function validate905(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate905.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__body = validate907;
-const schema424 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateRegistryRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__body" };
+const getNetworkVolume__r200 = validate907;
+const schema424 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r200" };
 function validate907(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21235,16 +21531,16 @@ function validate907(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
+  if (!validate206(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
     errors = vErrors.length;
   }
   validate907.errors = vErrors;
   return errors === 0;
 }
-validate907.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r201 = validate909;
-const schema425 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Registry", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r201" };
+validate907.evaluated = { "props": { "id": true, "name": true, "size": true, "dataCenter": true, "type": true }, "dynamicProps": false, "dynamicItems": false };
+const getNetworkVolume__r401 = validate909;
+const schema425 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r401" };
 function validate909(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21256,16 +21552,16 @@ function validate909(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate274(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate274.errors : vErrors.concat(validate274.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate909.errors = vErrors;
   return errors === 0;
 }
-validate909.evaluated = { "props": { "id": true, "name": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r400 = validate911;
-const schema426 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r400" };
+validate909.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getNetworkVolume__r403 = validate911;
+const schema426 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r403" };
 function validate911(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21285,8 +21581,8 @@ function validate911(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate911.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r401 = validate913;
-const schema427 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r401" };
+const getNetworkVolume__r404 = validate913;
+const schema427 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r404" };
 function validate913(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21306,8 +21602,8 @@ function validate913(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate913.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r403 = validate915;
-const schema428 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r403" };
+const getNetworkVolume__r405 = validate915;
+const schema428 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r405" };
 function validate915(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21327,8 +21623,8 @@ function validate915(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate915.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r405 = validate917;
-const schema429 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r405" };
+const getNetworkVolume__r429 = validate917;
+const schema429 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r429" };
 function validate917(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21348,8 +21644,8 @@ function validate917(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate917.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r422 = validate919;
-const schema430 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r422" };
+const getNetworkVolume__r500 = validate919;
+const schema430 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r500" };
 function validate919(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21369,8 +21665,8 @@ function validate919(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate919.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r429 = validate921;
-const schema431 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r429" };
+const deleteNetworkVolume__r401 = validate921;
+const schema431 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r401" };
 function validate921(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21390,8 +21686,8 @@ function validate921(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate921.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r500 = validate923;
-const schema432 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r500" };
+const deleteNetworkVolume__r403 = validate923;
+const schema432 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r403" };
 function validate923(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21411,8 +21707,8 @@ function validate923(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate923.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r200 = validate925;
-const schema433 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Registry", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r200" };
+const deleteNetworkVolume__r404 = validate925;
+const schema433 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r404" };
 function validate925(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21424,16 +21720,16 @@ function validate925(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate274(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate274.errors : vErrors.concat(validate274.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate925.errors = vErrors;
   return errors === 0;
 }
-validate925.evaluated = { "props": { "id": true, "name": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r401 = validate927;
-const schema434 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r401" };
+validate925.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteNetworkVolume__r405 = validate927;
+const schema434 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r405" };
 function validate927(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21453,8 +21749,8 @@ function validate927(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate927.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r403 = validate929;
-const schema435 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r403" };
+const deleteNetworkVolume__r409 = validate929;
+const schema435 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r409" };
 function validate929(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21474,8 +21770,8 @@ function validate929(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate929.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r404 = validate931;
-const schema436 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r404" };
+const deleteNetworkVolume__r429 = validate931;
+const schema436 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r429" };
 function validate931(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21495,8 +21791,8 @@ function validate931(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate931.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r405 = validate933;
-const schema437 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r405" };
+const deleteNetworkVolume__r500 = validate933;
+const schema437 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r500" };
 function validate933(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21516,8 +21812,8 @@ function validate933(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate933.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r429 = validate935;
-const schema438 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r429" };
+const updateNetworkVolume__body = validate935;
+const schema438 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateNetworkVolumeRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__body" };
 function validate935(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21529,16 +21825,16 @@ function validate935(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate210(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
     errors = vErrors.length;
   }
   validate935.errors = vErrors;
   return errors === 0;
 }
-validate935.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r500 = validate937;
-const schema439 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r500" };
+validate935.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updateNetworkVolume__r200 = validate937;
+const schema439 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r200" };
 function validate937(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21550,16 +21846,16 @@ function validate937(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate206(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
     errors = vErrors.length;
   }
   validate937.errors = vErrors;
   return errors === 0;
 }
-validate937.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r400 = validate939;
-const schema440 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r400" };
+validate937.evaluated = { "props": { "id": true, "name": true, "size": true, "dataCenter": true, "type": true }, "dynamicProps": false, "dynamicItems": false };
+const updateNetworkVolume__r400 = validate939;
+const schema440 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r400" };
 function validate939(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21579,8 +21875,8 @@ function validate939(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate939.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r401 = validate941;
-const schema441 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r401" };
+const updateNetworkVolume__r401 = validate941;
+const schema441 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r401" };
 function validate941(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21600,8 +21896,8 @@ function validate941(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate941.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r403 = validate943;
-const schema442 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r403" };
+const updateNetworkVolume__r403 = validate943;
+const schema442 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r403" };
 function validate943(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21621,8 +21917,8 @@ function validate943(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate943.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r404 = validate945;
-const schema443 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r404" };
+const updateNetworkVolume__r404 = validate945;
+const schema443 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r404" };
 function validate945(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21642,8 +21938,8 @@ function validate945(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate945.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r405 = validate947;
-const schema444 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r405" };
+const updateNetworkVolume__r405 = validate947;
+const schema444 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r405" };
 function validate947(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21663,8 +21959,8 @@ function validate947(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate947.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r429 = validate949;
-const schema445 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r429" };
+const updateNetworkVolume__r422 = validate949;
+const schema445 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r422" };
 function validate949(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21684,8 +21980,8 @@ function validate949(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate949.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r500 = validate951;
-const schema446 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r500" };
+const updateNetworkVolume__r429 = validate951;
+const schema446 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r429" };
 function validate951(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21705,8 +22001,8 @@ function validate951(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate951.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDelegations__r200 = validate953;
-const schema447 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListDelegationsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r200" };
+const updateNetworkVolume__r500 = validate953;
+const schema447 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r500" };
 function validate953(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21718,16 +22014,16 @@ function validate953(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate280(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate280.errors : vErrors.concat(validate280.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate953.errors = vErrors;
   return errors === 0;
 }
-validate953.evaluated = { "props": { "delegations": true }, "dynamicProps": false, "dynamicItems": false };
-const listDelegations__r401 = validate955;
-const schema448 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r401" };
+validate953.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listRegistries__r200 = validate955;
+const schema448 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListRegistriesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r200" };
 function validate955(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21739,16 +22035,16 @@ function validate955(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate276(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate276.errors : vErrors.concat(validate276.errors);
     errors = vErrors.length;
   }
   validate955.errors = vErrors;
   return errors === 0;
 }
-validate955.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDelegations__r403 = validate957;
-const schema449 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r403" };
+validate955.evaluated = { "props": { "registries": true }, "dynamicProps": false, "dynamicItems": false };
+const listRegistries__r401 = validate957;
+const schema449 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r401" };
 function validate957(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21768,8 +22064,8 @@ function validate957(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate957.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDelegations__r405 = validate959;
-const schema450 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r405" };
+const listRegistries__r403 = validate959;
+const schema450 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r403" };
 function validate959(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21789,8 +22085,8 @@ function validate959(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate959.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDelegations__r429 = validate961;
-const schema451 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r429" };
+const listRegistries__r405 = validate961;
+const schema451 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r405" };
 function validate961(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21810,8 +22106,8 @@ function validate961(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate961.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDelegations__r500 = validate963;
-const schema452 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r500" };
+const listRegistries__r429 = validate963;
+const schema452 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r429" };
 function validate963(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21831,8 +22127,8 @@ function validate963(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate963.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__body = validate965;
-const schema453 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateDelegationRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__body" };
+const listRegistries__r500 = validate965;
+const schema453 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r500" };
 function validate965(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21844,16 +22140,16 @@ function validate965(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate279(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate279.errors : vErrors.concat(validate279.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate965.errors = vErrors;
   return errors === 0;
 }
-validate965.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r201 = validate967;
-const schema454 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EcrDelegation", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r201" };
+validate965.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createRegistry__body = validate967;
+const schema454 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateRegistryRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__body" };
 function validate967(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21865,16 +22161,16 @@ function validate967(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate278(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate278.errors : vErrors.concat(validate278.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate967.errors = vErrors;
   return errors === 0;
 }
-validate967.evaluated = { "props": { "id": true, "name": true, "delegatorUserId": true, "awsUser": true, "repository": true, "tag": true, "awsRegion": true, "dockerRegistryUri": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r400 = validate969;
-const schema455 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r400" };
+validate967.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createRegistry__r201 = validate969;
+const schema455 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Registry", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r201" };
 function validate969(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21886,16 +22182,16 @@ function validate969(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate274(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate274.errors : vErrors.concat(validate274.errors);
     errors = vErrors.length;
   }
   validate969.errors = vErrors;
   return errors === 0;
 }
-validate969.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r401 = validate971;
-const schema456 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r401" };
+validate969.evaluated = { "props": { "id": true, "name": true }, "dynamicProps": false, "dynamicItems": false };
+const createRegistry__r400 = validate971;
+const schema456 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r400" };
 function validate971(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21915,8 +22211,8 @@ function validate971(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate971.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r403 = validate973;
-const schema457 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r403" };
+const createRegistry__r401 = validate973;
+const schema457 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r401" };
 function validate973(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21936,8 +22232,8 @@ function validate973(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate973.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r405 = validate975;
-const schema458 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r405" };
+const createRegistry__r403 = validate975;
+const schema458 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r403" };
 function validate975(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21957,8 +22253,8 @@ function validate975(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate975.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r422 = validate977;
-const schema459 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r422" };
+const createRegistry__r405 = validate977;
+const schema459 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r405" };
 function validate977(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21978,8 +22274,8 @@ function validate977(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate977.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r429 = validate979;
-const schema460 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r429" };
+const createRegistry__r422 = validate979;
+const schema460 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r422" };
 function validate979(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21999,8 +22295,8 @@ function validate979(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate979.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r500 = validate981;
-const schema461 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r500" };
+const createRegistry__r429 = validate981;
+const schema461 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r429" };
 function validate981(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22020,8 +22316,8 @@ function validate981(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate981.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const revokeDelegation__r401 = validate983;
-const schema462 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r401" };
+const createRegistry__r500 = validate983;
+const schema462 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r500" };
 function validate983(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22041,8 +22337,8 @@ function validate983(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate983.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const revokeDelegation__r403 = validate985;
-const schema463 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r403" };
+const getRegistry__r200 = validate985;
+const schema463 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Registry", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r200" };
 function validate985(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22054,16 +22350,16 @@ function validate985(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate274(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate274.errors : vErrors.concat(validate274.errors);
     errors = vErrors.length;
   }
   validate985.errors = vErrors;
   return errors === 0;
 }
-validate985.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const revokeDelegation__r404 = validate987;
-const schema464 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r404" };
+validate985.evaluated = { "props": { "id": true, "name": true }, "dynamicProps": false, "dynamicItems": false };
+const getRegistry__r401 = validate987;
+const schema464 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r401" };
 function validate987(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22083,8 +22379,8 @@ function validate987(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate987.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const revokeDelegation__r405 = validate989;
-const schema465 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r405" };
+const getRegistry__r403 = validate989;
+const schema465 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r403" };
 function validate989(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22104,8 +22400,8 @@ function validate989(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate989.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const revokeDelegation__r429 = validate991;
-const schema466 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r429" };
+const getRegistry__r404 = validate991;
+const schema466 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r404" };
 function validate991(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22125,8 +22421,8 @@ function validate991(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate991.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const revokeDelegation__r500 = validate993;
-const schema467 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r500" };
+const getRegistry__r405 = validate993;
+const schema467 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r405" };
 function validate993(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22146,8 +22442,8 @@ function validate993(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate993.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r200 = validate995;
-const schema468 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListGpuTypesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r200" };
+const getRegistry__r429 = validate995;
+const schema468 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r429" };
 function validate995(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22159,16 +22455,16 @@ function validate995(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate146(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate995.errors = vErrors;
   return errors === 0;
 }
-validate995.evaluated = { "props": { "gpus": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r400 = validate997;
-const schema469 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r400" };
+validate995.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getRegistry__r500 = validate997;
+const schema469 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r500" };
 function validate997(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22188,8 +22484,8 @@ function validate997(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate997.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r401 = validate999;
-const schema470 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r401" };
+const deleteRegistry__r400 = validate999;
+const schema470 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r400" };
 function validate999(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22209,8 +22505,8 @@ function validate999(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate999.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r403 = validate1001;
-const schema471 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r403" };
+const deleteRegistry__r401 = validate1001;
+const schema471 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r401" };
 function validate1001(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22230,8 +22526,8 @@ function validate1001(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1001.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r405 = validate1003;
-const schema472 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r405" };
+const deleteRegistry__r403 = validate1003;
+const schema472 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r403" };
 function validate1003(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22251,8 +22547,8 @@ function validate1003(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1003.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r422 = validate1005;
-const schema473 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r422" };
+const deleteRegistry__r404 = validate1005;
+const schema473 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r404" };
 function validate1005(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22272,8 +22568,8 @@ function validate1005(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1005.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r429 = validate1007;
-const schema474 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r429" };
+const deleteRegistry__r405 = validate1007;
+const schema474 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r405" };
 function validate1007(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22293,8 +22589,8 @@ function validate1007(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1007.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r500 = validate1009;
-const schema475 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r500" };
+const deleteRegistry__r429 = validate1009;
+const schema475 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r429" };
 function validate1009(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22314,8 +22610,8 @@ function validate1009(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1009.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r200 = validate1011;
-const schema476 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/GpuType", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r200" };
+const deleteRegistry__r500 = validate1011;
+const schema476 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r500" };
 function validate1011(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22327,16 +22623,16 @@ function validate1011(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate141(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate1011.errors = vErrors;
   return errors === 0;
 }
-validate1011.evaluated = { "props": { "id": true, "name": true, "pool": true, "manufacturer": true, "memory": true, "secure": true, "community": true, "price": true, "maxCount": true, "availability": true, "dataCenters": true, "cudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r400 = validate1013;
-const schema477 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r400" };
+validate1011.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listDelegations__r200 = validate1013;
+const schema477 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListDelegationsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r200" };
 function validate1013(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22348,16 +22644,16 @@ function validate1013(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate280(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate280.errors : vErrors.concat(validate280.errors);
     errors = vErrors.length;
   }
   validate1013.errors = vErrors;
   return errors === 0;
 }
-validate1013.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r401 = validate1015;
-const schema478 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r401" };
+validate1013.evaluated = { "props": { "delegations": true }, "dynamicProps": false, "dynamicItems": false };
+const listDelegations__r401 = validate1015;
+const schema478 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r401" };
 function validate1015(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22377,8 +22673,8 @@ function validate1015(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1015.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r403 = validate1017;
-const schema479 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r403" };
+const listDelegations__r403 = validate1017;
+const schema479 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r403" };
 function validate1017(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22398,8 +22694,8 @@ function validate1017(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1017.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r404 = validate1019;
-const schema480 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r404" };
+const listDelegations__r405 = validate1019;
+const schema480 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r405" };
 function validate1019(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22419,8 +22715,8 @@ function validate1019(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1019.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r405 = validate1021;
-const schema481 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r405" };
+const listDelegations__r429 = validate1021;
+const schema481 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r429" };
 function validate1021(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22440,8 +22736,8 @@ function validate1021(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1021.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r422 = validate1023;
-const schema482 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r422" };
+const listDelegations__r500 = validate1023;
+const schema482 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r500" };
 function validate1023(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22461,8 +22757,8 @@ function validate1023(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1023.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r429 = validate1025;
-const schema483 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r429" };
+const createDelegation__body = validate1025;
+const schema483 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateDelegationRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__body" };
 function validate1025(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22474,16 +22770,16 @@ function validate1025(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate279(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate279.errors : vErrors.concat(validate279.errors);
     errors = vErrors.length;
   }
   validate1025.errors = vErrors;
   return errors === 0;
 }
-validate1025.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r500 = validate1027;
-const schema484 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r500" };
+validate1025.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createDelegation__r201 = validate1027;
+const schema484 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EcrDelegation", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r201" };
 function validate1027(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22495,16 +22791,16 @@ function validate1027(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate278(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate278.errors : vErrors.concat(validate278.errors);
     errors = vErrors.length;
   }
   validate1027.errors = vErrors;
   return errors === 0;
 }
-validate1027.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r200 = validate1029;
-const schema485 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListCpuTypesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r200" };
+validate1027.evaluated = { "props": { "id": true, "name": true, "delegatorUserId": true, "awsUser": true, "repository": true, "tag": true, "awsRegion": true, "dockerRegistryUri": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
+const createDelegation__r400 = validate1029;
+const schema485 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r400" };
 function validate1029(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22516,16 +22812,16 @@ function validate1029(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate151(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate1029.errors = vErrors;
   return errors === 0;
 }
-validate1029.evaluated = { "props": { "cpus": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r400 = validate1031;
-const schema486 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r400" };
+validate1029.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createDelegation__r401 = validate1031;
+const schema486 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r401" };
 function validate1031(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22545,8 +22841,8 @@ function validate1031(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1031.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r401 = validate1033;
-const schema487 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r401" };
+const createDelegation__r403 = validate1033;
+const schema487 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r403" };
 function validate1033(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22566,8 +22862,8 @@ function validate1033(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1033.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r403 = validate1035;
-const schema488 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r403" };
+const createDelegation__r405 = validate1035;
+const schema488 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r405" };
 function validate1035(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22587,8 +22883,8 @@ function validate1035(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1035.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r405 = validate1037;
-const schema489 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r405" };
+const createDelegation__r422 = validate1037;
+const schema489 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r422" };
 function validate1037(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22608,8 +22904,8 @@ function validate1037(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1037.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r422 = validate1039;
-const schema490 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r422" };
+const createDelegation__r429 = validate1039;
+const schema490 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r429" };
 function validate1039(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22629,8 +22925,8 @@ function validate1039(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1039.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r429 = validate1041;
-const schema491 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r429" };
+const createDelegation__r500 = validate1041;
+const schema491 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r500" };
 function validate1041(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22650,8 +22946,8 @@ function validate1041(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1041.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r500 = validate1043;
-const schema492 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r500" };
+const revokeDelegation__r401 = validate1043;
+const schema492 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r401" };
 function validate1043(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22671,8 +22967,8 @@ function validate1043(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1043.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r200 = validate1045;
-const schema493 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CpuType", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r200" };
+const revokeDelegation__r403 = validate1045;
+const schema493 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r403" };
 function validate1045(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22684,16 +22980,16 @@ function validate1045(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate148(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate1045.errors = vErrors;
   return errors === 0;
 }
-validate1045.evaluated = { "props": { "id": true, "name": true, "group": true, "vcpu": true, "ramGbPerVcpu": true, "price": true, "availability": true, "dataCenters": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r400 = validate1047;
-const schema494 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r400" };
+validate1045.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const revokeDelegation__r404 = validate1047;
+const schema494 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r404" };
 function validate1047(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22713,8 +23009,8 @@ function validate1047(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1047.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r401 = validate1049;
-const schema495 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r401" };
+const revokeDelegation__r405 = validate1049;
+const schema495 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r405" };
 function validate1049(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22734,8 +23030,8 @@ function validate1049(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1049.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r403 = validate1051;
-const schema496 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r403" };
+const revokeDelegation__r429 = validate1051;
+const schema496 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r429" };
 function validate1051(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22755,8 +23051,8 @@ function validate1051(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1051.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r404 = validate1053;
-const schema497 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r404" };
+const revokeDelegation__r500 = validate1053;
+const schema497 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r500" };
 function validate1053(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22776,8 +23072,8 @@ function validate1053(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1053.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r405 = validate1055;
-const schema498 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r405" };
+const listGpuTypes__r200 = validate1055;
+const schema498 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListGpuTypesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r200" };
 function validate1055(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22789,16 +23085,16 @@ function validate1055(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate146(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
     errors = vErrors.length;
   }
   validate1055.errors = vErrors;
   return errors === 0;
 }
-validate1055.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r422 = validate1057;
-const schema499 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r422" };
+validate1055.evaluated = { "props": { "gpus": true }, "dynamicProps": false, "dynamicItems": false };
+const listGpuTypes__r400 = validate1057;
+const schema499 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r400" };
 function validate1057(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22818,8 +23114,8 @@ function validate1057(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1057.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r429 = validate1059;
-const schema500 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r429" };
+const listGpuTypes__r401 = validate1059;
+const schema500 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r401" };
 function validate1059(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22839,8 +23135,8 @@ function validate1059(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1059.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r500 = validate1061;
-const schema501 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r500" };
+const listGpuTypes__r403 = validate1061;
+const schema501 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r403" };
 function validate1061(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22860,8 +23156,8 @@ function validate1061(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1061.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r200 = validate1063;
-const schema502 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListDataCentersResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r200" };
+const listGpuTypes__r405 = validate1063;
+const schema502 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r405" };
 function validate1063(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22873,16 +23169,16 @@ function validate1063(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate160(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate1063.errors = vErrors;
   return errors === 0;
 }
-validate1063.evaluated = { "props": { "dataCenters": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r400 = validate1065;
-const schema503 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r400" };
+validate1063.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listGpuTypes__r422 = validate1065;
+const schema503 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r422" };
 function validate1065(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22902,8 +23198,8 @@ function validate1065(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1065.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r401 = validate1067;
-const schema504 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r401" };
+const listGpuTypes__r429 = validate1067;
+const schema504 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r429" };
 function validate1067(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22923,8 +23219,8 @@ function validate1067(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1067.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r403 = validate1069;
-const schema505 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r403" };
+const listGpuTypes__r500 = validate1069;
+const schema505 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r500" };
 function validate1069(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22944,8 +23240,8 @@ function validate1069(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1069.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r405 = validate1071;
-const schema506 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r405" };
+const getGpuType__r200 = validate1071;
+const schema506 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/GpuType", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r200" };
 function validate1071(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22957,16 +23253,16 @@ function validate1071(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate141(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
     errors = vErrors.length;
   }
   validate1071.errors = vErrors;
   return errors === 0;
 }
-validate1071.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r422 = validate1073;
-const schema507 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r422" };
+validate1071.evaluated = { "props": { "id": true, "name": true, "pool": true, "manufacturer": true, "memory": true, "secure": true, "community": true, "price": true, "maxCount": true, "availability": true, "dataCenters": true, "cudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
+const getGpuType__r400 = validate1073;
+const schema507 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r400" };
 function validate1073(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22986,8 +23282,8 @@ function validate1073(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1073.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r429 = validate1075;
-const schema508 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r429" };
+const getGpuType__r401 = validate1075;
+const schema508 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r401" };
 function validate1075(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23007,8 +23303,8 @@ function validate1075(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1075.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r500 = validate1077;
-const schema509 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r500" };
+const getGpuType__r403 = validate1077;
+const schema509 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r403" };
 function validate1077(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23028,8 +23324,8 @@ function validate1077(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1077.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r200 = validate1079;
-const schema510 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/DataCenter", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r200" };
+const getGpuType__r404 = validate1079;
+const schema510 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r404" };
 function validate1079(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23041,16 +23337,16 @@ function validate1079(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate153(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate1079.errors = vErrors;
   return errors === 0;
 }
-validate1079.evaluated = { "props": { "id": true, "name": true, "region": true, "globalNetwork": true, "networkVolumeTypes": true, "compliance": true, "gpuAvailability": true, "cpuAvailability": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r400 = validate1081;
-const schema511 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r400" };
+validate1079.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getGpuType__r405 = validate1081;
+const schema511 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r405" };
 function validate1081(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23070,8 +23366,8 @@ function validate1081(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1081.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r401 = validate1083;
-const schema512 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r401" };
+const getGpuType__r422 = validate1083;
+const schema512 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r422" };
 function validate1083(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23091,8 +23387,8 @@ function validate1083(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1083.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r403 = validate1085;
-const schema513 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r403" };
+const getGpuType__r429 = validate1085;
+const schema513 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r429" };
 function validate1085(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23112,8 +23408,8 @@ function validate1085(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1085.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r404 = validate1087;
-const schema514 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r404" };
+const getGpuType__r500 = validate1087;
+const schema514 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r500" };
 function validate1087(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23133,8 +23429,8 @@ function validate1087(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1087.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r405 = validate1089;
-const schema515 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r405" };
+const listCpuTypes__r200 = validate1089;
+const schema515 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListCpuTypesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r200" };
 function validate1089(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23146,16 +23442,16 @@ function validate1089(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate151(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
     errors = vErrors.length;
   }
   validate1089.errors = vErrors;
   return errors === 0;
 }
-validate1089.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r422 = validate1091;
-const schema516 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r422" };
+validate1089.evaluated = { "props": { "cpus": true }, "dynamicProps": false, "dynamicItems": false };
+const listCpuTypes__r400 = validate1091;
+const schema516 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r400" };
 function validate1091(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23175,8 +23471,8 @@ function validate1091(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1091.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r429 = validate1093;
-const schema517 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r429" };
+const listCpuTypes__r401 = validate1093;
+const schema517 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r401" };
 function validate1093(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23196,8 +23492,8 @@ function validate1093(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1093.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r500 = validate1095;
-const schema518 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r500" };
+const listCpuTypes__r403 = validate1095;
+const schema518 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r403" };
 function validate1095(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23217,8 +23513,8 @@ function validate1095(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1095.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r200 = validate1097;
-const schema519 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPublicTemplatesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r200" };
+const listCpuTypes__r405 = validate1097;
+const schema519 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r405" };
 function validate1097(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23230,16 +23526,16 @@ function validate1097(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate162(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate1097.errors = vErrors;
   return errors === 0;
 }
-validate1097.evaluated = { "props": { "templates": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r400 = validate1099;
-const schema520 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r400" };
+validate1097.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listCpuTypes__r422 = validate1099;
+const schema520 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r422" };
 function validate1099(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23259,8 +23555,8 @@ function validate1099(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1099.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r401 = validate1101;
-const schema521 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r401" };
+const listCpuTypes__r429 = validate1101;
+const schema521 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r429" };
 function validate1101(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23280,8 +23576,8 @@ function validate1101(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1101.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r403 = validate1103;
-const schema522 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r403" };
+const listCpuTypes__r500 = validate1103;
+const schema522 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r500" };
 function validate1103(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23301,8 +23597,8 @@ function validate1103(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1103.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r405 = validate1105;
-const schema523 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r405" };
+const getCpuType__r200 = validate1105;
+const schema523 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CpuType", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r200" };
 function validate1105(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23314,16 +23610,16 @@ function validate1105(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate148(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
     errors = vErrors.length;
   }
   validate1105.errors = vErrors;
   return errors === 0;
 }
-validate1105.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r422 = validate1107;
-const schema524 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r422" };
+validate1105.evaluated = { "props": { "id": true, "name": true, "group": true, "vcpu": true, "ramGbPerVcpu": true, "price": true, "availability": true, "dataCenters": true }, "dynamicProps": false, "dynamicItems": false };
+const getCpuType__r400 = validate1107;
+const schema524 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r400" };
 function validate1107(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23343,8 +23639,8 @@ function validate1107(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1107.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r429 = validate1109;
-const schema525 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r429" };
+const getCpuType__r401 = validate1109;
+const schema525 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r401" };
 function validate1109(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23364,8 +23660,8 @@ function validate1109(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1109.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r500 = validate1111;
-const schema526 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r500" };
+const getCpuType__r403 = validate1111;
+const schema526 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r403" };
 function validate1111(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23385,8 +23681,8 @@ function validate1111(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1111.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r200 = validate1113;
-const schema527 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r200" };
+const getCpuType__r404 = validate1113;
+const schema527 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r404" };
 function validate1113(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23398,16 +23694,16 @@ function validate1113(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate109(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate1113.errors = vErrors;
   return errors === 0;
 }
-validate1113.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r400 = validate1115;
-const schema528 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r400" };
+validate1113.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getCpuType__r405 = validate1115;
+const schema528 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r405" };
 function validate1115(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23427,8 +23723,8 @@ function validate1115(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1115.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r401 = validate1117;
-const schema529 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r401" };
+const getCpuType__r422 = validate1117;
+const schema529 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r422" };
 function validate1117(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23448,8 +23744,8 @@ function validate1117(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1117.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r403 = validate1119;
-const schema530 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r403" };
+const getCpuType__r429 = validate1119;
+const schema530 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r429" };
 function validate1119(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23469,8 +23765,8 @@ function validate1119(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1119.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r405 = validate1121;
-const schema531 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r405" };
+const getCpuType__r500 = validate1121;
+const schema531 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r500" };
 function validate1121(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23490,8 +23786,8 @@ function validate1121(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1121.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r422 = validate1123;
-const schema532 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r422" };
+const listDataCenters__r200 = validate1123;
+const schema532 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListDataCentersResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r200" };
 function validate1123(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23503,16 +23799,16 @@ function validate1123(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate160(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
     errors = vErrors.length;
   }
   validate1123.errors = vErrors;
   return errors === 0;
 }
-validate1123.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r429 = validate1125;
-const schema533 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r429" };
+validate1123.evaluated = { "props": { "dataCenters": true }, "dynamicProps": false, "dynamicItems": false };
+const listDataCenters__r400 = validate1125;
+const schema533 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r400" };
 function validate1125(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23532,8 +23828,8 @@ function validate1125(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1125.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r500 = validate1127;
-const schema534 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r500" };
+const listDataCenters__r401 = validate1127;
+const schema534 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r401" };
 function validate1127(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23553,8 +23849,8 @@ function validate1127(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1127.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r200 = validate1129;
-const schema535 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPodBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r200" };
+const listDataCenters__r403 = validate1129;
+const schema535 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r403" };
 function validate1129(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23566,16 +23862,16 @@ function validate1129(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate112(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate1129.errors = vErrors;
   return errors === 0;
 }
-validate1129.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r400 = validate1131;
-const schema536 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r400" };
+validate1129.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listDataCenters__r405 = validate1131;
+const schema536 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r405" };
 function validate1131(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23595,8 +23891,8 @@ function validate1131(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1131.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r401 = validate1133;
-const schema537 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r401" };
+const listDataCenters__r422 = validate1133;
+const schema537 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r422" };
 function validate1133(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23616,8 +23912,8 @@ function validate1133(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1133.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r403 = validate1135;
-const schema538 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r403" };
+const listDataCenters__r429 = validate1135;
+const schema538 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r429" };
 function validate1135(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23637,8 +23933,8 @@ function validate1135(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1135.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r405 = validate1137;
-const schema539 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r405" };
+const listDataCenters__r500 = validate1137;
+const schema539 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r500" };
 function validate1137(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23658,8 +23954,8 @@ function validate1137(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1137.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r422 = validate1139;
-const schema540 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r422" };
+const getDataCenter__r200 = validate1139;
+const schema540 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/DataCenter", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r200" };
 function validate1139(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23671,16 +23967,16 @@ function validate1139(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate153(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
     errors = vErrors.length;
   }
   validate1139.errors = vErrors;
   return errors === 0;
 }
-validate1139.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r429 = validate1141;
-const schema541 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r429" };
+validate1139.evaluated = { "props": { "id": true, "name": true, "region": true, "globalNetwork": true, "networkVolumeTypes": true, "compliance": true, "gpuAvailability": true, "cpuAvailability": true }, "dynamicProps": false, "dynamicItems": false };
+const getDataCenter__r400 = validate1141;
+const schema541 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r400" };
 function validate1141(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23700,8 +23996,8 @@ function validate1141(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1141.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r500 = validate1143;
-const schema542 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r500" };
+const getDataCenter__r401 = validate1143;
+const schema542 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r401" };
 function validate1143(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23721,8 +24017,8 @@ function validate1143(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1143.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r200 = validate1145;
-const schema543 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListServerlessBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r200" };
+const getDataCenter__r403 = validate1145;
+const schema543 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r403" };
 function validate1145(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23734,16 +24030,16 @@ function validate1145(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate115(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate1145.errors = vErrors;
   return errors === 0;
 }
-validate1145.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r400 = validate1147;
-const schema544 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r400" };
+validate1145.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getDataCenter__r404 = validate1147;
+const schema544 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r404" };
 function validate1147(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23763,8 +24059,8 @@ function validate1147(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1147.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r401 = validate1149;
-const schema545 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r401" };
+const getDataCenter__r405 = validate1149;
+const schema545 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r405" };
 function validate1149(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23784,8 +24080,8 @@ function validate1149(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1149.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r403 = validate1151;
-const schema546 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r403" };
+const getDataCenter__r422 = validate1151;
+const schema546 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r422" };
 function validate1151(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23805,8 +24101,8 @@ function validate1151(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1151.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r405 = validate1153;
-const schema547 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r405" };
+const getDataCenter__r429 = validate1153;
+const schema547 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r429" };
 function validate1153(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23826,8 +24122,8 @@ function validate1153(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1153.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r422 = validate1155;
-const schema548 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r422" };
+const getDataCenter__r500 = validate1155;
+const schema548 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r500" };
 function validate1155(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23847,8 +24143,8 @@ function validate1155(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1155.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r429 = validate1157;
-const schema549 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r429" };
+const listPublicTemplates__r200 = validate1157;
+const schema549 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPublicTemplatesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r200" };
 function validate1157(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23860,16 +24156,16 @@ function validate1157(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate162(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
     errors = vErrors.length;
   }
   validate1157.errors = vErrors;
   return errors === 0;
 }
-validate1157.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r500 = validate1159;
-const schema550 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r500" };
+validate1157.evaluated = { "props": { "templates": true }, "dynamicProps": false, "dynamicItems": false };
+const listPublicTemplates__r400 = validate1159;
+const schema550 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r400" };
 function validate1159(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23889,8 +24185,8 @@ function validate1159(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1159.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r200 = validate1161;
-const schema551 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r200" };
+const listPublicTemplates__r401 = validate1161;
+const schema551 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r401" };
 function validate1161(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23902,16 +24198,16 @@ function validate1161(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate118(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate1161.errors = vErrors;
   return errors === 0;
 }
-validate1161.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r400 = validate1163;
-const schema552 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r400" };
+validate1161.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPublicTemplates__r403 = validate1163;
+const schema552 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r403" };
 function validate1163(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23931,8 +24227,8 @@ function validate1163(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1163.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r401 = validate1165;
-const schema553 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r401" };
+const listPublicTemplates__r405 = validate1165;
+const schema553 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r405" };
 function validate1165(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23952,8 +24248,8 @@ function validate1165(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1165.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r403 = validate1167;
-const schema554 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r403" };
+const listPublicTemplates__r422 = validate1167;
+const schema554 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r422" };
 function validate1167(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23973,8 +24269,8 @@ function validate1167(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1167.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r405 = validate1169;
-const schema555 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r405" };
+const listPublicTemplates__r429 = validate1169;
+const schema555 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r429" };
 function validate1169(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23994,8 +24290,8 @@ function validate1169(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1169.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r422 = validate1171;
-const schema556 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r422" };
+const listPublicTemplates__r500 = validate1171;
+const schema556 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r500" };
 function validate1171(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24015,8 +24311,8 @@ function validate1171(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1171.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r429 = validate1173;
-const schema557 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r429" };
+const listBilling__r200 = validate1173;
+const schema557 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r200" };
 function validate1173(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24028,16 +24324,16 @@ function validate1173(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate109(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
     errors = vErrors.length;
   }
   validate1173.errors = vErrors;
   return errors === 0;
 }
-validate1173.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r500 = validate1175;
-const schema558 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r500" };
+validate1173.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const listBilling__r400 = validate1175;
+const schema558 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r400" };
 function validate1175(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24057,8 +24353,8 @@ function validate1175(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1175.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r200 = validate1177;
-const schema559 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListNetworkVolumeBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r200" };
+const listBilling__r401 = validate1177;
+const schema559 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r401" };
 function validate1177(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24070,16 +24366,16 @@ function validate1177(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate121(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate1177.errors = vErrors;
   return errors === 0;
 }
-validate1177.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r400 = validate1179;
-const schema560 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r400" };
+validate1177.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listBilling__r403 = validate1179;
+const schema560 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r403" };
 function validate1179(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24099,8 +24395,8 @@ function validate1179(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1179.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r401 = validate1181;
-const schema561 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r401" };
+const listBilling__r405 = validate1181;
+const schema561 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r405" };
 function validate1181(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24120,8 +24416,8 @@ function validate1181(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1181.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r403 = validate1183;
-const schema562 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r403" };
+const listBilling__r422 = validate1183;
+const schema562 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r422" };
 function validate1183(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24141,8 +24437,8 @@ function validate1183(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1183.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r405 = validate1185;
-const schema563 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r405" };
+const listBilling__r429 = validate1185;
+const schema563 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r429" };
 function validate1185(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24162,8 +24458,8 @@ function validate1185(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1185.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r422 = validate1187;
-const schema564 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r422" };
+const listBilling__r500 = validate1187;
+const schema564 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r500" };
 function validate1187(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24183,8 +24479,8 @@ function validate1187(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1187.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r429 = validate1189;
-const schema565 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r429" };
+const listPodBilling__r200 = validate1189;
+const schema565 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPodBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r200" };
 function validate1189(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24196,16 +24492,16 @@ function validate1189(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate112(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
     errors = vErrors.length;
   }
   validate1189.errors = vErrors;
   return errors === 0;
 }
-validate1189.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r500 = validate1191;
-const schema566 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r500" };
+validate1189.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const listPodBilling__r400 = validate1191;
+const schema566 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r400" };
 function validate1191(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24225,8 +24521,8 @@ function validate1191(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1191.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r200 = validate1193;
-const schema567 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListClusterBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r200" };
+const listPodBilling__r401 = validate1193;
+const schema567 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r401" };
 function validate1193(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24238,16 +24534,16 @@ function validate1193(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate124(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
   validate1193.errors = vErrors;
   return errors === 0;
 }
-validate1193.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r400 = validate1195;
-const schema568 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r400" };
+validate1193.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPodBilling__r403 = validate1195;
+const schema568 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r403" };
 function validate1195(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24267,8 +24563,8 @@ function validate1195(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1195.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r401 = validate1197;
-const schema569 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r401" };
+const listPodBilling__r405 = validate1197;
+const schema569 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r405" };
 function validate1197(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24288,8 +24584,8 @@ function validate1197(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1197.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r403 = validate1199;
-const schema570 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r403" };
+const listPodBilling__r422 = validate1199;
+const schema570 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r422" };
 function validate1199(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24309,8 +24605,8 @@ function validate1199(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1199.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r405 = validate1201;
-const schema571 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r405" };
+const listPodBilling__r429 = validate1201;
+const schema571 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r429" };
 function validate1201(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24330,8 +24626,8 @@ function validate1201(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1201.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r422 = validate1203;
-const schema572 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r422" };
+const listPodBilling__r500 = validate1203;
+const schema572 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r500" };
 function validate1203(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24351,8 +24647,8 @@ function validate1203(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1203.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r429 = validate1205;
-const schema573 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r429" };
+const listServerlessBilling__r200 = validate1205;
+const schema573 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListServerlessBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r200" };
 function validate1205(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24364,16 +24660,16 @@ function validate1205(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate115(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
     errors = vErrors.length;
   }
   validate1205.errors = vErrors;
   return errors === 0;
 }
-validate1205.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r500 = validate1207;
-const schema574 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r500" };
+validate1205.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const listServerlessBilling__r400 = validate1207;
+const schema574 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r400" };
 function validate1207(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24393,6 +24689,636 @@ function validate1207(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate1207.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listServerlessBilling__r401 = validate1209;
+const schema575 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r401" };
+function validate1209(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1209.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+    errors = vErrors.length;
+  }
+  validate1209.errors = vErrors;
+  return errors === 0;
+}
+validate1209.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listServerlessBilling__r403 = validate1211;
+const schema576 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r403" };
+function validate1211(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1211.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+    errors = vErrors.length;
+  }
+  validate1211.errors = vErrors;
+  return errors === 0;
+}
+validate1211.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listServerlessBilling__r405 = validate1213;
+const schema577 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r405" };
+function validate1213(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1213.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+    errors = vErrors.length;
+  }
+  validate1213.errors = vErrors;
+  return errors === 0;
+}
+validate1213.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listServerlessBilling__r422 = validate1215;
+const schema578 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r422" };
+function validate1215(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1215.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+    errors = vErrors.length;
+  }
+  validate1215.errors = vErrors;
+  return errors === 0;
+}
+validate1215.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listServerlessBilling__r429 = validate1217;
+const schema579 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r429" };
+function validate1217(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1217.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+    errors = vErrors.length;
+  }
+  validate1217.errors = vErrors;
+  return errors === 0;
+}
+validate1217.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listServerlessBilling__r500 = validate1219;
+const schema580 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r500" };
+function validate1219(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1219.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+    errors = vErrors.length;
+  }
+  validate1219.errors = vErrors;
+  return errors === 0;
+}
+validate1219.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBilling__r200 = validate1221;
+const schema581 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r200" };
+function validate1221(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1221.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate118(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+    errors = vErrors.length;
+  }
+  validate1221.errors = vErrors;
+  return errors === 0;
+}
+validate1221.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBilling__r400 = validate1223;
+const schema582 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r400" };
+function validate1223(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1223.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+    errors = vErrors.length;
+  }
+  validate1223.errors = vErrors;
+  return errors === 0;
+}
+validate1223.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBilling__r401 = validate1225;
+const schema583 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r401" };
+function validate1225(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1225.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+    errors = vErrors.length;
+  }
+  validate1225.errors = vErrors;
+  return errors === 0;
+}
+validate1225.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBilling__r403 = validate1227;
+const schema584 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r403" };
+function validate1227(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1227.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+    errors = vErrors.length;
+  }
+  validate1227.errors = vErrors;
+  return errors === 0;
+}
+validate1227.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBilling__r405 = validate1229;
+const schema585 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r405" };
+function validate1229(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1229.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+    errors = vErrors.length;
+  }
+  validate1229.errors = vErrors;
+  return errors === 0;
+}
+validate1229.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBilling__r422 = validate1231;
+const schema586 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r422" };
+function validate1231(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1231.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+    errors = vErrors.length;
+  }
+  validate1231.errors = vErrors;
+  return errors === 0;
+}
+validate1231.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBilling__r429 = validate1233;
+const schema587 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r429" };
+function validate1233(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1233.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+    errors = vErrors.length;
+  }
+  validate1233.errors = vErrors;
+  return errors === 0;
+}
+validate1233.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBilling__r500 = validate1235;
+const schema588 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r500" };
+function validate1235(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1235.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+    errors = vErrors.length;
+  }
+  validate1235.errors = vErrors;
+  return errors === 0;
+}
+validate1235.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumeBilling__r200 = validate1237;
+const schema589 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListNetworkVolumeBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r200" };
+function validate1237(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1237.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate121(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
+    errors = vErrors.length;
+  }
+  validate1237.errors = vErrors;
+  return errors === 0;
+}
+validate1237.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumeBilling__r400 = validate1239;
+const schema590 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r400" };
+function validate1239(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1239.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+    errors = vErrors.length;
+  }
+  validate1239.errors = vErrors;
+  return errors === 0;
+}
+validate1239.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumeBilling__r401 = validate1241;
+const schema591 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r401" };
+function validate1241(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1241.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+    errors = vErrors.length;
+  }
+  validate1241.errors = vErrors;
+  return errors === 0;
+}
+validate1241.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumeBilling__r403 = validate1243;
+const schema592 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r403" };
+function validate1243(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1243.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+    errors = vErrors.length;
+  }
+  validate1243.errors = vErrors;
+  return errors === 0;
+}
+validate1243.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumeBilling__r405 = validate1245;
+const schema593 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r405" };
+function validate1245(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1245.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+    errors = vErrors.length;
+  }
+  validate1245.errors = vErrors;
+  return errors === 0;
+}
+validate1245.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumeBilling__r422 = validate1247;
+const schema594 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r422" };
+function validate1247(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1247.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+    errors = vErrors.length;
+  }
+  validate1247.errors = vErrors;
+  return errors === 0;
+}
+validate1247.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumeBilling__r429 = validate1249;
+const schema595 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r429" };
+function validate1249(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1249.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+    errors = vErrors.length;
+  }
+  validate1249.errors = vErrors;
+  return errors === 0;
+}
+validate1249.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumeBilling__r500 = validate1251;
+const schema596 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r500" };
+function validate1251(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1251.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+    errors = vErrors.length;
+  }
+  validate1251.errors = vErrors;
+  return errors === 0;
+}
+validate1251.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterBilling__r200 = validate1253;
+const schema597 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListClusterBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r200" };
+function validate1253(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1253.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate124(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+    errors = vErrors.length;
+  }
+  validate1253.errors = vErrors;
+  return errors === 0;
+}
+validate1253.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterBilling__r400 = validate1255;
+const schema598 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r400" };
+function validate1255(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1255.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+    errors = vErrors.length;
+  }
+  validate1255.errors = vErrors;
+  return errors === 0;
+}
+validate1255.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterBilling__r401 = validate1257;
+const schema599 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r401" };
+function validate1257(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1257.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+    errors = vErrors.length;
+  }
+  validate1257.errors = vErrors;
+  return errors === 0;
+}
+validate1257.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterBilling__r403 = validate1259;
+const schema600 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r403" };
+function validate1259(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1259.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+    errors = vErrors.length;
+  }
+  validate1259.errors = vErrors;
+  return errors === 0;
+}
+validate1259.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterBilling__r405 = validate1261;
+const schema601 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r405" };
+function validate1261(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1261.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+    errors = vErrors.length;
+  }
+  validate1261.errors = vErrors;
+  return errors === 0;
+}
+validate1261.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterBilling__r422 = validate1263;
+const schema602 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r422" };
+function validate1263(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1263.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+    errors = vErrors.length;
+  }
+  validate1263.errors = vErrors;
+  return errors === 0;
+}
+validate1263.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterBilling__r429 = validate1265;
+const schema603 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r429" };
+function validate1265(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1265.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+    errors = vErrors.length;
+  }
+  validate1265.errors = vErrors;
+  return errors === 0;
+}
+validate1265.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterBilling__r500 = validate1267;
+const schema604 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r500" };
+function validate1267(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1267.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+    errors = vErrors.length;
+  }
+  validate1267.errors = vErrors;
+  return errors === 0;
+}
+validate1267.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
 export {
   createCluster__body,
   createCluster__r201,
@@ -24524,6 +25450,21 @@ export {
   getDataCenter__r422,
   getDataCenter__r429,
   getDataCenter__r500,
+  getEndpointBuildLogs__r400,
+  getEndpointBuildLogs__r401,
+  getEndpointBuildLogs__r403,
+  getEndpointBuildLogs__r404,
+  getEndpointBuildLogs__r405,
+  getEndpointBuildLogs__r429,
+  getEndpointBuildLogs__r500,
+  getEndpointBuild__r200,
+  getEndpointBuild__r400,
+  getEndpointBuild__r401,
+  getEndpointBuild__r403,
+  getEndpointBuild__r404,
+  getEndpointBuild__r405,
+  getEndpointBuild__r429,
+  getEndpointBuild__r500,
   getEndpoint__r200,
   getEndpoint__r401,
   getEndpoint__r403,
@@ -24647,11 +25588,22 @@ export {
   listEndpointBilling__r422,
   listEndpointBilling__r429,
   listEndpointBilling__r500,
+  listEndpointBuilds__r200,
+  listEndpointBuilds__r400,
+  listEndpointBuilds__r401,
+  listEndpointBuilds__r403,
+  listEndpointBuilds__r404,
+  listEndpointBuilds__r405,
+  listEndpointBuilds__r422,
+  listEndpointBuilds__r429,
+  listEndpointBuilds__r500,
   listEndpointReleases__r200,
+  listEndpointReleases__r400,
   listEndpointReleases__r401,
   listEndpointReleases__r403,
   listEndpointReleases__r404,
   listEndpointReleases__r405,
+  listEndpointReleases__r422,
   listEndpointReleases__r429,
   listEndpointReleases__r500,
   listEndpointWorkers__r200,
@@ -24759,6 +25711,8 @@ export {
   schema__BillingQuery,
   schema__BillingRecord,
   schema__BillingTimeRange,
+  schema__Build,
+  schema__BuildState,
   schema__CatalogInclude,
   schema__CatalogResourceAvailability,
   schema__Cloud,
@@ -24814,6 +25768,7 @@ export {
   schema__ListDataCentersResponse,
   schema__ListDelegationsResponse,
   schema__ListEndpointBillingResponse,
+  schema__ListEndpointBuildsResponse,
   schema__ListEndpointReleasesResponse,
   schema__ListEndpointWorkersResponse,
   schema__ListEndpointsResponse,
@@ -24835,6 +25790,7 @@ export {
   schema__NetworkVolumeBillingMetadata,
   schema__NetworkVolumeBillingQuery,
   schema__NetworkVolumeBillingRecord,
+  schema__Pagination,
   schema__PersistentMount,
   schema__Pod,
   schema__PodAction,

@@ -2342,7 +2342,7 @@ function validate74(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate74.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
 const listEndpointReleases__params = validate75;
-const schema41 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__params" };
+const schema41 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": { "cursor": { "type": "string", "minLength": 1, "maxLength": 512, "example": "eyJvcCI6Imxpc3RFbmRwb2ludEJ1aWxkcyJ9" }, "limit": { "type": "integer", "minimum": 1, "maximum": 1e3, "example": 50 } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__params" };
 function validate75(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2445,22 +2445,131 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.query !== void 0) {
       let data2 = data.query;
-      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-        const err6 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+      if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
+        if (data2.cursor !== void 0) {
+          let data3 = data2.cursor;
+          if (typeof data3 !== "string") {
+            let dataType1 = typeof data3;
+            let coerced1 = void 0;
+            if (dataType1 == "object" && Array.isArray(data3) && data3.length == 1) {
+              data3 = data3[0];
+              dataType1 = typeof data3;
+              if (typeof data3 === "string") {
+                coerced1 = data3;
+              }
+            }
+            if (!(coerced1 !== void 0)) {
+              if (dataType1 == "number" || dataType1 == "boolean") {
+                coerced1 = "" + data3;
+              } else if (data3 === null) {
+                coerced1 = "";
+              } else {
+                const err6 = { instancePath: instancePath + "/query/cursor", schemaPath: "#/properties/query/properties/cursor/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err6];
+                } else {
+                  vErrors.push(err6);
+                }
+                errors++;
+              }
+            }
+            if (coerced1 !== void 0) {
+              data3 = coerced1;
+              if (data2 !== void 0) {
+                data2["cursor"] = coerced1;
+              }
+            }
+          }
+          if (typeof data3 === "string") {
+            if (func1(data3) > 512) {
+              const err7 = { instancePath: instancePath + "/query/cursor", schemaPath: "#/properties/query/properties/cursor/maxLength", keyword: "maxLength", params: { limit: 512 }, message: "must NOT have more than 512 characters" };
+              if (vErrors === null) {
+                vErrors = [err7];
+              } else {
+                vErrors.push(err7);
+              }
+              errors++;
+            }
+            if (func1(data3) < 1) {
+              const err8 = { instancePath: instancePath + "/query/cursor", schemaPath: "#/properties/query/properties/cursor/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err8];
+              } else {
+                vErrors.push(err8);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data2.limit !== void 0) {
+          let data4 = data2.limit;
+          if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
+            let dataType2 = typeof data4;
+            let coerced2 = void 0;
+            if (dataType2 == "object" && Array.isArray(data4) && data4.length == 1) {
+              data4 = data4[0];
+              dataType2 = typeof data4;
+              if (typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4)) {
+                coerced2 = data4;
+              }
+            }
+            if (!(coerced2 !== void 0)) {
+              if (dataType2 === "boolean" || data4 === null || dataType2 === "string" && data4 && data4 == +data4 && !(data4 % 1)) {
+                coerced2 = +data4;
+              } else {
+                const err9 = { instancePath: instancePath + "/query/limit", schemaPath: "#/properties/query/properties/limit/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                if (vErrors === null) {
+                  vErrors = [err9];
+                } else {
+                  vErrors.push(err9);
+                }
+                errors++;
+              }
+            }
+            if (coerced2 !== void 0) {
+              data4 = coerced2;
+              if (data2 !== void 0) {
+                data2["limit"] = coerced2;
+              }
+            }
+          }
+          if (typeof data4 == "number" && isFinite(data4)) {
+            if (data4 > 1e3 || isNaN(data4)) {
+              const err10 = { instancePath: instancePath + "/query/limit", schemaPath: "#/properties/query/properties/limit/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e3 }, message: "must be <= 1000" };
+              if (vErrors === null) {
+                vErrors = [err10];
+              } else {
+                vErrors.push(err10);
+              }
+              errors++;
+            }
+            if (data4 < 1 || isNaN(data4)) {
+              const err11 = { instancePath: instancePath + "/query/limit", schemaPath: "#/properties/query/properties/limit/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+              if (vErrors === null) {
+                vErrors = [err11];
+              } else {
+                vErrors.push(err11);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err12 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err6];
+          vErrors = [err12];
         } else {
-          vErrors.push(err6);
+          vErrors.push(err12);
         }
         errors++;
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err7];
+      vErrors = [err13];
     } else {
-      vErrors.push(err7);
+      vErrors.push(err13);
     }
     errors++;
   }
@@ -2765,8 +2874,8 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate76.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__params = validate78;
-const schema43 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__params" };
+const listEndpointBuilds__params = validate78;
+const schema43 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": { "cursor": { "type": "string", "minLength": 1, "maxLength": 512, "example": "eyJvcCI6Imxpc3RFbmRwb2ludEJ1aWxkcyJ9" }, "limit": { "type": "integer", "minimum": 1, "maximum": 100, "example": 50 } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__params" };
 function validate78(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2782,8 +2891,8 @@ function validate78(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.path !== void 0) {
       let data0 = data.path;
       if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        for (const key0 in data0) {
-          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (data0.id === void 0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
           if (vErrors === null) {
             vErrors = [err0];
           } else {
@@ -2791,34 +2900,209 @@ function validate78(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
+        for (const key0 in data0) {
+          if (!(key0 === "id")) {
+            const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data0.id !== void 0) {
+          let data1 = data0.id;
+          if (typeof data1 !== "string") {
+            let dataType0 = typeof data1;
+            let coerced0 = void 0;
+            if (dataType0 == "object" && Array.isArray(data1) && data1.length == 1) {
+              data1 = data1[0];
+              dataType0 = typeof data1;
+              if (typeof data1 === "string") {
+                coerced0 = data1;
+              }
+            }
+            if (!(coerced0 !== void 0)) {
+              if (dataType0 == "number" || dataType0 == "boolean") {
+                coerced0 = "" + data1;
+              } else if (data1 === null) {
+                coerced0 = "";
+              } else {
+                const err2 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err2];
+                } else {
+                  vErrors.push(err2);
+                }
+                errors++;
+              }
+            }
+            if (coerced0 !== void 0) {
+              data1 = coerced0;
+              if (data0 !== void 0) {
+                data0["id"] = coerced0;
+              }
+            }
+          }
+          if (typeof data1 === "string") {
+            if (func1(data1) > 128) {
+              const err3 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            if (func1(data1) < 1) {
+              const err4 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          }
+        }
       } else {
-        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err5 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err1];
+          vErrors = [err5];
         } else {
-          vErrors.push(err1);
+          vErrors.push(err5);
         }
         errors++;
       }
     }
     if (data.query !== void 0) {
-      let data1 = data.query;
-      if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
-        const err2 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+      let data2 = data.query;
+      if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
+        if (data2.cursor !== void 0) {
+          let data3 = data2.cursor;
+          if (typeof data3 !== "string") {
+            let dataType1 = typeof data3;
+            let coerced1 = void 0;
+            if (dataType1 == "object" && Array.isArray(data3) && data3.length == 1) {
+              data3 = data3[0];
+              dataType1 = typeof data3;
+              if (typeof data3 === "string") {
+                coerced1 = data3;
+              }
+            }
+            if (!(coerced1 !== void 0)) {
+              if (dataType1 == "number" || dataType1 == "boolean") {
+                coerced1 = "" + data3;
+              } else if (data3 === null) {
+                coerced1 = "";
+              } else {
+                const err6 = { instancePath: instancePath + "/query/cursor", schemaPath: "#/properties/query/properties/cursor/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err6];
+                } else {
+                  vErrors.push(err6);
+                }
+                errors++;
+              }
+            }
+            if (coerced1 !== void 0) {
+              data3 = coerced1;
+              if (data2 !== void 0) {
+                data2["cursor"] = coerced1;
+              }
+            }
+          }
+          if (typeof data3 === "string") {
+            if (func1(data3) > 512) {
+              const err7 = { instancePath: instancePath + "/query/cursor", schemaPath: "#/properties/query/properties/cursor/maxLength", keyword: "maxLength", params: { limit: 512 }, message: "must NOT have more than 512 characters" };
+              if (vErrors === null) {
+                vErrors = [err7];
+              } else {
+                vErrors.push(err7);
+              }
+              errors++;
+            }
+            if (func1(data3) < 1) {
+              const err8 = { instancePath: instancePath + "/query/cursor", schemaPath: "#/properties/query/properties/cursor/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err8];
+              } else {
+                vErrors.push(err8);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data2.limit !== void 0) {
+          let data4 = data2.limit;
+          if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
+            let dataType2 = typeof data4;
+            let coerced2 = void 0;
+            if (dataType2 == "object" && Array.isArray(data4) && data4.length == 1) {
+              data4 = data4[0];
+              dataType2 = typeof data4;
+              if (typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4)) {
+                coerced2 = data4;
+              }
+            }
+            if (!(coerced2 !== void 0)) {
+              if (dataType2 === "boolean" || data4 === null || dataType2 === "string" && data4 && data4 == +data4 && !(data4 % 1)) {
+                coerced2 = +data4;
+              } else {
+                const err9 = { instancePath: instancePath + "/query/limit", schemaPath: "#/properties/query/properties/limit/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                if (vErrors === null) {
+                  vErrors = [err9];
+                } else {
+                  vErrors.push(err9);
+                }
+                errors++;
+              }
+            }
+            if (coerced2 !== void 0) {
+              data4 = coerced2;
+              if (data2 !== void 0) {
+                data2["limit"] = coerced2;
+              }
+            }
+          }
+          if (typeof data4 == "number" && isFinite(data4)) {
+            if (data4 > 100 || isNaN(data4)) {
+              const err10 = { instancePath: instancePath + "/query/limit", schemaPath: "#/properties/query/properties/limit/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
+              if (vErrors === null) {
+                vErrors = [err10];
+              } else {
+                vErrors.push(err10);
+              }
+              errors++;
+            }
+            if (data4 < 1 || isNaN(data4)) {
+              const err11 = { instancePath: instancePath + "/query/limit", schemaPath: "#/properties/query/properties/limit/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+              if (vErrors === null) {
+                vErrors = [err11];
+              } else {
+                vErrors.push(err11);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err12 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err2];
+          vErrors = [err12];
         } else {
-          vErrors.push(err2);
+          vErrors.push(err12);
         }
         errors++;
       }
     }
   } else {
-    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err3];
+      vErrors = [err13];
     } else {
-      vErrors.push(err3);
+      vErrors.push(err13);
     }
     errors++;
   }
@@ -2826,8 +3110,8 @@ function validate78(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate78.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__params = validate79;
-const schema44 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__params" };
+const getEndpointBuild__params = validate79;
+const schema44 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" }, "buildId": { "type": "string", "minLength": 1, "maxLength": 128, "example": "build_abc123" } }, "required": ["id", "buildId"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__params" };
 function validate79(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2843,8 +3127,8 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.path !== void 0) {
       let data0 = data.path;
       if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        for (const key0 in data0) {
-          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (data0.id === void 0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
           if (vErrors === null) {
             vErrors = [err0];
           } else {
@@ -2852,34 +3136,164 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
+        if (data0.buildId === void 0) {
+          const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/required", keyword: "required", params: { missingProperty: "buildId" }, message: "must have required property 'buildId'" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        for (const key0 in data0) {
+          if (!(key0 === "id" || key0 === "buildId")) {
+            const err2 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err2];
+            } else {
+              vErrors.push(err2);
+            }
+            errors++;
+          }
+        }
+        if (data0.id !== void 0) {
+          let data1 = data0.id;
+          if (typeof data1 !== "string") {
+            let dataType0 = typeof data1;
+            let coerced0 = void 0;
+            if (dataType0 == "object" && Array.isArray(data1) && data1.length == 1) {
+              data1 = data1[0];
+              dataType0 = typeof data1;
+              if (typeof data1 === "string") {
+                coerced0 = data1;
+              }
+            }
+            if (!(coerced0 !== void 0)) {
+              if (dataType0 == "number" || dataType0 == "boolean") {
+                coerced0 = "" + data1;
+              } else if (data1 === null) {
+                coerced0 = "";
+              } else {
+                const err3 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err3];
+                } else {
+                  vErrors.push(err3);
+                }
+                errors++;
+              }
+            }
+            if (coerced0 !== void 0) {
+              data1 = coerced0;
+              if (data0 !== void 0) {
+                data0["id"] = coerced0;
+              }
+            }
+          }
+          if (typeof data1 === "string") {
+            if (func1(data1) > 128) {
+              const err4 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+            if (func1(data1) < 1) {
+              const err5 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err5];
+              } else {
+                vErrors.push(err5);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data0.buildId !== void 0) {
+          let data2 = data0.buildId;
+          if (typeof data2 !== "string") {
+            let dataType1 = typeof data2;
+            let coerced1 = void 0;
+            if (dataType1 == "object" && Array.isArray(data2) && data2.length == 1) {
+              data2 = data2[0];
+              dataType1 = typeof data2;
+              if (typeof data2 === "string") {
+                coerced1 = data2;
+              }
+            }
+            if (!(coerced1 !== void 0)) {
+              if (dataType1 == "number" || dataType1 == "boolean") {
+                coerced1 = "" + data2;
+              } else if (data2 === null) {
+                coerced1 = "";
+              } else {
+                const err6 = { instancePath: instancePath + "/path/buildId", schemaPath: "#/properties/path/properties/buildId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err6];
+                } else {
+                  vErrors.push(err6);
+                }
+                errors++;
+              }
+            }
+            if (coerced1 !== void 0) {
+              data2 = coerced1;
+              if (data0 !== void 0) {
+                data0["buildId"] = coerced1;
+              }
+            }
+          }
+          if (typeof data2 === "string") {
+            if (func1(data2) > 128) {
+              const err7 = { instancePath: instancePath + "/path/buildId", schemaPath: "#/properties/path/properties/buildId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err7];
+              } else {
+                vErrors.push(err7);
+              }
+              errors++;
+            }
+            if (func1(data2) < 1) {
+              const err8 = { instancePath: instancePath + "/path/buildId", schemaPath: "#/properties/path/properties/buildId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err8];
+              } else {
+                vErrors.push(err8);
+              }
+              errors++;
+            }
+          }
+        }
       } else {
-        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err9 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err1];
+          vErrors = [err9];
         } else {
-          vErrors.push(err1);
+          vErrors.push(err9);
         }
         errors++;
       }
     }
     if (data.query !== void 0) {
-      let data1 = data.query;
-      if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
-        const err2 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+      let data3 = data.query;
+      if (!(data3 && typeof data3 == "object" && !Array.isArray(data3))) {
+        const err10 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err2];
+          vErrors = [err10];
         } else {
-          vErrors.push(err2);
+          vErrors.push(err10);
         }
         errors++;
       }
     }
   } else {
-    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err11 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err3];
+      vErrors = [err11];
     } else {
-      vErrors.push(err3);
+      vErrors.push(err11);
     }
     errors++;
   }
@@ -2887,8 +3301,8 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate79.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__params = validate80;
-const schema45 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__params" };
+const getEndpointBuildLogs__params = validate80;
+const schema45 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" }, "buildId": { "type": "string", "minLength": 1, "maxLength": 128, "example": "build_abc123" } }, "required": ["id", "buildId"], "additionalProperties": false }, "query": { "type": "object", "properties": { "source": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/LogSource" }, "tail": { "type": "integer", "minimum": 0, "maximum": 5e3, "default": 100, "example": 200 }, "since": { "type": "string", "format": "date-time", "example": "2026-06-01T12:00:00Z" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__params" };
 function validate80(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2913,13 +3327,22 @@ function validate80(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
+        if (data0.buildId === void 0) {
+          const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/required", keyword: "required", params: { missingProperty: "buildId" }, message: "must have required property 'buildId'" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
         for (const key0 in data0) {
-          if (!(key0 === "id")) {
-            const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+          if (!(key0 === "id" || key0 === "buildId")) {
+            const err2 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
-              vErrors = [err1];
+              vErrors = [err2];
             } else {
-              vErrors.push(err1);
+              vErrors.push(err2);
             }
             errors++;
           }
@@ -2942,11 +3365,11 @@ function validate80(data, { instancePath = "", parentData, parentDataProperty, r
               } else if (data1 === null) {
                 coerced0 = "";
               } else {
-                const err2 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err3 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err2];
+                  vErrors = [err3];
                 } else {
-                  vErrors.push(err2);
+                  vErrors.push(err3);
                 }
                 errors++;
               }
@@ -2960,16 +3383,7 @@ function validate80(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (typeof data1 === "string") {
             if (func1(data1) > 128) {
-              const err3 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
-              if (vErrors === null) {
-                vErrors = [err3];
-              } else {
-                vErrors.push(err3);
-              }
-              errors++;
-            }
-            if (func1(data1) < 1) {
-              const err4 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              const err4 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
               if (vErrors === null) {
                 vErrors = [err4];
               } else {
@@ -2977,36 +3391,206 @@ function validate80(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
+            if (func1(data1) < 1) {
+              const err5 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err5];
+              } else {
+                vErrors.push(err5);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data0.buildId !== void 0) {
+          let data2 = data0.buildId;
+          if (typeof data2 !== "string") {
+            let dataType1 = typeof data2;
+            let coerced1 = void 0;
+            if (dataType1 == "object" && Array.isArray(data2) && data2.length == 1) {
+              data2 = data2[0];
+              dataType1 = typeof data2;
+              if (typeof data2 === "string") {
+                coerced1 = data2;
+              }
+            }
+            if (!(coerced1 !== void 0)) {
+              if (dataType1 == "number" || dataType1 == "boolean") {
+                coerced1 = "" + data2;
+              } else if (data2 === null) {
+                coerced1 = "";
+              } else {
+                const err6 = { instancePath: instancePath + "/path/buildId", schemaPath: "#/properties/path/properties/buildId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err6];
+                } else {
+                  vErrors.push(err6);
+                }
+                errors++;
+              }
+            }
+            if (coerced1 !== void 0) {
+              data2 = coerced1;
+              if (data0 !== void 0) {
+                data0["buildId"] = coerced1;
+              }
+            }
+          }
+          if (typeof data2 === "string") {
+            if (func1(data2) > 128) {
+              const err7 = { instancePath: instancePath + "/path/buildId", schemaPath: "#/properties/path/properties/buildId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err7];
+              } else {
+                vErrors.push(err7);
+              }
+              errors++;
+            }
+            if (func1(data2) < 1) {
+              const err8 = { instancePath: instancePath + "/path/buildId", schemaPath: "#/properties/path/properties/buildId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err8];
+              } else {
+                vErrors.push(err8);
+              }
+              errors++;
+            }
           }
         }
       } else {
-        const err5 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err9 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err5];
+          vErrors = [err9];
         } else {
-          vErrors.push(err5);
+          vErrors.push(err9);
         }
         errors++;
       }
     }
     if (data.query !== void 0) {
-      let data2 = data.query;
-      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-        const err6 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+      let data3 = data.query;
+      if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
+        if (data3.source !== void 0) {
+          if (!validate60(data3.source, { instancePath: instancePath + "/query/source", parentData: data3, parentDataProperty: "source", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data3.tail !== void 0) {
+          let data5 = data3.tail;
+          if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5))) {
+            let dataType2 = typeof data5;
+            let coerced2 = void 0;
+            if (dataType2 == "object" && Array.isArray(data5) && data5.length == 1) {
+              data5 = data5[0];
+              dataType2 = typeof data5;
+              if (typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5)) {
+                coerced2 = data5;
+              }
+            }
+            if (!(coerced2 !== void 0)) {
+              if (dataType2 === "boolean" || data5 === null || dataType2 === "string" && data5 && data5 == +data5 && !(data5 % 1)) {
+                coerced2 = +data5;
+              } else {
+                const err10 = { instancePath: instancePath + "/query/tail", schemaPath: "#/properties/query/properties/tail/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                if (vErrors === null) {
+                  vErrors = [err10];
+                } else {
+                  vErrors.push(err10);
+                }
+                errors++;
+              }
+            }
+            if (coerced2 !== void 0) {
+              data5 = coerced2;
+              if (data3 !== void 0) {
+                data3["tail"] = coerced2;
+              }
+            }
+          }
+          if (typeof data5 == "number" && isFinite(data5)) {
+            if (data5 > 5e3 || isNaN(data5)) {
+              const err11 = { instancePath: instancePath + "/query/tail", schemaPath: "#/properties/query/properties/tail/maximum", keyword: "maximum", params: { comparison: "<=", limit: 5e3 }, message: "must be <= 5000" };
+              if (vErrors === null) {
+                vErrors = [err11];
+              } else {
+                vErrors.push(err11);
+              }
+              errors++;
+            }
+            if (data5 < 0 || isNaN(data5)) {
+              const err12 = { instancePath: instancePath + "/query/tail", schemaPath: "#/properties/query/properties/tail/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err12];
+              } else {
+                vErrors.push(err12);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data3.since !== void 0) {
+          let data6 = data3.since;
+          if (typeof data6 !== "string") {
+            let dataType3 = typeof data6;
+            let coerced3 = void 0;
+            if (dataType3 == "object" && Array.isArray(data6) && data6.length == 1) {
+              data6 = data6[0];
+              dataType3 = typeof data6;
+              if (typeof data6 === "string") {
+                coerced3 = data6;
+              }
+            }
+            if (!(coerced3 !== void 0)) {
+              if (dataType3 == "number" || dataType3 == "boolean") {
+                coerced3 = "" + data6;
+              } else if (data6 === null) {
+                coerced3 = "";
+              } else {
+                const err13 = { instancePath: instancePath + "/query/since", schemaPath: "#/properties/query/properties/since/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err13];
+                } else {
+                  vErrors.push(err13);
+                }
+                errors++;
+              }
+            }
+            if (coerced3 !== void 0) {
+              data6 = coerced3;
+              if (data3 !== void 0) {
+                data3["since"] = coerced3;
+              }
+            }
+          }
+          if (typeof data6 === "string") {
+            if (!formats0.validate(data6)) {
+              const err14 = { instancePath: instancePath + "/query/since", schemaPath: "#/properties/query/properties/since/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+              if (vErrors === null) {
+                vErrors = [err14];
+              } else {
+                vErrors.push(err14);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err15 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err6];
+          vErrors = [err15];
         } else {
-          vErrors.push(err6);
+          vErrors.push(err15);
         }
         errors++;
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err16 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err7];
+      vErrors = [err16];
     } else {
-      vErrors.push(err7);
+      vErrors.push(err16);
     }
     errors++;
   }
@@ -3014,135 +3598,8 @@ function validate80(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate80.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__params = validate81;
-const schema46 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__params" };
-function validate81(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate81.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.path !== void 0) {
-      let data0 = data.path;
-      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        if (data0.id === void 0) {
-          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
-          if (vErrors === null) {
-            vErrors = [err0];
-          } else {
-            vErrors.push(err0);
-          }
-          errors++;
-        }
-        for (const key0 in data0) {
-          if (!(key0 === "id")) {
-            const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err1];
-            } else {
-              vErrors.push(err1);
-            }
-            errors++;
-          }
-        }
-        if (data0.id !== void 0) {
-          let data1 = data0.id;
-          if (typeof data1 !== "string") {
-            let dataType0 = typeof data1;
-            let coerced0 = void 0;
-            if (dataType0 == "object" && Array.isArray(data1) && data1.length == 1) {
-              data1 = data1[0];
-              dataType0 = typeof data1;
-              if (typeof data1 === "string") {
-                coerced0 = data1;
-              }
-            }
-            if (!(coerced0 !== void 0)) {
-              if (dataType0 == "number" || dataType0 == "boolean") {
-                coerced0 = "" + data1;
-              } else if (data1 === null) {
-                coerced0 = "";
-              } else {
-                const err2 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err2];
-                } else {
-                  vErrors.push(err2);
-                }
-                errors++;
-              }
-            }
-            if (coerced0 !== void 0) {
-              data1 = coerced0;
-              if (data0 !== void 0) {
-                data0["id"] = coerced0;
-              }
-            }
-          }
-          if (typeof data1 === "string") {
-            if (func1(data1) > 128) {
-              const err3 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
-              if (vErrors === null) {
-                vErrors = [err3];
-              } else {
-                vErrors.push(err3);
-              }
-              errors++;
-            }
-            if (func1(data1) < 1) {
-              const err4 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-              if (vErrors === null) {
-                vErrors = [err4];
-              } else {
-                vErrors.push(err4);
-              }
-              errors++;
-            }
-          }
-        }
-      } else {
-        const err5 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.query !== void 0) {
-      let data2 = data.query;
-      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-        const err6 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err7];
-    } else {
-      vErrors.push(err7);
-    }
-    errors++;
-  }
-  validate81.errors = vErrors;
-  return errors === 0;
-}
-validate81.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__params = validate82;
-const schema47 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__params" };
+const listTemplates__params = validate82;
+const schema46 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__params" };
 function validate82(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -3158,8 +3615,8 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.path !== void 0) {
       let data0 = data.path;
       if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        if (data0.id === void 0) {
-          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+        for (const key0 in data0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
           if (vErrors === null) {
             vErrors = [err0];
           } else {
@@ -3167,100 +3624,34 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        for (const key0 in data0) {
-          if (!(key0 === "id")) {
-            const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err1];
-            } else {
-              vErrors.push(err1);
-            }
-            errors++;
-          }
-        }
-        if (data0.id !== void 0) {
-          let data1 = data0.id;
-          if (typeof data1 !== "string") {
-            let dataType0 = typeof data1;
-            let coerced0 = void 0;
-            if (dataType0 == "object" && Array.isArray(data1) && data1.length == 1) {
-              data1 = data1[0];
-              dataType0 = typeof data1;
-              if (typeof data1 === "string") {
-                coerced0 = data1;
-              }
-            }
-            if (!(coerced0 !== void 0)) {
-              if (dataType0 == "number" || dataType0 == "boolean") {
-                coerced0 = "" + data1;
-              } else if (data1 === null) {
-                coerced0 = "";
-              } else {
-                const err2 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err2];
-                } else {
-                  vErrors.push(err2);
-                }
-                errors++;
-              }
-            }
-            if (coerced0 !== void 0) {
-              data1 = coerced0;
-              if (data0 !== void 0) {
-                data0["id"] = coerced0;
-              }
-            }
-          }
-          if (typeof data1 === "string") {
-            if (func1(data1) > 128) {
-              const err3 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
-              if (vErrors === null) {
-                vErrors = [err3];
-              } else {
-                vErrors.push(err3);
-              }
-              errors++;
-            }
-            if (func1(data1) < 1) {
-              const err4 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-              if (vErrors === null) {
-                vErrors = [err4];
-              } else {
-                vErrors.push(err4);
-              }
-              errors++;
-            }
-          }
-        }
       } else {
-        const err5 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err5];
+          vErrors = [err1];
         } else {
-          vErrors.push(err5);
+          vErrors.push(err1);
         }
         errors++;
       }
     }
     if (data.query !== void 0) {
-      let data2 = data.query;
-      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-        const err6 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+      let data1 = data.query;
+      if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
+        const err2 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err6];
+          vErrors = [err2];
         } else {
-          vErrors.push(err6);
+          vErrors.push(err2);
         }
         errors++;
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err7];
+      vErrors = [err3];
     } else {
-      vErrors.push(err7);
+      vErrors.push(err3);
     }
     errors++;
   }
@@ -3268,8 +3659,8 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate82.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__params = validate83;
-const schema48 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__params" };
+const createTemplate__params = validate83;
+const schema47 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__params" };
 function validate83(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -3329,8 +3720,8 @@ function validate83(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate83.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__params = validate84;
-const schema49 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__params" };
+const getTemplate__params = validate84;
+const schema48 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__params" };
 function validate84(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -3346,8 +3737,8 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.path !== void 0) {
       let data0 = data.path;
       if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        for (const key0 in data0) {
-          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (data0.id === void 0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
           if (vErrors === null) {
             vErrors = [err0];
           } else {
@@ -3355,34 +3746,100 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
+        for (const key0 in data0) {
+          if (!(key0 === "id")) {
+            const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data0.id !== void 0) {
+          let data1 = data0.id;
+          if (typeof data1 !== "string") {
+            let dataType0 = typeof data1;
+            let coerced0 = void 0;
+            if (dataType0 == "object" && Array.isArray(data1) && data1.length == 1) {
+              data1 = data1[0];
+              dataType0 = typeof data1;
+              if (typeof data1 === "string") {
+                coerced0 = data1;
+              }
+            }
+            if (!(coerced0 !== void 0)) {
+              if (dataType0 == "number" || dataType0 == "boolean") {
+                coerced0 = "" + data1;
+              } else if (data1 === null) {
+                coerced0 = "";
+              } else {
+                const err2 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err2];
+                } else {
+                  vErrors.push(err2);
+                }
+                errors++;
+              }
+            }
+            if (coerced0 !== void 0) {
+              data1 = coerced0;
+              if (data0 !== void 0) {
+                data0["id"] = coerced0;
+              }
+            }
+          }
+          if (typeof data1 === "string") {
+            if (func1(data1) > 128) {
+              const err3 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            if (func1(data1) < 1) {
+              const err4 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          }
+        }
       } else {
-        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err5 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err1];
+          vErrors = [err5];
         } else {
-          vErrors.push(err1);
+          vErrors.push(err5);
         }
         errors++;
       }
     }
     if (data.query !== void 0) {
-      let data1 = data.query;
-      if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
-        const err2 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+      let data2 = data.query;
+      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
+        const err6 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err2];
+          vErrors = [err6];
         } else {
-          vErrors.push(err2);
+          vErrors.push(err6);
         }
         errors++;
       }
     }
   } else {
-    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err3];
+      vErrors = [err7];
     } else {
-      vErrors.push(err3);
+      vErrors.push(err7);
     }
     errors++;
   }
@@ -3390,8 +3847,8 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate84.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__params = validate85;
-const schema50 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__params" };
+const deleteTemplate__params = validate85;
+const schema49 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__params" };
 function validate85(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -3517,8 +3974,8 @@ function validate85(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate85.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__params = validate86;
-const schema51 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__params" };
+const updateTemplate__params = validate86;
+const schema50 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__params" };
 function validate86(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -3644,13 +4101,135 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate86.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__params = validate87;
-const schema52 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__params" };
+const listNetworkVolumes__params = validate87;
+const schema51 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__params" };
 function validate87(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
   const evaluated0 = validate87.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        for (const key0 in data0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+      } else {
+        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      let data1 = data.query;
+      if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
+        const err2 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  validate87.errors = vErrors;
+  return errors === 0;
+}
+validate87.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const createNetworkVolume__params = validate88;
+const schema52 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__params" };
+function validate88(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate88.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        for (const key0 in data0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+      } else {
+        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      let data1 = data.query;
+      if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
+        const err2 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  validate88.errors = vErrors;
+  return errors === 0;
+}
+validate88.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const getNetworkVolume__params = validate89;
+const schema53 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__params" };
+function validate89(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate89.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -3767,134 +4346,12 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate87.errors = vErrors;
-  return errors === 0;
-}
-validate87.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listRegistries__params = validate88;
-const schema53 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__params" };
-function validate88(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate88.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.path !== void 0) {
-      let data0 = data.path;
-      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        for (const key0 in data0) {
-          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-          if (vErrors === null) {
-            vErrors = [err0];
-          } else {
-            vErrors.push(err0);
-          }
-          errors++;
-        }
-      } else {
-        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.query !== void 0) {
-      let data1 = data.query;
-      if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
-        const err2 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
-    errors++;
-  }
-  validate88.errors = vErrors;
-  return errors === 0;
-}
-validate88.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__params = validate89;
-const schema54 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__params" };
-function validate89(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate89.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.path !== void 0) {
-      let data0 = data.path;
-      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        for (const key0 in data0) {
-          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-          if (vErrors === null) {
-            vErrors = [err0];
-          } else {
-            vErrors.push(err0);
-          }
-          errors++;
-        }
-      } else {
-        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.query !== void 0) {
-      let data1 = data.query;
-      if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
-        const err2 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
-    errors++;
-  }
   validate89.errors = vErrors;
   return errors === 0;
 }
 validate89.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__params = validate90;
-const schema55 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__params" };
+const deleteNetworkVolume__params = validate90;
+const schema54 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__params" };
 function validate90(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -4020,8 +4477,8 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate90.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__params = validate91;
-const schema56 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__params" };
+const updateNetworkVolume__params = validate91;
+const schema55 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__params" };
 function validate91(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -4147,8 +4604,8 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate91.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listDelegations__params = validate92;
-const schema57 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__params" };
+const listRegistries__params = validate92;
+const schema56 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__params" };
 function validate92(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -4208,8 +4665,8 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate92.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__params = validate93;
-const schema58 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__params" };
+const createRegistry__params = validate93;
+const schema57 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__params" };
 function validate93(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -4269,8 +4726,8 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate93.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const revokeDelegation__params = validate94;
-const schema59 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__params" };
+const getRegistry__params = validate94;
+const schema58 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__params" };
 function validate94(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -4396,9 +4853,135 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate94.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__params = validate95;
-const schema60 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "include": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CatalogInclude" }, "maxItems": 1, "example": ["AVAILABILITY"] }, "product": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Product" }, "maxItems": 3, "example": ["POD", "SERVERLESS"] }, "count": { "type": "integer", "minimum": 1, "maximum": 8, "default": 1, "example": 2 }, "cloud": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/GpuCloudFilter", "default": "SECURE" }, "countryCodes": { "type": "array", "items": { "type": "string", "pattern": "^[A-Z]{2}$" }, "maxItems": 64, "example": ["FR", "DE"] }, "cudaVersions": { "type": "array", "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "maxItems": 64, "example": ["12.8", "12.6"] }, "minCudaVersion": { "type": "string", "pattern": "^\\d+(\\.\\d+)?$", "maxLength": 16, "example": "12.1" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__params" };
-const schema61 = { "type": "string", "enum": ["AVAILABILITY"], "description": "Optional expansion of GPU and CPU catalog answers; more values may come.", "example": "AVAILABILITY", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CatalogInclude" };
+const deleteRegistry__params = validate95;
+const schema59 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__params" };
+function validate95(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate95.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        if (data0.id === void 0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        for (const key0 in data0) {
+          if (!(key0 === "id")) {
+            const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data0.id !== void 0) {
+          let data1 = data0.id;
+          if (typeof data1 !== "string") {
+            let dataType0 = typeof data1;
+            let coerced0 = void 0;
+            if (dataType0 == "object" && Array.isArray(data1) && data1.length == 1) {
+              data1 = data1[0];
+              dataType0 = typeof data1;
+              if (typeof data1 === "string") {
+                coerced0 = data1;
+              }
+            }
+            if (!(coerced0 !== void 0)) {
+              if (dataType0 == "number" || dataType0 == "boolean") {
+                coerced0 = "" + data1;
+              } else if (data1 === null) {
+                coerced0 = "";
+              } else {
+                const err2 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err2];
+                } else {
+                  vErrors.push(err2);
+                }
+                errors++;
+              }
+            }
+            if (coerced0 !== void 0) {
+              data1 = coerced0;
+              if (data0 !== void 0) {
+                data0["id"] = coerced0;
+              }
+            }
+          }
+          if (typeof data1 === "string") {
+            if (func1(data1) > 128) {
+              const err3 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            if (func1(data1) < 1) {
+              const err4 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err5 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      let data2 = data.query;
+      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
+        const err6 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err7];
+    } else {
+      vErrors.push(err7);
+    }
+    errors++;
+  }
+  validate95.errors = vErrors;
+  return errors === 0;
+}
+validate95.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const listDelegations__params = validate96;
+const schema60 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__params" };
 function validate96(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -4410,52 +4993,117 @@ function validate96(data, { instancePath = "", parentData, parentDataProperty, r
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (typeof data !== "string") {
-    let dataType0 = typeof data;
-    let coerced0 = void 0;
-    if (dataType0 == "object" && Array.isArray(data) && data.length == 1) {
-      data = data[0];
-      dataType0 = typeof data;
-      if (typeof data === "string") {
-        coerced0 = data;
-      }
-    }
-    if (!(coerced0 !== void 0)) {
-      if (dataType0 == "number" || dataType0 == "boolean") {
-        coerced0 = "" + data;
-      } else if (data === null) {
-        coerced0 = "";
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        for (const key0 in data0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
       } else {
-        const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err0];
+          vErrors = [err1];
         } else {
-          vErrors.push(err0);
+          vErrors.push(err1);
         }
         errors++;
       }
     }
-    if (coerced0 !== void 0) {
-      data = coerced0;
-      if (parentData !== void 0) {
-        parentData[parentDataProperty] = coerced0;
+    if (data.query !== void 0) {
+      let data1 = data.query;
+      if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
+        const err2 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
       }
     }
-  }
-  if (!(data === "AVAILABILITY")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema61.enum }, message: "must be equal to one of the allowed values" };
+  } else {
+    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err1];
+      vErrors = [err3];
     } else {
-      vErrors.push(err1);
+      vErrors.push(err3);
     }
     errors++;
   }
   validate96.errors = vErrors;
   return errors === 0;
 }
-validate96.evaluated = { "dynamicProps": false, "dynamicItems": false };
-const schema62 = { "type": "string", "enum": ["POD", "CLUSTER", "SERVERLESS"], "description": "Product whose GPU stock is asked for; stock differs per product, so availability needs it.", "example": "POD", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Product" };
+validate96.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const createDelegation__params = validate97;
+const schema61 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__params" };
+function validate97(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate97.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        for (const key0 in data0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+      } else {
+        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      let data1 = data.query;
+      if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
+        const err2 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  validate97.errors = vErrors;
+  return errors === 0;
+}
+validate97.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const revokeDelegation__params = validate98;
+const schema62 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__params" };
 function validate98(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -4467,52 +5115,123 @@ function validate98(data, { instancePath = "", parentData, parentDataProperty, r
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (typeof data !== "string") {
-    let dataType0 = typeof data;
-    let coerced0 = void 0;
-    if (dataType0 == "object" && Array.isArray(data) && data.length == 1) {
-      data = data[0];
-      dataType0 = typeof data;
-      if (typeof data === "string") {
-        coerced0 = data;
-      }
-    }
-    if (!(coerced0 !== void 0)) {
-      if (dataType0 == "number" || dataType0 == "boolean") {
-        coerced0 = "" + data;
-      } else if (data === null) {
-        coerced0 = "";
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        if (data0.id === void 0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        for (const key0 in data0) {
+          if (!(key0 === "id")) {
+            const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data0.id !== void 0) {
+          let data1 = data0.id;
+          if (typeof data1 !== "string") {
+            let dataType0 = typeof data1;
+            let coerced0 = void 0;
+            if (dataType0 == "object" && Array.isArray(data1) && data1.length == 1) {
+              data1 = data1[0];
+              dataType0 = typeof data1;
+              if (typeof data1 === "string") {
+                coerced0 = data1;
+              }
+            }
+            if (!(coerced0 !== void 0)) {
+              if (dataType0 == "number" || dataType0 == "boolean") {
+                coerced0 = "" + data1;
+              } else if (data1 === null) {
+                coerced0 = "";
+              } else {
+                const err2 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err2];
+                } else {
+                  vErrors.push(err2);
+                }
+                errors++;
+              }
+            }
+            if (coerced0 !== void 0) {
+              data1 = coerced0;
+              if (data0 !== void 0) {
+                data0["id"] = coerced0;
+              }
+            }
+          }
+          if (typeof data1 === "string") {
+            if (func1(data1) > 128) {
+              const err3 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            if (func1(data1) < 1) {
+              const err4 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          }
+        }
       } else {
-        const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err5 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err0];
+          vErrors = [err5];
         } else {
-          vErrors.push(err0);
+          vErrors.push(err5);
         }
         errors++;
       }
     }
-    if (coerced0 !== void 0) {
-      data = coerced0;
-      if (parentData !== void 0) {
-        parentData[parentDataProperty] = coerced0;
+    if (data.query !== void 0) {
+      let data2 = data.query;
+      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
+        const err6 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
       }
     }
-  }
-  if (!(data === "POD" || data === "CLUSTER" || data === "SERVERLESS")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema62.enum }, message: "must be equal to one of the allowed values" };
+  } else {
+    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err1];
+      vErrors = [err7];
     } else {
-      vErrors.push(err1);
+      vErrors.push(err7);
     }
     errors++;
   }
   validate98.errors = vErrors;
   return errors === 0;
 }
-validate98.evaluated = { "dynamicProps": false, "dynamicItems": false };
-const schema63 = { "type": "string", "enum": ["SECURE", "COMMUNITY"], "description": "Cloud whose GPU stock and lowest price are asked for.", "example": "SECURE", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/GpuCloudFilter" };
+validate98.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const listGpuTypes__params = validate99;
+const schema63 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "include": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CatalogInclude" }, "maxItems": 1, "example": ["AVAILABILITY"] }, "product": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Product" }, "maxItems": 3, "example": ["POD", "SERVERLESS"] }, "count": { "type": "integer", "minimum": 1, "maximum": 8, "default": 1, "example": 2 }, "cloud": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/GpuCloudFilter", "default": "SECURE" }, "countryCodes": { "type": "array", "items": { "type": "string", "pattern": "^[A-Z]{2}$" }, "maxItems": 64, "example": ["FR", "DE"] }, "cudaVersions": { "type": "array", "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "maxItems": 64, "example": ["12.8", "12.6"] }, "minCudaVersion": { "type": "string", "pattern": "^\\d+(\\.\\d+)?$", "maxLength": 16, "example": "12.1" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__params" };
+const schema64 = { "type": "string", "enum": ["AVAILABILITY"], "description": "Optional expansion of GPU and CPU catalog answers; more values may come.", "example": "AVAILABILITY", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CatalogInclude" };
 function validate100(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -4556,8 +5275,8 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
   }
-  if (!(data === "SECURE" || data === "COMMUNITY")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema63.enum }, message: "must be equal to one of the allowed values" };
+  if (!(data === "AVAILABILITY")) {
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema64.enum }, message: "must be equal to one of the allowed values" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -4569,14 +5288,128 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate100.evaluated = { "dynamicProps": false, "dynamicItems": false };
-const pattern3 = new RegExp("^[A-Z]{2}$", "u");
-const pattern4 = new RegExp("^\\d+\\.\\d+$", "u");
-const pattern5 = new RegExp("^\\d+(\\.\\d+)?$", "u");
-function validate95(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const schema65 = { "type": "string", "enum": ["POD", "CLUSTER", "SERVERLESS"], "description": "Product whose GPU stock is asked for; stock differs per product, so availability needs it.", "example": "POD", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Product" };
+function validate102(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate95.evaluated;
+  const evaluated0 = validate102.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (typeof data !== "string") {
+    let dataType0 = typeof data;
+    let coerced0 = void 0;
+    if (dataType0 == "object" && Array.isArray(data) && data.length == 1) {
+      data = data[0];
+      dataType0 = typeof data;
+      if (typeof data === "string") {
+        coerced0 = data;
+      }
+    }
+    if (!(coerced0 !== void 0)) {
+      if (dataType0 == "number" || dataType0 == "boolean") {
+        coerced0 = "" + data;
+      } else if (data === null) {
+        coerced0 = "";
+      } else {
+        const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    if (coerced0 !== void 0) {
+      data = coerced0;
+      if (parentData !== void 0) {
+        parentData[parentDataProperty] = coerced0;
+      }
+    }
+  }
+  if (!(data === "POD" || data === "CLUSTER" || data === "SERVERLESS")) {
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema65.enum }, message: "must be equal to one of the allowed values" };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
+  validate102.errors = vErrors;
+  return errors === 0;
+}
+validate102.evaluated = { "dynamicProps": false, "dynamicItems": false };
+const schema66 = { "type": "string", "enum": ["SECURE", "COMMUNITY"], "description": "Cloud whose GPU stock and lowest price are asked for.", "example": "SECURE", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/GpuCloudFilter" };
+function validate104(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate104.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (typeof data !== "string") {
+    let dataType0 = typeof data;
+    let coerced0 = void 0;
+    if (dataType0 == "object" && Array.isArray(data) && data.length == 1) {
+      data = data[0];
+      dataType0 = typeof data;
+      if (typeof data === "string") {
+        coerced0 = data;
+      }
+    }
+    if (!(coerced0 !== void 0)) {
+      if (dataType0 == "number" || dataType0 == "boolean") {
+        coerced0 = "" + data;
+      } else if (data === null) {
+        coerced0 = "";
+      } else {
+        const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    if (coerced0 !== void 0) {
+      data = coerced0;
+      if (parentData !== void 0) {
+        parentData[parentDataProperty] = coerced0;
+      }
+    }
+  }
+  if (!(data === "SECURE" || data === "COMMUNITY")) {
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema66.enum }, message: "must be equal to one of the allowed values" };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
+  validate104.errors = vErrors;
+  return errors === 0;
+}
+validate104.evaluated = { "dynamicProps": false, "dynamicItems": false };
+const pattern3 = new RegExp("^[A-Z]{2}$", "u");
+const pattern4 = new RegExp("^\\d+\\.\\d+$", "u");
+const pattern5 = new RegExp("^\\d+(\\.\\d+)?$", "u");
+function validate99(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate99.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -4653,8 +5486,8 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
             }
             const len0 = data2.length;
             for (let i0 = 0; i0 < len0; i0++) {
-              if (!validate96(data2[i0], { instancePath: instancePath + "/query/include/" + i0, parentData: data2, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
+              if (!validate100(data2[i0], { instancePath: instancePath + "/query/include/" + i0, parentData: data2, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
                 errors = vErrors.length;
               }
             }
@@ -4704,8 +5537,8 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
             }
             const len1 = data4.length;
             for (let i1 = 0; i1 < len1; i1++) {
-              if (!validate98(data4[i1], { instancePath: instancePath + "/query/product/" + i1, parentData: data4, parentDataProperty: i1, rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
+              if (!validate102(data4[i1], { instancePath: instancePath + "/query/product/" + i1, parentData: data4, parentDataProperty: i1, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
                 errors = vErrors.length;
               }
             }
@@ -4765,8 +5598,8 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
         if (data1.cloud !== void 0) {
-          if (!validate100(data1.cloud, { instancePath: instancePath + "/query/cloud", parentData: data1, parentDataProperty: "cloud", rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
+          if (!validate104(data1.cloud, { instancePath: instancePath + "/query/cloud", parentData: data1, parentDataProperty: "cloud", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
             errors = vErrors.length;
           }
         }
@@ -5035,17 +5868,17 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate95.errors = vErrors;
+  validate99.errors = vErrors;
   return errors === 0;
 }
-validate95.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__params = validate102;
-const schema64 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": { "include": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CatalogInclude" }, "maxItems": 1, "example": ["AVAILABILITY"] }, "product": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Product" }, "maxItems": 3, "example": ["POD", "SERVERLESS"] }, "count": { "type": "integer", "minimum": 1, "maximum": 8, "default": 1, "example": 2 }, "cloud": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/GpuCloudFilter", "default": "SECURE" }, "countryCodes": { "type": "array", "items": { "type": "string", "pattern": "^[A-Z]{2}$" }, "maxItems": 64, "example": ["FR", "DE"] }, "cudaVersions": { "type": "array", "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "maxItems": 64, "example": ["12.8", "12.6"] }, "minCudaVersion": { "type": "string", "pattern": "^\\d+(\\.\\d+)?$", "maxLength": 16, "example": "12.1" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__params" };
-function validate102(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate99.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const getGpuType__params = validate106;
+const schema67 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": { "include": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CatalogInclude" }, "maxItems": 1, "example": ["AVAILABILITY"] }, "product": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Product" }, "maxItems": 3, "example": ["POD", "SERVERLESS"] }, "count": { "type": "integer", "minimum": 1, "maximum": 8, "default": 1, "example": 2 }, "cloud": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/GpuCloudFilter", "default": "SECURE" }, "countryCodes": { "type": "array", "items": { "type": "string", "pattern": "^[A-Z]{2}$" }, "maxItems": 64, "example": ["FR", "DE"] }, "cudaVersions": { "type": "array", "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "maxItems": 64, "example": ["12.8", "12.6"] }, "minCudaVersion": { "type": "string", "pattern": "^\\d+(\\.\\d+)?$", "maxLength": 16, "example": "12.1" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__params" };
+function validate106(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate102.evaluated;
+  const evaluated0 = validate106.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -5188,8 +6021,8 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
             }
             const len0 = data3.length;
             for (let i0 = 0; i0 < len0; i0++) {
-              if (!validate96(data3[i0], { instancePath: instancePath + "/query/include/" + i0, parentData: data3, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
+              if (!validate100(data3[i0], { instancePath: instancePath + "/query/include/" + i0, parentData: data3, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
                 errors = vErrors.length;
               }
             }
@@ -5239,8 +6072,8 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
             }
             const len1 = data5.length;
             for (let i1 = 0; i1 < len1; i1++) {
-              if (!validate98(data5[i1], { instancePath: instancePath + "/query/product/" + i1, parentData: data5, parentDataProperty: i1, rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
+              if (!validate102(data5[i1], { instancePath: instancePath + "/query/product/" + i1, parentData: data5, parentDataProperty: i1, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
                 errors = vErrors.length;
               }
             }
@@ -5300,8 +6133,8 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
           }
         }
         if (data2.cloud !== void 0) {
-          if (!validate100(data2.cloud, { instancePath: instancePath + "/query/cloud", parentData: data2, parentDataProperty: "cloud", rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
+          if (!validate104(data2.cloud, { instancePath: instancePath + "/query/cloud", parentData: data2, parentDataProperty: "cloud", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
             errors = vErrors.length;
           }
         }
@@ -5570,18 +6403,18 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate102.errors = vErrors;
+  validate106.errors = vErrors;
   return errors === 0;
 }
-validate102.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__params = validate106;
-const schema65 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "include": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CatalogInclude" }, "maxItems": 1, "example": ["AVAILABILITY"] }, "product": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CpuProduct" }, "maxItems": 2, "example": ["POD", "SERVERLESS"] }, "vcpuCount": { "type": "integer", "enum": [2, 4, 8, 16, 32, 64, 128, 256, 512], "example": 4, "x-source-note": "The power-of-two rule stated as an enum (issue 21), so generated requests meet it." } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__params" };
-const schema66 = { "type": "string", "enum": ["POD", "SERVERLESS"], "description": "Product whose CPU stock is asked for.", "example": "POD", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CpuProduct" };
-function validate108(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate106.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const listCpuTypes__params = validate110;
+const schema68 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "include": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CatalogInclude" }, "maxItems": 1, "example": ["AVAILABILITY"] }, "product": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CpuProduct" }, "maxItems": 2, "example": ["POD", "SERVERLESS"] }, "vcpuCount": { "type": "integer", "enum": [2, 4, 8, 16, 32, 64, 128, 256, 512], "example": 4, "x-source-note": "The power-of-two rule stated as an enum (issue 21), so generated requests meet it." } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__params" };
+const schema69 = { "type": "string", "enum": ["POD", "SERVERLESS"], "description": "Product whose CPU stock is asked for.", "example": "POD", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CpuProduct" };
+function validate112(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate108.evaluated;
+  const evaluated0 = validate112.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -5621,7 +6454,7 @@ function validate108(data, { instancePath = "", parentData, parentDataProperty, 
     }
   }
   if (!(data === "POD" || data === "SERVERLESS")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema66.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema69.enum }, message: "must be equal to one of the allowed values" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -5629,15 +6462,15 @@ function validate108(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate108.errors = vErrors;
+  validate112.errors = vErrors;
   return errors === 0;
 }
-validate108.evaluated = { "dynamicProps": false, "dynamicItems": false };
-function validate106(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate112.evaluated = { "dynamicProps": false, "dynamicItems": false };
+function validate110(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate106.evaluated;
+  const evaluated0 = validate110.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -5714,8 +6547,8 @@ function validate106(data, { instancePath = "", parentData, parentDataProperty, 
             }
             const len0 = data2.length;
             for (let i0 = 0; i0 < len0; i0++) {
-              if (!validate96(data2[i0], { instancePath: instancePath + "/query/include/" + i0, parentData: data2, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
+              if (!validate100(data2[i0], { instancePath: instancePath + "/query/include/" + i0, parentData: data2, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
                 errors = vErrors.length;
               }
             }
@@ -5765,8 +6598,8 @@ function validate106(data, { instancePath = "", parentData, parentDataProperty, 
             }
             const len1 = data4.length;
             for (let i1 = 0; i1 < len1; i1++) {
-              if (!validate108(data4[i1], { instancePath: instancePath + "/query/product/" + i1, parentData: data4, parentDataProperty: i1, rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
+              if (!validate112(data4[i1], { instancePath: instancePath + "/query/product/" + i1, parentData: data4, parentDataProperty: i1, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
                 errors = vErrors.length;
               }
             }
@@ -5805,7 +6638,7 @@ function validate106(data, { instancePath = "", parentData, parentDataProperty, 
             }
           }
           if (!(data6 === 2 || data6 === 4 || data6 === 8 || data6 === 16 || data6 === 32 || data6 === 64 || data6 === 128 || data6 === 256 || data6 === 512)) {
-            const err7 = { instancePath: instancePath + "/query/vcpuCount", schemaPath: "#/properties/query/properties/vcpuCount/enum", keyword: "enum", params: { allowedValues: schema65.properties.query.properties.vcpuCount.enum }, message: "must be equal to one of the allowed values" };
+            const err7 = { instancePath: instancePath + "/query/vcpuCount", schemaPath: "#/properties/query/properties/vcpuCount/enum", keyword: "enum", params: { allowedValues: schema68.properties.query.properties.vcpuCount.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err7];
             } else {
@@ -5833,17 +6666,17 @@ function validate106(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate106.errors = vErrors;
+  validate110.errors = vErrors;
   return errors === 0;
 }
-validate106.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__params = validate110;
-const schema67 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": { "include": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CatalogInclude" }, "maxItems": 1, "example": ["AVAILABILITY"] }, "product": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CpuProduct" }, "maxItems": 2, "example": ["POD", "SERVERLESS"] }, "vcpuCount": { "type": "integer", "enum": [2, 4, 8, 16, 32, 64, 128, 256, 512], "example": 4, "x-source-note": "The power-of-two rule stated as an enum (issue 21), so generated requests meet it." } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__params" };
-function validate110(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate110.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const getCpuType__params = validate114;
+const schema70 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": { "include": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CatalogInclude" }, "maxItems": 1, "example": ["AVAILABILITY"] }, "product": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CpuProduct" }, "maxItems": 2, "example": ["POD", "SERVERLESS"] }, "vcpuCount": { "type": "integer", "enum": [2, 4, 8, 16, 32, 64, 128, 256, 512], "example": 4, "x-source-note": "The power-of-two rule stated as an enum (issue 21), so generated requests meet it." } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__params" };
+function validate114(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate110.evaluated;
+  const evaluated0 = validate114.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -5986,8 +6819,8 @@ function validate110(data, { instancePath = "", parentData, parentDataProperty, 
             }
             const len0 = data3.length;
             for (let i0 = 0; i0 < len0; i0++) {
-              if (!validate96(data3[i0], { instancePath: instancePath + "/query/include/" + i0, parentData: data3, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
+              if (!validate100(data3[i0], { instancePath: instancePath + "/query/include/" + i0, parentData: data3, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
                 errors = vErrors.length;
               }
             }
@@ -6037,8 +6870,8 @@ function validate110(data, { instancePath = "", parentData, parentDataProperty, 
             }
             const len1 = data5.length;
             for (let i1 = 0; i1 < len1; i1++) {
-              if (!validate108(data5[i1], { instancePath: instancePath + "/query/product/" + i1, parentData: data5, parentDataProperty: i1, rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
+              if (!validate112(data5[i1], { instancePath: instancePath + "/query/product/" + i1, parentData: data5, parentDataProperty: i1, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
                 errors = vErrors.length;
               }
             }
@@ -6077,7 +6910,7 @@ function validate110(data, { instancePath = "", parentData, parentDataProperty, 
             }
           }
           if (!(data7 === 2 || data7 === 4 || data7 === 8 || data7 === 16 || data7 === 32 || data7 === 64 || data7 === 128 || data7 === 256 || data7 === 512)) {
-            const err11 = { instancePath: instancePath + "/query/vcpuCount", schemaPath: "#/properties/query/properties/vcpuCount/enum", keyword: "enum", params: { allowedValues: schema67.properties.query.properties.vcpuCount.enum }, message: "must be equal to one of the allowed values" };
+            const err11 = { instancePath: instancePath + "/query/vcpuCount", schemaPath: "#/properties/query/properties/vcpuCount/enum", keyword: "enum", params: { allowedValues: schema70.properties.query.properties.vcpuCount.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err11];
             } else {
@@ -6105,127 +6938,13 @@ function validate110(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate110.errors = vErrors;
-  return errors === 0;
-}
-validate110.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__params = validate113;
-const schema68 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "include": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/DataCenterInclude" }, "maxItems": 2, "example": ["GPU_AVAILABILITY"] }, "regions": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/DataCenterRegion" }, "maxItems": 9, "example": ["EUROPE", "ASIA"] }, "networkVolumeTypes": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/VolumeType" }, "maxItems": 2, "example": ["STANDARD", "HIGH_PERFORMANCE"] }, "compliance": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Compliance" }, "maxItems": 12, "example": ["GDPR", "SOC_2_TYPE_2"] }, "globalNetwork": { "type": "boolean", "example": true } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__params" };
-const schema69 = { "type": "string", "enum": ["GPU_AVAILABILITY", "CPU_AVAILABILITY"], "description": "Optional expansion of data center answers.", "example": "GPU_AVAILABILITY", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/DataCenterInclude" };
-function validate114(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate114.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (typeof data !== "string") {
-    let dataType0 = typeof data;
-    let coerced0 = void 0;
-    if (dataType0 == "object" && Array.isArray(data) && data.length == 1) {
-      data = data[0];
-      dataType0 = typeof data;
-      if (typeof data === "string") {
-        coerced0 = data;
-      }
-    }
-    if (!(coerced0 !== void 0)) {
-      if (dataType0 == "number" || dataType0 == "boolean") {
-        coerced0 = "" + data;
-      } else if (data === null) {
-        coerced0 = "";
-      } else {
-        const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    }
-    if (coerced0 !== void 0) {
-      data = coerced0;
-      if (parentData !== void 0) {
-        parentData[parentDataProperty] = coerced0;
-      }
-    }
-  }
-  if (!(data === "GPU_AVAILABILITY" || data === "CPU_AVAILABILITY")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema69.enum }, message: "must be equal to one of the allowed values" };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
   validate114.errors = vErrors;
   return errors === 0;
 }
-validate114.evaluated = { "dynamicProps": false, "dynamicItems": false };
-const schema70 = { "type": "string", "enum": ["NORTH_AMERICA", "SOUTH_AMERICA", "EUROPE", "ASIA", "MIDDLE_EAST", "AFRICA", "OCEANIA", "ANTARCTICA", "UNKNOWN"], "description": "Continent of a data center.", "example": "EUROPE", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/DataCenterRegion" };
-function validate116(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate116.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (typeof data !== "string") {
-    let dataType0 = typeof data;
-    let coerced0 = void 0;
-    if (dataType0 == "object" && Array.isArray(data) && data.length == 1) {
-      data = data[0];
-      dataType0 = typeof data;
-      if (typeof data === "string") {
-        coerced0 = data;
-      }
-    }
-    if (!(coerced0 !== void 0)) {
-      if (dataType0 == "number" || dataType0 == "boolean") {
-        coerced0 = "" + data;
-      } else if (data === null) {
-        coerced0 = "";
-      } else {
-        const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    }
-    if (coerced0 !== void 0) {
-      data = coerced0;
-      if (parentData !== void 0) {
-        parentData[parentDataProperty] = coerced0;
-      }
-    }
-  }
-  if (!(data === "NORTH_AMERICA" || data === "SOUTH_AMERICA" || data === "EUROPE" || data === "ASIA" || data === "MIDDLE_EAST" || data === "AFRICA" || data === "OCEANIA" || data === "ANTARCTICA" || data === "UNKNOWN")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema70.enum }, message: "must be equal to one of the allowed values" };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate116.errors = vErrors;
-  return errors === 0;
-}
-validate116.evaluated = { "dynamicProps": false, "dynamicItems": false };
-const schema71 = { "type": "string", "enum": ["STANDARD", "HIGH_PERFORMANCE"], "description": "Storage tier of a network volume (also listed per data center in the catalog).", "example": "STANDARD", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/VolumeType" };
+validate114.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const listDataCenters__params = validate117;
+const schema71 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "include": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/DataCenterInclude" }, "maxItems": 2, "example": ["GPU_AVAILABILITY"] }, "regions": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/DataCenterRegion" }, "maxItems": 9, "example": ["EUROPE", "ASIA"] }, "networkVolumeTypes": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/VolumeType" }, "maxItems": 2, "example": ["STANDARD", "HIGH_PERFORMANCE"] }, "compliance": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Compliance" }, "maxItems": 12, "example": ["GDPR", "SOC_2_TYPE_2"] }, "globalNetwork": { "type": "boolean", "example": true } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__params" };
+const schema72 = { "type": "string", "enum": ["GPU_AVAILABILITY", "CPU_AVAILABILITY"], "description": "Optional expansion of data center answers.", "example": "GPU_AVAILABILITY", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/DataCenterInclude" };
 function validate118(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6269,8 +6988,8 @@ function validate118(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
   }
-  if (!(data === "STANDARD" || data === "HIGH_PERFORMANCE")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema71.enum }, message: "must be equal to one of the allowed values" };
+  if (!(data === "GPU_AVAILABILITY" || data === "CPU_AVAILABILITY")) {
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema72.enum }, message: "must be equal to one of the allowed values" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -6282,7 +7001,7 @@ function validate118(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate118.evaluated = { "dynamicProps": false, "dynamicItems": false };
-const schema72 = { "type": "string", "enum": ["GDPR", "ISO_IEC_27001", "ISO_14001", "PCI_DSS", "HITRUST", "SOC_1_TYPE_2", "SOC_2_TYPE_2", "SOC_3_TYPE_2", "ITAR", "FISMA_HIGH", "HIPAA", "RENEWABLE"], "description": "A certification a data center holds.", "example": "GDPR", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Compliance" };
+const schema73 = { "type": "string", "enum": ["NORTH_AMERICA", "SOUTH_AMERICA", "EUROPE", "ASIA", "MIDDLE_EAST", "AFRICA", "OCEANIA", "ANTARCTICA", "UNKNOWN"], "description": "Continent of a data center.", "example": "EUROPE", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/DataCenterRegion" };
 function validate120(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6326,8 +7045,8 @@ function validate120(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
   }
-  if (!(data === "GDPR" || data === "ISO_IEC_27001" || data === "ISO_14001" || data === "PCI_DSS" || data === "HITRUST" || data === "SOC_1_TYPE_2" || data === "SOC_2_TYPE_2" || data === "SOC_3_TYPE_2" || data === "ITAR" || data === "FISMA_HIGH" || data === "HIPAA" || data === "RENEWABLE")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema72.enum }, message: "must be equal to one of the allowed values" };
+  if (!(data === "NORTH_AMERICA" || data === "SOUTH_AMERICA" || data === "EUROPE" || data === "ASIA" || data === "MIDDLE_EAST" || data === "AFRICA" || data === "OCEANIA" || data === "ANTARCTICA" || data === "UNKNOWN")) {
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema73.enum }, message: "must be equal to one of the allowed values" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -6339,11 +7058,125 @@ function validate120(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate120.evaluated = { "dynamicProps": false, "dynamicItems": false };
-function validate113(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const schema74 = { "type": "string", "enum": ["STANDARD", "HIGH_PERFORMANCE"], "description": "Storage tier of a network volume (also listed per data center in the catalog).", "example": "STANDARD", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/VolumeType" };
+function validate122(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate113.evaluated;
+  const evaluated0 = validate122.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (typeof data !== "string") {
+    let dataType0 = typeof data;
+    let coerced0 = void 0;
+    if (dataType0 == "object" && Array.isArray(data) && data.length == 1) {
+      data = data[0];
+      dataType0 = typeof data;
+      if (typeof data === "string") {
+        coerced0 = data;
+      }
+    }
+    if (!(coerced0 !== void 0)) {
+      if (dataType0 == "number" || dataType0 == "boolean") {
+        coerced0 = "" + data;
+      } else if (data === null) {
+        coerced0 = "";
+      } else {
+        const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    if (coerced0 !== void 0) {
+      data = coerced0;
+      if (parentData !== void 0) {
+        parentData[parentDataProperty] = coerced0;
+      }
+    }
+  }
+  if (!(data === "STANDARD" || data === "HIGH_PERFORMANCE")) {
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema74.enum }, message: "must be equal to one of the allowed values" };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
+  validate122.errors = vErrors;
+  return errors === 0;
+}
+validate122.evaluated = { "dynamicProps": false, "dynamicItems": false };
+const schema75 = { "type": "string", "enum": ["GDPR", "ISO_IEC_27001", "ISO_14001", "PCI_DSS", "HITRUST", "SOC_1_TYPE_2", "SOC_2_TYPE_2", "SOC_3_TYPE_2", "ITAR", "FISMA_HIGH", "HIPAA", "RENEWABLE"], "description": "A certification a data center holds.", "example": "GDPR", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Compliance" };
+function validate124(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate124.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (typeof data !== "string") {
+    let dataType0 = typeof data;
+    let coerced0 = void 0;
+    if (dataType0 == "object" && Array.isArray(data) && data.length == 1) {
+      data = data[0];
+      dataType0 = typeof data;
+      if (typeof data === "string") {
+        coerced0 = data;
+      }
+    }
+    if (!(coerced0 !== void 0)) {
+      if (dataType0 == "number" || dataType0 == "boolean") {
+        coerced0 = "" + data;
+      } else if (data === null) {
+        coerced0 = "";
+      } else {
+        const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    if (coerced0 !== void 0) {
+      data = coerced0;
+      if (parentData !== void 0) {
+        parentData[parentDataProperty] = coerced0;
+      }
+    }
+  }
+  if (!(data === "GDPR" || data === "ISO_IEC_27001" || data === "ISO_14001" || data === "PCI_DSS" || data === "HITRUST" || data === "SOC_1_TYPE_2" || data === "SOC_2_TYPE_2" || data === "SOC_3_TYPE_2" || data === "ITAR" || data === "FISMA_HIGH" || data === "HIPAA" || data === "RENEWABLE")) {
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema75.enum }, message: "must be equal to one of the allowed values" };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
+  validate124.errors = vErrors;
+  return errors === 0;
+}
+validate124.evaluated = { "dynamicProps": false, "dynamicItems": false };
+function validate117(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate117.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -6420,8 +7253,8 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
             }
             const len0 = data2.length;
             for (let i0 = 0; i0 < len0; i0++) {
-              if (!validate114(data2[i0], { instancePath: instancePath + "/query/include/" + i0, parentData: data2, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+              if (!validate118(data2[i0], { instancePath: instancePath + "/query/include/" + i0, parentData: data2, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
                 errors = vErrors.length;
               }
             }
@@ -6471,8 +7304,8 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
             }
             const len1 = data4.length;
             for (let i1 = 0; i1 < len1; i1++) {
-              if (!validate116(data4[i1], { instancePath: instancePath + "/query/regions/" + i1, parentData: data4, parentDataProperty: i1, rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
+              if (!validate120(data4[i1], { instancePath: instancePath + "/query/regions/" + i1, parentData: data4, parentDataProperty: i1, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate120.errors : vErrors.concat(validate120.errors);
                 errors = vErrors.length;
               }
             }
@@ -6522,8 +7355,8 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
             }
             const len2 = data6.length;
             for (let i2 = 0; i2 < len2; i2++) {
-              if (!validate118(data6[i2], { instancePath: instancePath + "/query/networkVolumeTypes/" + i2, parentData: data6, parentDataProperty: i2, rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+              if (!validate122(data6[i2], { instancePath: instancePath + "/query/networkVolumeTypes/" + i2, parentData: data6, parentDataProperty: i2, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
                 errors = vErrors.length;
               }
             }
@@ -6573,8 +7406,8 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
             }
             const len3 = data8.length;
             for (let i3 = 0; i3 < len3; i3++) {
-              if (!validate120(data8[i3], { instancePath: instancePath + "/query/compliance/" + i3, parentData: data8, parentDataProperty: i3, rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate120.errors : vErrors.concat(validate120.errors);
+              if (!validate124(data8[i3], { instancePath: instancePath + "/query/compliance/" + i3, parentData: data8, parentDataProperty: i3, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
                 errors = vErrors.length;
               }
             }
@@ -6634,17 +7467,17 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate113.errors = vErrors;
+  validate117.errors = vErrors;
   return errors === 0;
 }
-validate113.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__params = validate122;
-const schema73 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": { "include": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/DataCenterInclude" }, "maxItems": 2, "example": ["GPU_AVAILABILITY"] } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__params" };
-function validate122(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate117.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const getDataCenter__params = validate126;
+const schema76 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": { "include": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/DataCenterInclude" }, "maxItems": 2, "example": ["GPU_AVAILABILITY"] } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__params" };
+function validate126(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate122.evaluated;
+  const evaluated0 = validate126.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -6787,8 +7620,8 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
             }
             const len0 = data3.length;
             for (let i0 = 0; i0 < len0; i0++) {
-              if (!validate114(data3[i0], { instancePath: instancePath + "/query/include/" + i0, parentData: data3, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+              if (!validate118(data3[i0], { instancePath: instancePath + "/query/include/" + i0, parentData: data3, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
                 errors = vErrors.length;
               }
             }
@@ -6813,17 +7646,17 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate122.errors = vErrors;
+  validate126.errors = vErrors;
   return errors === 0;
 }
-validate122.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__params = validate124;
-const schema74 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "source": { "type": "string", "enum": ["official", "verified", "community"], "default": "official", "example": "official" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__params" };
-function validate124(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate126.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const listPublicTemplates__params = validate128;
+const schema77 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "source": { "type": "string", "enum": ["official", "verified", "community"], "default": "official", "example": "official" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__params" };
+function validate128(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate124.evaluated;
+  const evaluated0 = validate128.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -6891,7 +7724,7 @@ function validate124(data, { instancePath = "", parentData, parentDataProperty, 
             }
           }
           if (!(data2 === "official" || data2 === "verified" || data2 === "community")) {
-            const err3 = { instancePath: instancePath + "/query/source", schemaPath: "#/properties/query/properties/source/enum", keyword: "enum", params: { allowedValues: schema74.properties.query.properties.source.enum }, message: "must be equal to one of the allowed values" };
+            const err3 = { instancePath: instancePath + "/query/source", schemaPath: "#/properties/query/properties/source/enum", keyword: "enum", params: { allowedValues: schema77.properties.query.properties.source.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err3];
             } else {
@@ -6919,18 +7752,18 @@ function validate124(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate124.errors = vErrors;
+  validate128.errors = vErrors;
   return errors === 0;
 }
-validate124.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__params = validate125;
-const schema75 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "startTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-05-01T00:00:00Z" }, "endTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-06-01T00:00:00Z" }, "bucketSize": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BillingBucketSize" }, "lastN": { "type": "integer", "minimum": 1, "maximum": 8784, "example": 30 } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__params" };
-const schema76 = { "type": "string", "enum": ["hour", "day", "week", "month", "year"], "default": "day", "description": "Length of one billing bucket.", "example": "day", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/BillingBucketSize" };
-function validate126(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate128.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const listBilling__params = validate129;
+const schema78 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "startTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-05-01T00:00:00Z" }, "endTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-06-01T00:00:00Z" }, "bucketSize": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BillingBucketSize" }, "lastN": { "type": "integer", "minimum": 1, "maximum": 8784, "example": 30 } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__params" };
+const schema79 = { "type": "string", "enum": ["hour", "day", "week", "month", "year"], "default": "day", "description": "Length of one billing bucket.", "example": "day", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/BillingBucketSize" };
+function validate130(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate126.evaluated;
+  const evaluated0 = validate130.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -6970,7 +7803,7 @@ function validate126(data, { instancePath = "", parentData, parentDataProperty, 
     }
   }
   if (!(data === "hour" || data === "day" || data === "week" || data === "month" || data === "year")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema76.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema79.enum }, message: "must be equal to one of the allowed values" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -6978,15 +7811,15 @@ function validate126(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate126.errors = vErrors;
+  validate130.errors = vErrors;
   return errors === 0;
 }
-validate126.evaluated = { "dynamicProps": false, "dynamicItems": false };
-function validate125(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate130.evaluated = { "dynamicProps": false, "dynamicItems": false };
+function validate129(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate125.evaluated;
+  const evaluated0 = validate129.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -7130,8 +7963,8 @@ function validate125(data, { instancePath = "", parentData, parentDataProperty, 
           }
         }
         if (data1.bucketSize !== void 0) {
-          if (!validate126(data1.bucketSize, { instancePath: instancePath + "/query/bucketSize", parentData: data1, parentDataProperty: "bucketSize", rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
+          if (!validate130(data1.bucketSize, { instancePath: instancePath + "/query/bucketSize", parentData: data1, parentDataProperty: "bucketSize", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
             errors = vErrors.length;
           }
         }
@@ -7207,584 +8040,12 @@ function validate125(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate125.errors = vErrors;
+  validate129.errors = vErrors;
   return errors === 0;
 }
-validate125.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__params = validate128;
-const schema77 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "startTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-05-01T00:00:00Z" }, "endTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-06-01T00:00:00Z" }, "bucketSize": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BillingBucketSize" }, "lastN": { "type": "integer", "minimum": 1, "maximum": 8784, "example": 30 }, "podId": { "type": "string", "minLength": 1, "maxLength": 128, "example": "pod_abc123" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__params" };
-function validate128(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate128.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.path !== void 0) {
-      let data0 = data.path;
-      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        for (const key0 in data0) {
-          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-          if (vErrors === null) {
-            vErrors = [err0];
-          } else {
-            vErrors.push(err0);
-          }
-          errors++;
-        }
-      } else {
-        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.query !== void 0) {
-      let data1 = data.query;
-      if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
-        if (data1.startTime !== void 0) {
-          let data2 = data1.startTime;
-          if (typeof data2 !== "string") {
-            let dataType0 = typeof data2;
-            let coerced0 = void 0;
-            if (dataType0 == "object" && Array.isArray(data2) && data2.length == 1) {
-              data2 = data2[0];
-              dataType0 = typeof data2;
-              if (typeof data2 === "string") {
-                coerced0 = data2;
-              }
-            }
-            if (!(coerced0 !== void 0)) {
-              if (dataType0 == "number" || dataType0 == "boolean") {
-                coerced0 = "" + data2;
-              } else if (data2 === null) {
-                coerced0 = "";
-              } else {
-                const err2 = { instancePath: instancePath + "/query/startTime", schemaPath: "#/properties/query/properties/startTime/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err2];
-                } else {
-                  vErrors.push(err2);
-                }
-                errors++;
-              }
-            }
-            if (coerced0 !== void 0) {
-              data2 = coerced0;
-              if (data1 !== void 0) {
-                data1["startTime"] = coerced0;
-              }
-            }
-          }
-          if (typeof data2 === "string") {
-            if (func1(data2) > 64) {
-              const err3 = { instancePath: instancePath + "/query/startTime", schemaPath: "#/properties/query/properties/startTime/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
-              if (vErrors === null) {
-                vErrors = [err3];
-              } else {
-                vErrors.push(err3);
-              }
-              errors++;
-            }
-            if (!formats0.validate(data2)) {
-              const err4 = { instancePath: instancePath + "/query/startTime", schemaPath: "#/properties/query/properties/startTime/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-              if (vErrors === null) {
-                vErrors = [err4];
-              } else {
-                vErrors.push(err4);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data1.endTime !== void 0) {
-          let data3 = data1.endTime;
-          if (typeof data3 !== "string") {
-            let dataType1 = typeof data3;
-            let coerced1 = void 0;
-            if (dataType1 == "object" && Array.isArray(data3) && data3.length == 1) {
-              data3 = data3[0];
-              dataType1 = typeof data3;
-              if (typeof data3 === "string") {
-                coerced1 = data3;
-              }
-            }
-            if (!(coerced1 !== void 0)) {
-              if (dataType1 == "number" || dataType1 == "boolean") {
-                coerced1 = "" + data3;
-              } else if (data3 === null) {
-                coerced1 = "";
-              } else {
-                const err5 = { instancePath: instancePath + "/query/endTime", schemaPath: "#/properties/query/properties/endTime/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err5];
-                } else {
-                  vErrors.push(err5);
-                }
-                errors++;
-              }
-            }
-            if (coerced1 !== void 0) {
-              data3 = coerced1;
-              if (data1 !== void 0) {
-                data1["endTime"] = coerced1;
-              }
-            }
-          }
-          if (typeof data3 === "string") {
-            if (func1(data3) > 64) {
-              const err6 = { instancePath: instancePath + "/query/endTime", schemaPath: "#/properties/query/properties/endTime/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
-              if (vErrors === null) {
-                vErrors = [err6];
-              } else {
-                vErrors.push(err6);
-              }
-              errors++;
-            }
-            if (!formats0.validate(data3)) {
-              const err7 = { instancePath: instancePath + "/query/endTime", schemaPath: "#/properties/query/properties/endTime/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-              if (vErrors === null) {
-                vErrors = [err7];
-              } else {
-                vErrors.push(err7);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data1.bucketSize !== void 0) {
-          if (!validate126(data1.bucketSize, { instancePath: instancePath + "/query/bucketSize", parentData: data1, parentDataProperty: "bucketSize", rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
-            errors = vErrors.length;
-          }
-        }
-        if (data1.lastN !== void 0) {
-          let data5 = data1.lastN;
-          if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5))) {
-            let dataType2 = typeof data5;
-            let coerced2 = void 0;
-            if (dataType2 == "object" && Array.isArray(data5) && data5.length == 1) {
-              data5 = data5[0];
-              dataType2 = typeof data5;
-              if (typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5)) {
-                coerced2 = data5;
-              }
-            }
-            if (!(coerced2 !== void 0)) {
-              if (dataType2 === "boolean" || data5 === null || dataType2 === "string" && data5 && data5 == +data5 && !(data5 % 1)) {
-                coerced2 = +data5;
-              } else {
-                const err8 = { instancePath: instancePath + "/query/lastN", schemaPath: "#/properties/query/properties/lastN/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-                if (vErrors === null) {
-                  vErrors = [err8];
-                } else {
-                  vErrors.push(err8);
-                }
-                errors++;
-              }
-            }
-            if (coerced2 !== void 0) {
-              data5 = coerced2;
-              if (data1 !== void 0) {
-                data1["lastN"] = coerced2;
-              }
-            }
-          }
-          if (typeof data5 == "number" && isFinite(data5)) {
-            if (data5 > 8784 || isNaN(data5)) {
-              const err9 = { instancePath: instancePath + "/query/lastN", schemaPath: "#/properties/query/properties/lastN/maximum", keyword: "maximum", params: { comparison: "<=", limit: 8784 }, message: "must be <= 8784" };
-              if (vErrors === null) {
-                vErrors = [err9];
-              } else {
-                vErrors.push(err9);
-              }
-              errors++;
-            }
-            if (data5 < 1 || isNaN(data5)) {
-              const err10 = { instancePath: instancePath + "/query/lastN", schemaPath: "#/properties/query/properties/lastN/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
-              if (vErrors === null) {
-                vErrors = [err10];
-              } else {
-                vErrors.push(err10);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data1.podId !== void 0) {
-          let data6 = data1.podId;
-          if (typeof data6 !== "string") {
-            let dataType3 = typeof data6;
-            let coerced3 = void 0;
-            if (dataType3 == "object" && Array.isArray(data6) && data6.length == 1) {
-              data6 = data6[0];
-              dataType3 = typeof data6;
-              if (typeof data6 === "string") {
-                coerced3 = data6;
-              }
-            }
-            if (!(coerced3 !== void 0)) {
-              if (dataType3 == "number" || dataType3 == "boolean") {
-                coerced3 = "" + data6;
-              } else if (data6 === null) {
-                coerced3 = "";
-              } else {
-                const err11 = { instancePath: instancePath + "/query/podId", schemaPath: "#/properties/query/properties/podId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err11];
-                } else {
-                  vErrors.push(err11);
-                }
-                errors++;
-              }
-            }
-            if (coerced3 !== void 0) {
-              data6 = coerced3;
-              if (data1 !== void 0) {
-                data1["podId"] = coerced3;
-              }
-            }
-          }
-          if (typeof data6 === "string") {
-            if (func1(data6) > 128) {
-              const err12 = { instancePath: instancePath + "/query/podId", schemaPath: "#/properties/query/properties/podId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
-              if (vErrors === null) {
-                vErrors = [err12];
-              } else {
-                vErrors.push(err12);
-              }
-              errors++;
-            }
-            if (func1(data6) < 1) {
-              const err13 = { instancePath: instancePath + "/query/podId", schemaPath: "#/properties/query/properties/podId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-              if (vErrors === null) {
-                vErrors = [err13];
-              } else {
-                vErrors.push(err13);
-              }
-              errors++;
-            }
-          }
-        }
-      } else {
-        const err14 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err15 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err15];
-    } else {
-      vErrors.push(err15);
-    }
-    errors++;
-  }
-  validate128.errors = vErrors;
-  return errors === 0;
-}
-validate128.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__params = validate130;
-const schema78 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "startTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-05-01T00:00:00Z" }, "endTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-06-01T00:00:00Z" }, "bucketSize": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BillingBucketSize" }, "lastN": { "type": "integer", "minimum": 1, "maximum": 8784, "example": 30 }, "serverlessId": { "type": "string", "minLength": 1, "maxLength": 128, "example": "jpnw0v75y3qoql" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__params" };
-function validate130(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate130.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.path !== void 0) {
-      let data0 = data.path;
-      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        for (const key0 in data0) {
-          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-          if (vErrors === null) {
-            vErrors = [err0];
-          } else {
-            vErrors.push(err0);
-          }
-          errors++;
-        }
-      } else {
-        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.query !== void 0) {
-      let data1 = data.query;
-      if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
-        if (data1.startTime !== void 0) {
-          let data2 = data1.startTime;
-          if (typeof data2 !== "string") {
-            let dataType0 = typeof data2;
-            let coerced0 = void 0;
-            if (dataType0 == "object" && Array.isArray(data2) && data2.length == 1) {
-              data2 = data2[0];
-              dataType0 = typeof data2;
-              if (typeof data2 === "string") {
-                coerced0 = data2;
-              }
-            }
-            if (!(coerced0 !== void 0)) {
-              if (dataType0 == "number" || dataType0 == "boolean") {
-                coerced0 = "" + data2;
-              } else if (data2 === null) {
-                coerced0 = "";
-              } else {
-                const err2 = { instancePath: instancePath + "/query/startTime", schemaPath: "#/properties/query/properties/startTime/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err2];
-                } else {
-                  vErrors.push(err2);
-                }
-                errors++;
-              }
-            }
-            if (coerced0 !== void 0) {
-              data2 = coerced0;
-              if (data1 !== void 0) {
-                data1["startTime"] = coerced0;
-              }
-            }
-          }
-          if (typeof data2 === "string") {
-            if (func1(data2) > 64) {
-              const err3 = { instancePath: instancePath + "/query/startTime", schemaPath: "#/properties/query/properties/startTime/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
-              if (vErrors === null) {
-                vErrors = [err3];
-              } else {
-                vErrors.push(err3);
-              }
-              errors++;
-            }
-            if (!formats0.validate(data2)) {
-              const err4 = { instancePath: instancePath + "/query/startTime", schemaPath: "#/properties/query/properties/startTime/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-              if (vErrors === null) {
-                vErrors = [err4];
-              } else {
-                vErrors.push(err4);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data1.endTime !== void 0) {
-          let data3 = data1.endTime;
-          if (typeof data3 !== "string") {
-            let dataType1 = typeof data3;
-            let coerced1 = void 0;
-            if (dataType1 == "object" && Array.isArray(data3) && data3.length == 1) {
-              data3 = data3[0];
-              dataType1 = typeof data3;
-              if (typeof data3 === "string") {
-                coerced1 = data3;
-              }
-            }
-            if (!(coerced1 !== void 0)) {
-              if (dataType1 == "number" || dataType1 == "boolean") {
-                coerced1 = "" + data3;
-              } else if (data3 === null) {
-                coerced1 = "";
-              } else {
-                const err5 = { instancePath: instancePath + "/query/endTime", schemaPath: "#/properties/query/properties/endTime/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err5];
-                } else {
-                  vErrors.push(err5);
-                }
-                errors++;
-              }
-            }
-            if (coerced1 !== void 0) {
-              data3 = coerced1;
-              if (data1 !== void 0) {
-                data1["endTime"] = coerced1;
-              }
-            }
-          }
-          if (typeof data3 === "string") {
-            if (func1(data3) > 64) {
-              const err6 = { instancePath: instancePath + "/query/endTime", schemaPath: "#/properties/query/properties/endTime/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
-              if (vErrors === null) {
-                vErrors = [err6];
-              } else {
-                vErrors.push(err6);
-              }
-              errors++;
-            }
-            if (!formats0.validate(data3)) {
-              const err7 = { instancePath: instancePath + "/query/endTime", schemaPath: "#/properties/query/properties/endTime/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-              if (vErrors === null) {
-                vErrors = [err7];
-              } else {
-                vErrors.push(err7);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data1.bucketSize !== void 0) {
-          if (!validate126(data1.bucketSize, { instancePath: instancePath + "/query/bucketSize", parentData: data1, parentDataProperty: "bucketSize", rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
-            errors = vErrors.length;
-          }
-        }
-        if (data1.lastN !== void 0) {
-          let data5 = data1.lastN;
-          if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5))) {
-            let dataType2 = typeof data5;
-            let coerced2 = void 0;
-            if (dataType2 == "object" && Array.isArray(data5) && data5.length == 1) {
-              data5 = data5[0];
-              dataType2 = typeof data5;
-              if (typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5)) {
-                coerced2 = data5;
-              }
-            }
-            if (!(coerced2 !== void 0)) {
-              if (dataType2 === "boolean" || data5 === null || dataType2 === "string" && data5 && data5 == +data5 && !(data5 % 1)) {
-                coerced2 = +data5;
-              } else {
-                const err8 = { instancePath: instancePath + "/query/lastN", schemaPath: "#/properties/query/properties/lastN/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-                if (vErrors === null) {
-                  vErrors = [err8];
-                } else {
-                  vErrors.push(err8);
-                }
-                errors++;
-              }
-            }
-            if (coerced2 !== void 0) {
-              data5 = coerced2;
-              if (data1 !== void 0) {
-                data1["lastN"] = coerced2;
-              }
-            }
-          }
-          if (typeof data5 == "number" && isFinite(data5)) {
-            if (data5 > 8784 || isNaN(data5)) {
-              const err9 = { instancePath: instancePath + "/query/lastN", schemaPath: "#/properties/query/properties/lastN/maximum", keyword: "maximum", params: { comparison: "<=", limit: 8784 }, message: "must be <= 8784" };
-              if (vErrors === null) {
-                vErrors = [err9];
-              } else {
-                vErrors.push(err9);
-              }
-              errors++;
-            }
-            if (data5 < 1 || isNaN(data5)) {
-              const err10 = { instancePath: instancePath + "/query/lastN", schemaPath: "#/properties/query/properties/lastN/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
-              if (vErrors === null) {
-                vErrors = [err10];
-              } else {
-                vErrors.push(err10);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data1.serverlessId !== void 0) {
-          let data6 = data1.serverlessId;
-          if (typeof data6 !== "string") {
-            let dataType3 = typeof data6;
-            let coerced3 = void 0;
-            if (dataType3 == "object" && Array.isArray(data6) && data6.length == 1) {
-              data6 = data6[0];
-              dataType3 = typeof data6;
-              if (typeof data6 === "string") {
-                coerced3 = data6;
-              }
-            }
-            if (!(coerced3 !== void 0)) {
-              if (dataType3 == "number" || dataType3 == "boolean") {
-                coerced3 = "" + data6;
-              } else if (data6 === null) {
-                coerced3 = "";
-              } else {
-                const err11 = { instancePath: instancePath + "/query/serverlessId", schemaPath: "#/properties/query/properties/serverlessId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err11];
-                } else {
-                  vErrors.push(err11);
-                }
-                errors++;
-              }
-            }
-            if (coerced3 !== void 0) {
-              data6 = coerced3;
-              if (data1 !== void 0) {
-                data1["serverlessId"] = coerced3;
-              }
-            }
-          }
-          if (typeof data6 === "string") {
-            if (func1(data6) > 128) {
-              const err12 = { instancePath: instancePath + "/query/serverlessId", schemaPath: "#/properties/query/properties/serverlessId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
-              if (vErrors === null) {
-                vErrors = [err12];
-              } else {
-                vErrors.push(err12);
-              }
-              errors++;
-            }
-            if (func1(data6) < 1) {
-              const err13 = { instancePath: instancePath + "/query/serverlessId", schemaPath: "#/properties/query/properties/serverlessId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-              if (vErrors === null) {
-                vErrors = [err13];
-              } else {
-                vErrors.push(err13);
-              }
-              errors++;
-            }
-          }
-        }
-      } else {
-        const err14 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err15 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err15];
-    } else {
-      vErrors.push(err15);
-    }
-    errors++;
-  }
-  validate130.errors = vErrors;
-  return errors === 0;
-}
-validate130.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__params = validate132;
-const schema79 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "startTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-05-01T00:00:00Z" }, "endTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-06-01T00:00:00Z" }, "bucketSize": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BillingBucketSize" }, "lastN": { "type": "integer", "minimum": 1, "maximum": 8784, "example": 30 } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__params" };
+validate129.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const listPodBilling__params = validate132;
+const schema80 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "startTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-05-01T00:00:00Z" }, "endTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-06-01T00:00:00Z" }, "bucketSize": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BillingBucketSize" }, "lastN": { "type": "integer", "minimum": 1, "maximum": 8784, "example": 30 }, "podId": { "type": "string", "minLength": 1, "maxLength": 128, "example": "pod_abc123" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__params" };
 function validate132(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7933,8 +8194,8 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
           }
         }
         if (data1.bucketSize !== void 0) {
-          if (!validate126(data1.bucketSize, { instancePath: instancePath + "/query/bucketSize", parentData: data1, parentDataProperty: "bucketSize", rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
+          if (!validate130(data1.bucketSize, { instancePath: instancePath + "/query/bucketSize", parentData: data1, parentDataProperty: "bucketSize", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
             errors = vErrors.length;
           }
         }
@@ -7991,22 +8252,77 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
             }
           }
         }
+        if (data1.podId !== void 0) {
+          let data6 = data1.podId;
+          if (typeof data6 !== "string") {
+            let dataType3 = typeof data6;
+            let coerced3 = void 0;
+            if (dataType3 == "object" && Array.isArray(data6) && data6.length == 1) {
+              data6 = data6[0];
+              dataType3 = typeof data6;
+              if (typeof data6 === "string") {
+                coerced3 = data6;
+              }
+            }
+            if (!(coerced3 !== void 0)) {
+              if (dataType3 == "number" || dataType3 == "boolean") {
+                coerced3 = "" + data6;
+              } else if (data6 === null) {
+                coerced3 = "";
+              } else {
+                const err11 = { instancePath: instancePath + "/query/podId", schemaPath: "#/properties/query/properties/podId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err11];
+                } else {
+                  vErrors.push(err11);
+                }
+                errors++;
+              }
+            }
+            if (coerced3 !== void 0) {
+              data6 = coerced3;
+              if (data1 !== void 0) {
+                data1["podId"] = coerced3;
+              }
+            }
+          }
+          if (typeof data6 === "string") {
+            if (func1(data6) > 128) {
+              const err12 = { instancePath: instancePath + "/query/podId", schemaPath: "#/properties/query/properties/podId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err12];
+              } else {
+                vErrors.push(err12);
+              }
+              errors++;
+            }
+            if (func1(data6) < 1) {
+              const err13 = { instancePath: instancePath + "/query/podId", schemaPath: "#/properties/query/properties/podId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err13];
+              } else {
+                vErrors.push(err13);
+              }
+              errors++;
+            }
+          }
+        }
       } else {
-        const err11 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err14 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err11];
+          vErrors = [err14];
         } else {
-          vErrors.push(err11);
+          vErrors.push(err14);
         }
         errors++;
       }
     }
   } else {
-    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err15 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err12];
+      vErrors = [err15];
     } else {
-      vErrors.push(err12);
+      vErrors.push(err15);
     }
     errors++;
   }
@@ -8014,8 +8330,8 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate132.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__params = validate134;
-const schema80 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "startTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-05-01T00:00:00Z" }, "endTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-06-01T00:00:00Z" }, "bucketSize": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BillingBucketSize" }, "lastN": { "type": "integer", "minimum": 1, "maximum": 8784, "example": 30 }, "networkVolumeId": { "type": "string", "minLength": 1, "maxLength": 128, "example": "agv6w2qcg7" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__params" };
+const listServerlessBilling__params = validate134;
+const schema81 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "startTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-05-01T00:00:00Z" }, "endTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-06-01T00:00:00Z" }, "bucketSize": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BillingBucketSize" }, "lastN": { "type": "integer", "minimum": 1, "maximum": 8784, "example": 30 }, "serverlessId": { "type": "string", "minLength": 1, "maxLength": 128, "example": "jpnw0v75y3qoql" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__params" };
 function validate134(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8164,8 +8480,8 @@ function validate134(data, { instancePath = "", parentData, parentDataProperty, 
           }
         }
         if (data1.bucketSize !== void 0) {
-          if (!validate126(data1.bucketSize, { instancePath: instancePath + "/query/bucketSize", parentData: data1, parentDataProperty: "bucketSize", rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
+          if (!validate130(data1.bucketSize, { instancePath: instancePath + "/query/bucketSize", parentData: data1, parentDataProperty: "bucketSize", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
             errors = vErrors.length;
           }
         }
@@ -8222,8 +8538,8 @@ function validate134(data, { instancePath = "", parentData, parentDataProperty, 
             }
           }
         }
-        if (data1.networkVolumeId !== void 0) {
-          let data6 = data1.networkVolumeId;
+        if (data1.serverlessId !== void 0) {
+          let data6 = data1.serverlessId;
           if (typeof data6 !== "string") {
             let dataType3 = typeof data6;
             let coerced3 = void 0;
@@ -8240,7 +8556,7 @@ function validate134(data, { instancePath = "", parentData, parentDataProperty, 
               } else if (data6 === null) {
                 coerced3 = "";
               } else {
-                const err11 = { instancePath: instancePath + "/query/networkVolumeId", schemaPath: "#/properties/query/properties/networkVolumeId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err11 = { instancePath: instancePath + "/query/serverlessId", schemaPath: "#/properties/query/properties/serverlessId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
                   vErrors = [err11];
                 } else {
@@ -8252,13 +8568,13 @@ function validate134(data, { instancePath = "", parentData, parentDataProperty, 
             if (coerced3 !== void 0) {
               data6 = coerced3;
               if (data1 !== void 0) {
-                data1["networkVolumeId"] = coerced3;
+                data1["serverlessId"] = coerced3;
               }
             }
           }
           if (typeof data6 === "string") {
             if (func1(data6) > 128) {
-              const err12 = { instancePath: instancePath + "/query/networkVolumeId", schemaPath: "#/properties/query/properties/networkVolumeId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              const err12 = { instancePath: instancePath + "/query/serverlessId", schemaPath: "#/properties/query/properties/serverlessId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
               if (vErrors === null) {
                 vErrors = [err12];
               } else {
@@ -8267,7 +8583,7 @@ function validate134(data, { instancePath = "", parentData, parentDataProperty, 
               errors++;
             }
             if (func1(data6) < 1) {
-              const err13 = { instancePath: instancePath + "/query/networkVolumeId", schemaPath: "#/properties/query/properties/networkVolumeId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              const err13 = { instancePath: instancePath + "/query/serverlessId", schemaPath: "#/properties/query/properties/serverlessId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
               if (vErrors === null) {
                 vErrors = [err13];
               } else {
@@ -8300,8 +8616,8 @@ function validate134(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate134.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__params = validate136;
-const schema81 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "startTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-05-01T00:00:00Z" }, "endTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-06-01T00:00:00Z" }, "bucketSize": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BillingBucketSize" }, "lastN": { "type": "integer", "minimum": 1, "maximum": 8784, "example": 30 }, "clusterId": { "type": "string", "minLength": 1, "maxLength": 128, "example": "cluster_abc123" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__params" };
+const listEndpointBilling__params = validate136;
+const schema82 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "startTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-05-01T00:00:00Z" }, "endTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-06-01T00:00:00Z" }, "bucketSize": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BillingBucketSize" }, "lastN": { "type": "integer", "minimum": 1, "maximum": 8784, "example": 30 } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__params" };
 function validate136(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8450,8 +8766,525 @@ function validate136(data, { instancePath = "", parentData, parentDataProperty, 
           }
         }
         if (data1.bucketSize !== void 0) {
-          if (!validate126(data1.bucketSize, { instancePath: instancePath + "/query/bucketSize", parentData: data1, parentDataProperty: "bucketSize", rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
+          if (!validate130(data1.bucketSize, { instancePath: instancePath + "/query/bucketSize", parentData: data1, parentDataProperty: "bucketSize", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data1.lastN !== void 0) {
+          let data5 = data1.lastN;
+          if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5))) {
+            let dataType2 = typeof data5;
+            let coerced2 = void 0;
+            if (dataType2 == "object" && Array.isArray(data5) && data5.length == 1) {
+              data5 = data5[0];
+              dataType2 = typeof data5;
+              if (typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5)) {
+                coerced2 = data5;
+              }
+            }
+            if (!(coerced2 !== void 0)) {
+              if (dataType2 === "boolean" || data5 === null || dataType2 === "string" && data5 && data5 == +data5 && !(data5 % 1)) {
+                coerced2 = +data5;
+              } else {
+                const err8 = { instancePath: instancePath + "/query/lastN", schemaPath: "#/properties/query/properties/lastN/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                if (vErrors === null) {
+                  vErrors = [err8];
+                } else {
+                  vErrors.push(err8);
+                }
+                errors++;
+              }
+            }
+            if (coerced2 !== void 0) {
+              data5 = coerced2;
+              if (data1 !== void 0) {
+                data1["lastN"] = coerced2;
+              }
+            }
+          }
+          if (typeof data5 == "number" && isFinite(data5)) {
+            if (data5 > 8784 || isNaN(data5)) {
+              const err9 = { instancePath: instancePath + "/query/lastN", schemaPath: "#/properties/query/properties/lastN/maximum", keyword: "maximum", params: { comparison: "<=", limit: 8784 }, message: "must be <= 8784" };
+              if (vErrors === null) {
+                vErrors = [err9];
+              } else {
+                vErrors.push(err9);
+              }
+              errors++;
+            }
+            if (data5 < 1 || isNaN(data5)) {
+              const err10 = { instancePath: instancePath + "/query/lastN", schemaPath: "#/properties/query/properties/lastN/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+              if (vErrors === null) {
+                vErrors = [err10];
+              } else {
+                vErrors.push(err10);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err11 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err12];
+    } else {
+      vErrors.push(err12);
+    }
+    errors++;
+  }
+  validate136.errors = vErrors;
+  return errors === 0;
+}
+validate136.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumeBilling__params = validate138;
+const schema83 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "startTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-05-01T00:00:00Z" }, "endTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-06-01T00:00:00Z" }, "bucketSize": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BillingBucketSize" }, "lastN": { "type": "integer", "minimum": 1, "maximum": 8784, "example": 30 }, "networkVolumeId": { "type": "string", "minLength": 1, "maxLength": 128, "example": "agv6w2qcg7" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__params" };
+function validate138(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate138.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        for (const key0 in data0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+      } else {
+        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      let data1 = data.query;
+      if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
+        if (data1.startTime !== void 0) {
+          let data2 = data1.startTime;
+          if (typeof data2 !== "string") {
+            let dataType0 = typeof data2;
+            let coerced0 = void 0;
+            if (dataType0 == "object" && Array.isArray(data2) && data2.length == 1) {
+              data2 = data2[0];
+              dataType0 = typeof data2;
+              if (typeof data2 === "string") {
+                coerced0 = data2;
+              }
+            }
+            if (!(coerced0 !== void 0)) {
+              if (dataType0 == "number" || dataType0 == "boolean") {
+                coerced0 = "" + data2;
+              } else if (data2 === null) {
+                coerced0 = "";
+              } else {
+                const err2 = { instancePath: instancePath + "/query/startTime", schemaPath: "#/properties/query/properties/startTime/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err2];
+                } else {
+                  vErrors.push(err2);
+                }
+                errors++;
+              }
+            }
+            if (coerced0 !== void 0) {
+              data2 = coerced0;
+              if (data1 !== void 0) {
+                data1["startTime"] = coerced0;
+              }
+            }
+          }
+          if (typeof data2 === "string") {
+            if (func1(data2) > 64) {
+              const err3 = { instancePath: instancePath + "/query/startTime", schemaPath: "#/properties/query/properties/startTime/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            if (!formats0.validate(data2)) {
+              const err4 = { instancePath: instancePath + "/query/startTime", schemaPath: "#/properties/query/properties/startTime/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data1.endTime !== void 0) {
+          let data3 = data1.endTime;
+          if (typeof data3 !== "string") {
+            let dataType1 = typeof data3;
+            let coerced1 = void 0;
+            if (dataType1 == "object" && Array.isArray(data3) && data3.length == 1) {
+              data3 = data3[0];
+              dataType1 = typeof data3;
+              if (typeof data3 === "string") {
+                coerced1 = data3;
+              }
+            }
+            if (!(coerced1 !== void 0)) {
+              if (dataType1 == "number" || dataType1 == "boolean") {
+                coerced1 = "" + data3;
+              } else if (data3 === null) {
+                coerced1 = "";
+              } else {
+                const err5 = { instancePath: instancePath + "/query/endTime", schemaPath: "#/properties/query/properties/endTime/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err5];
+                } else {
+                  vErrors.push(err5);
+                }
+                errors++;
+              }
+            }
+            if (coerced1 !== void 0) {
+              data3 = coerced1;
+              if (data1 !== void 0) {
+                data1["endTime"] = coerced1;
+              }
+            }
+          }
+          if (typeof data3 === "string") {
+            if (func1(data3) > 64) {
+              const err6 = { instancePath: instancePath + "/query/endTime", schemaPath: "#/properties/query/properties/endTime/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
+              if (vErrors === null) {
+                vErrors = [err6];
+              } else {
+                vErrors.push(err6);
+              }
+              errors++;
+            }
+            if (!formats0.validate(data3)) {
+              const err7 = { instancePath: instancePath + "/query/endTime", schemaPath: "#/properties/query/properties/endTime/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+              if (vErrors === null) {
+                vErrors = [err7];
+              } else {
+                vErrors.push(err7);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data1.bucketSize !== void 0) {
+          if (!validate130(data1.bucketSize, { instancePath: instancePath + "/query/bucketSize", parentData: data1, parentDataProperty: "bucketSize", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data1.lastN !== void 0) {
+          let data5 = data1.lastN;
+          if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5))) {
+            let dataType2 = typeof data5;
+            let coerced2 = void 0;
+            if (dataType2 == "object" && Array.isArray(data5) && data5.length == 1) {
+              data5 = data5[0];
+              dataType2 = typeof data5;
+              if (typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5)) {
+                coerced2 = data5;
+              }
+            }
+            if (!(coerced2 !== void 0)) {
+              if (dataType2 === "boolean" || data5 === null || dataType2 === "string" && data5 && data5 == +data5 && !(data5 % 1)) {
+                coerced2 = +data5;
+              } else {
+                const err8 = { instancePath: instancePath + "/query/lastN", schemaPath: "#/properties/query/properties/lastN/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                if (vErrors === null) {
+                  vErrors = [err8];
+                } else {
+                  vErrors.push(err8);
+                }
+                errors++;
+              }
+            }
+            if (coerced2 !== void 0) {
+              data5 = coerced2;
+              if (data1 !== void 0) {
+                data1["lastN"] = coerced2;
+              }
+            }
+          }
+          if (typeof data5 == "number" && isFinite(data5)) {
+            if (data5 > 8784 || isNaN(data5)) {
+              const err9 = { instancePath: instancePath + "/query/lastN", schemaPath: "#/properties/query/properties/lastN/maximum", keyword: "maximum", params: { comparison: "<=", limit: 8784 }, message: "must be <= 8784" };
+              if (vErrors === null) {
+                vErrors = [err9];
+              } else {
+                vErrors.push(err9);
+              }
+              errors++;
+            }
+            if (data5 < 1 || isNaN(data5)) {
+              const err10 = { instancePath: instancePath + "/query/lastN", schemaPath: "#/properties/query/properties/lastN/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+              if (vErrors === null) {
+                vErrors = [err10];
+              } else {
+                vErrors.push(err10);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data1.networkVolumeId !== void 0) {
+          let data6 = data1.networkVolumeId;
+          if (typeof data6 !== "string") {
+            let dataType3 = typeof data6;
+            let coerced3 = void 0;
+            if (dataType3 == "object" && Array.isArray(data6) && data6.length == 1) {
+              data6 = data6[0];
+              dataType3 = typeof data6;
+              if (typeof data6 === "string") {
+                coerced3 = data6;
+              }
+            }
+            if (!(coerced3 !== void 0)) {
+              if (dataType3 == "number" || dataType3 == "boolean") {
+                coerced3 = "" + data6;
+              } else if (data6 === null) {
+                coerced3 = "";
+              } else {
+                const err11 = { instancePath: instancePath + "/query/networkVolumeId", schemaPath: "#/properties/query/properties/networkVolumeId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err11];
+                } else {
+                  vErrors.push(err11);
+                }
+                errors++;
+              }
+            }
+            if (coerced3 !== void 0) {
+              data6 = coerced3;
+              if (data1 !== void 0) {
+                data1["networkVolumeId"] = coerced3;
+              }
+            }
+          }
+          if (typeof data6 === "string") {
+            if (func1(data6) > 128) {
+              const err12 = { instancePath: instancePath + "/query/networkVolumeId", schemaPath: "#/properties/query/properties/networkVolumeId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err12];
+              } else {
+                vErrors.push(err12);
+              }
+              errors++;
+            }
+            if (func1(data6) < 1) {
+              const err13 = { instancePath: instancePath + "/query/networkVolumeId", schemaPath: "#/properties/query/properties/networkVolumeId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err13];
+              } else {
+                vErrors.push(err13);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err14 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err15 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err15];
+    } else {
+      vErrors.push(err15);
+    }
+    errors++;
+  }
+  validate138.errors = vErrors;
+  return errors === 0;
+}
+validate138.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterBilling__params = validate140;
+const schema84 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "startTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-05-01T00:00:00Z" }, "endTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-06-01T00:00:00Z" }, "bucketSize": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BillingBucketSize" }, "lastN": { "type": "integer", "minimum": 1, "maximum": 8784, "example": 30 }, "clusterId": { "type": "string", "minLength": 1, "maxLength": 128, "example": "cluster_abc123" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__params" };
+function validate140(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate140.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        for (const key0 in data0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+      } else {
+        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      let data1 = data.query;
+      if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
+        if (data1.startTime !== void 0) {
+          let data2 = data1.startTime;
+          if (typeof data2 !== "string") {
+            let dataType0 = typeof data2;
+            let coerced0 = void 0;
+            if (dataType0 == "object" && Array.isArray(data2) && data2.length == 1) {
+              data2 = data2[0];
+              dataType0 = typeof data2;
+              if (typeof data2 === "string") {
+                coerced0 = data2;
+              }
+            }
+            if (!(coerced0 !== void 0)) {
+              if (dataType0 == "number" || dataType0 == "boolean") {
+                coerced0 = "" + data2;
+              } else if (data2 === null) {
+                coerced0 = "";
+              } else {
+                const err2 = { instancePath: instancePath + "/query/startTime", schemaPath: "#/properties/query/properties/startTime/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err2];
+                } else {
+                  vErrors.push(err2);
+                }
+                errors++;
+              }
+            }
+            if (coerced0 !== void 0) {
+              data2 = coerced0;
+              if (data1 !== void 0) {
+                data1["startTime"] = coerced0;
+              }
+            }
+          }
+          if (typeof data2 === "string") {
+            if (func1(data2) > 64) {
+              const err3 = { instancePath: instancePath + "/query/startTime", schemaPath: "#/properties/query/properties/startTime/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            if (!formats0.validate(data2)) {
+              const err4 = { instancePath: instancePath + "/query/startTime", schemaPath: "#/properties/query/properties/startTime/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data1.endTime !== void 0) {
+          let data3 = data1.endTime;
+          if (typeof data3 !== "string") {
+            let dataType1 = typeof data3;
+            let coerced1 = void 0;
+            if (dataType1 == "object" && Array.isArray(data3) && data3.length == 1) {
+              data3 = data3[0];
+              dataType1 = typeof data3;
+              if (typeof data3 === "string") {
+                coerced1 = data3;
+              }
+            }
+            if (!(coerced1 !== void 0)) {
+              if (dataType1 == "number" || dataType1 == "boolean") {
+                coerced1 = "" + data3;
+              } else if (data3 === null) {
+                coerced1 = "";
+              } else {
+                const err5 = { instancePath: instancePath + "/query/endTime", schemaPath: "#/properties/query/properties/endTime/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err5];
+                } else {
+                  vErrors.push(err5);
+                }
+                errors++;
+              }
+            }
+            if (coerced1 !== void 0) {
+              data3 = coerced1;
+              if (data1 !== void 0) {
+                data1["endTime"] = coerced1;
+              }
+            }
+          }
+          if (typeof data3 === "string") {
+            if (func1(data3) > 64) {
+              const err6 = { instancePath: instancePath + "/query/endTime", schemaPath: "#/properties/query/properties/endTime/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
+              if (vErrors === null) {
+                vErrors = [err6];
+              } else {
+                vErrors.push(err6);
+              }
+              errors++;
+            }
+            if (!formats0.validate(data3)) {
+              const err7 = { instancePath: instancePath + "/query/endTime", schemaPath: "#/properties/query/properties/endTime/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+              if (vErrors === null) {
+                vErrors = [err7];
+              } else {
+                vErrors.push(err7);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data1.bucketSize !== void 0) {
+          if (!validate130(data1.bucketSize, { instancePath: instancePath + "/query/bucketSize", parentData: data1, parentDataProperty: "bucketSize", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
             errors = vErrors.length;
           }
         }
@@ -8582,10 +9415,10 @@ function validate136(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate136.errors = vErrors;
+  validate140.errors = vErrors;
   return errors === 0;
 }
-validate136.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+validate140.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
 export {
   createCluster__params,
   createDelegation__params,
@@ -8603,6 +9436,8 @@ export {
   getCluster__params,
   getCpuType__params,
   getDataCenter__params,
+  getEndpointBuildLogs__params,
+  getEndpointBuild__params,
   getEndpoint__params,
   getGpuType__params,
   getNetworkVolume__params,
@@ -8620,6 +9455,7 @@ export {
   listDataCenters__params,
   listDelegations__params,
   listEndpointBilling__params,
+  listEndpointBuilds__params,
   listEndpointReleases__params,
   listEndpointWorkers__params,
   listEndpoints__params,

@@ -5,6 +5,7 @@ import { accountNameProblem, DEFAULT_ACCOUNT } from './accounts.js';
 import type { MockCore } from './core.js';
 import { parseJsonBody, readBody, sendError, sendJson } from './http.js';
 import type { Result } from './state/store.js';
+import { simulatePush } from './rest-v2/build-push.js';
 import { advanceWithWorkers, handleWorkerControl, isWorkerControlPath } from './simulated-workers/control.js';
 import { operations } from '../../generated/operations.js';
 
@@ -20,6 +21,8 @@ export function createControlHandler(core: MockCore, reset: () => void) {
     const body = (parsed.value ?? {}) as Body;
     const route = `${req.method} ${path.replace(/\/$/, '')}`;
     if (isWorkerControlPath(path)) return handleWorkerControl(core, req.method ?? 'GET', path, body, res);
+    const push = /^POST \/__control\/endpoints\/([^/]+)\/builds$/.exec(route);
+    if (push) return simulatePush(core, decodeURIComponent(push[1]!), body, res);
     switch (route) {
       case 'GET /__control/clock':
         return sendJson(res, 200, clockView(core));

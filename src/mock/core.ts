@@ -7,6 +7,7 @@ import type { ResolvedOptions } from './options.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { QuotaWindows } from './rest-v2/quota.js';
 import type { LogBook } from './rest-v2/log-book.js';
+import type { BuildBook } from './rest-v2/builds.js';
 import type { ResourceStore } from './state/store.js';
 import type { WorkerRegistry } from './simulated-workers/registry.js';
 
@@ -28,6 +29,8 @@ export interface MockCore {
   restV2Quota: QuotaWindows;
   /** Simulated pod and worker logs (REST v2 getPodLogs / getWorkerLogs). */
   logs: LogBook;
+  /** Endpoint builds (REST v2 builds), started by simulated pushes through the control API. */
+  builds: BuildBook;
   /** GPU types without capacity, set through the control API (worker allocation). */
   unavailableGpuTypes: Set<string>;
   /** No-op kept for callers: --state journals changes where state is stored (state-journal/tracked-map.ts). */

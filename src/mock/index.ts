@@ -15,6 +15,8 @@ import { attachJournal, guardAnswers, openState, restoreState } from './persiste
 import type { Journal } from './state-journal/journal.js';
 import { RateLimiter } from './rate-limit.js';
 import { LogBook } from './rest-v2/log-book.js';
+import { BuildBook } from './rest-v2/builds.js';
+import { releaseBuild } from './rest-v2/build-release.js';
 import { QuotaWindows } from './rest-v2/quota.js';
 import { Router } from './router.js';
 import { createRequestHandler } from './server.js';
@@ -108,8 +110,10 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
   const restV2Quota = new QuotaWindows(clock, options.rateLimitFactor);
   const logs = new LogBook(clock, engine);
   const views = new Map<string, MockCore>();
+  // The release of a completed build needs the core; the book calls back into it once built.
+  const builds = new BuildBook(clock, (build) => releaseBuild(core, build));
   const core: MockCore = {
-    clock, options, account: DEFAULT_ACCOUNT, store: accounts.default, accounts, engine, webhooks, rateLimiter, restV2Quota, logs,
+    clock, options, account: DEFAULT_ACCOUNT, store: accounts.default, accounts, engine, webhooks, rateLimiter, restV2Quota, logs, builds,
     unavailableGpuTypes, touch, openRequests: 0, workers,
     forAccount(account) {
       if (account === DEFAULT_ACCOUNT) return core;
@@ -135,6 +139,7 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
 
   const reset = () => {
     engine.clear();
+    builds.clear();
     accounts.clear();
     rateLimiter.clear();
     restV2Quota.clear();

@@ -4,6 +4,8 @@
 import type { MockCore } from '../core.js';
 import { currentRelease, releasesOf } from '../state/releases.js';
 import type { EndpointRecord, Worker } from '../types.js';
+import type { BuildRelease } from './build-release.js';
+import { isReply, pageOf } from './cursor.js';
 import { problem } from './problem.js';
 import { json, type V2Handler } from './types.js';
 
@@ -54,17 +56,22 @@ const listEndpointWorkers: V2Handler = (core, { params }) => {
   });
 };
 
-const listEndpointReleases: V2Handler = (core, { params }) => {
+/** Releases per page when `limit` is left out (the spec's default). */
+export const RELEASES_DEFAULT_LIMIT = 1000;
+
+const listEndpointReleases: V2Handler = (core, { params, query }) => {
   const e = core.store.endpoints.get(params['id']!);
   if (!e) return problem(404, 'endpoint not found');
   const workers = core.engine.workersOf(e.id);
   const latest = currentRelease(e);
   const onLatest = workers.filter((w) => w.release >= latest).length;
-  const releases = [...releasesOf(e)].reverse().map((r) => ({
+  const page = pageOf([...releasesOf(e)].reverse() as BuildRelease[], (r) => r.version, { op: 'listEndpointReleases', id: e.id }, query, RELEASES_DEFAULT_LIMIT);
+  if (isReply(page)) return page;
+  const releases = page.items.map((r) => ({
     id: `${e.id}-r${r.version}`,
     version: r.version,
-    source: 'MANUAL',
-    buildId: null,
+    source: r.source ?? 'MANUAL',
+    buildId: r.buildId ?? null,
     createdByUserId: e.userId ?? null,
     workerCount: workers.filter((w) => w.release === r.version).length,
     createdAt: iso(r.createdAt),
@@ -79,6 +86,7 @@ const listEndpointReleases: V2Handler = (core, { params }) => {
       percentOnLatest: workers.length === 0 ? 100 : Math.floor((onLatest * 100) / workers.length),
     },
     releases,
+    pagination: page.pagination,
   });
 };
 

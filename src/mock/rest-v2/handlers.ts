@@ -1,6 +1,7 @@
-// REST v2 operation handlers (53 operations, keyed by operationId), one module per resource.
+// REST v2 operation handlers (56 operations, keyed by operationId), one module per resource.
 import { accountHandlers } from './account.js';
 import { billingHandlersV2 } from './billing.js';
+import { buildHandlers } from './build-handlers.js';
 import { catalogHandlers } from './catalog.js';
 import { clusterHandlers } from './clusters.js';
 import { logHandlers } from './logs.js';
@@ -18,6 +19,7 @@ export const restV2Handlers: Record<string, V2Handler> = {
   ...clusterHandlers,
   ...accountHandlers,
   ...serverlessHandlers,
+  ...buildHandlers,
   ...networkVolumeHandlers,
   ...registryHandlers,
   ...catalogHandlers,

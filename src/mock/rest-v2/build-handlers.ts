@@ -1,0 +1,49 @@
+// REST v2 builds of an endpoint: listEndpointBuilds (cursor pages, newest first), getEndpointBuild and
+// getEndpointBuildLogs (SSE, like worker logs), over the mock's BuildBook (builds.ts).
+import type { MockCore } from '../core.js';
+import type { BuildRecord } from './builds.js';
+import { isReply, pageOf } from './cursor.js';
+import { cursorOf, logStream } from './logs.js';
+import type { LogSourceName } from './log-lines.js';
+import { problem } from './problem.js';
+import { json, type V2Handler, type V2Reply } from './types.js';
+
+/** Builds per page when `limit` is left out (the spec's default). */
+export const BUILDS_DEFAULT_LIMIT = 100;
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString().replace('.000Z', 'Z'));
+
+export function renderBuild(b: BuildRecord): Record<string, unknown> {
+  return {
+    id: b.id, status: b.status, commitHash: b.commitHash, commitMessage: b.commitMessage, branch: b.branch,
+    commitDate: iso(b.commitDate), imageName: b.imageName, startedAt: iso(b.startedAt), completedAt: iso(b.completedAt), error: b.error,
+  };
+}
+
+function buildOf(core: MockCore, params: Record<string, string>): BuildRecord | V2Reply {
+  const endpointId = params['id']!;
+  if (!core.store.endpoints.has(endpointId)) return problem(404, `endpoint ${endpointId} not found`);
+  const build = core.builds.get(endpointId, params['buildId']!);
+  return build ?? problem(404, `endpoint ${endpointId} has no build ${params['buildId']}`);
+}
+
+export const buildHandlers: Record<string, V2Handler> = {
+  listEndpointBuilds: (core, { params, query }) => {
+    const endpointId = params['id']!;
+    if (!core.store.endpoints.has(endpointId)) return problem(404, `endpoint ${endpointId} not found`);
+    const page = pageOf(core.builds.list(endpointId), (b) => b.seq, { op: 'listEndpointBuilds', id: endpointId }, query, BUILDS_DEFAULT_LIMIT);
+    if (isReply(page)) return page;
+    return json(200, { builds: page.items.map(renderBuild), pagination: page.pagination });
+  },
+  getEndpointBuild: (core, { params }) => {
+    const build = buildOf(core, params);
+    return 'status' in build && typeof build.status === 'number' ? (build as V2Reply) : json(200, renderBuild(build as BuildRecord));
+  },
+  getEndpointBuildLogs: (core, ctx) => {
+    const build = buildOf(core, ctx.params);
+    if ('status' in build && typeof build.status === 'number') return build as V2Reply;
+    const cursor = cursorOf(ctx);
+    if ('status' in cursor) return cursor;
+    const b = build as BuildRecord;
+    return logStream(core, b.log, () => core.builds.isLive(b) && core.store.endpoints.has(b.endpointId), ctx.query['source'] as LogSourceName | undefined, cursor);
+  },
+};
