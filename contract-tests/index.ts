@@ -29,5 +29,6 @@ import './checks/rest-v2-logs.js';
 import './checks/rest-v2-clusters.js';
 import './checks/rest-v2-cross.js';
 import './checks/isolation.js';
+import './checks/rest-v2-builds.js';
 
 export const conformanceChecks: CheckSuite = registeredChecks();

@@ -4296,6 +4296,78 @@ export const rules = [
     ]
   },
   {
+    "id": "RESTV2-BUILD-001",
+    "title": "listEndpointBuilds answers {builds, pagination {nextCursor, hasNextPage}} with the endpoint's builds newest first, each {id, status} of the BuildState enum; getEndpointBuild of a listed id answers the same build; an unknown endpoint → 404 problem.",
+    "seed": "rest-v2 › GET /v2/serverless/{id}/builds; rest-v2 › GET /v2/serverless/{id}/builds/{buildId}; rest-v2 › Build",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "operations": [
+      "listEndpointBuilds",
+      "getEndpointBuild"
+    ]
+  },
+  {
+    "id": "RESTV2-BUILD-002",
+    "title": "A push (simulated through the control API) starts a build PENDING → BUILDING → UPLOADING → TESTING → COMPLETED on the clock, with startedAt and completedAt; the COMPLETED build makes a release with source GIT_BUILD and its buildId whose image is the build's imageName, and the workers roll to it; a FAILED or TEST_FAILED build carries an error and makes no release.",
+    "seed": "rest-v2 › BuildState; rest-v2 › Release; rest-v2 › GET /v2/serverless/{id}/releases",
+    "surface": "rest-v2",
+    "check": "mock-only",
+    "tier": "safe",
+    "source": "observed",
+    "why-not-black-box": "A build starts only from a push to the endpoint's GitHub repository, which no operation of the interface can make; the mock simulates the push through its control API.",
+    "operations": [
+      "listEndpointBuilds",
+      "getEndpointBuild",
+      "listEndpointReleases"
+    ]
+  },
+  {
+    "id": "RESTV2-BUILD-003",
+    "title": "getEndpointBuild of an unknown build id, or of a build of another endpoint, → 404 problem; so does any builds route of an unknown endpoint.",
+    "seed": "rest-v2 › GET /v2/serverless/{id}/builds/{buildId}; rest-v2 › Problem",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "operations": [
+      "getEndpointBuild",
+      "getEndpointBuildLogs",
+      "listEndpointBuilds"
+    ]
+  },
+  {
+    "id": "RESTV2-BUILD-004",
+    "title": "getEndpointBuildLogs answers text/event-stream whose events carry a timestamp id and data {source, line, ts}, as getWorkerLogs; an unknown build → 404 problem.",
+    "seed": "rest-v2 › GET /v2/serverless/{id}/builds/{buildId}/logs; rest-v2 › GET /v2/serverless/{id}/workers/{workerId}/logs",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "operations": [
+      "getEndpointBuildLogs"
+    ]
+  },
+  {
+    "id": "RESTV2-PAGE-001",
+    "title": "Cursor pages of listEndpointBuilds and listEndpointReleases: each page holds at most `limit` items, following nextCursor while hasNextPage walks the whole list newest first with no item twice or missing, and the last page has nextCursor null; a malformed cursor, or one issued for another endpoint, operation or limit, → 422 problem.",
+    "seed": "rest-v2 › GET /v2/serverless/{id}/builds; rest-v2 › GET /v2/serverless/{id}/releases; rest-v2 › Pagination",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "values": {
+      "status": 422,
+      "buildsLimitMax": 100,
+      "releasesLimitMax": 1000
+    },
+    "operations": [
+      "listEndpointBuilds",
+      "listEndpointReleases"
+    ]
+  },
+  {
     "id": "RESTV2-VOLUME-001",
     "title": "REST v2 network volume round trip: createNetworkVolume answers 201 with id, name, size, dataCenter and type (without type, the data centre's primary tier: the first networkVolumeTypes entry of getDataCenter), get and list answer it, PATCH renames and grows it, delete answers 204 and the id is then 404.",
     "seed": "rest-v2 › POST /v2/network-volumes; rest-v2 › PATCH /v2/network-volumes/{id}; rest-v2 › DELETE /v2/network-volumes/{id}; rest-v2 › NetworkVolume; migration-guide › Create bodies",

@@ -21,7 +21,7 @@ interface LogAnswer extends Answer {
 }
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-type LogOp = 'getPodLogs' | 'getWorkerLogs';
+type LogOp = 'getPodLogs' | 'getWorkerLogs' | 'getEndpointBuildLogs';
 
 interface ReadOptions {
   query?: Record<string, string | number>;
@@ -31,7 +31,7 @@ interface ReadOptions {
 }
 
 /** Reads a log stream until `max` events, the end, or a quiet gap; a 429 is waited out (at most 3 times). */
-async function readLog(ctx: Ctx, op: LogOp, path: Record<string, string>, options: ReadOptions): Promise<LogAnswer> {
+export async function readLog(ctx: Ctx, op: LogOp, path: Record<string, string>, options: ReadOptions): Promise<LogAnswer> {
   const url = ctx.http.url('restV2', op, { path, ...(options.query ? { query: options.query } : {}) });
   const headers: Record<string, string> = { authorization: `Bearer ${ctx.target.apiKey}`, accept: 'text/event-stream' };
   if (options.lastEventId !== undefined) headers['last-event-id'] = options.lastEventId;
@@ -93,7 +93,7 @@ async function readEvents(response: Response, abort: AbortController, max: numbe
 }
 
 /** Every event: id an RFC 3339 timestamp equal to data.ts, source container|system, a line; ids increase. */
-function expectEventShape(events: readonly LogEvent[], what: string): void {
+export function expectEventShape(events: readonly LogEvent[], what: string): void {
   for (const [i, e] of events.entries()) {
     expect(typeof e.id === 'string' && RFC3339.test(e.id), `${what}: event ${i} id ${String(e.id)} is not an RFC 3339 timestamp`);
     expectEqual(e.id, e.ts, `${what}: event ${i} id vs data.ts`);

@@ -1,11 +1,12 @@
 /**
- * REST v2 client (`https://api.runpod.io`, paths `/v2/...`): `request(operationId, args)` for the 51 JSON
- * operations, `stream(operationId, args)` for the 2 SSE log operations, resource helpers on top, the
+ * REST v2 client (`https://api.runpod.io`, paths `/v2/...`): `request(operationId, args)` for the 53 JSON
+ * operations, `stream(operationId, args)` for the 3 SSE log operations, resource helpers on top, the
  * last rate-limit state seen (`rateLimit`) and the non-throwing openapi-fetch layer (`raw`).
  *
- * Lists: the service wraps every list (`{"pods": [...]}`) and has no pagination (no cursor, page or
- * limit parameter in the spec), so the list helpers resolve the unwrapped array. Answers that carry more
- * than a list (workers + summary, releases + rollout, billing records + metadata) are returned whole.
+ * Lists: the service wraps every list (`{"pods": [...]}`); most have no pagination, so their helpers
+ * resolve the unwrapped array. Builds and releases are cursor-paginated: `serverless.builds.list(id)` and
+ * `serverless.allReleases(id)` are async iterators over every item, page after page. Answers that carry
+ * more than a list (workers + summary, releases + rollout, billing records + metadata) are returned whole.
  */
 import type { CallOptions } from '../http.js';
 import { compact } from '../http.js';
@@ -114,6 +115,18 @@ export function createRestV2Client(options: RestV2ClientOptions) {
     <K extends RestV2JsonOperationId>(id: K) =>
     (value: string, query?: RestV2QueryParams<K>, o?: CallOptions) =>
       request(id, { path: { id: value }, query } as unknown as RestV2Args<K>, o);
+  /** Every item of a cursor-paginated list, page after page (`pagination.nextCursor`), newest first. */
+  async function* paginate<K extends 'listEndpointBuilds' | 'listEndpointReleases'>(
+    id: K, key: ListKey<K>, endpointId: string, query: RestV2QueryParams<K> = {} as RestV2QueryParams<K>, o?: CallOptions,
+  ): AsyncGenerator<Item<K, ListKey<K>> extends readonly (infer T)[] ? T : never> {
+    let cursor: string | undefined;
+    do {
+      const page = (await request(id, { path: { id: endpointId }, query: { ...query, cursor } } as unknown as RestV2Args<K>, o)) as unknown as
+        Record<string, unknown> & { pagination: { nextCursor: string | null } };
+      yield* page[key] as never[];
+      cursor = page.pagination.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+  }
   const updateById =
     <K extends RestV2JsonOperationId>(id: K) =>
     (value: string, body: RestV2RequestBody<K>, o?: CallOptions) =>
@@ -144,8 +157,18 @@ export function createRestV2Client(options: RestV2ClientOptions) {
       delete: byId('deleteEndpoint'),
       /** `{workers, summary, endpointVersion}` (not unwrapped: the summary matters). */
       workers: byId('listEndpointWorkers'),
-      /** `{endpointVersion, rollout, releases}` (not unwrapped: the rollout matters). */
-      releases: byId('listEndpointReleases'),
+      /** `{endpointVersion, rollout, releases, pagination}`: the first page (not unwrapped: the rollout matters). */
+      releases: getById('listEndpointReleases'),
+      /** Every release, newest first, following the cursor pages. */
+      allReleases: (id: string, query?: RestV2QueryParams<'listEndpointReleases'>, o?: CallOptions) => paginate('listEndpointReleases', 'releases', id, query, o),
+      builds: {
+        /** Every build of the endpoint, newest first: an async iterator over the cursor pages (`limit` = page size). */
+        list: (id: string, query?: RestV2QueryParams<'listEndpointBuilds'>, o?: CallOptions) => paginate('listEndpointBuilds', 'builds', id, query, o),
+        /** One page `{builds, pagination}` (pass `cursor` from the previous page). */
+        page: getById('listEndpointBuilds'),
+        get: (id: string, buildId: string, o?: CallOptions) => request('getEndpointBuild', { path: { id, buildId } }, o),
+        logs: (id: string, buildId: string, o?: LogStreamOptions) => logLines('getEndpointBuildLogs', { path: { id, buildId } }, o),
+      },
       workerLogs: (id: string, workerId: string, o?: LogStreamOptions) => logLines('getWorkerLogs', { path: { id, workerId } }, o),
     },
     templates: {

@@ -1,7 +1,7 @@
 /**
  * REST v2 operation table and the types derived from `generated/rest-v2/types.ts`. Paths carry `/v2`
  * (as in the spec), relative to the client's `baseUrl`; the table is checked against the bundled spec by
- * test/clients/rest-v2/operations.test.ts. Kept here (53 short rows) so the client bundle does not pull
+ * test/clients/rest-v2/operations.test.ts. Kept here (56 short rows) so the client bundle does not pull
  * in the operations table of every surface.
  */
 import type { components, operations } from '../../../generated/rest-v2/types.js';
@@ -36,6 +36,9 @@ export const REST_V2_OPERATIONS = {
   listEndpointWorkers: ['GET', '/v2/serverless/{id}/workers'],
   listEndpointReleases: ['GET', '/v2/serverless/{id}/releases'],
   getWorkerLogs: ['GET', '/v2/serverless/{id}/workers/{workerId}/logs'],
+  listEndpointBuilds: ['GET', '/v2/serverless/{id}/builds'],
+  getEndpointBuild: ['GET', '/v2/serverless/{id}/builds/{buildId}'],
+  getEndpointBuildLogs: ['GET', '/v2/serverless/{id}/builds/{buildId}/logs'],
   listTemplates: ['GET', '/v2/templates'],
   createTemplate: ['POST', '/v2/templates'],
   getTemplate: ['GET', '/v2/templates/{id}'],
@@ -68,9 +71,9 @@ export const REST_V2_OPERATIONS = {
   listClusterBilling: ['GET', '/v2/billing/clusters'],
 } as const satisfies Record<RestV2OperationId, readonly [Method, string]>;
 
-/** The two Server-Sent-Events operations (`text/event-stream`), read with `stream()` / `logs()`. */
-export type RestV2StreamOperationId = 'getPodLogs' | 'getWorkerLogs';
-/** Every operation answering JSON (or nothing): the 51 that `request()` takes. */
+/** The three Server-Sent-Events operations (`text/event-stream`), read with `stream()` / `logs()`. */
+export type RestV2StreamOperationId = 'getPodLogs' | 'getWorkerLogs' | 'getEndpointBuildLogs';
+/** Every operation answering JSON (or nothing): the 53 that `request()` takes. */
 export type RestV2JsonOperationId = Exclude<RestV2OperationId, RestV2StreamOperationId>;
 
 type Op<K extends RestV2OperationId> = operations[K];
