@@ -1,4 +1,4 @@
-// compute-rest-v2 interactions: serverless endpoints — create from a template, read.
+// compute-rest-v2 interactions: serverless endpoints — create from a template, read, list builds.
 import type { PactV4 } from '@pact-foundation/pact';
 import { MatchersV3 } from '@pact-foundation/pact';
 import { describe, expect, it } from 'vitest';
@@ -37,6 +37,20 @@ export function serverlessInteractions(pact: PactV4): void {
         .executeTest(async (mock) => {
           const endpoint = await restV2Client(mock.url).serverless.get(V2_IDS.endpoint);
           expect(endpoint.scaling).toEqual({ type: 'QUEUE_DELAY', queueDelay: 4 });
+        });
+    });
+
+    it('lists the builds of an endpoint as cursor pages (a new endpoint has none)', async () => {
+      await pact
+        .addInteraction()
+        .given(STATES.v2EndpointExists)
+        .uponReceiving('a REST v2 build list of an endpoint')
+        .withRequest('GET', statePath('/v2/serverless/${endpointId}/builds', `/v2/serverless/${V2_IDS.endpoint}/builds`), (b) => b.headers(bearer()))
+        .willRespondWith(200, (b) => b.jsonBody({ builds: [], pagination: { nextCursor: null, hasNextPage: false } }))
+        .executeTest(async (mock) => {
+          const builds = [];
+          for await (const build of restV2Client(mock.url).serverless.builds.list(V2_IDS.endpoint)) builds.push(build);
+          expect(builds).toEqual([]);
         });
     });
   });
