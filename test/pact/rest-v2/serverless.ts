@@ -48,7 +48,7 @@ export function serverlessInteractions(pact: PactV4): void {
         .withRequest('GET', statePath('/v2/serverless/${endpointId}/builds', `/v2/serverless/${V2_IDS.endpoint}/builds`), (b) => b.headers(bearer()))
         .willRespondWith(200, (b) => b.jsonBody({ builds: [], pagination: { nextCursor: null, hasNextPage: false } }))
         .executeTest(async (mock) => {
-          const builds = [];
+          const builds: unknown[] = [];
           for await (const build of restV2Client(mock.url).serverless.builds.list(V2_IDS.endpoint)) builds.push(build);
           expect(builds).toEqual([]);
         });
