@@ -103,12 +103,12 @@ describe('partial targets', () => {
     for (const r of v2.filter((x) => x.outcome === 'skip')) expect(r.reason, r.id).toMatch(/^needs --(rest-url|queue-url|graphql-url)/);
   }, 120_000);
 
-  test('GraphQL only: GraphQL rules run and pass; the ones reading back through REST v1 are skipped naming --rest-url', async () => {
+  test('GraphQL only: GraphQL rules run and pass; the ones reading back through REST v1 (or v2) are skipped naming its flag', async () => {
     const summary = await run(await embeddedWith(['graphqlUrl']));
     expectPartial(summary, ['graphql']);
     const graphqlRules = summary.results.filter((r) => r.surface === 'graphql');
     expect(graphqlRules.some((r) => r.outcome === 'pass')).toBe(true);
-    for (const r of graphqlRules.filter((g) => g.outcome === 'skip')) expect(r.reason, r.id).toMatch(/^needs --rest-url/);
+    for (const r of graphqlRules.filter((g) => g.outcome === 'skip')) expect(r.reason, r.id).toMatch(/^needs --rest(-v2)?-url/);
     // Rules of surface `all` run when every surface their check uses is configured, else name the missing ones.
     const everySurface = summary.results.filter((r) => r.surface === 'all');
     expect(everySurface.some((r) => r.outcome === 'pass')).toBe(true);
