@@ -34,6 +34,8 @@ export const REST_V2_CONDITIONS = {
   'v2-no-image': (_q: Query, b: Body) => !has(b, 'image'),
   /** RESTV2-PAGE-001: a cursor given; only one this list issued (same endpoint and limit) resumes it. */
   'v2-cursor-given': (q: Query) => has(q, 'cursor'),
+  /** RESTV2-BUILD-003: the run creates no build (only a push can start one), so every buildId it sends is unknown. */
+  'v2-build-unknown': () => true,
   /** RESTV2-ACTION-002: an action the pod's current status may not allow. */
   'v2-pod-state': () => true,
 } as const;
@@ -52,6 +54,7 @@ export const REST_V2_ALLOWED_REFUSALS: readonly RefusalEntry<CommonCondition | R
   // Unknown ids: in the path (404), in the body (404 for resources, 422 for catalogue entries, 400 when they cannot be placed).
   { rule: 'RESTV2-ERROR-003', surface: 'restV2', status: 404, when: 'unknown-reference', operations: BY_ID },
   { rule: 'RESTV2-BUILD-003', surface: 'restV2', status: 404, when: 'unknown-reference', operations: ['listEndpointBuilds', 'getEndpointBuild', 'getEndpointBuildLogs'] },
+  { rule: 'RESTV2-BUILD-003', surface: 'restV2', status: 404, when: 'v2-build-unknown', operations: ['getEndpointBuild', 'getEndpointBuildLogs'] },
   { rule: 'RESTV2-POD-004', surface: 'restV2', status: 404, when: 'unknown-reference', operations: ['createPod', 'updatePod'], errorPath: '/body' },
   { rule: 'RESTV2-POD-008', surface: 'restV2', status: 400, when: 'v2-compute-given', operations: ['createPod', 'createCluster'], errorPath: COMPUTE_PATHS },
   { rule: 'RESTV2-ENDPOINT-002', surface: 'restV2', status: 404, when: 'unknown-reference', operations: ['createEndpoint', 'updateEndpoint'], errorPath: '/body' },
