@@ -35,7 +35,7 @@ beforeAll(async () => {
   ids['registries'] = await made('/registries', { name: 'judge-registry', username: 'u', password: 'judge-password-1' });
   ids['registries/delegations'] = await made('/registries/delegations', { resource: 'arn:aws:ecr:us-east-2:123456789012:repository/judge/app' });
   ids['clusters'] = await made('/clusters', { name: 'judge-cluster', type: 'TRAINING', image: 'judge/image:1', compute: { gpuTypeId: 'NVIDIA H100 80GB HBM3', gpuCountPerPod: 8, podCount: 2 } });
-  ids['build'] = mock.core.builds.start(ids['serverless'], {}, () => true).id;
+  ids['build'] = mock.core.builds.start(ids['serverless'], mock.core.account, {}, () => true).id;
   ids['catalog/gpus'] = 'NVIDIA GeForce RTX 4090';
   ids['catalog/cpus'] = 'cpu3c';
   ids['catalog/datacenters'] = 'EU-RO-1';

@@ -10,7 +10,8 @@ import { BUILD_OUTCOMES, type BuildOutcome, type Push } from './builds.js';
 const TEXT_FIELDS = { commitHash: /^[0-9a-f]{7,40}$/, commitMessage: /^[^\n]{1,500}$/, branch: /^[\w./-]{1,255}$/ } as const;
 
 export function simulatePush(core: MockCore, endpointId: string, body: Record<string, unknown>, res: ServerResponse): void {
-  if (!core.store.endpoints.has(endpointId)) return sendError(res, 404, `endpoint ${endpointId} not found`);
+  const owner = core.accounts.ownerOf('endpoints', endpointId);
+  if (owner === undefined) return sendError(res, 404, `endpoint ${endpointId} not found`);
   const errors: { path: string; message: string }[] = [];
   const push: Push = {};
   for (const [name, pattern] of Object.entries(TEXT_FIELDS) as [keyof typeof TEXT_FIELDS, RegExp][]) {
@@ -27,6 +28,6 @@ export function simulatePush(core: MockCore, endpointId: string, body: Record<st
   const unknown = Object.keys(body).filter((k) => !(k in TEXT_FIELDS) && k !== 'outcome');
   for (const k of unknown) errors.push({ path: `/body/${k}`, message: 'unknown field' });
   if (errors.length > 0) return sendError(res, 400, 'Invalid control request', errors);
-  const build = core.builds.start(endpointId, push, (id) => core.store.endpoints.has(id));
+  const build = core.builds.start(endpointId, owner, push, (id) => core.accounts.ownerOf('endpoints', id) !== undefined);
   sendJson(res, 201, renderBuild(build));
 }

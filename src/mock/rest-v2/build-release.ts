@@ -11,7 +11,8 @@ export interface BuildRelease extends ReleaseRecord {
   buildId?: string;
 }
 
-export function releaseBuild(core: MockCore, build: BuildRecord): void {
+export function releaseBuild(anyView: MockCore, build: BuildRecord): void {
+  const core = anyView.forAccount(build.account);
   const endpoint = core.store.endpoints.get(build.endpointId);
   if (!endpoint) return;
   const before = currentRelease(endpoint);

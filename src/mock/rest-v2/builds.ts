@@ -32,6 +32,8 @@ export interface Push {
 export interface BuildRecord {
   id: string;
   endpointId: string;
+  /** The account owning the endpoint (its release is made in that account's store). */
+  account: string;
   /** Order of creation across all builds (the list's sort key and cursor anchor). */
   seq: number;
   status: BuildStatus;
@@ -58,13 +60,13 @@ export class BuildBook {
   constructor(private readonly clock: Clock, private readonly onCompleted: (build: BuildRecord) => void) {}
 
   /** Starts a build of `endpointId` for a simulated push; its states follow on the clock. */
-  start(endpointId: string, push: Push, endpointExists: (id: string) => boolean): BuildRecord {
+  start(endpointId: string, account: string, push: Push, endpointExists: (id: string) => boolean): BuildRecord {
     // Builds of endpoints deleted since are dropped here, so the book stays bounded by live endpoints.
     for (const id of this.byEndpoint.keys()) if (!endpointExists(id)) this.byEndpoint.delete(id);
     const now = this.clock.now();
     const commitHash = push.commitHash ?? randomBytes(4).toString('hex').slice(0, 7);
     const build: BuildRecord = {
-      id: `build_${resourceId().slice(0, 12)}`, endpointId, seq: ++this.seq, status: 'PENDING', outcome: push.outcome ?? 'COMPLETED',
+      id: `build_${resourceId().slice(0, 12)}`, endpointId, account, seq: ++this.seq, status: 'PENDING', outcome: push.outcome ?? 'COMPLETED',
       commitHash, commitMessage: push.commitMessage ?? 'simulated push', branch: push.branch ?? 'main', commitDate: now,
       imageName: `registry.runpod.net/${endpointId}:${commitHash}`, startedAt: null, completedAt: null, error: null,
       log: new SimulatedLog(noContainerLines),
