@@ -10,6 +10,7 @@ import './checks/graphql-public.js';
 import './checks/graphql-cost.js';
 import './checks/queue.js';
 import './checks/queue-io.js';
+import './checks/queue-openai.js';
 import './checks/boundaries.js';
 import './checks/time.js';
 import './checks/webhook.js';

@@ -657,11 +657,28 @@ export const operations: readonly OperationInfo[] = [
   },
   {
     "surface": "queueV2",
+    "operationId": "openaiProxyGet",
+    "method": "GET",
+    "path": "/openai/{openaiPath}",
+    "tag": "endpoint",
+    "summary": "OpenAI-compatible API of the endpoint's workers (GET): the served models",
+    "requiredScope": "jobs",
+    "successStatus": 200,
+    "source": "observed",
+    "hasBody": false,
+    "bodyRequired": false,
+    "rateLimit": {
+      "requestsPer10s": 2000,
+      "concurrent": 400
+    }
+  },
+  {
+    "surface": "queueV2",
     "operationId": "openaiProxy",
     "method": "POST",
     "path": "/openai/{openaiPath}",
     "tag": "endpoint",
-    "summary": "OpenAI-compatible pass-through to the endpoint's workers",
+    "summary": "OpenAI-compatible API of the endpoint's workers (POST)",
     "requiredScope": "jobs",
     "successStatus": 200,
     "source": "observed",
@@ -1407,5 +1424,5 @@ export const rateLimitPolicy = {"windowMs":10000,"requestsPerWorkerPer10s":10} a
 /** REST v2 per-caller quota windows (x-rate-limit-windows): RateLimit / RateLimit-Policy, 429 past any. */
 export const restV2RateLimitWindows = [{"name":"minute","limit":60,"seconds":60},{"name":"hour","limit":3000,"seconds":3600},{"name":"day","limit":50000,"seconds":86400}] as const;
 export type RestV1OperationId = "listPods" | "createPod" | "getPod" | "deletePod" | "updatePod" | "updatePodViaPost" | "listEndpoints" | "createEndpoint" | "getEndpoint" | "deleteEndpoint" | "updateEndpoint" | "updateEndpointViaPost" | "listTemplates" | "createTemplate" | "getTemplate" | "deleteTemplate" | "updateTemplate" | "updateTemplateViaPost" | "listNetworkVolumes" | "createNetworkVolume" | "getNetworkVolume" | "deleteNetworkVolume" | "updateNetworkVolume" | "updateNetworkVolumeViaPost" | "resetPod" | "restartPod" | "startPod" | "stopPod" | "listContainerRegistryAuths" | "createContainerRegistryAuth" | "getContainerRegistryAuth" | "deleteContainerRegistryAuth" | "getPodBilling" | "getEndpointBilling" | "getNetworkVolumeBilling";
-export type QueueV2OperationId = "runJob" | "runJobSync" | "getJobStatus" | "getJobStatusSync" | "streamJob" | "cancelJob" | "retryJob" | "purgeQueue" | "getHealth" | "listRequests" | "openaiProxy";
+export type QueueV2OperationId = "runJob" | "runJobSync" | "getJobStatus" | "getJobStatusSync" | "streamJob" | "cancelJob" | "retryJob" | "purgeQueue" | "getHealth" | "listRequests" | "openaiProxyGet" | "openaiProxy";
 export type RestV2OperationId = "getSshKeys" | "updateSshKeys" | "listPods" | "createPod" | "getPod" | "deletePod" | "updatePod" | "getPodLogs" | "podAction" | "listClusters" | "createCluster" | "getCluster" | "deleteCluster" | "updateCluster" | "listClusterPods" | "listEndpoints" | "createEndpoint" | "getEndpoint" | "deleteEndpoint" | "updateEndpoint" | "listEndpointWorkers" | "listEndpointReleases" | "getWorkerLogs" | "listEndpointBuilds" | "getEndpointBuild" | "getEndpointBuildLogs" | "listTemplates" | "createTemplate" | "getTemplate" | "deleteTemplate" | "updateTemplate" | "listNetworkVolumes" | "createNetworkVolume" | "getNetworkVolume" | "deleteNetworkVolume" | "updateNetworkVolume" | "listRegistries" | "createRegistry" | "getRegistry" | "deleteRegistry" | "listDelegations" | "createDelegation" | "revokeDelegation" | "listGpuTypes" | "getGpuType" | "listCpuTypes" | "getCpuType" | "listDataCenters" | "getDataCenter" | "listPublicTemplates" | "listBilling" | "listPodBilling" | "listServerlessBilling" | "listEndpointBilling" | "listNetworkVolumeBilling" | "listClusterBilling";

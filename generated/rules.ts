@@ -1759,6 +1759,67 @@ export const rules = [
     ]
   },
   {
+    "id": "QUEUE-OPENAI-002",
+    "title": "openaiProxy v1/chat/completions with \"stream\": true answers 200 text/event-stream of `data:` chat.completion.chunk events sharing one id, whose deltas carry the reply, the last chunk with a non-null finish_reason, ending with `data: [DONE]`.",
+    "seed": "Endpoints › Queue-based endpoint operations › POST /openai/*",
+    "surface": "queue-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "values": {
+      "contentType": "text/event-stream",
+      "chunkObject": "chat.completion.chunk",
+      "done": "data: [DONE]"
+    },
+    "operations": [
+      "openaiProxy",
+      "openaiProxyGet"
+    ]
+  },
+  {
+    "id": "QUEUE-OPENAI-003",
+    "title": "openaiProxy usage: a chat completion answers usage {prompt_tokens, completion_tokens, total_tokens} with total = prompt + completion and both > 0 for a non-empty prompt and reply; a stream with stream_options.include_usage ends with a chunk of choices [] carrying the same kind of usage.",
+    "seed": "Endpoints › Queue-based endpoint operations › POST /openai/*",
+    "surface": "queue-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "operations": [
+      "openaiProxy",
+      "openaiProxyGet"
+    ]
+  },
+  {
+    "id": "QUEUE-OPENAI-004",
+    "title": "openaiProxy v1/completions answers a text_completion with choices[].text and finish_reason; with \"stream\": true, text_completion chunks of one id, the last with a non-null finish_reason, then `data: [DONE]`.",
+    "seed": "Endpoints › Queue-based endpoint operations › POST /openai/*",
+    "surface": "queue-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "values": {
+      "object": "text_completion",
+      "done": "data: [DONE]"
+    },
+    "operations": [
+      "openaiProxy",
+      "openaiProxyGet"
+    ]
+  },
+  {
+    "id": "QUEUE-OPENAI-005",
+    "title": "openaiProxyGet v1/models answers 200 {object: list, data: [{id, object: model, created, owned_by}]} with at least one model; POST /openai/v1/chat/completions accepts that model id.",
+    "seed": "Endpoints › Queue-based endpoint operations › POST /openai/*",
+    "surface": "queue-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "operations": [
+      "openaiProxyGet",
+      "openaiProxy"
+    ]
+  },
+  {
     "id": "QUEUE-STREAM-001",
     "title": "streamJob answers 200 with {id, status, stream[]} where each stream element carries output.",
     "seed": "Endpoints › Queue-based endpoint operations › GET /stream",
@@ -2084,6 +2145,23 @@ export const rules = [
     ]
   },
   {
+    "id": "QUEUE-RATE-014",
+    "title": "openaiProxyGet (GET /openai/*, e.g. v1/models) allows 2000 requests per 10 s and 400 concurrent requests per endpoint, as POST /openai/*; the next one is answered 429.",
+    "seed": "Limits › /openai/*; Errors › 429",
+    "surface": "queue-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "assumed",
+    "values": {
+      "operation": "openaiProxyGet",
+      "requestsPer10s": 2000,
+      "concurrent": 400
+    },
+    "operations": [
+      "openaiProxyGet"
+    ]
+  },
+  {
     "id": "QUEUE-RATE-013",
     "title": "The effective request limit of an operation is the higher of its base limit and running workers × requests per worker, and requests beyond it get 429.",
     "seed": "Limits › Dynamic rate limiting",
@@ -2143,6 +2221,7 @@ export const rules = [
         "purgeQueue": 404,
         "getHealth": 404,
         "openaiProxy": 404,
+        "openaiProxyGet": 404,
         "listRequests": 404
       }
     },
@@ -2157,6 +2236,7 @@ export const rules = [
       "purgeQueue",
       "getHealth",
       "openaiProxy",
+      "openaiProxyGet",
       "listRequests"
     ]
   },

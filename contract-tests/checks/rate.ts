@@ -1,6 +1,6 @@
 // Server-side rate limits: N requests in a window succeed, the next gets 429 with Retry-After and the
 // error body, the window resets; concurrency limits where a request can be held open (sync waits).
-// QUEUE-RATE-001..012, RATE-429-001.
+// QUEUE-RATE-001..012, QUEUE-RATE-014, RATE-429-001.
 import { defineCheck } from '../../src/conform/registry.js';
 import { CheckFailure, type Answer, type CallOptions } from '../../src/conform/http.js';
 import { expect, expectStatus, NeedsClock, type Ctx } from '../../src/conform/context.js';
@@ -14,6 +14,7 @@ async function argsFor(ctx: Ctx, endpointId: string, operationId: string): Promi
     case 'runJob': return { body: { input: { mock: { durationMs: 0 } } } };
     case 'runJobSync': return { body: { input: { mock: { durationMs: 0 } } }, query: { wait: 1000 } };
     case 'openaiProxy': return { path: { openaiPath: 'v1/chat/completions' }, body: { model: 'm', messages: [] } };
+    case 'openaiProxyGet': return { path: { openaiPath: 'v1/models' } };
     case 'purgeQueue': case 'getHealth': case 'listRequests': return {};
     default: {
       // A queued job (the endpoint has no worker): status, stream and cancel all answer 200 for it.
@@ -167,6 +168,7 @@ const RATE_RULES: [string, string][] = [
   ['QUEUE-RATE-001', 'runJobSync'], ['QUEUE-RATE-002', 'runJob'], ['QUEUE-RATE-003', 'getJobStatus'], ['QUEUE-RATE-004', 'streamJob'],
   ['QUEUE-RATE-005', 'cancelJob'], ['QUEUE-RATE-006', 'purgeQueue'], ['QUEUE-RATE-007', 'openaiProxy'], ['QUEUE-RATE-008', 'listRequests'],
   ['QUEUE-RATE-009', 'getJobStatusSync'], ['QUEUE-RATE-010', 'retryJob'], ['QUEUE-RATE-011', 'getHealth'],
+  ['QUEUE-RATE-014', 'openaiProxyGet'],
 ];
 
 /** Operations whose accepted requests wait on a job (held /runsync, stream, status-sync, OpenAI). */

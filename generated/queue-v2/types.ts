@@ -207,11 +207,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * OpenAI-compatible API of the endpoint's workers (GET): the served models
+         * @description Forwards a GET to the OpenAI-compatible server of the endpoint's workers at the path after `/openai/`. `v1/models` answers `{object: "list", data: [{id, object: "model", created, owned_by}]}` naming the model the workers serve (RunPod's vLLM worker: `OPENAI_SERVED_MODEL_NAME_OVERRIDE`, else `MODEL_NAME`); other paths are the worker's own (the reference mock's simulated worker answers them `{object: "mock", route}`). 404 when the endpoint id is unknown. Counted under the `/openai/*` limits.
+         */
+        get: operations["openaiProxyGet"];
         put?: never;
         /**
-         * OpenAI-compatible pass-through to the endpoint's workers
-         * @description Forwards the JSON body to the OpenAI-compatible server of the endpoint's workers (vLLM-style) at the path after `/openai/` (e.g. `/openai/v1/chat/completions`) and answers with the worker's JSON unchanged. The service does not validate the body beyond "a JSON object". 404 when the endpoint id is unknown. Bodies larger than 1 MiB are answered 400 (`x-max-body-bytes`; assumed, the seed shows no size limit here).
+         * OpenAI-compatible API of the endpoint's workers (POST)
+         * @description Forwards the JSON body to the OpenAI-compatible server of the endpoint's workers (RunPod's vLLM worker) at the path after `/openai/`; the worker receives it as the job input `{openai_route, openai_input}`. The routes a vLLM worker serves: `v1/chat/completions` answers a `chat.completion` object and `v1/completions` a `text_completion` object, each with `usage` (prompt, completion and total tokens); with `"stream": true` both answer `text/event-stream`: one `data: <chunk JSON>` event per chunk (`chat.completion.chunk` with `choices[].delta`, or `text_completion` with `choices[].text`), all with the answer's `id`, then a chunk whose choice carries a non-null `finish_reason`, then, when `stream_options.include_usage` is true, a chunk with `choices: []` and `usage`, and last `data: [DONE]` (rules QUEUE-OPENAI-002..004). Other paths are the worker's own. A failing worker is answered 500 (404 for a route the worker does not serve) with the error body plus OpenAI's `error: {message, type, code}`, which OpenAI clients read. The service does not validate the body beyond "a JSON object". 404 when the endpoint id is unknown. Bodies larger than 1 MiB are answered 400 (`x-max-body-bytes`; assumed, the seed shows no size limit here).
          */
         post: operations["openaiProxy"];
         delete?: never;
@@ -1002,6 +1006,49 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    openaiProxyGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Rest of the path after `/openai/`, passed to the worker's OpenAI-compatible server, e.g. `v1/chat/completions`. May contain `/`. */
+                openaiPath: components["parameters"]["OpenaiPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The worker's answer; for `v1/models` the list of served models. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "meta-llama/Llama-3.1-8B-Instruct",
+                     *           "object": "model",
+                     *           "created": 1767225600,
+                     *           "owned_by": "vllm"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     openaiProxy: {
         parameters: {
             query?: never;
@@ -1020,7 +1067,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The worker's answer, passed through unchanged. */
+            /** @description The worker's answer: JSON, or Server-Sent Events when the request asked for `"stream": true`. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1045,6 +1092,14 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                    /**
+                     * @example data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"},"finish_reason":null}]}
+                     *
+                     *     data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}
+                     *
+                     *     data: [DONE]
+                     */
+                    "text/event-stream": string;
                 };
             };
             400: components["responses"]["BadRequest"];

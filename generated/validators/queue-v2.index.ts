@@ -50,6 +50,10 @@ export const validate = {
     params: P.listRequests__params as Validator<RequestParams<Ops['listRequests']>>,
     responses: { '200': V.listRequests__r200 as Validator<JsonResponse<Ops['listRequests'], 200>>, '400': V.listRequests__r400 as Validator<JsonResponse<Ops['listRequests'], 400>>, '401': V.listRequests__r401 as Validator<JsonResponse<Ops['listRequests'], 401>>, '404': V.listRequests__r404 as Validator<JsonResponse<Ops['listRequests'], 404>>, '429': V.listRequests__r429 as Validator<JsonResponse<Ops['listRequests'], 429>>, '500': V.listRequests__r500 as Validator<JsonResponse<Ops['listRequests'], 500>> },
   },
+  openaiProxyGet: {
+    params: P.openaiProxyGet__params as Validator<RequestParams<Ops['openaiProxyGet']>>,
+    responses: { '200': V.openaiProxyGet__r200 as Validator<JsonResponse<Ops['openaiProxyGet'], 200>>, '400': V.openaiProxyGet__r400 as Validator<JsonResponse<Ops['openaiProxyGet'], 400>>, '401': V.openaiProxyGet__r401 as Validator<JsonResponse<Ops['openaiProxyGet'], 401>>, '404': V.openaiProxyGet__r404 as Validator<JsonResponse<Ops['openaiProxyGet'], 404>>, '429': V.openaiProxyGet__r429 as Validator<JsonResponse<Ops['openaiProxyGet'], 429>>, '500': V.openaiProxyGet__r500 as Validator<JsonResponse<Ops['openaiProxyGet'], 500>> },
+  },
   openaiProxy: {
     body: V.openaiProxy__body as Validator<JsonBody<Ops['openaiProxy']>>,
     params: P.openaiProxy__params as Validator<RequestParams<Ops['openaiProxy']>>,

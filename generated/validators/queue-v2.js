@@ -3176,8 +3176,8 @@ function validate201(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate201.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const openaiProxy__body = validate203;
-const schema99 = { "type": "object", "additionalProperties": true, "description": "Any OpenAI-compatible request object; passed through unchanged.", "x-source": "observed", "x-source-note": "Body shape is defined by the worker's OpenAI-compatible server.", "example": { "model": "my-model", "messages": [{ "role": "user", "content": "Hello" }] }, "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxy__body" };
+const openaiProxyGet__r200 = validate203;
+const schema99 = { "type": "object", "additionalProperties": true, "description": "Any OpenAI-compatible response object.", "x-source": "observed", "x-source-note": "Body shape is defined by the worker's OpenAI-compatible server.", "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxyGet__r200" };
 function validate203(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -3203,13 +3203,118 @@ function validate203(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate203.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const openaiProxy__r200 = validate204;
-const schema100 = { "type": "object", "additionalProperties": true, "description": "Any OpenAI-compatible response object.", "x-source": "observed", "x-source-note": "Body shape is defined by the worker's OpenAI-compatible server.", "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxy__r200" };
+const openaiProxyGet__r400 = validate204;
+const schema100 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxyGet__r400" };
 function validate204(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
   const evaluated0 = validate204.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+    errors = vErrors.length;
+  }
+  validate204.errors = vErrors;
+  return errors === 0;
+}
+validate204.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const openaiProxyGet__r401 = validate206;
+const schema101 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxyGet__r401" };
+function validate206(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate206.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+    errors = vErrors.length;
+  }
+  validate206.errors = vErrors;
+  return errors === 0;
+}
+validate206.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const openaiProxyGet__r404 = validate208;
+const schema102 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxyGet__r404" };
+function validate208(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate208.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+    errors = vErrors.length;
+  }
+  validate208.errors = vErrors;
+  return errors === 0;
+}
+validate208.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const openaiProxyGet__r429 = validate210;
+const schema103 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxyGet__r429" };
+function validate210(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate210.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+    errors = vErrors.length;
+  }
+  validate210.errors = vErrors;
+  return errors === 0;
+}
+validate210.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const openaiProxyGet__r500 = validate212;
+const schema104 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxyGet__r500" };
+function validate212(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate212.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+    errors = vErrors.length;
+  }
+  validate212.errors = vErrors;
+  return errors === 0;
+}
+validate212.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const openaiProxy__body = validate214;
+const schema105 = { "type": "object", "additionalProperties": true, "description": "Any OpenAI-compatible request object; passed through unchanged.", "x-source": "observed", "x-source-note": "Body shape is defined by the worker's OpenAI-compatible server.", "example": { "model": "my-model", "messages": [{ "role": "user", "content": "Hello" }] }, "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxy__body" };
+function validate214(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate214.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -3226,117 +3331,12 @@ function validate204(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate204.errors = vErrors;
+  validate214.errors = vErrors;
   return errors === 0;
 }
-validate204.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const openaiProxy__r400 = validate205;
-const schema101 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxy__r400" };
-function validate205(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate205.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-    errors = vErrors.length;
-  }
-  validate205.errors = vErrors;
-  return errors === 0;
-}
-validate205.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const openaiProxy__r401 = validate207;
-const schema102 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxy__r401" };
-function validate207(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate207.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-    errors = vErrors.length;
-  }
-  validate207.errors = vErrors;
-  return errors === 0;
-}
-validate207.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const openaiProxy__r404 = validate209;
-const schema103 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxy__r404" };
-function validate209(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate209.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-    errors = vErrors.length;
-  }
-  validate209.errors = vErrors;
-  return errors === 0;
-}
-validate209.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const openaiProxy__r429 = validate211;
-const schema104 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxy__r429" };
-function validate211(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate211.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-    errors = vErrors.length;
-  }
-  validate211.errors = vErrors;
-  return errors === 0;
-}
-validate211.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const openaiProxy__r500 = validate213;
-const schema105 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxy__r500" };
-function validate213(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate213.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-    errors = vErrors.length;
-  }
-  validate213.errors = vErrors;
-  return errors === 0;
-}
-validate213.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const webhook__jobCompleted = validate215;
-const schema106 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/WebhookPayload", "$id": "https://compute-contract.dev/schemas/queueV2.json/webhook__jobCompleted" };
+validate214.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const openaiProxy__r200 = validate215;
+const schema106 = { "type": "object", "additionalProperties": true, "description": "Any OpenAI-compatible response object.", "x-source": "observed", "x-source-note": "Body shape is defined by the worker's OpenAI-compatible server.", "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxy__r200" };
 function validate215(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -3348,14 +3348,146 @@ function validate215(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate67(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
-    errors = vErrors.length;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+  } else {
+    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
   }
   validate215.errors = vErrors;
   return errors === 0;
 }
-validate215.evaluated = { "props": { "status": true, "input": true, "webhook": true, "id": true, "delayTime": true, "executionTime": true, "output": true, "error": true, "retries": true, "workerId": true }, "dynamicProps": false, "dynamicItems": false };
+validate215.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const openaiProxy__r400 = validate216;
+const schema107 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxy__r400" };
+function validate216(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate216.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+    errors = vErrors.length;
+  }
+  validate216.errors = vErrors;
+  return errors === 0;
+}
+validate216.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const openaiProxy__r401 = validate218;
+const schema108 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxy__r401" };
+function validate218(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate218.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+    errors = vErrors.length;
+  }
+  validate218.errors = vErrors;
+  return errors === 0;
+}
+validate218.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const openaiProxy__r404 = validate220;
+const schema109 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxy__r404" };
+function validate220(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate220.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+    errors = vErrors.length;
+  }
+  validate220.errors = vErrors;
+  return errors === 0;
+}
+validate220.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const openaiProxy__r429 = validate222;
+const schema110 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxy__r429" };
+function validate222(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate222.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+    errors = vErrors.length;
+  }
+  validate222.errors = vErrors;
+  return errors === 0;
+}
+validate222.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const openaiProxy__r500 = validate224;
+const schema111 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/ErrorBody", "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxy__r500" };
+function validate224(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate224.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+    errors = vErrors.length;
+  }
+  validate224.errors = vErrors;
+  return errors === 0;
+}
+validate224.evaluated = { "props": { "message": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const webhook__jobCompleted = validate226;
+const schema112 = { "$ref": "https://compute-contract.dev/schemas/queueV2.json/defs/WebhookPayload", "$id": "https://compute-contract.dev/schemas/queueV2.json/webhook__jobCompleted" };
+function validate226(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate226.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate67(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
+    errors = vErrors.length;
+  }
+  validate226.errors = vErrors;
+  return errors === 0;
+}
+validate226.evaluated = { "props": { "status": true, "input": true, "webhook": true, "id": true, "delayTime": true, "executionTime": true, "output": true, "error": true, "retries": true, "workerId": true }, "dynamicProps": false, "dynamicItems": false };
 export {
   cancelJob__body,
   cancelJob__r200,
@@ -3388,6 +3520,12 @@ export {
   listRequests__r404,
   listRequests__r429,
   listRequests__r500,
+  openaiProxyGet__r200,
+  openaiProxyGet__r400,
+  openaiProxyGet__r401,
+  openaiProxyGet__r404,
+  openaiProxyGet__r429,
+  openaiProxyGet__r500,
   openaiProxy__body,
   openaiProxy__r200,
   openaiProxy__r400,

@@ -10,4 +10,5 @@ export declare const retryJob__params: ValidateFunction;
 export declare const purgeQueue__params: ValidateFunction;
 export declare const getHealth__params: ValidateFunction;
 export declare const listRequests__params: ValidateFunction;
+export declare const openaiProxyGet__params: ValidateFunction;
 export declare const openaiProxy__params: ValidateFunction;

@@ -1096,8 +1096,8 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate61.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const openaiProxy__params = validate62;
-const schema29 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "openaiPath": { "type": "string", "minLength": 1, "maxLength": 1024, "example": "v1/chat/completions" } }, "required": ["openaiPath"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxy__params" };
+const openaiProxyGet__params = validate62;
+const schema29 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "openaiPath": { "type": "string", "minLength": 1, "maxLength": 1024, "example": "v1/chat/completions" } }, "required": ["openaiPath"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxyGet__params" };
 function validate62(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -1223,12 +1223,140 @@ function validate62(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate62.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const openaiProxy__params = validate63;
+const schema30 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "openaiPath": { "type": "string", "minLength": 1, "maxLength": 1024, "example": "v1/chat/completions" } }, "required": ["openaiPath"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/queueV2.json/openaiProxy__params" };
+function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate63.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        if (data0.openaiPath === void 0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/required", keyword: "required", params: { missingProperty: "openaiPath" }, message: "must have required property 'openaiPath'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        for (const key0 in data0) {
+          if (!(key0 === "openaiPath")) {
+            const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data0.openaiPath !== void 0) {
+          let data1 = data0.openaiPath;
+          if (typeof data1 !== "string") {
+            let dataType0 = typeof data1;
+            let coerced0 = void 0;
+            if (dataType0 == "object" && Array.isArray(data1) && data1.length == 1) {
+              data1 = data1[0];
+              dataType0 = typeof data1;
+              if (typeof data1 === "string") {
+                coerced0 = data1;
+              }
+            }
+            if (!(coerced0 !== void 0)) {
+              if (dataType0 == "number" || dataType0 == "boolean") {
+                coerced0 = "" + data1;
+              } else if (data1 === null) {
+                coerced0 = "";
+              } else {
+                const err2 = { instancePath: instancePath + "/path/openaiPath", schemaPath: "#/properties/path/properties/openaiPath/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err2];
+                } else {
+                  vErrors.push(err2);
+                }
+                errors++;
+              }
+            }
+            if (coerced0 !== void 0) {
+              data1 = coerced0;
+              if (data0 !== void 0) {
+                data0["openaiPath"] = coerced0;
+              }
+            }
+          }
+          if (typeof data1 === "string") {
+            if (func1(data1) > 1024) {
+              const err3 = { instancePath: instancePath + "/path/openaiPath", schemaPath: "#/properties/path/properties/openaiPath/maxLength", keyword: "maxLength", params: { limit: 1024 }, message: "must NOT have more than 1024 characters" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            if (func1(data1) < 1) {
+              const err4 = { instancePath: instancePath + "/path/openaiPath", schemaPath: "#/properties/path/properties/openaiPath/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err5 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      let data2 = data.query;
+      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
+        const err6 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err7];
+    } else {
+      vErrors.push(err7);
+    }
+    errors++;
+  }
+  validate63.errors = vErrors;
+  return errors === 0;
+}
+validate63.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
 export {
   cancelJob__params,
   getHealth__params,
   getJobStatusSync__params,
   getJobStatus__params,
   listRequests__params,
+  openaiProxyGet__params,
   openaiProxy__params,
   purgeQueue__params,
   retryJob__params,

@@ -9,5 +9,5 @@ export interface AutocannonResult {
 }
 
 export const autocannon = createRequire(import.meta.url)('autocannon') as (options: {
-  url: string; connections: number; duration: number; headers: Record<string, string>;
+  url: string; connections: number; duration: number; headers: Record<string, string>; method?: string; body?: string;
 }) => Promise<AutocannonResult>;

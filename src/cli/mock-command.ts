@@ -6,7 +6,7 @@ import { parseCorsOrigin } from '../mock/cors.js';
 import { FAULT_NAMES, startMock, type ApiKey, type FaultName, type MockOptions } from '../mock/index.js';
 import { resolveOptions } from '../mock/options.js';
 import { StateFileError } from '../mock/persistence.js';
-import { parseWorkerFlags } from '../mock/simulated-workers/load.js';
+import { parseFleetFlag, parseWorkerFlags } from '../mock/simulated-workers/load.js';
 import { WorkerSetupError } from '../mock/simulated-workers/types.js';
 
 const HELP = `Usage: compute-contract mock [options]
@@ -44,6 +44,11 @@ Options:
                               stub rules [{match, output|error|durationMs|stream}]. A template
                               image compute-contract/echo|image|llm picks a built-in worker
                               (docs/workers.md). A bad MODULE or FILE stops the start (exit 2)
+  --fleet seed=N,failure-rate=R,p50=MS,p99=MS,cold-start=MS
+                              seeded randomness of the default worker: job durations drawn
+                              log-normally with that median and 99th percentile, failures at
+                              rate R (0..1), a cold start before a fresh worker's first job;
+                              the same seed and clock give the same run (docs/workers.md)
   --log                       one line per request on stderr (never query strings or keys)
   --cors ORIGIN|*             answer CORS for browser pages of ORIGIN (or any origin with *);
                               default off (no Access-Control-* headers)
@@ -77,6 +82,7 @@ export function parseMockArgs(argv: string[]): MockOptions | 'help' {
       'retire-rest-v1': { type: 'boolean' },
       docs: { type: 'boolean' },
       worker: { type: 'string', multiple: true },
+      fleet: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -122,6 +128,7 @@ export function parseMockArgs(argv: string[]): MockOptions | 'help' {
   if (values['retire-rest-v1']) options.retireRestV1 = true;
   if (values.docs) options.docs = true;
   if (values.worker) options.workers = parseWorkerFlags(values.worker);
+  if (values.fleet !== undefined) options.fleet = parseFleetFlag(values.fleet);
   return options;
 }
 

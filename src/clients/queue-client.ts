@@ -69,6 +69,7 @@ export const QUEUE_OPERATIONS = {
   getHealth: op('getHealth', 'GET', '/health', true),
   listRequests: op('listRequests', 'GET', '/requests', true),
   openaiProxy: op('openaiProxy', 'POST', '/openai/{openaiPath}', false),
+  openaiProxyGet: op('openaiProxyGet', 'GET', '/openai/{openaiPath}', true),
 } as const satisfies Record<string, OperationSpec>;
 
 /** Keeps `/` between segments of the openai path (`v1/chat/completions`) while encoding each segment. */
@@ -95,6 +96,8 @@ export interface QueueClient<Input = JsonObject, Output = unknown, Chunk = unkno
   health(options?: CallOptions): Promise<HealthReport>;
   requests(options?: CallOptions): Promise<RequestsList>;
   openai<Result = unknown>(path: string, body: JsonObject, options?: CallOptions): Promise<Result>;
+  /** GET on the workers' OpenAI-compatible server, e.g. `openaiGet('v1/models')`. */
+  openaiGet<Result = unknown>(path: string, options?: CallOptions): Promise<Result>;
   waitFor(jobId: string, options?: WaitForOptions): Promise<TerminalJobRecord<Output>>;
   runAndWait(body: JobSubmission<Input>, options?: WaitForOptions): Promise<TerminalJobRecord<Output>>;
   stream(jobId: string, options?: PollOptions): AsyncGenerator<StreamChunk<Chunk>, void, undefined>;
@@ -151,6 +154,8 @@ export function createQueueClient<Input = JsonObject, Output = unknown, Chunk = 
     requests: (callOptions) => core.call(ops.listRequests, {}, callOptions),
     openai: (path, body, callOptions) =>
       core.call(ops.openaiProxy, { path: { openaiPath: path.replace(/^\/+/, '') }, body }, callOptions, { pathSerializer: openaiPathSerializer }),
+    openaiGet: (path, callOptions) =>
+      core.call(ops.openaiProxyGet, { path: { openaiPath: path.replace(/^\/+/, '') } }, callOptions, { pathSerializer: openaiPathSerializer }),
     waitFor,
     async runAndWait(body, waitOptions = {}) {
       const submitted = await core.call<JobRecord<Output>>(ops.runJob, { body }, { ...waitOptions.request, signal: waitOptions.signal });

@@ -16,4 +16,5 @@ export {
   type WorkerContext,
   type StubRule,
   type WorkerDefinition,
+  type FleetOptions,
 } from '../mock/index.js';

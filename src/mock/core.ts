@@ -1,5 +1,6 @@
 // The mock's shared parts, built once per server and handed to every surface handler.
 import type { Accounts } from './accounts.js';
+import type { ServerResponse } from 'node:http';
 import type { Clock } from './clock.js';
 import type { JobEngine } from './jobs/engine.js';
 import type { WebhookDispatcher } from './jobs/webhooks.js';
@@ -53,6 +54,8 @@ export interface Reply {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** A streamed answer (Server-Sent Events): writes its own head and ends `res`; the request counts as open until then. */
+  stream?: (res: ServerResponse) => Promise<void>;
 }
 
 export type Handler = (core: MockCore, ctx: RequestContext) => Reply | Promise<Reply>;

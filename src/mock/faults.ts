@@ -92,6 +92,9 @@ export const FAULT_CATCHERS: { readonly [fault in FaultName]: readonly string[] 
   'foreign-reference-accepted': ['ISOLATION-REF-001', 'ISOLATION-LIST-001', 'ISOLATION-ORACLE-001'],
   'existence-oracle': ['ISOLATION-ORACLE-001'],
   'shared-rate-window': ['ISOLATION-RATE-001'],
+  // Issue 29: /openai/* streamed as RunPod's vLLM workers stream it.
+  'openai-stream-no-done': ['QUEUE-OPENAI-002', 'QUEUE-OPENAI-004'],
+  'openai-usage-zeroed': ['QUEUE-OPENAI-003'],
   // Issue 21: what only generated requests reach (the REST v2 agreement phase).
   'rest-v2-comma-list-refused': ['AGREE-VALID-001'],
   'rest-v2-undocumented-refusal': ['AGREE-VALID-001'],

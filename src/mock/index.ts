@@ -8,7 +8,6 @@ import { createControlHandler } from './control.js';
 import { Cors } from './cors.js';
 import type { MockCore } from './core.js';
 import { JobEngine, type EndpointConfig } from './jobs/engine.js';
-import { resolveSecrets } from './jobs/simulate.js';
 import { WebhookDispatcher } from './jobs/webhooks.js';
 import { resolveOptions, type MockOptions } from './options.js';
 import { attachJournal, guardAnswers, openState, restoreState } from './persistence.js';
@@ -23,7 +22,10 @@ import { createRequestHandler } from './server.js';
 import { mockOperations, mockRateLimitPolicy, operation, webhookPolicy } from './spec-facts.js';
 import { heapCeilingFailure } from './state/capacity.js';
 import { ResourceStore } from './state/store.js';
+import { workerEnvOf } from './simulated-workers/env.js';
+import { Fleet, fleetProblem } from './simulated-workers/fleet.js';
 import { loadWorkers } from './simulated-workers/load.js';
+import { WorkerSetupError } from './simulated-workers/types.js';
 import { WorkerRegistry } from './simulated-workers/registry.js';
 
 /** Request line + headers the mock reads (1 MiB); beyond it node:http answers 431. */
@@ -31,6 +33,7 @@ export const MAX_REQUEST_HEAD_BYTES = 1024 * 1024;
 
 export { FAULT_NAMES, DEFAULT_API_KEY, type MockOptions, type FaultName, type ApiKey } from './options.js';
 export type { Clock } from './clock.js';
+export type { FleetOptions } from './simulated-workers/fleet.js';
 export { WorkerSetupError, type WorkerHandler, type WorkerJob, type WorkerContext, type StubRule, type WorkerDefinition } from './simulated-workers/types.js';
 
 export interface RunningMock {
@@ -57,6 +60,8 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
   const options = resolveOptions(input);
   // Workers load first: a module that cannot load stops the start before any state file is opened.
   const loadedWorkers = await loadWorkers(input.workers);
+  const fleetRefusal = input.fleet && fleetProblem(input.fleet);
+  if (fleetRefusal) throw new WorkerSetupError(fleetRefusal);
   // --state: read (and checked) before the clock exists, since a restored virtual clock resumes at the
   // saved time (downtime must not expire ttl or retention). Throws StateFileError (CLI exit code 2).
   const opened = options.stateFile ? openState(options.stateFile) : undefined;
@@ -93,18 +98,15 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
     },
     // peek: the engine's reads change nothing (get() would count as a possible change with --state).
     endpointConfig: (id) => accounts.storeOf('endpoints', id)?.endpoints.peek(id) as EndpointConfig | undefined,
+    // The endpoint's own account: its template and its secrets (a foreign secret name resolves to nothing).
     workerEnv: (id) => {
-      // The endpoint's own account: its template and its secrets (a foreign secret name resolves to nothing).
       const store = accounts.storeOf('endpoints', id);
-      if (!store) return {};
-      const endpoint = store.endpoints.peek(id);
-      const template = endpoint ? store.templates.peek(endpoint.templateId) : undefined;
-      const env = { ...((template?.['env'] as Record<string, string> | undefined) ?? {}), ...((endpoint?.['env'] as Record<string, string> | undefined) ?? {}) };
-      return resolveSecrets(env, (name) => store.secretValue(name));
+      return store ? workerEnvOf(store, id) : {};
     },
     isGpuAvailable: (gpuTypeId) => !unavailableGpuTypes.has(gpuTypeId),
     onTerminal: (job) => webhooks.jobFinished(job),
     workers,
+    fleet: input.fleet && new Fleet(input.fleet, () => options.jobDurationMs),
   });
   const rateLimiter = new RateLimiter(clock, mockRateLimitPolicy.windowMs, options.rateLimitFactor);
   const restV2Quota = new QuotaWindows(clock, options.rateLimitFactor);

@@ -5,6 +5,7 @@ import { parseCorsOrigin } from './cors.js';
 import { defaultCapacityLimits, type CapacityLimits } from './state/capacity.js';
 import { ALL_SCOPES, type Scope } from './types.js';
 import type { WorkerDefinition } from './simulated-workers/types.js';
+import type { FleetOptions } from './simulated-workers/fleet.js';
 
 export const FAULT_NAMES = [
   'ttl-min-off-by-one',
@@ -46,6 +47,8 @@ export const FAULT_NAMES = [
   'foreign-reference-accepted',
   'existence-oracle',
   'shared-rate-window',
+  'openai-stream-no-done',
+  'openai-usage-zeroed',
 ] as const;
 export type FaultName = (typeof FAULT_NAMES)[number];
 
@@ -93,6 +96,8 @@ export interface MockOptions {
    * a bad one stops it (WorkerSetupError). A job's `input.mock` still wins.
    */
   workers?: Record<string, WorkerDefinition>;
+  /** Seeded randomness of the default worker: failure rate, latency p50/p99, cold start (docs/workers.md). */
+  fleet?: FleetOptions;
 }
 
 export interface ResolvedOptions {

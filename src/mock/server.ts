@@ -197,7 +197,9 @@ function dispatch(
   finish(core, res, op, reply, release);
 }
 
-function finish(core: MockCore, res: ServerResponse, op: OperationInfo, reply: Reply, release: () => void): void {
+function finish(core: MockCore, res: ServerResponse, op: OperationInfo, reply: Reply, release: () => void): void | Promise<void> {
+  // A stream holds its concurrency slot until it ends (the /openai/* limit counts open streams).
+  if (reply.stream) return reply.stream(res).finally(release);
   release();
   if (op.method !== 'GET') core.touch();
   send(res, reply);

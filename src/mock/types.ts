@@ -80,6 +80,8 @@ export interface Worker {
   createdAt: number;
   /** Endpoint release the worker runs (REST v2 listEndpointWorkers `version`, `isStale`). */
   release: number;
+  /** Past its cold start (simulated fleet): its next job starts at once. */
+  warm?: boolean;
 }
 
 export interface EndpointRecord {

@@ -197,6 +197,20 @@ const deviations: Record<FaultName, (h: Harness) => Promise<boolean>> = {
     // The other account's request counted in this account's minute window.
     return /"minute";r=58;/.test(mine.headers.get('ratelimit') ?? '');
   },
+  'openai-stream-no-done': async (h) => {
+    const ep = await h.endpoint();
+    const res = await fetch(`${h.mock.queueV2Url(ep)}/openai/v1/chat/completions`, {
+      method: 'POST', headers: { authorization: 'Bearer test-key', 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'm', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    const text = await res.text();
+    return text.includes('"finish_reason":"stop"') && !text.includes('[DONE]');
+  },
+  'openai-usage-zeroed': async (h) => {
+    const ep = await h.endpoint();
+    const res = await raw('POST', `${h.mock.queueV2Url(ep)}/openai/v1/chat/completions`, { model: 'm', messages: [{ role: 'user', content: 'hello there' }] });
+    return res.status === 200 && res.body.usage.total_tokens === 0;
+  },
 };
 
 describe('fault injection', () => {

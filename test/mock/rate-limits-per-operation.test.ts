@@ -23,7 +23,7 @@ afterAll(() => h.close());
 const RULES: Record<string, string> = {
   runJobSync: 'QUEUE-RATE-001', runJob: 'QUEUE-RATE-002', getJobStatus: 'QUEUE-RATE-003', streamJob: 'QUEUE-RATE-004',
   cancelJob: 'QUEUE-RATE-005', purgeQueue: 'QUEUE-RATE-006', openaiProxy: 'QUEUE-RATE-007', listRequests: 'QUEUE-RATE-008',
-  getJobStatusSync: 'QUEUE-RATE-009', retryJob: 'QUEUE-RATE-010', getHealth: 'QUEUE-RATE-011',
+  getJobStatusSync: 'QUEUE-RATE-009', retryJob: 'QUEUE-RATE-010', getHealth: 'QUEUE-RATE-011', openaiProxyGet: 'QUEUE-RATE-014',
 };
 
 function call(operationId: string) {
@@ -39,6 +39,7 @@ function call(operationId: string) {
     case 'getHealth': return h.queue(ep, 'GET', '/health');
     case 'listRequests': return h.queue(ep, 'GET', '/requests');
     case 'openaiProxy': return h.queue(ep, 'POST', '/openai/v1/chat/completions', { messages: [] });
+    case 'openaiProxyGet': return h.queue(ep, 'GET', '/openai/v1/models');
     default: throw new Error(operationId);
   }
 }

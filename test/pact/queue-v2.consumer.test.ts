@@ -195,6 +195,19 @@ describe('queue v2 client ↔ compute-queue-v2', () => {
       });
   });
 
+  it('QUEUE openai GET: lists the models the workers serve', async () => {
+    await pact
+      .addInteraction()
+      .given(STATES.endpointAcceptsJobs)
+      .uponReceiving('an OpenAI model list through the endpoint')
+      .withRequest('GET', queuePath('/openai/v1/models'), (b) => b.headers(bearer()))
+      .willRespondWith(200, (b) => b.jsonBody({ object: 'list', data: eachLike({ id: like('mock-model'), object: 'model' }) }))
+      .executeTest(async (mock) => {
+        const result = await queueClient(mock.url).openaiGet<{ data: { id: string }[] }>('v1/models');
+        expect(result.data[0]?.id).toBe('mock-model');
+      });
+  });
+
   // Errors.
   it('QUEUE-AUTH 401: a wrong key → AuthenticationError', async () => {
     await pact

@@ -9,6 +9,7 @@ import { RetentionQueue } from './retention.js';
 import { availableChunks, outcomeOf, readDirective, type MockDirective } from './simulate.js';
 import type { HandlerRun } from '../simulated-workers/handler-run.js';
 import type { WorkerPlan, WorkerRegistry } from '../simulated-workers/registry.js';
+import type { Fleet } from '../simulated-workers/fleet.js';
 import { EndpointJobs } from './endpoint-jobs.js';
 import { JobWaiters } from './waiters.js';
 import type { EndpointConfig } from './workers.js';
@@ -32,6 +33,8 @@ export interface EngineDeps {
   isGpuAvailable(gpuTypeId: string): boolean;
   /** The endpoints' simulated workers (stubs, handlers, built-ins); without it every job runs the default echo worker. */
   workers?: WorkerRegistry;
+  /** Seeded randomness of the default worker (duration, failures, cold start); none = fixed duration. */
+  fleet?: Fleet;
 }
 
 export interface Submission {
@@ -143,7 +146,8 @@ export class JobEngine {
   cancel(job: Job): Job {
     if (TERMINAL_STATUSES.has(job.status)) return job;
     const ep = this.endpoints.get(job.endpointId)!;
-    if (job.status === 'IN_PROGRESS') this.releaseWorker(ep, job);
+    // A job held through its worker's cold start has a worker but is still IN_QUEUE.
+    if (job.status === 'IN_PROGRESS' || job.workerId !== undefined) this.releaseWorker(ep, job);
     this.finish(ep, job, 'CANCELLED', {});
     this.dispatch(ep);
     return job;
@@ -321,7 +325,7 @@ export class JobEngine {
     if (this.deps.faults.has('status-after-ttl-200')) return;
     const ep = this.endpoints.get(job.endpointId);
     if (!ep || this.jobs.get(job.id) !== job) return;
-    if (job.status === 'IN_PROGRESS') this.releaseWorker(ep, job);
+    if (job.status === 'IN_PROGRESS' || job.workerId !== undefined) this.releaseWorker(ep, job);
     this.delete(ep, job);
     this.dispatch(ep);
   }
@@ -357,6 +361,8 @@ export class JobEngine {
 
   private start(ep: EndpointJobs, worker: Worker, job: Job): void {
     const now = this.deps.clock.now();
+    const coldStartMs = this.deps.fleet?.coldStartMs ?? 0;
+    if (coldStartMs > 0 && !worker.warm) return this.coldStart(ep, worker, job, now + coldStartMs);
     ep.pool.occupy(worker, job.id);
     ep.setStatus(job, 'IN_PROGRESS');
     job.startedAt = now;
@@ -367,7 +373,7 @@ export class JobEngine {
     // nothing after a restart (its record is written again when the job finishes or is cancelled).
     const config = this.deps.endpointConfig(ep.endpointId) ?? {};
     const timeout = job.policy?.executionTimeout ?? config.executionTimeoutMs ?? DEFAULT_EXECUTION_TIMEOUT_MS;
-    const plan = this.planOf(job);
+    const plan = this.planOf(job, true);
     if (plan.kind === 'handler') return this.startHandler(ep, job, plan.handler, now + timeout, timeout);
     const directive = plan.directive;
     const duration = typeof directive === 'string' ? 0 : directive.durationMs;
@@ -394,10 +400,22 @@ export class JobEngine {
   }
 
   /** `input.mock` first, then the endpoint's simulated worker, then the default echo worker. */
-  private planOf(job: Job): { kind: 'directive'; directive: MockDirective | string } | Extract<WorkerPlan, { kind: 'handler' }> {
+  private planOf(job: Job, starting = false): { kind: 'directive'; directive: MockDirective | string } | Extract<WorkerPlan, { kind: 'handler' }> {
     const ownDirective = job.input['mock'] !== undefined;
     const plan = ownDirective ? undefined : this.deps.workers?.planOf(job);
+    // The fleet draws only when a job starts, so reads (/stream) never shift the seeded sequence.
+    if (!plan && !ownDirective && starting && this.deps.fleet) return { kind: 'directive', directive: this.deps.fleet.nextDirective() };
     return plan ?? { kind: 'directive', directive: readDirective(job.input, this.deps.defaultJobDurationMs) };
+  }
+
+  /** A fresh worker holds its first job queued for the fleet's cold start, then runs it (delayTime includes it). */
+  private coldStart(ep: EndpointJobs, worker: Worker, job: Job, readyAt: number): void {
+    worker.warm = true;
+    ep.pool.occupy(worker, job.id);
+    job.workerId = worker.id;
+    this.timersOf(job).run = this.deps.clock.at(readyAt, () => {
+      if (this.jobs.get(job.id) === job && job.status === 'IN_QUEUE') this.start(ep, worker, job);
+    });
   }
 
   /** RunPod's handler contract: the handler's outcome ends the job, unless its time budget (`deadline`) ends it first. */

@@ -1,9 +1,10 @@
-// queue v2 operation handlers (11 operations). The endpoint id is checked before these run.
+// queue v2 operation handlers (12 operations). The endpoint id is checked before these run.
 import { error, type Handler, type MockCore, type Reply, type RequestContext } from '../core.js';
 import type { Submission } from '../jobs/engine.js';
 import { renderJob } from '../jobs/render.js';
 import { jobCeilingFailure } from '../state/capacity.js';
 import type { Job } from '../types.js';
+import { answerOpenAiGet, answerOpenAiPost } from '../simulated-workers/openai/route.js';
 
 const DEFAULT_WAIT_MS = 90_000;
 
@@ -99,29 +100,6 @@ export const queueHandlers: Record<string, Handler> = {
       })),
     },
   }),
-  openaiProxy: (core, ctx) => ({ status: 200, body: simulatedOpenAi(core, ctx) }),
+  openaiProxy: answerOpenAiPost,
+  openaiProxyGet: answerOpenAiGet,
 };
-
-/** The simulated worker's OpenAI-compatible server: echoes the last user message. */
-function simulatedOpenAi(core: MockCore, ctx: RequestContext): Record<string, unknown> {
-  const body = (ctx.body ?? {}) as Record<string, unknown>;
-  const created = Math.floor(core.clock.now() / 1000);
-  const model = typeof body['model'] === 'string' ? body['model'] : 'mock-model';
-  const path = ctx.params['openaiPath'] ?? '';
-  if (path.endsWith('chat/completions')) {
-    const messages = Array.isArray(body['messages']) ? (body['messages'] as { content?: unknown }[]) : [];
-    const last = messages[messages.length - 1]?.content;
-    return {
-      id: `chatcmpl-${created}`, object: 'chat.completion', created, model,
-      choices: [{ index: 0, message: { role: 'assistant', content: `echo: ${typeof last === 'string' ? last : ''}` }, finish_reason: 'stop' }],
-      usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
-    };
-  }
-  if (path.endsWith('completions')) {
-    return {
-      id: `cmpl-${created}`, object: 'text_completion', created, model,
-      choices: [{ index: 0, text: `echo: ${String(body['prompt'] ?? '')}`, finish_reason: 'stop' }],
-    };
-  }
-  return { object: 'mock', path, echo: body };
-}

@@ -42,8 +42,11 @@ function side(value: unknown): number {
 const llm: WorkerHandler = (job) => {
   const openaiInput = job.input['openai_input'];
   const request = typeof openaiInput === 'object' && openaiInput !== null ? (openaiInput as Record<string, unknown>) : job.input;
+  const route = job.input['openai_route'];
+  // A route vLLM serves beyond the two text routes (embeddings, tokenize…): an echo of the request, as JSON.
+  if (route !== undefined && route !== '/v1/chat/completions' && route !== '/v1/completions') return { object: 'mock', route, echo: request };
   const text = `echo: ${lastUserText(request)}`;
-  return job.input['openai_route'] === undefined ? { text } : text;
+  return route === undefined ? { text } : text;
 };
 
 /** The last user message's text (chat), or the prompt (completions). */

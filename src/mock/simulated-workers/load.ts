@@ -3,6 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { builtinOfImage } from './builtins.js';
+import type { FleetOptions } from './fleet.js';
 import { parseStubRules } from './stubs.js';
 import { MAX_WORKER_NAME_LENGTH, MAX_WORKERS, WorkerSetupError, type StubRule, type WorkerDefinition, type WorkerHandler } from './types.js';
 
@@ -19,6 +21,22 @@ export function parseWorkerFlags(flags: readonly string[]): Record<string, strin
     workers[name] = flag.slice(eq + 1);
   }
   return workers;
+}
+
+const FLEET_KEYS = { seed: 'seed', 'failure-rate': 'failureRate', p50: 'latencyP50Ms', p99: 'latencyP99Ms', 'cold-start': 'coldStartMs' } as const;
+
+/** `--fleet seed=7,failure-rate=0.05,p50=200,p99=2000,cold-start=3000` into FleetOptions (checked at start). */
+export function parseFleetFlag(flag: string): FleetOptions {
+  const options: FleetOptions = {};
+  for (const pair of flag.split(',')) {
+    const [key, value, extra] = pair.split('=');
+    const field = key !== undefined && Object.hasOwn(FLEET_KEYS, key) ? FLEET_KEYS[key as keyof typeof FLEET_KEYS] : undefined;
+    if (!field || value === undefined || value === '' || extra !== undefined || !Number.isFinite(Number(value))) {
+      throw new WorkerSetupError(`--fleet ${pair}: expected KEY=NUMBER with KEY one of ${Object.keys(FLEET_KEYS).join(', ')}`);
+    }
+    options[field] = Number(value);
+  }
+  return options;
 }
 
 export async function loadWorkers(definitions: Readonly<Record<string, WorkerDefinition>> = {}): Promise<Map<string, LoadedWorker>> {
@@ -42,6 +60,8 @@ async function loadOne(name: string, definition: WorkerDefinition): Promise<Load
   if (typeof definition !== 'string' || definition === '') {
     throw new WorkerSetupError(`--worker ${name}: must be a handler function, a list of stub rules, or a MODULE or FILE.json path`);
   }
+  const builtin = builtinOfImage(definition);
+  if (builtin) return { kind: 'handler', handler: builtin.handler, source: `builtin:${builtin.name}` };
   return definition.endsWith('.json') ? loadStubsFile(name, definition) : loadModule(name, definition);
 }
 

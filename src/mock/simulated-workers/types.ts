@@ -35,7 +35,7 @@ export interface StubRule {
   stream?: unknown[];
 }
 
-/** A worker as startMock() takes it: a handler, a list of stub rules, or a path to a module or a .json stubs file. */
+/** A worker as startMock() takes it: a handler, a list of stub rules, a built-in's image name (`compute-contract/llm`), or a path to a module or a .json stubs file. */
 export type WorkerDefinition = WorkerHandler | StubRule[] | string;
 
 /** The result limit: an output whose JSON is larger fails the job (the largest queue payload, /runsync's 20 MB). */

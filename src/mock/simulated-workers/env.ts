@@ -1,0 +1,10 @@
+// The environment an endpoint's workers see: its template's env under the endpoint's own, secrets resolved.
+import { resolveSecrets } from '../jobs/simulate.js';
+import type { ResourceStore } from '../state/store.js';
+
+export function workerEnvOf(store: ResourceStore, endpointId: string): Record<string, string> {
+  const endpoint = store.endpoints.peek(endpointId);
+  const template = endpoint ? store.templates.peek(endpoint.templateId) : undefined;
+  const env = { ...((template?.['env'] as Record<string, string> | undefined) ?? {}), ...((endpoint?.['env'] as Record<string, string> | undefined) ?? {}) };
+  return resolveSecrets(env, (name) => store.secretValue(name));
+}
