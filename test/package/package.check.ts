@@ -131,8 +131,8 @@ describe('a consumer of the installed package', () => {
         child.on('close', () => reject(new Error(`mock exited before its banner: ${stderr}`)));
       });
       expect(stdout).toMatch(/REST v1:\s+http:\/\/127\.0\.0\.1:\d+\/v1/);
-      const answer = await fetch(graphqlUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-      expect(answer.status).toBe(401); // no key: the mock is up and checks auth
+      const answer = await fetch(graphqlUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ myself { id } }' }) });
+      expect(answer.status).toBe(401); // an account read without a key: the mock is up and checks auth
     } finally {
       child.kill('SIGTERM');
     }
