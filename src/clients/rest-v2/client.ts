@@ -116,16 +116,14 @@ export function createRestV2Client(options: RestV2ClientOptions) {
     (value: string, query?: RestV2QueryParams<K>, o?: CallOptions) =>
       request(id, { path: { id: value }, query } as unknown as RestV2Args<K>, o);
   /** Every item of a cursor-paginated list, page after page (`pagination.nextCursor`), newest first. */
-  async function* paginate<K extends 'listEndpointBuilds' | 'listEndpointReleases'>(
-    id: K, key: ListKey<K>, endpointId: string, query: RestV2QueryParams<K> = {} as RestV2QueryParams<K>, o?: CallOptions,
-  ): AsyncGenerator<Item<K, ListKey<K>> extends readonly (infer T)[] ? T : never> {
-    let cursor: string | undefined;
-    do {
-      const page = (await request(id, { path: { id: endpointId }, query: { ...query, cursor } } as unknown as RestV2Args<K>, o)) as unknown as
-        Record<string, unknown> & { pagination: { nextCursor: string | null } };
-      yield* page[key] as never[];
-      cursor = page.pagination.nextCursor ?? undefined;
-    } while (cursor !== undefined);
+  async function* paginate<K extends 'listEndpointBuilds' | 'listEndpointReleases', Key extends ListKey<K>>(
+    id: K, key: Key, endpointId: string, query?: RestV2QueryParams<K>, o?: CallOptions,
+  ): AsyncGenerator<Item<K, Key> extends readonly (infer T)[] ? T : never> {
+    for (let cursor: string | undefined; ;) {
+      const page = (await request(id, { path: { id: endpointId }, query: { ...query, cursor } } as never, o)) as never as Record<string, never[]> & { pagination: { nextCursor?: string } };
+      yield* page[key]!;
+      if (!(cursor = page.pagination.nextCursor)) return;
+    }
   }
   const updateById =
     <K extends RestV2JsonOperationId>(id: K) =>
@@ -164,8 +162,6 @@ export function createRestV2Client(options: RestV2ClientOptions) {
       builds: {
         /** Every build of the endpoint, newest first: an async iterator over the cursor pages (`limit` = page size). */
         list: (id: string, query?: RestV2QueryParams<'listEndpointBuilds'>, o?: CallOptions) => paginate('listEndpointBuilds', 'builds', id, query, o),
-        /** One page `{builds, pagination}` (pass `cursor` from the previous page). */
-        page: getById('listEndpointBuilds'),
         get: (id: string, buildId: string, o?: CallOptions) => request('getEndpointBuild', { path: { id, buildId } }, o),
         logs: (id: string, buildId: string, o?: LogStreamOptions) => logLines('getEndpointBuildLogs', { path: { id, buildId } }, o),
       },
