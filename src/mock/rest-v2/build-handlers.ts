@@ -2,7 +2,7 @@
 // getEndpointBuildLogs (SSE, like worker logs), over the mock's BuildBook (builds.ts).
 import type { MockCore } from '../core.js';
 import type { BuildRecord } from './builds.js';
-import { isReply, pageOf } from './cursor.js';
+import { isReply, malformedCursor, pageOf } from './cursor.js';
 import { cursorOf, logStream } from './logs.js';
 import type { LogSourceName } from './log-lines.js';
 import { problem } from './problem.js';
@@ -21,13 +21,15 @@ export function renderBuild(b: BuildRecord): Record<string, unknown> {
 
 function buildOf(core: MockCore, params: Record<string, string>): BuildRecord | V2Reply {
   const endpointId = params['id']!;
-  if (!core.store.endpoints.has(endpointId)) return problem(404, `endpoint ${endpointId} not found`);
-  const build = core.builds.get(endpointId, params['buildId']!);
-  return build ?? problem(404, `endpoint ${endpointId} has no build ${params['buildId']}`);
+  // One answer whether the endpoint is unknown or has no such build: a 404 tells nothing apart.
+  const build = core.store.endpoints.has(endpointId) ? core.builds.get(endpointId, params['buildId']!) : undefined;
+  return build ?? problem(404, `no build ${params['buildId']} of endpoint ${endpointId}`);
 }
 
 export const buildHandlers: Record<string, V2Handler> = {
   listEndpointBuilds: (core, { params, query }) => {
+    const malformed = malformedCursor(query);
+    if (malformed) return malformed;
     const endpointId = params['id']!;
     if (!core.store.endpoints.has(endpointId)) return problem(404, `endpoint ${endpointId} not found`);
     const page = pageOf(core.builds.list(endpointId), (b) => b.seq, { op: 'listEndpointBuilds', id: endpointId }, query, BUILDS_DEFAULT_LIMIT);

@@ -30,6 +30,16 @@ function decode(cursor: string): CursorBody | undefined {
   }
 }
 
+/**
+ * A 422 for a cursor that is no cursor at all, checked before the list's owner is looked up: the answer
+ * is then the same whether the endpoint exists, is another account's, or never existed.
+ */
+export function malformedCursor(query: Record<string, unknown>): V2Reply | undefined {
+  return typeof query['cursor'] === 'string' && !decode(query['cursor'])
+    ? problem(422, 'malformed cursor: pass pagination.nextCursor through verbatim', ['/query/cursor: is not a cursor this list issued'])
+    : undefined;
+}
+
 /** One page of `items` (newest first, `keyOf` decreasing) for the query's cursor and limit, or a 422. */
 export function pageOf<T>(items: readonly T[], keyOf: (item: T) => number, scope: { op: string; id: string }, query: Record<string, unknown>, defaultLimit: number): Page<T> | V2Reply {
   const limit = query['limit'] === undefined ? defaultLimit : Number(query['limit']);

@@ -5,7 +5,7 @@ import type { MockCore } from '../core.js';
 import { currentRelease, releasesOf } from '../state/releases.js';
 import type { EndpointRecord, Worker } from '../types.js';
 import type { BuildRelease } from './build-release.js';
-import { isReply, pageOf } from './cursor.js';
+import { isReply, malformedCursor, pageOf } from './cursor.js';
 import { problem } from './problem.js';
 import { json, type V2Handler } from './types.js';
 
@@ -60,6 +60,8 @@ const listEndpointWorkers: V2Handler = (core, { params }) => {
 export const RELEASES_DEFAULT_LIMIT = 1000;
 
 const listEndpointReleases: V2Handler = (core, { params, query }) => {
+  const malformed = malformedCursor(query);
+  if (malformed) return malformed;
   const e = core.store.endpoints.get(params['id']!);
   if (!e) return problem(404, 'endpoint not found');
   const workers = core.engine.workersOf(e.id);
