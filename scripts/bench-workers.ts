@@ -152,8 +152,10 @@ async function main(): Promise<void> {
   } finally {
     target.proc.kill('SIGTERM');
   }
+  process.stderr.write(`bench:workers: /runsync rounds ${JSON.stringify(rounds)}\n`);
   const stubCost = +median(rounds.map((r) => r.echoRps / r.stubRps)).toFixed(2);
   const virtual = await streamOnVirtualClock();
+  process.stderr.write(`bench:workers: virtual-clock stream ${JSON.stringify(virtual)}\n`);
   const real = await streamOnRealClock();
   const report = {
     durationSecondsPerLoad: DURATION_S, connections: CONNECTIONS, rounds,

@@ -92,6 +92,8 @@ function wholeAnswer(outcome: RunOutcome, frame: OpenAiFrame | undefined, path: 
 /** Writes each chunk as the worker yields it; a text answer is streamed word by word at the end. */
 async function streamAnswer(run: HandlerRun, outcome: Promise<RunOutcome>, frame: OpenAiFrame, res: ServerResponse): Promise<void> {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+  // The head goes out at once: a client sees the stream open before the worker's first chunk.
+  res.flushHeaders();
   res.once('close', () => run.abort('the client closed the stream'));
   let streamed = 0;
   const write = (chunk: unknown) => {
