@@ -171,8 +171,9 @@ export async function startEmbeddedTarget(faults: FaultName[] = []): Promise<Tar
     host: '127.0.0.1',
     port: 0,
     clock: 'virtual',
-    // A day boundary: every rate window and quota starts aligned, so a run's report (Retry-After
-    // figures included) is the same from one run to the next, and with any --concurrency.
+    // A day boundary: every rate window and quota starts aligned, so a run's report is the same from
+    // one run to the next and with any --concurrency (a Retry-After figure aside: polling checks before
+    // a rate check let as much virtual time pass as the job they wait for needs polls).
     clockStart: Math.floor(Date.now() / DAY_MS) * DAY_MS,
     control: true,
     faults,
