@@ -9,8 +9,7 @@
 //   3. the issue's alias bomb (30,000 aliases, ~1 MB) refused: median and p99 latency (goal ≤ 20 ms median),
 //      beside the same bytes sent without a key (answered 401 unread: the transfer alone)
 // Loopback only; every loop is bounded in count.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { startServedChild } from './bench/served-child.js';
 import { getIntrospectionQuery } from 'graphql';
 import { startMock } from '../src/mock/index.js';
 import { graphqlLimits } from '../src/contract/graphql-limits.js';
@@ -44,19 +43,7 @@ async function serve(): Promise<Served> {
 
 // ---- parent side ----------------------------------------------------------------------------
 
-async function child(): Promise<{ proc: ChildProcess; served: Served }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const served = await new Promise<Served>((resolve, reject) => {
-    let out = '';
-    proc.stdout!.on('data', (chunk) => {
-      out += chunk;
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve(JSON.parse(line) as Served);
-    });
-    proc.on('exit', (code) => reject(new Error(`bench mock exited with ${code}`)));
-  });
-  return { proc, served };
-}
+const child = () => startServedChild<Served>(import.meta.url, []);
 
 type Request = () => Promise<Response>;
 

@@ -9,10 +9,9 @@
 //      process (the goal) and over HTTP (for reference)
 // Each server runs in its own child process (so autocannon does not steal its CPU); traffic is
 // loopback only and every load loop is bounded in time.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { startServedChild } from './bench/served-child.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { startMock, type RunningMock } from '../src/mock/index.js';
 import { restHandlers } from '../src/mock/rest/handlers.js';
 import { autocannon } from './bench/autocannon.js';
@@ -95,21 +94,7 @@ async function serveMock(count: number, otherAccounts = false): Promise<Served> 
 
 // ---- parent side --------------------------------------------------------------------------
 
-async function child(kind: string): Promise<{ proc: ChildProcess; served: Served }> {
-  const proc = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--serve', kind], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const served = await new Promise<Served>((resolve, reject) => {
-    let out = '';
-    proc.stdout!.on('data', (chunk) => {
-      out += chunk;
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve(JSON.parse(line) as Served);
-    });
-    proc.on('exit', (code) => reject(new Error(`bench server ${kind} exited with ${code}`)));
-  });
-  return { proc, served };
-}
+const child = (kind: string) => startServedChild<Served>(import.meta.url, [kind], ['--expose-gc']);
 
 async function load(url: string, headers: Record<string, string>) {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });

@@ -6,10 +6,9 @@
 // A bare node:http pipe proxy (no judging) is measured alongside as the floor any Node proxy pays.
 // Mock and proxies run in child processes (so the load generator does not steal their event loop);
 // traffic is loopback only and every loop is bounded in count and time.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { startServedChild } from './bench/served-child.js';
 import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { startMock } from '../src/mock/index.js';
 import { startProxy } from '../src/proxy/index.js';
 import { autocannon } from './bench/autocannon.js';
@@ -58,19 +57,7 @@ async function serveBareProxy(upstream: string): Promise<{ url: string }> {
 
 // ---- parent side --------------------------------------------------------------------------
 
-async function child<T>(...args: string[]): Promise<{ proc: ChildProcess; served: T }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const served = await new Promise<T>((resolve, reject) => {
-    let out = '';
-    proc.stdout!.on('data', (chunk) => {
-      out += chunk;
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve(JSON.parse(line) as T);
-    });
-    proc.on('exit', (code) => reject(new Error(`bench server ${args[0]} exited with ${code}`)));
-  });
-  return { proc, served };
-}
+const child = <T>(...args: string[]) => startServedChild<T>(import.meta.url, args);
 
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 

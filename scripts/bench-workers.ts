@@ -6,8 +6,8 @@
 //      real clock, how far arrivals deviate from the asked timing (reported)
 // The load target runs in a child process (autocannon does not steal its CPU); traffic is loopback only
 // and every loop is bounded in time.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { startServedChild } from './bench/served-child.js';
+import type { ChildProcess } from 'node:child_process';
 import { startMock, type RunningMock } from '../src/mock/index.js';
 import { autocannon } from './bench/autocannon.js';
 
@@ -46,17 +46,8 @@ async function serveLoadTarget(): Promise<void> {
 }
 
 async function loadTarget(): Promise<{ proc: ChildProcess; urls: { echo: string; stub: string } }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const urls = await new Promise<{ echo: string; stub: string }>((resolve, reject) => {
-    let out = '';
-    proc.stdout!.on('data', (chunk) => {
-      out += chunk;
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve(JSON.parse(line));
-    });
-    proc.on('exit', (code) => reject(new Error(`load target exited with ${code}`)));
-  });
-  return { proc, urls };
+  const { proc, served } = await startServedChild<{ echo: string; stub: string }>(import.meta.url, []);
+  return { proc, urls: served };
 }
 
 async function runsyncRps(url: string): Promise<number> {
