@@ -1,8 +1,8 @@
 // Cross-account traffic: which caller's traffic each object id first came back in, so an answer to
 // another caller that carries it is flagged (ISOLATION-READ-001 / -LIST-001 / -WRITE-001). Callers are
 // told apart by a keyed hash of their API key (HMAC-SHA-256 under a random key made per session): the
-// key itself is never stored, and neither it nor its hash is ever printed. The ids remembered are
-// bounded (MAX_REMEMBERED_IDS, oldest forgotten first), so a long session stays small.
+// key is never written anywhere (only the last caller's key is held in memory, to reuse its hash), and
+// neither it nor its hash is ever printed. The ids remembered are bounded (MAX_REMEMBERED_IDS, oldest forgotten first), so a long session stays small.
 //
 // Two keys of ONE account legitimately see the same objects: give the proxy one key per account (a
 // finding between two keys of one account is no defect of the server).
