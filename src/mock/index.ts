@@ -22,6 +22,7 @@ import { createRequestHandler } from './server.js';
 import { mockOperations, mockRateLimitPolicy, operation, webhookPolicy } from './spec-facts.js';
 import { heapCeilingFailure } from './state/capacity.js';
 import { ResourceStore } from './state/store.js';
+import { PUBLIC_ENDPOINT_WORKERS, publicEndpointOfKey, publicEndpointWorker } from './simulated-workers/public-endpoints.js';
 import { workerEnvOf } from './simulated-workers/env.js';
 import { Fleet, fleetProblem } from './simulated-workers/fleet.js';
 import { loadWorkers } from './simulated-workers/load.js';
@@ -83,6 +84,8 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
   // Changes are journaled where state lives (state-journal/tracked-map.ts); touch() needs to do nothing.
   const touch = () => {};
   const workers = new WorkerRegistry(loadedWorkers, clock, (id) => {
+    const publicEndpoint = publicEndpointOfKey(id);
+    if (publicEndpoint) return { name: publicEndpoint.aiApiId, handler: publicEndpointWorker(publicEndpoint) };
     // The endpoint's own account: its name and its template's image.
     const store = accounts.storeOf('endpoints', id);
     const endpoint = store?.endpoints.peek(id);
@@ -97,7 +100,7 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
       runsync: operation('queueV2', 'runJobSync').resultRetentionMs ?? 0,
     },
     // peek: the engine's reads change nothing (get() would count as a possible change with --state).
-    endpointConfig: (id) => accounts.storeOf('endpoints', id)?.endpoints.peek(id) as EndpointConfig | undefined,
+    endpointConfig: (id) => publicEndpointOfKey(id) ? PUBLIC_ENDPOINT_WORKERS : accounts.storeOf('endpoints', id)?.endpoints.peek(id) as EndpointConfig | undefined,
     // The endpoint's own account: its template and its secrets (a foreign secret name resolves to nothing).
     workerEnv: (id) => {
       const store = accounts.storeOf('endpoints', id);

@@ -2,6 +2,7 @@
 // at the alias /rest/v2), /v2/{endpointId} (queue v2), /graphql and /__control (src/contract/url-layout.ts). Order per
 // request: OPTIONS (no auth: preflights carry no credentials) → auth → route (405 with Allow) → scope →
 // endpoint → rate limit → body → validation → handler. HEAD runs the GET operation; node:http sends no body.
+import { livePublicEndpoint, publicEngineKey } from './simulated-workers/public-endpoints.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { validateRequest } from '../validation/index.js';
 import { bearerKey } from './auth.js';
@@ -115,8 +116,12 @@ function api(
   if (isolation?.kind === 'forbidden') return reject(req, res, 403, 'Forbidden: the API key does not grant access to this resource');
   if (isolation?.kind === 'serve-as') core = isolation.core;
   if (endpointId !== undefined) {
-    // A foreign endpoint answers exactly as an absent one (specs: queue v2 x-isolation), before any rate window.
-    if (!core.store.endpoints.has(endpointId)) return reject(req, res, 404, `endpoint ${endpointId} not found`);
+    if (!core.store.endpoints.has(endpointId)) {
+      // A live public endpoint (x-public-endpoints) is every account's; its jobs, queue and windows are the caller's.
+      // A foreign endpoint answers exactly as an absent one (specs: queue v2 x-isolation), before any rate window.
+      if (!livePublicEndpoint(endpointId)) return reject(req, res, 404, `endpoint ${endpointId} not found`);
+      endpointId = publicEngineKey(endpointId, core.account);
+    }
     const admission = admit(core, op, endpointId);
     if (!admission.ok) {
       return reject(req, res, 429, `Too many requests: ${admission.reason}`, { 'retry-after': String(admission.retryAfterSeconds) });

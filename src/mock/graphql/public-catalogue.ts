@@ -25,7 +25,7 @@ export interface HubListing {
 const readFixture = <T>(file: string): T => JSON.parse(readFileSync(packageFile(`specs/fixtures/graphql-public/${file}`), 'utf8')) as T;
 
 export const HUB_LISTINGS: readonly HubListing[] = readFixture<HubListing[]>('hub-listings.json');
-export const PUBLIC_ENDPOINT_CONFIGS: readonly View[] = readFixture<View[]>('public-endpoints.json');
+export { PUBLIC_ENDPOINT_CONFIGS } from '../simulated-workers/public-endpoints.js';
 
 /** The SERVERLESS listing whose listed release has this id and a built image, or a refusal naming why not. */
 export function deployableHubRelease(releaseId: string): HubListing {

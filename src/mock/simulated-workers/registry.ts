@@ -1,6 +1,6 @@
 // Which simulated worker runs an endpoint's jobs: the worker given for the endpoint's name (startMock option
-// or --worker; stubs set through the control API take precedence), else the built-in its template's image
-// names, else the default echo worker. A job's own `input.mock` always wins (the engine checks it first).
+// or --worker; stubs set through the control API take precedence), else the public endpoint's model stand-in,
+// else the built-in its template's image names, else the default echo worker. A job's own `input.mock` always wins (the engine checks it first).
 import type { Clock } from '../clock.js';
 import type { MockDirective } from '../jobs/simulate.js';
 import type { Job } from '../types.js';
@@ -15,6 +15,8 @@ export type WorkerPlan = { kind: 'directive'; directive: MockDirective } | { kin
 export interface EndpointFacts {
   name: string;
   imageName?: unknown;
+  /** The worker the endpoint brings itself: a public endpoint's model stand-in (public-endpoints.ts). */
+  handler?: WorkerHandler;
 }
 
 export interface WorkerView {
@@ -46,6 +48,7 @@ export class WorkerRegistry {
     if (!facts) return undefined;
     const named = this.fromControl.get(facts.name) ?? this.fromOptions.get(facts.name);
     if (named) return named;
+    if (facts.handler) return { kind: 'handler', handler: facts.handler, source: `public:${facts.name}` };
     const builtin = builtinOfImage(facts.imageName);
     return builtin && { kind: 'handler', handler: builtin.handler, source: `builtin:${builtin.name}` };
   }

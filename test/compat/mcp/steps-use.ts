@@ -88,6 +88,10 @@ const ACTS: Step[] = [
   { tool: 'runsync-endpoint', what: 'a job run to its end in one call', run: async (w, ids) => {
     const body = await ok(w, 'runsync-endpoint', { endpointId: ids['endpoint'], input: { mock: { durationMs: 1_000, output: 'sync' } }, wait: 60_000 });
     expect([body.status, body.output]).toEqual(['COMPLETED', 'sync']);
+    // An agent's Public Endpoint call: the endpointId list-public-endpoints gives, run with the account's key.
+    const [whisper] = (await ok(w, 'list-public-endpoints', { modality: 'audio' })).items;
+    const heard = await ok(w, 'runsync-endpoint', { endpointId: whisper.endpointId, input: { audio: 'https://example.invalid/talk.mp3' }, wait: 60_000 });
+    expect([heard.status, heard.output.transcription]).toEqual(['COMPLETED', 'Mock transcription of https://example.invalid/talk.mp3.']);
   } },
   { tool: 'cancel-job', what: 'a long job cancelled', run: async (w, ids) => {
     const submitted = await ok(w, 'run-endpoint', { endpointId: ids['endpoint'], input: { mock: { durationMs: 3_600_000 } } });

@@ -8,6 +8,7 @@ import { DEFAULT_EXECUTION_TIMEOUT_MS } from '../../jobs/engine.js';
 import { BUILTIN_WORKERS } from '../builtins.js';
 import { workerEnvOf } from '../env.js';
 import type { HandlerRun, RunOutcome } from '../handler-run.js';
+import { publicEndpointOfKey } from '../public-endpoints.js';
 import { stubDirective } from '../stubs.js';
 import type { WorkerHandler } from '../types.js';
 import { directiveHandler } from './directive-handler.js';
@@ -42,7 +43,7 @@ export function answerOpenAiGet(core: MockCore, ctx: RequestContext): Reply {
   const endpointId = ctx.params['endpointId']!;
   const store = core.accounts.storeOf('endpoints', endpointId);
   const env = store ? workerEnvOf(store, endpointId) : {};
-  const id = env['OPENAI_SERVED_MODEL_NAME_OVERRIDE'] || env['MODEL_NAME'] || DEFAULT_SERVED_MODEL;
+  const id = publicEndpointOfKey(endpointId)?.modelName || env['OPENAI_SERVED_MODEL_NAME_OVERRIDE'] || env['MODEL_NAME'] || DEFAULT_SERVED_MODEL;
   const created = Math.floor(core.clock.now() / 1000);
   return { status: 200, body: { object: 'list', data: [{ id, object: 'model', created, owned_by: 'vllm', root: id, parent: null }] } };
 }
