@@ -2733,7 +2733,9 @@ export interface components {
              *         },
              *         "gpu": {
              *           "id": "NVIDIA GeForce RTX 4090",
-             *           "count": 1
+             *           "count": 1,
+             *           "vcpuCount": 8,
+             *           "memory": 31
              *         },
              *         "cloud": "SECURE",
              *         "dataCenterId": "US-KS-2",
@@ -2782,7 +2784,7 @@ export interface components {
          */
         Cloud: "SECURE" | "COMMUNITY";
         /** @description GPU type and count of a pod. */
-        GpuConfig: {
+        BaseGpuConfig: {
             /**
              * @description GPU type id.
              * @example NVIDIA GeForce RTX 4090
@@ -2795,8 +2797,23 @@ export interface components {
              */
             count?: number;
         };
-        /** @description GPU request of createPod, optionally narrowed by CUDA versions. */
-        CreateGpuConfig: components["schemas"]["GpuConfig"] & {
+        /** @description GPU type and count of a pod, with the vCPUs and RAM it was given across all its GPUs. */
+        GpuConfig: components["schemas"]["BaseGpuConfig"] & {
+            /**
+             * Format: double
+             * @description vCPUs the pod was given across all its GPUs (at least GPUs × `minVcpuCountPerGpu` when that was asked for).
+             * @example 16
+             */
+            vcpuCount: number;
+            /**
+             * Format: double
+             * @description RAM (GB) the pod was given across all its GPUs (at least GPUs × `minRamPerGpu` when that was asked for).
+             * @example 62
+             */
+            memory: number;
+        };
+        /** @description GPU request of createPod, optionally narrowed by CUDA versions and by placement minimums per GPU. */
+        CreateGpuConfig: components["schemas"]["BaseGpuConfig"] & {
             /**
              * @description Accept only hosts with one of these CUDA versions (`major.minor`).
              * @example [

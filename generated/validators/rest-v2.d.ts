@@ -79,6 +79,7 @@ export declare const schema__CreatePodRequest: ValidateFunction;
 export declare const schema__UpdatePodRequest: ValidateFunction;
 export declare const schema__ListPodsResponse: ValidateFunction;
 export declare const schema__Cloud: ValidateFunction;
+export declare const schema__BaseGpuConfig: ValidateFunction;
 export declare const schema__GpuConfig: ValidateFunction;
 export declare const schema__CreateGpuConfig: ValidateFunction;
 export declare const schema__BaseCpuConfig: ValidateFunction;

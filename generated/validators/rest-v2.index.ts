@@ -325,6 +325,7 @@ export const schemas = {
   UpdatePodRequest: V.schema__UpdatePodRequest as Validator<Components['schemas']['UpdatePodRequest']>,
   ListPodsResponse: V.schema__ListPodsResponse as Validator<Components['schemas']['ListPodsResponse']>,
   Cloud: V.schema__Cloud as Validator<Components['schemas']['Cloud']>,
+  BaseGpuConfig: V.schema__BaseGpuConfig as Validator<Components['schemas']['BaseGpuConfig']>,
   GpuConfig: V.schema__GpuConfig as Validator<Components['schemas']['GpuConfig']>,
   CreateGpuConfig: V.schema__CreateGpuConfig as Validator<Components['schemas']['CreateGpuConfig']>,
   BaseCpuConfig: V.schema__BaseCpuConfig as Validator<Components['schemas']['BaseCpuConfig']>,

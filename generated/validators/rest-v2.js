@@ -7508,12 +7508,13 @@ function validate216(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate216.evaluated = { "dynamicProps": false, "dynamicItems": false };
-const schema100 = { "description": "GPU type and count of a pod.", "type": "object", "required": ["id"], "properties": { "id": { "description": "GPU type id.", "type": "string", "example": "NVIDIA GeForce RTX 4090", "maxLength": 128, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "count": { "description": "GPUs per pod or worker.", "type": "integer", "minimum": 1, "default": 1, "example": 1, "maximum": 8, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/GpuConfig" };
-function validate219(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const schema100 = { "description": "GPU type and count of a pod, with the vCPUs and RAM it was given across all its GPUs.", "type": "object", "allOf": [{ "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BaseGpuConfig" }, { "type": "object", "required": ["vcpuCount", "memory"], "properties": { "vcpuCount": { "description": "vCPUs the pod was given across all its GPUs (at least GPUs \xD7 `minVcpuCountPerGpu` when that was asked for).", "type": "number", "format": "double", "minimum": 1, "example": 16 }, "memory": { "description": "RAM (GB) the pod was given across all its GPUs (at least GPUs \xD7 `minRamPerGpu` when that was asked for).", "type": "number", "format": "double", "minimum": 1, "example": 62, "x-unit": "GB" } } }], "x-source": "observed", "x-source-note": "RunPod API reference v2 (runpod/docs api-reference-v2/openapi.json at 081392fe, GpuConfig = BaseGpuConfig + required vcpuCount and memory); not in Frontdoor 2.9.0.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/GpuConfig" };
+const schema101 = { "description": "GPU type and count of a pod.", "type": "object", "required": ["id"], "properties": { "id": { "description": "GPU type id.", "type": "string", "example": "NVIDIA GeForce RTX 4090", "maxLength": 128, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "count": { "description": "GPUs per pod or worker.", "type": "integer", "minimum": 1, "default": 1, "example": 1, "maximum": 8, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/BaseGpuConfig" };
+function validate220(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate219.evaluated;
+  const evaluated0 = validate220.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -7593,17 +7594,135 @@ function validate219(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate219.errors = vErrors;
+  validate220.errors = vErrors;
   return errors === 0;
 }
-validate219.evaluated = { "props": { "id": true, "count": true }, "dynamicProps": false, "dynamicItems": false };
-const schema101 = { "description": "CPU flavour, vCPU count and memory (GB) as reported.", "type": "object", "allOf": [{ "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BaseCpuConfig" }, { "type": "object", "required": ["memory"], "properties": { "memory": { "description": "Memory in GB.", "type": "integer", "minimum": 1, "example": 16 } } }], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CpuConfig" };
-const schema102 = { "description": "CPU flavour id and vCPU count.", "type": "object", "required": ["id", "vcpuCount"], "properties": { "id": { "description": "CPU flavour id.", "type": "string", "example": "cpu5c", "minLength": 1, "maxLength": 128, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "vcpuCount": { "description": "Number of vCPUs.", "type": "integer", "minimum": 2, "example": 4, "maximum": 128, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/BaseCpuConfig" };
-function validate222(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate220.evaluated = { "props": { "id": true, "count": true }, "dynamicProps": false, "dynamicItems": false };
+function validate219(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate222.evaluated;
+  const evaluated0 = validate219.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!(data && typeof data == "object" && !Array.isArray(data))) {
+    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (!validate220(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate220.errors : vErrors.concat(validate220.errors);
+    errors = vErrors.length;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.vcpuCount === void 0) {
+      const err1 = { instancePath, schemaPath: "#/allOf/1/required", keyword: "required", params: { missingProperty: "vcpuCount" }, message: "must have required property 'vcpuCount'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.memory === void 0) {
+      const err2 = { instancePath, schemaPath: "#/allOf/1/required", keyword: "required", params: { missingProperty: "memory" }, message: "must have required property 'memory'" };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.vcpuCount !== void 0) {
+      let data0 = data.vcpuCount;
+      if (typeof data0 == "number" && isFinite(data0)) {
+        if (data0 < 1 || isNaN(data0)) {
+          const err3 = { instancePath: instancePath + "/vcpuCount", schemaPath: "#/allOf/1/properties/vcpuCount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+        if (!formats4.validate(data0)) {
+          const err4 = { instancePath: instancePath + "/vcpuCount", schemaPath: "#/allOf/1/properties/vcpuCount/format", keyword: "format", params: { format: "double" }, message: 'must match format "double"' };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      } else {
+        const err5 = { instancePath: instancePath + "/vcpuCount", schemaPath: "#/allOf/1/properties/vcpuCount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.memory !== void 0) {
+      let data1 = data.memory;
+      if (typeof data1 == "number" && isFinite(data1)) {
+        if (data1 < 1 || isNaN(data1)) {
+          const err6 = { instancePath: instancePath + "/memory", schemaPath: "#/allOf/1/properties/memory/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+        if (!formats4.validate(data1)) {
+          const err7 = { instancePath: instancePath + "/memory", schemaPath: "#/allOf/1/properties/memory/format", keyword: "format", params: { format: "double" }, message: 'must match format "double"' };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+      } else {
+        const err8 = { instancePath: instancePath + "/memory", schemaPath: "#/allOf/1/properties/memory/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err9 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err9];
+    } else {
+      vErrors.push(err9);
+    }
+    errors++;
+  }
+  validate219.errors = vErrors;
+  return errors === 0;
+}
+validate219.evaluated = { "props": { "vcpuCount": true, "memory": true, "id": true, "count": true }, "dynamicProps": false, "dynamicItems": false };
+const schema102 = { "description": "CPU flavour, vCPU count and memory (GB) as reported.", "type": "object", "allOf": [{ "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BaseCpuConfig" }, { "type": "object", "required": ["memory"], "properties": { "memory": { "description": "Memory in GB.", "type": "integer", "minimum": 1, "example": 16 } } }], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CpuConfig" };
+const schema103 = { "description": "CPU flavour id and vCPU count.", "type": "object", "required": ["id", "vcpuCount"], "properties": { "id": { "description": "CPU flavour id.", "type": "string", "example": "cpu5c", "minLength": 1, "maxLength": 128, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "vcpuCount": { "description": "Number of vCPUs.", "type": "integer", "minimum": 2, "example": 4, "maximum": 128, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/BaseCpuConfig" };
+function validate224(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate224.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -7701,15 +7820,15 @@ function validate222(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate222.errors = vErrors;
+  validate224.errors = vErrors;
   return errors === 0;
 }
-validate222.evaluated = { "props": { "id": true, "vcpuCount": true }, "dynamicProps": false, "dynamicItems": false };
-function validate221(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate224.evaluated = { "props": { "id": true, "vcpuCount": true }, "dynamicProps": false, "dynamicItems": false };
+function validate223(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate221.evaluated;
+  const evaluated0 = validate223.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -7725,8 +7844,8 @@ function validate221(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  if (!validate222(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate222.errors : vErrors.concat(validate222.errors);
+  if (!validate224(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -7771,16 +7890,16 @@ function validate221(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate221.errors = vErrors;
+  validate223.errors = vErrors;
   return errors === 0;
 }
-validate221.evaluated = { "props": { "memory": true, "id": true, "vcpuCount": true }, "dynamicProps": false, "dynamicItems": false };
-const schema103 = { "description": "Secure (data-centre) or community hosts.", "type": "string", "enum": ["SECURE", "COMMUNITY"], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Cloud" };
-function validate225(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate223.evaluated = { "props": { "memory": true, "id": true, "vcpuCount": true }, "dynamicProps": false, "dynamicItems": false };
+const schema104 = { "description": "Secure (data-centre) or community hosts.", "type": "string", "enum": ["SECURE", "COMMUNITY"], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Cloud" };
+function validate227(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate225.evaluated;
+  const evaluated0 = validate227.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -7797,7 +7916,7 @@ function validate225(data, { instancePath = "", parentData, parentDataProperty, 
     errors++;
   }
   if (!(data === "SECURE" || data === "COMMUNITY")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema103.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema104.enum }, message: "must be equal to one of the allowed values" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -7805,17 +7924,17 @@ function validate225(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate225.errors = vErrors;
+  validate227.errors = vErrors;
   return errors === 0;
 }
-validate225.evaluated = { "dynamicProps": false, "dynamicItems": false };
-const schema104 = { "description": "How to reach the pod by SSH: through the proxy and directly; either may be null.", "type": "object", "required": ["proxy", "direct"], "properties": { "proxy": { "description": "SSH through the proxy; null when unavailable.", "anyOf": [{ "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/PodSshEndpoint" }, { "type": "null" }], "example": { "host": "ssh.runpod.io", "port": 22, "username": "7h9k2m4n6p-64411eb2", "command": "ssh 7h9k2m4n6p-64411eb2@ssh.runpod.io" } }, "direct": { "description": "Direct SSH over a public TCP port; null when unavailable.", "anyOf": [{ "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/PodSshEndpoint" }, { "type": "null" }], "example": { "host": "195.26.233.3", "port": 34446, "username": "root", "command": "ssh root@195.26.233.3 -p 34446" } } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/PodSsh" };
-const schema105 = { "description": "One SSH address with a ready-made command.", "type": "object", "required": ["host", "port", "username", "command"], "properties": { "host": { "description": "Host name or address.", "type": "string", "example": "ssh.runpod.io" }, "port": { "description": "TCP port.", "type": "integer", "example": 22 }, "username": { "description": "Login name.", "type": "string", "example": "7h9k2m4n6p-64411eb2" }, "command": { "description": "Ready-made ssh command line.", "type": "string", "example": "ssh 7h9k2m4n6p-64411eb2@ssh.runpod.io" } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/PodSshEndpoint" };
-function validate228(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate227.evaluated = { "dynamicProps": false, "dynamicItems": false };
+const schema105 = { "description": "How to reach the pod by SSH: through the proxy and directly; either may be null.", "type": "object", "required": ["proxy", "direct"], "properties": { "proxy": { "description": "SSH through the proxy; null when unavailable.", "anyOf": [{ "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/PodSshEndpoint" }, { "type": "null" }], "example": { "host": "ssh.runpod.io", "port": 22, "username": "7h9k2m4n6p-64411eb2", "command": "ssh 7h9k2m4n6p-64411eb2@ssh.runpod.io" } }, "direct": { "description": "Direct SSH over a public TCP port; null when unavailable.", "anyOf": [{ "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/PodSshEndpoint" }, { "type": "null" }], "example": { "host": "195.26.233.3", "port": 34446, "username": "root", "command": "ssh root@195.26.233.3 -p 34446" } } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/PodSsh" };
+const schema106 = { "description": "One SSH address with a ready-made command.", "type": "object", "required": ["host", "port", "username", "command"], "properties": { "host": { "description": "Host name or address.", "type": "string", "example": "ssh.runpod.io" }, "port": { "description": "TCP port.", "type": "integer", "example": 22 }, "username": { "description": "Login name.", "type": "string", "example": "7h9k2m4n6p-64411eb2" }, "command": { "description": "Ready-made ssh command line.", "type": "string", "example": "ssh 7h9k2m4n6p-64411eb2@ssh.runpod.io" } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/PodSshEndpoint" };
+function validate230(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate228.evaluated;
+  const evaluated0 = validate230.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -7913,15 +8032,15 @@ function validate228(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate228.errors = vErrors;
+  validate230.errors = vErrors;
   return errors === 0;
 }
-validate228.evaluated = { "props": { "host": true, "port": true, "username": true, "command": true }, "dynamicProps": false, "dynamicItems": false };
-function validate227(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate230.evaluated = { "props": { "host": true, "port": true, "username": true, "command": true }, "dynamicProps": false, "dynamicItems": false };
+function validate229(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate227.evaluated;
+  const evaluated0 = validate229.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -7952,8 +8071,8 @@ function validate227(data, { instancePath = "", parentData, parentDataProperty, 
       const _errs4 = errors;
       let valid1 = false;
       const _errs5 = errors;
-      if (!validate228(data0, { instancePath: instancePath + "/proxy", parentData: data, parentDataProperty: "proxy", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+      if (!validate230(data0, { instancePath: instancePath + "/proxy", parentData: data, parentDataProperty: "proxy", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate230.errors : vErrors.concat(validate230.errors);
         errors = vErrors.length;
       }
       var _valid0 = _errs5 === errors;
@@ -8001,8 +8120,8 @@ function validate227(data, { instancePath = "", parentData, parentDataProperty, 
       const _errs10 = errors;
       let valid2 = false;
       const _errs11 = errors;
-      if (!validate228(data1, { instancePath: instancePath + "/direct", parentData: data, parentDataProperty: "direct", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+      if (!validate230(data1, { instancePath: instancePath + "/direct", parentData: data, parentDataProperty: "direct", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate230.errors : vErrors.concat(validate230.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs11 === errors;
@@ -8054,17 +8173,17 @@ function validate227(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate227.errors = vErrors;
+  validate229.errors = vErrors;
   return errors === 0;
 }
-validate227.evaluated = { "props": { "proxy": true, "direct": true }, "dynamicProps": false, "dynamicItems": false };
-const schema106 = { "description": "Cluster membership of a pod (present only for cluster member pods).", "type": "object", "additionalProperties": false, "required": ["id", "rank"], "properties": { "id": { "description": "Cluster id.", "type": "string", "example": "cluster_abc123" }, "rank": { "description": "Position of the pod in the cluster; null until assigned.", "type": ["integer", "null"], "example": 0 }, "role": { "description": "Role in the cluster.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/PodClusterRole" }, "ip": { "description": "Private IP address.", "type": "string", "example": "10.65.0.2" } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/PodCluster" };
-const schema107 = { "description": "Role of a pod inside its cluster.", "type": "string", "enum": ["SLURM_CONTROLLER", "SLURM_COMPUTE", "RAY_HEAD", "RAY_WORKER"], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/PodClusterRole" };
-function validate233(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate229.evaluated = { "props": { "proxy": true, "direct": true }, "dynamicProps": false, "dynamicItems": false };
+const schema107 = { "description": "Cluster membership of a pod (present only for cluster member pods).", "type": "object", "additionalProperties": false, "required": ["id", "rank"], "properties": { "id": { "description": "Cluster id.", "type": "string", "example": "cluster_abc123" }, "rank": { "description": "Position of the pod in the cluster; null until assigned.", "type": ["integer", "null"], "example": 0 }, "role": { "description": "Role in the cluster.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/PodClusterRole" }, "ip": { "description": "Private IP address.", "type": "string", "example": "10.65.0.2" } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/PodCluster" };
+const schema108 = { "description": "Role of a pod inside its cluster.", "type": "string", "enum": ["SLURM_CONTROLLER", "SLURM_COMPUTE", "RAY_HEAD", "RAY_WORKER"], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/PodClusterRole" };
+function validate235(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate233.evaluated;
+  const evaluated0 = validate235.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -8081,7 +8200,7 @@ function validate233(data, { instancePath = "", parentData, parentDataProperty, 
     errors++;
   }
   if (!(data === "SLURM_CONTROLLER" || data === "SLURM_COMPUTE" || data === "RAY_HEAD" || data === "RAY_WORKER")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema107.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema108.enum }, message: "must be equal to one of the allowed values" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -8089,15 +8208,15 @@ function validate233(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate233.errors = vErrors;
+  validate235.errors = vErrors;
   return errors === 0;
 }
-validate233.evaluated = { "dynamicProps": false, "dynamicItems": false };
-function validate232(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate235.evaluated = { "dynamicProps": false, "dynamicItems": false };
+function validate234(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate232.evaluated;
+  const evaluated0 = validate234.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -8148,7 +8267,7 @@ function validate232(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.rank !== void 0) {
       let data1 = data.rank;
       if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1)) && data1 !== null) {
-        const err4 = { instancePath: instancePath + "/rank", schemaPath: "#/properties/rank/type", keyword: "type", params: { type: schema106.properties.rank.type }, message: "must be integer,null" };
+        const err4 = { instancePath: instancePath + "/rank", schemaPath: "#/properties/rank/type", keyword: "type", params: { type: schema107.properties.rank.type }, message: "must be integer,null" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -8158,8 +8277,8 @@ function validate232(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.role !== void 0) {
-      if (!validate233(data.role, { instancePath: instancePath + "/role", parentData: data, parentDataProperty: "role", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate233.errors : vErrors.concat(validate233.errors);
+      if (!validate235(data.role, { instancePath: instancePath + "/role", parentData: data, parentDataProperty: "role", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate235.errors : vErrors.concat(validate235.errors);
         errors = vErrors.length;
       }
     }
@@ -8183,16 +8302,16 @@ function validate232(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate232.errors = vErrors;
+  validate234.errors = vErrors;
   return errors === 0;
 }
-validate232.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const schema108 = { "description": "Global networking of a pod: whether it is on and its private address and DNS name.", "type": "object", "required": ["enabled"], "properties": { "enabled": { "description": "Whether global networking is on.", "type": "boolean", "example": true }, "ip": { "description": "Private IP address.", "type": "string", "example": "10.65.1.42" }, "internalDns": { "description": "Private DNS name.", "type": "string", "example": "gfj8b292vyg08g.runpod.internal" } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/PodGlobalNetworking" };
-function validate236(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate234.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const schema109 = { "description": "Global networking of a pod: whether it is on and its private address and DNS name.", "type": "object", "required": ["enabled"], "properties": { "enabled": { "description": "Whether global networking is on.", "type": "boolean", "example": true }, "ip": { "description": "Private IP address.", "type": "string", "example": "10.65.1.42" }, "internalDns": { "description": "Private DNS name.", "type": "string", "example": "gfj8b292vyg08g.runpod.internal" } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/PodGlobalNetworking" };
+function validate238(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate236.evaluated;
+  const evaluated0 = validate238.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -8251,17 +8370,17 @@ function validate236(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate236.errors = vErrors;
+  validate238.errors = vErrors;
   return errors === 0;
 }
-validate236.evaluated = { "props": { "enabled": true, "ip": true, "internalDns": true }, "dynamicProps": false, "dynamicItems": false };
-const schema109 = { "description": "Live figures of a running pod; null when it is not running.", "type": "object", "properties": { "uptime": { "description": "Seconds since the last start.", "type": "integer", "example": 3600 }, "gpus": { "description": "Per-GPU utilisation.", "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/PodGpuUtilization" }, "example": [{ "util": 87, "memoryUtil": 62 }] }, "cpu": { "description": "CPU utilisation.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Utilization" }, "memory": { "description": "Memory utilisation.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Utilization" }, "ports": { "description": "Mapped ports.", "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/PodRuntimePort" }, "example": [{ "private": 22, "public": 34446, "type": "tcp", "ip": "195.26.233.3" }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/PodRuntime" };
-const schema110 = { "description": "Utilisation of one GPU, in percent.", "type": "object", "properties": { "util": { "description": "Utilisation in percent.", "type": "integer", "example": 94 }, "memoryUtil": { "description": "GPU memory utilisation in percent.", "type": "integer", "example": 78 } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/PodGpuUtilization" };
-function validate239(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate238.evaluated = { "props": { "enabled": true, "ip": true, "internalDns": true }, "dynamicProps": false, "dynamicItems": false };
+const schema110 = { "description": "Live figures of a running pod; null when it is not running.", "type": "object", "properties": { "uptime": { "description": "Seconds since the last start.", "type": "integer", "example": 3600 }, "gpus": { "description": "Per-GPU utilisation.", "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/PodGpuUtilization" }, "example": [{ "util": 87, "memoryUtil": 62 }] }, "cpu": { "description": "CPU utilisation.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Utilization" }, "memory": { "description": "Memory utilisation.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Utilization" }, "ports": { "description": "Mapped ports.", "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/PodRuntimePort" }, "example": [{ "private": 22, "public": 34446, "type": "tcp", "ip": "195.26.233.3" }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/PodRuntime" };
+const schema111 = { "description": "Utilisation of one GPU, in percent.", "type": "object", "properties": { "util": { "description": "Utilisation in percent.", "type": "integer", "example": 94 }, "memoryUtil": { "description": "GPU memory utilisation in percent.", "type": "integer", "example": 78 } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/PodGpuUtilization" };
+function validate241(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate239.evaluated;
+  const evaluated0 = validate241.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -8302,16 +8421,16 @@ function validate239(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate239.errors = vErrors;
+  validate241.errors = vErrors;
   return errors === 0;
 }
-validate239.evaluated = { "props": { "util": true, "memoryUtil": true }, "dynamicProps": false, "dynamicItems": false };
-const schema111 = { "description": "Utilisation in percent.", "type": "object", "properties": { "util": { "description": "Utilisation in percent.", "type": "integer", "example": 45 } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Utilization" };
-function validate241(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate241.evaluated = { "props": { "util": true, "memoryUtil": true }, "dynamicProps": false, "dynamicItems": false };
+const schema112 = { "description": "Utilisation in percent.", "type": "object", "properties": { "util": { "description": "Utilisation in percent.", "type": "integer", "example": 45 } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Utilization" };
+function validate243(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate241.evaluated;
+  const evaluated0 = validate243.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -8340,16 +8459,16 @@ function validate241(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate241.errors = vErrors;
+  validate243.errors = vErrors;
   return errors === 0;
 }
-validate241.evaluated = { "props": { "util": true }, "dynamicProps": false, "dynamicItems": false };
-const schema112 = { "description": "One mapped port of a running pod.", "type": "object", "properties": { "private": { "description": "Port inside the container.", "type": "integer", "example": 8888 }, "public": { "description": "Port on the public address; null when not exposed.", "type": ["integer", "null"], "example": 43210 }, "type": { "description": "Protocol (tcp or http).", "type": "string", "example": "http" }, "ip": { "description": "Public address; null when not exposed.", "type": ["string", "null"], "example": "45.23.12.1" } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/PodRuntimePort" };
-function validate244(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate243.evaluated = { "props": { "util": true }, "dynamicProps": false, "dynamicItems": false };
+const schema113 = { "description": "One mapped port of a running pod.", "type": "object", "properties": { "private": { "description": "Port inside the container.", "type": "integer", "example": 8888 }, "public": { "description": "Port on the public address; null when not exposed.", "type": ["integer", "null"], "example": 43210 }, "type": { "description": "Protocol (tcp or http).", "type": "string", "example": "http" }, "ip": { "description": "Public address; null when not exposed.", "type": ["string", "null"], "example": "45.23.12.1" } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/PodRuntimePort" };
+function validate246(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate244.evaluated;
+  const evaluated0 = validate246.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -8372,7 +8491,7 @@ function validate244(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.public !== void 0) {
       let data1 = data.public;
       if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1)) && data1 !== null) {
-        const err1 = { instancePath: instancePath + "/public", schemaPath: "#/properties/public/type", keyword: "type", params: { type: schema112.properties.public.type }, message: "must be integer,null" };
+        const err1 = { instancePath: instancePath + "/public", schemaPath: "#/properties/public/type", keyword: "type", params: { type: schema113.properties.public.type }, message: "must be integer,null" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -8395,7 +8514,7 @@ function validate244(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.ip !== void 0) {
       let data3 = data.ip;
       if (typeof data3 !== "string" && data3 !== null) {
-        const err3 = { instancePath: instancePath + "/ip", schemaPath: "#/properties/ip/type", keyword: "type", params: { type: schema112.properties.ip.type }, message: "must be string,null" };
+        const err3 = { instancePath: instancePath + "/ip", schemaPath: "#/properties/ip/type", keyword: "type", params: { type: schema113.properties.ip.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -8413,15 +8532,15 @@ function validate244(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate244.errors = vErrors;
+  validate246.errors = vErrors;
   return errors === 0;
 }
-validate244.evaluated = { "props": { "private": true, "public": true, "type": true, "ip": true }, "dynamicProps": false, "dynamicItems": false };
-function validate238(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate246.evaluated = { "props": { "private": true, "public": true, "type": true, "ip": true }, "dynamicProps": false, "dynamicItems": false };
+function validate240(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate238.evaluated;
+  const evaluated0 = validate240.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -8446,8 +8565,8 @@ function validate238(data, { instancePath = "", parentData, parentDataProperty, 
       if (Array.isArray(data1)) {
         const len0 = data1.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate239(data1[i0], { instancePath: instancePath + "/gpus/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate239.errors : vErrors.concat(validate239.errors);
+          if (!validate241(data1[i0], { instancePath: instancePath + "/gpus/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate241.errors : vErrors.concat(validate241.errors);
             errors = vErrors.length;
           }
         }
@@ -8462,14 +8581,14 @@ function validate238(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.cpu !== void 0) {
-      if (!validate241(data.cpu, { instancePath: instancePath + "/cpu", parentData: data, parentDataProperty: "cpu", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate241.errors : vErrors.concat(validate241.errors);
+      if (!validate243(data.cpu, { instancePath: instancePath + "/cpu", parentData: data, parentDataProperty: "cpu", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate243.errors : vErrors.concat(validate243.errors);
         errors = vErrors.length;
       }
     }
     if (data.memory !== void 0) {
-      if (!validate241(data.memory, { instancePath: instancePath + "/memory", parentData: data, parentDataProperty: "memory", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate241.errors : vErrors.concat(validate241.errors);
+      if (!validate243(data.memory, { instancePath: instancePath + "/memory", parentData: data, parentDataProperty: "memory", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate243.errors : vErrors.concat(validate243.errors);
         errors = vErrors.length;
       }
     }
@@ -8478,8 +8597,8 @@ function validate238(data, { instancePath = "", parentData, parentDataProperty, 
       if (Array.isArray(data5)) {
         const len1 = data5.length;
         for (let i1 = 0; i1 < len1; i1++) {
-          if (!validate244(data5[i1], { instancePath: instancePath + "/ports/" + i1, parentData: data5, parentDataProperty: i1, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate244.errors : vErrors.concat(validate244.errors);
+          if (!validate246(data5[i1], { instancePath: instancePath + "/ports/" + i1, parentData: data5, parentDataProperty: i1, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate246.errors : vErrors.concat(validate246.errors);
             errors = vErrors.length;
           }
         }
@@ -8502,10 +8621,10 @@ function validate238(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate238.errors = vErrors;
+  validate240.errors = vErrors;
   return errors === 0;
 }
-validate238.evaluated = { "props": { "uptime": true, "gpus": true, "cpu": true, "memory": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
+validate240.evaluated = { "props": { "uptime": true, "gpus": true, "cpu": true, "memory": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
 function validate213(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8790,14 +8909,14 @@ function validate213(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.cpu !== void 0) {
-      if (!validate221(data.cpu, { instancePath: instancePath + "/cpu", parentData: data, parentDataProperty: "cpu", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate221.errors : vErrors.concat(validate221.errors);
+      if (!validate223(data.cpu, { instancePath: instancePath + "/cpu", parentData: data, parentDataProperty: "cpu", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate223.errors : vErrors.concat(validate223.errors);
         errors = vErrors.length;
       }
     }
     if (data.cloud !== void 0) {
-      if (!validate225(data.cloud, { instancePath: instancePath + "/cloud", parentData: data, parentDataProperty: "cloud", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate225.errors : vErrors.concat(validate225.errors);
+      if (!validate227(data.cloud, { instancePath: instancePath + "/cloud", parentData: data, parentDataProperty: "cloud", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
         errors = vErrors.length;
       }
     }
@@ -8826,14 +8945,14 @@ function validate213(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.ssh !== void 0) {
-      if (!validate227(data.ssh, { instancePath: instancePath + "/ssh", parentData: data, parentDataProperty: "ssh", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
+      if (!validate229(data.ssh, { instancePath: instancePath + "/ssh", parentData: data, parentDataProperty: "ssh", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate229.errors : vErrors.concat(validate229.errors);
         errors = vErrors.length;
       }
     }
     if (data.cluster !== void 0) {
-      if (!validate232(data.cluster, { instancePath: instancePath + "/cluster", parentData: data, parentDataProperty: "cluster", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate232.errors : vErrors.concat(validate232.errors);
+      if (!validate234(data.cluster, { instancePath: instancePath + "/cluster", parentData: data, parentDataProperty: "cluster", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate234.errors : vErrors.concat(validate234.errors);
         errors = vErrors.length;
       }
     }
@@ -8883,8 +9002,8 @@ function validate213(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.globalNetworking !== void 0) {
-      if (!validate236(data.globalNetworking, { instancePath: instancePath + "/globalNetworking", parentData: data, parentDataProperty: "globalNetworking", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate236.errors : vErrors.concat(validate236.errors);
+      if (!validate238(data.globalNetworking, { instancePath: instancePath + "/globalNetworking", parentData: data, parentDataProperty: "globalNetworking", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate238.errors : vErrors.concat(validate238.errors);
         errors = vErrors.length;
       }
     }
@@ -8893,8 +9012,8 @@ function validate213(data, { instancePath = "", parentData, parentDataProperty, 
       const _errs38 = errors;
       let valid4 = false;
       const _errs39 = errors;
-      if (!validate238(data17, { instancePath: instancePath + "/runtime", parentData: data, parentDataProperty: "runtime", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate238.errors : vErrors.concat(validate238.errors);
+      if (!validate240(data17, { instancePath: instancePath + "/runtime", parentData: data, parentDataProperty: "runtime", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate240.errors : vErrors.concat(validate240.errors);
         errors = vErrors.length;
       }
       var _valid0 = _errs39 === errors;
@@ -9093,13 +9212,13 @@ function validate213(data, { instancePath = "", parentData, parentDataProperty, 
 validate213.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
 const schema__PodStatus = validate183;
 const schema__PodAction = validate216;
-const schema__PodActionRequest = validate247;
-const schema113 = { "description": "Body of `POST /v2/pods/{id}/action`: exactly one action.", "type": "object", "additionalProperties": false, "required": ["action"], "properties": { "action": { "description": "Transition to perform.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/PodAction" } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/PodActionRequest" };
-function validate247(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const schema__PodActionRequest = validate249;
+const schema114 = { "description": "Body of `POST /v2/pods/{id}/action`: exactly one action.", "type": "object", "additionalProperties": false, "required": ["action"], "properties": { "action": { "description": "Transition to perform.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/PodAction" } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/PodActionRequest" };
+function validate249(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate247.evaluated;
+  const evaluated0 = validate249.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -9142,18 +9261,18 @@ function validate247(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate247.errors = vErrors;
+  validate249.errors = vErrors;
   return errors === 0;
 }
-validate247.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const schema__CreatePodRequest = validate249;
-const schema114 = { "description": "Input of createPod. Without `templateId`, `image` is required.", "type": "object", "required": ["name"], "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "name": { "description": "Display name.", "type": "string", "minLength": 1, "example": "my-training-pod", "maxLength": 191 }, "cloud": { "description": "Host pool.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cloud", "default": "SECURE" }, "cpu": { "description": "CPU settings; absent for GPU resources.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateCpuConfig" }, "dataCenterIds": { "description": "Data centres allowed to host it, in order of preference.", "type": "array", "items": { "type": "string", "maxLength": 128 }, "example": ["US-TX-3"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "globalNetworking": { "description": "Global networking (private network across data centres).", "type": "boolean", "default": false, "example": false }, "gpu": { "description": "GPU settings; absent for CPU resources.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateGpuConfig" }, "mounts": { "description": "Storage mounts.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Mounts" }, "startJupyter": { "description": "Start JupyterLab in the container.", "type": "boolean", "default": false, "example": true }, "startSsh": { "description": "Start an SSH server in the container.", "type": "boolean", "default": false, "example": true }, "templateId": { "description": "Template supplying defaults for the container settings.", "type": "string", "minLength": 1, "example": "30zmvf89kd", "maxLength": 128, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "image": { "description": "Container image reference (not empty).", "type": "string", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." } }, "additionalProperties": false, "anyOf": [{ "required": ["image"], "properties": { "image": { "type": "string", "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404" } } }, { "required": ["templateId"], "properties": { "templateId": { "type": "string", "example": "30zmvf89kd" } } }], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreatePodRequest" };
-const schema115 = { "description": "Id of the registry credential for a private image; null for public images.", "type": ["string", "null"], "example": null, "maxLength": 128, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/registry" };
-function validate254(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate249.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const schema__CreatePodRequest = validate251;
+const schema115 = { "description": "Input of createPod. Without `templateId`, `image` is required.", "type": "object", "required": ["name"], "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "name": { "description": "Display name.", "type": "string", "minLength": 1, "example": "my-training-pod", "maxLength": 191 }, "cloud": { "description": "Host pool.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cloud", "default": "SECURE" }, "cpu": { "description": "CPU settings; absent for GPU resources.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateCpuConfig" }, "dataCenterIds": { "description": "Data centres allowed to host it, in order of preference.", "type": "array", "items": { "type": "string", "maxLength": 128 }, "example": ["US-TX-3"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "globalNetworking": { "description": "Global networking (private network across data centres).", "type": "boolean", "default": false, "example": false }, "gpu": { "description": "GPU settings; absent for CPU resources.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateGpuConfig" }, "mounts": { "description": "Storage mounts.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Mounts" }, "startJupyter": { "description": "Start JupyterLab in the container.", "type": "boolean", "default": false, "example": true }, "startSsh": { "description": "Start an SSH server in the container.", "type": "boolean", "default": false, "example": true }, "templateId": { "description": "Template supplying defaults for the container settings.", "type": "string", "minLength": 1, "example": "30zmvf89kd", "maxLength": 128, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "image": { "description": "Container image reference (not empty).", "type": "string", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." } }, "additionalProperties": false, "anyOf": [{ "required": ["image"], "properties": { "image": { "type": "string", "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404" } } }, { "required": ["templateId"], "properties": { "templateId": { "type": "string", "example": "30zmvf89kd" } } }], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreatePodRequest" };
+const schema116 = { "description": "Id of the registry credential for a private image; null for public images.", "type": ["string", "null"], "example": null, "maxLength": 128, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/registry" };
+function validate256(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate254.evaluated;
+  const evaluated0 = validate256.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -9161,7 +9280,7 @@ function validate254(data, { instancePath = "", parentData, parentDataProperty, 
     evaluated0.items = void 0;
   }
   if (typeof data !== "string" && data !== null) {
-    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: schema115.type }, message: "must be string,null" };
+    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: schema116.type }, message: "must be string,null" };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -9180,24 +9299,24 @@ function validate254(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
   }
-  validate254.errors = vErrors;
+  validate256.errors = vErrors;
   return errors === 0;
 }
-validate254.evaluated = { "dynamicProps": false, "dynamicItems": false };
-const schema116 = { "description": "CPU request: flavour id and vCPU count only.", "type": "object", "allOf": [{ "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BaseCpuConfig" }], "unevaluatedProperties": false, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreateCpuConfig" };
-function validate257(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate256.evaluated = { "dynamicProps": false, "dynamicItems": false };
+const schema117 = { "description": "CPU request: flavour id and vCPU count only.", "type": "object", "allOf": [{ "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BaseCpuConfig" }], "unevaluatedProperties": false, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreateCpuConfig" };
+function validate259(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate257.evaluated;
+  const evaluated0 = validate259.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate222(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate222.errors : vErrors.concat(validate222.errors);
+  if (!validate224(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -9221,24 +9340,24 @@ function validate257(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate257.errors = vErrors;
+  validate259.errors = vErrors;
   return errors === 0;
 }
-validate257.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const schema117 = { "description": "GPU request of createPod, optionally narrowed by CUDA versions.", "type": "object", "allOf": [{ "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/GpuConfig" }, { "type": "object", "properties": { "allowedCudaVersions": { "description": "Accept only hosts with one of these CUDA versions (`major.minor`).", "type": "array", "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "example": ["12.8", "12.6"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "minCudaVersion": { "description": "Accept only hosts with at least this CUDA version (`major.minor`).", "type": "string", "pattern": "^\\d+\\.\\d+$", "example": "12.1", "maxLength": 16, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "minRamPerGpu": { "description": "Least RAM (GB) the pod gets per GPU; the pod's RAM is GPUs \xD7 the larger of this and the host's allotment (REST v1 `minRAMPerGPU`, `memoryInGb`).", "type": "integer", "minimum": 0, "maximum": 1024, "example": 16, "x-unit": "GB", "x-source": "observed", "x-source-note": "Sent by runpod-python's REST v2 wrapper (create_pod min_memory_in_gb) though the public v2 file lists it not; bounds as REST v1 minRAMPerGPU (assumed)." }, "minVcpuCountPerGpu": { "description": "Least vCPUs the pod gets per GPU (REST v1 `minVCPUPerGPU`).", "type": "integer", "minimum": 0, "maximum": 128, "example": 4, "x-source": "observed", "x-source-note": "Sent by runpod-python's REST v2 wrapper (create_pod min_vcpu_count) though the public v2 file lists it not; bounds as REST v1 minVCPUPerGPU (assumed)." } } }], "unevaluatedProperties": false, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2), plus the per-GPU minimums the official Python SDK sends.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreateGpuConfig" };
-function validate260(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate259.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const schema118 = { "description": "GPU request of createPod, optionally narrowed by CUDA versions and by placement minimums per GPU.", "type": "object", "allOf": [{ "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BaseGpuConfig" }, { "type": "object", "properties": { "allowedCudaVersions": { "description": "Accept only hosts with one of these CUDA versions (`major.minor`).", "type": "array", "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "example": ["12.8", "12.6"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "minCudaVersion": { "description": "Accept only hosts with at least this CUDA version (`major.minor`).", "type": "string", "pattern": "^\\d+\\.\\d+$", "example": "12.1", "maxLength": 16, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "minRamPerGpu": { "description": "Least RAM (GB) the pod gets per GPU; the pod's RAM is GPUs \xD7 the larger of this and the host's allotment (REST v1 `minRAMPerGPU`, `memoryInGb`).", "type": "integer", "minimum": 1, "maximum": 1024, "example": 16, "x-unit": "GB", "x-source": "observed", "x-source-note": "RunPod API reference v2 (081392fe, CreateGpuConfig.minRamPerGpu, minimum 1, a placement filter; the pod's total is reported in gpu.memory); also sent by runpod-python's REST v2 wrapper. The maximum is REST v1's minRAMPerGPU bound (assumed)." }, "minVcpuCountPerGpu": { "description": "Least vCPUs the pod gets per GPU (REST v1 `minVCPUPerGPU`).", "type": "integer", "minimum": 1, "maximum": 128, "example": 4, "x-source": "observed", "x-source-note": "RunPod API reference v2 (081392fe, CreateGpuConfig.minVcpuCountPerGpu, minimum 1, a placement filter; the pod's total is reported in gpu.vcpuCount); also sent by runpod-python's REST v2 wrapper. The maximum is REST v1's minVCPUPerGPU bound (assumed)." } } }], "unevaluatedProperties": false, "x-source": "observed", "x-source-note": "RunPod API reference v2 (081392fe); the per-GPU minimums are also what the official Python SDK sends.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreateGpuConfig" };
+function validate262(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate260.evaluated;
+  const evaluated0 = validate262.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate219(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate219.errors : vErrors.concat(validate219.errors);
+  if (!validate220(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate220.errors : vErrors.concat(validate220.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -9348,8 +9467,8 @@ function validate260(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        if (data3 < 0 || isNaN(data3)) {
-          const err10 = { instancePath: instancePath + "/minRamPerGpu", schemaPath: "#/allOf/1/properties/minRamPerGpu/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+        if (data3 < 1 || isNaN(data3)) {
+          const err10 = { instancePath: instancePath + "/minRamPerGpu", schemaPath: "#/allOf/1/properties/minRamPerGpu/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
           if (vErrors === null) {
             vErrors = [err10];
           } else {
@@ -9380,8 +9499,8 @@ function validate260(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        if (data4 < 0 || isNaN(data4)) {
-          const err13 = { instancePath: instancePath + "/minVcpuCountPerGpu", schemaPath: "#/allOf/1/properties/minVcpuCountPerGpu/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+        if (data4 < 1 || isNaN(data4)) {
+          const err13 = { instancePath: instancePath + "/minVcpuCountPerGpu", schemaPath: "#/allOf/1/properties/minVcpuCountPerGpu/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
           if (vErrors === null) {
             vErrors = [err13];
           } else {
@@ -9421,15 +9540,15 @@ function validate260(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate260.errors = vErrors;
+  validate262.errors = vErrors;
   return errors === 0;
 }
-validate260.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate249(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate262.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate251(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate249.evaluated;
+  const evaluated0 = validate251.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -9527,7 +9646,7 @@ function validate249(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func11.call(schema114.properties, key0)) {
+      if (!func11.call(schema115.properties, key0)) {
         const err6 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err6];
@@ -9562,8 +9681,8 @@ function validate249(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.registry !== void 0) {
-      if (!validate254(data.registry, { instancePath: instancePath + "/registry", parentData: data, parentDataProperty: "registry", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate254.errors : vErrors.concat(validate254.errors);
+      if (!validate256(data.registry, { instancePath: instancePath + "/registry", parentData: data, parentDataProperty: "registry", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate256.errors : vErrors.concat(validate256.errors);
         errors = vErrors.length;
       }
     }
@@ -9599,14 +9718,14 @@ function validate249(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.cloud !== void 0) {
-      if (!validate225(data.cloud, { instancePath: instancePath + "/cloud", parentData: data, parentDataProperty: "cloud", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate225.errors : vErrors.concat(validate225.errors);
+      if (!validate227(data.cloud, { instancePath: instancePath + "/cloud", parentData: data, parentDataProperty: "cloud", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
         errors = vErrors.length;
       }
     }
     if (data.cpu !== void 0) {
-      if (!validate257(data.cpu, { instancePath: instancePath + "/cpu", parentData: data, parentDataProperty: "cpu", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate257.errors : vErrors.concat(validate257.errors);
+      if (!validate259(data.cpu, { instancePath: instancePath + "/cpu", parentData: data, parentDataProperty: "cpu", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
         errors = vErrors.length;
       }
     }
@@ -9667,8 +9786,8 @@ function validate249(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.gpu !== void 0) {
-      if (!validate260(data.gpu, { instancePath: instancePath + "/gpu", parentData: data, parentDataProperty: "gpu", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate260.errors : vErrors.concat(validate260.errors);
+      if (!validate262(data.gpu, { instancePath: instancePath + "/gpu", parentData: data, parentDataProperty: "gpu", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate262.errors : vErrors.concat(validate262.errors);
         errors = vErrors.length;
       }
     }
@@ -9771,17 +9890,17 @@ function validate249(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate249.errors = vErrors;
+  validate251.errors = vErrors;
   return errors === 0;
 }
-validate249.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const schema__UpdatePodRequest = validate264;
-const schema118 = { "description": "Input of updatePod: only the fields to change.", "type": "object", "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "image": { "description": "Container image reference (not empty).", "type": "string", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "globalNetworking": { "description": "Global networking (private network across data centres).", "type": "boolean", "example": true }, "locked": { "description": "When true, the pod cannot be stopped or terminated until unlocked.", "type": "boolean", "example": false }, "mounts": { "description": "Storage mounts.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Mounts" }, "name": { "description": "Display name.", "type": "string", "minLength": 1, "maxLength": 191, "example": "pytorch-training" }, "templateId": { "description": "Template supplying defaults for the container settings.", "type": "string", "example": "30zmvf89kd", "minLength": 1, "maxLength": 128, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." } }, "additionalProperties": false, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/UpdatePodRequest" };
-function validate264(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate251.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const schema__UpdatePodRequest = validate266;
+const schema119 = { "description": "Input of updatePod: only the fields to change.", "type": "object", "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "image": { "description": "Container image reference (not empty).", "type": "string", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "globalNetworking": { "description": "Global networking (private network across data centres).", "type": "boolean", "example": true }, "locked": { "description": "When true, the pod cannot be stopped or terminated until unlocked.", "type": "boolean", "example": false }, "mounts": { "description": "Storage mounts.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Mounts" }, "name": { "description": "Display name.", "type": "string", "minLength": 1, "maxLength": 191, "example": "pytorch-training" }, "templateId": { "description": "Template supplying defaults for the container settings.", "type": "string", "example": "30zmvf89kd", "minLength": 1, "maxLength": 128, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." } }, "additionalProperties": false, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/UpdatePodRequest" };
+function validate266(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate264.evaluated;
+  const evaluated0 = validate266.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -9790,7 +9909,7 @@ function validate264(data, { instancePath = "", parentData, parentDataProperty, 
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!func11.call(schema118.properties, key0)) {
+      if (!func11.call(schema119.properties, key0)) {
         const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err0];
@@ -9856,8 +9975,8 @@ function validate264(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.registry !== void 0) {
-      if (!validate254(data.registry, { instancePath: instancePath + "/registry", parentData: data, parentDataProperty: "registry", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate254.errors : vErrors.concat(validate254.errors);
+      if (!validate256(data.registry, { instancePath: instancePath + "/registry", parentData: data, parentDataProperty: "registry", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate256.errors : vErrors.concat(validate256.errors);
         errors = vErrors.length;
       }
     }
@@ -9960,17 +10079,17 @@ function validate264(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate264.errors = vErrors;
+  validate266.errors = vErrors;
   return errors === 0;
 }
-validate264.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const schema__ListPodsResponse = validate271;
-const schema119 = { "description": "Answer of listPods: the pods wrapped in an object.", "type": "object", "required": ["pods"], "properties": { "pods": { "description": "The pods.", "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod" }, "example": [{ "id": "7h9k2m4n6p", "name": "pytorch-training", "image": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "args": "", "disk": 50, "ports": ["8888/http", "22/tcp"], "env": { "MODEL_NAME": "llama-3" }, "registry": null, "status": "RUNNING", "actions": ["stop", "restart", "terminate"], "mounts": { "persistent": { "size": 20, "path": "/workspace" } }, "gpu": { "id": "NVIDIA GeForce RTX 4090", "count": 1 }, "cloud": "SECURE", "dataCenterId": "US-KS-2", "cudaVersion": "12.8", "ssh": { "proxy": { "host": "ssh.runpod.io", "port": 22, "username": "7h9k2m4n6p-64411eb2", "command": "ssh 7h9k2m4n6p-64411eb2@ssh.runpod.io" }, "direct": { "host": "195.26.233.3", "port": 34446, "username": "root", "command": "ssh root@195.26.233.3 -p 34446" } }, "template": "9x4m2p7v", "cost": 0.44, "locked": false, "globalNetworking": { "enabled": false }, "runtime": { "uptime": 3600, "ports": [{ "private": 22, "public": 34446, "type": "tcp", "ip": "195.26.233.3" }] }, "createdAt": "2026-06-01T12:00:00Z", "startedAt": "2026-06-01T12:02:00Z" }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListPodsResponse" };
-function validate271(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate266.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const schema__ListPodsResponse = validate273;
+const schema120 = { "description": "Answer of listPods: the pods wrapped in an object.", "type": "object", "required": ["pods"], "properties": { "pods": { "description": "The pods.", "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod" }, "example": [{ "id": "7h9k2m4n6p", "name": "pytorch-training", "image": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "args": "", "disk": 50, "ports": ["8888/http", "22/tcp"], "env": { "MODEL_NAME": "llama-3" }, "registry": null, "status": "RUNNING", "actions": ["stop", "restart", "terminate"], "mounts": { "persistent": { "size": 20, "path": "/workspace" } }, "gpu": { "id": "NVIDIA GeForce RTX 4090", "count": 1, "vcpuCount": 8, "memory": 31 }, "cloud": "SECURE", "dataCenterId": "US-KS-2", "cudaVersion": "12.8", "ssh": { "proxy": { "host": "ssh.runpod.io", "port": 22, "username": "7h9k2m4n6p-64411eb2", "command": "ssh 7h9k2m4n6p-64411eb2@ssh.runpod.io" }, "direct": { "host": "195.26.233.3", "port": 34446, "username": "root", "command": "ssh root@195.26.233.3 -p 34446" } }, "template": "9x4m2p7v", "cost": 0.44, "locked": false, "globalNetworking": { "enabled": false }, "runtime": { "uptime": 3600, "ports": [{ "private": 22, "public": 34446, "type": "tcp", "ip": "195.26.233.3" }] }, "createdAt": "2026-06-01T12:00:00Z", "startedAt": "2026-06-01T12:02:00Z" }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListPodsResponse" };
+function validate273(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate271.evaluated;
+  const evaluated0 = validate273.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -10016,34 +10135,35 @@ function validate271(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate271.errors = vErrors;
+  validate273.errors = vErrors;
   return errors === 0;
 }
-validate271.evaluated = { "props": { "pods": true }, "dynamicProps": false, "dynamicItems": false };
-const schema__Cloud = validate225;
+validate273.evaluated = { "props": { "pods": true }, "dynamicProps": false, "dynamicItems": false };
+const schema__Cloud = validate227;
+const schema__BaseGpuConfig = validate220;
 const schema__GpuConfig = validate219;
-const schema__CreateGpuConfig = validate260;
-const schema__BaseCpuConfig = validate222;
-const schema__CpuConfig = validate221;
-const schema__CreateCpuConfig = validate257;
+const schema__CreateGpuConfig = validate262;
+const schema__BaseCpuConfig = validate224;
+const schema__CpuConfig = validate223;
+const schema__CreateCpuConfig = validate259;
 const schema__Mounts = validate197;
 const schema__NetworkMount = validate199;
-const schema__PodCluster = validate232;
-const schema__PodClusterRole = validate233;
-const schema__PodGlobalNetworking = validate236;
-const schema__PodRuntime = validate238;
-const schema__PodRuntimePort = validate244;
-const schema__PodGpuUtilization = validate239;
-const schema__Utilization = validate241;
-const schema__PodSsh = validate227;
-const schema__PodSshEndpoint = validate228;
-const schema__Problem = validate273;
-const schema120 = { "type": "object", "description": "Problem details (RFC 9457, media type `application/problem+json`) sent with every 4xx and 5xx answer of REST v2. `status` repeats the HTTP status code; `errors` lists one line per failed validation check.", "x-source": "observed", "x-source-note": "The public REST v2 description and the migration notes show this body (title, status, detail, errors).", "required": ["title", "status", "detail"], "properties": { "title": { "type": "string", "description": "Short summary of the problem type (the HTTP reason phrase).", "example": "Not Found" }, "status": { "type": "integer", "minimum": 400, "maximum": 599, "description": "HTTP status code of the answer.", "example": 404 }, "detail": { "type": "string", "description": "Explanation of this occurrence. Never contains a secret value.", "example": "pod not found" }, "errors": { "type": "array", "description": "One entry per failed request-validation check.", "items": { "type": "string" }, "example": ["$: additional properties 'bogus' not allowed"] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Problem" };
-function validate273(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const schema__PodCluster = validate234;
+const schema__PodClusterRole = validate235;
+const schema__PodGlobalNetworking = validate238;
+const schema__PodRuntime = validate240;
+const schema__PodRuntimePort = validate246;
+const schema__PodGpuUtilization = validate241;
+const schema__Utilization = validate243;
+const schema__PodSsh = validate229;
+const schema__PodSshEndpoint = validate230;
+const schema__Problem = validate275;
+const schema121 = { "type": "object", "description": "Problem details (RFC 9457, media type `application/problem+json`) sent with every 4xx and 5xx answer of REST v2. `status` repeats the HTTP status code; `errors` lists one line per failed validation check.", "x-source": "observed", "x-source-note": "The public REST v2 description and the migration notes show this body (title, status, detail, errors).", "required": ["title", "status", "detail"], "properties": { "title": { "type": "string", "description": "Short summary of the problem type (the HTTP reason phrase).", "example": "Not Found" }, "status": { "type": "integer", "minimum": 400, "maximum": 599, "description": "HTTP status code of the answer.", "example": 404 }, "detail": { "type": "string", "description": "Explanation of this occurrence. Never contains a secret value.", "example": "pod not found" }, "errors": { "type": "array", "description": "One entry per failed request-validation check.", "items": { "type": "string" }, "example": ["$: additional properties 'bogus' not allowed"] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Problem" };
+function validate275(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate273.evaluated;
+  const evaluated0 = validate275.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -10166,17 +10286,17 @@ function validate273(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate273.errors = vErrors;
+  validate275.errors = vErrors;
   return errors === 0;
 }
-validate273.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const schema__Registry = validate274;
-const schema121 = { "type": "object", "required": ["id", "name"], "description": "A stored container registry credential. Username and password are write-only and never part of an answer.", "properties": { "id": { "type": "string", "description": "Registry credential id.", "example": "6n2k8v4d" }, "name": { "type": "string", "description": "Name of the credential.", "example": "dockerhub-private" } }, "example": { "id": "6n2k8v4d", "name": "dockerhub-private" }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Registry" };
-function validate274(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate275.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const schema__Registry = validate276;
+const schema122 = { "type": "object", "required": ["id", "name"], "description": "A stored container registry credential. Username and password are write-only and never part of an answer.", "properties": { "id": { "type": "string", "description": "Registry credential id.", "example": "6n2k8v4d" }, "name": { "type": "string", "description": "Name of the credential.", "example": "dockerhub-private" } }, "example": { "id": "6n2k8v4d", "name": "dockerhub-private" }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Registry" };
+function validate276(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate274.evaluated;
+  const evaluated0 = validate276.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -10233,17 +10353,17 @@ function validate274(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate274.errors = vErrors;
+  validate276.errors = vErrors;
   return errors === 0;
 }
-validate274.evaluated = { "props": { "id": true, "name": true }, "dynamicProps": false, "dynamicItems": false };
-const schema__CreateRegistryRequest = validate275;
-const schema122 = { "type": "object", "additionalProperties": false, "required": ["name", "username", "password"], "description": "Body of createRegistry. `username` and `password` are stored and never returned.", "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 191, "description": "Name of the credential.", "example": "dockerhub-private", "x-source": "assumed", "x-source-note": "minLength 1 from the public file; maxLength 191 assumed like REST v1 names (the public file states none)." }, "username": { "type": "string", "minLength": 1, "maxLength": 255, "writeOnly": true, "description": "Registry user name (write-only).", "example": "runpod-user", "x-source": "assumed", "x-source-note": "minLength 1 from the public file; maxLength 255 assumed like REST v1." }, "password": { "type": "string", "minLength": 1, "maxLength": 8192, "writeOnly": true, "description": "Registry password or token. Write-only: never in an answer, a log line or a report.", "example": "correct-horse-battery-staple", "x-secret": true, "x-source": "assumed", "x-source-note": "minLength 1 from the public file; maxLength 8192 assumed like REST v1 (tokens and key files fit in 8 KiB)." } }, "example": { "name": "dockerhub-private", "username": "runpod-user", "password": "correct-horse-battery-staple" }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreateRegistryRequest" };
-function validate275(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate276.evaluated = { "props": { "id": true, "name": true }, "dynamicProps": false, "dynamicItems": false };
+const schema__CreateRegistryRequest = validate277;
+const schema123 = { "type": "object", "additionalProperties": false, "required": ["name", "username", "password"], "description": "Body of createRegistry. `username` and `password` are stored and never returned.", "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 191, "description": "Name of the credential.", "example": "dockerhub-private", "x-source": "assumed", "x-source-note": "minLength 1 from the public file; maxLength 191 assumed like REST v1 names (the public file states none)." }, "username": { "type": "string", "minLength": 1, "maxLength": 255, "writeOnly": true, "description": "Registry user name (write-only).", "example": "runpod-user", "x-source": "assumed", "x-source-note": "minLength 1 from the public file; maxLength 255 assumed like REST v1." }, "password": { "type": "string", "minLength": 1, "maxLength": 8192, "writeOnly": true, "description": "Registry password or token. Write-only: never in an answer, a log line or a report.", "example": "correct-horse-battery-staple", "x-secret": true, "x-source": "assumed", "x-source-note": "minLength 1 from the public file; maxLength 8192 assumed like REST v1 (tokens and key files fit in 8 KiB)." } }, "example": { "name": "dockerhub-private", "username": "runpod-user", "password": "correct-horse-battery-staple" }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreateRegistryRequest" };
+function validate277(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate275.evaluated;
+  const evaluated0 = validate277.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -10391,17 +10511,17 @@ function validate275(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate275.errors = vErrors;
+  validate277.errors = vErrors;
   return errors === 0;
 }
-validate275.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const schema__ListRegistriesResponse = validate276;
-const schema123 = { "type": "object", "required": ["registries"], "description": "Registry credentials wrapped in an object; the public file states no pagination.", "properties": { "registries": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Registry" }, "example": [{ "id": "6n2k8v4d", "name": "dockerhub-private" }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListRegistriesResponse" };
-function validate276(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate277.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const schema__ListRegistriesResponse = validate278;
+const schema124 = { "type": "object", "required": ["registries"], "description": "Registry credentials wrapped in an object; the public file states no pagination.", "properties": { "registries": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Registry" }, "example": [{ "id": "6n2k8v4d", "name": "dockerhub-private" }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListRegistriesResponse" };
+function validate278(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate276.evaluated;
+  const evaluated0 = validate278.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -10423,8 +10543,8 @@ function validate276(data, { instancePath = "", parentData, parentDataProperty, 
       if (Array.isArray(data0)) {
         const len0 = data0.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate274(data0[i0], { instancePath: instancePath + "/registries/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate274.errors : vErrors.concat(validate274.errors);
+          if (!validate276(data0[i0], { instancePath: instancePath + "/registries/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate276.errors : vErrors.concat(validate276.errors);
             errors = vErrors.length;
           }
         }
@@ -10447,17 +10567,17 @@ function validate276(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate276.errors = vErrors;
+  validate278.errors = vErrors;
   return errors === 0;
 }
-validate276.evaluated = { "props": { "registries": true }, "dynamicProps": false, "dynamicItems": false };
-const schema__EcrDelegation = validate278;
-const schema124 = { "type": "object", "required": ["id", "delegatorUserId", "awsUser", "repository", "tag", "awsRegion", "createdAt"], "description": "Permission for RunPod to pull one Amazon ECR image on the account's behalf.", "properties": { "id": { "type": "string", "description": "Delegation id.", "example": "deleg_abc123" }, "name": { "type": ["string", "null"], "description": "Optional label.", "example": "my-delegation" }, "delegatorUserId": { "type": "string", "description": "User who created the delegation.", "example": "user_xyz" }, "awsUser": { "type": "string", "description": "AWS user or role the delegation is for.", "example": "123456789" }, "repository": { "type": "string", "description": "ECR repository.", "example": "runpod/deployment" }, "tag": { "type": "string", "description": "Image tag.", "example": "latest" }, "awsRegion": { "type": "string", "description": "AWS region of the repository.", "example": "us-east-2" }, "dockerRegistryUri": { "type": "string", "description": "Registry host to log in to with Docker.", "example": "123456789.dkr.ecr.us-east-2.amazonaws.com" }, "createdAt": { "type": "string", "format": "date-time", "description": "Creation time (RFC 3339).", "example": "2026-03-13T20:00:00Z" } }, "example": { "id": "deleg_abc123", "name": "my-delegation", "delegatorUserId": "user_xyz", "awsUser": "123456789", "repository": "runpod/deployment", "tag": "latest", "awsRegion": "us-east-2", "dockerRegistryUri": "123456789.dkr.ecr.us-east-2.amazonaws.com", "createdAt": "2026-03-13T20:00:00Z" }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/EcrDelegation" };
-function validate278(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate278.evaluated = { "props": { "registries": true }, "dynamicProps": false, "dynamicItems": false };
+const schema__EcrDelegation = validate280;
+const schema125 = { "type": "object", "required": ["id", "delegatorUserId", "awsUser", "repository", "tag", "awsRegion", "createdAt"], "description": "Permission for RunPod to pull one Amazon ECR image on the account's behalf.", "properties": { "id": { "type": "string", "description": "Delegation id.", "example": "deleg_abc123" }, "name": { "type": ["string", "null"], "description": "Optional label.", "example": "my-delegation" }, "delegatorUserId": { "type": "string", "description": "User who created the delegation.", "example": "user_xyz" }, "awsUser": { "type": "string", "description": "AWS user or role the delegation is for.", "example": "123456789" }, "repository": { "type": "string", "description": "ECR repository.", "example": "runpod/deployment" }, "tag": { "type": "string", "description": "Image tag.", "example": "latest" }, "awsRegion": { "type": "string", "description": "AWS region of the repository.", "example": "us-east-2" }, "dockerRegistryUri": { "type": "string", "description": "Registry host to log in to with Docker.", "example": "123456789.dkr.ecr.us-east-2.amazonaws.com" }, "createdAt": { "type": "string", "format": "date-time", "description": "Creation time (RFC 3339).", "example": "2026-03-13T20:00:00Z" } }, "example": { "id": "deleg_abc123", "name": "my-delegation", "delegatorUserId": "user_xyz", "awsUser": "123456789", "repository": "runpod/deployment", "tag": "latest", "awsRegion": "us-east-2", "dockerRegistryUri": "123456789.dkr.ecr.us-east-2.amazonaws.com", "createdAt": "2026-03-13T20:00:00Z" }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/EcrDelegation" };
+function validate280(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate278.evaluated;
+  const evaluated0 = validate280.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -10542,7 +10662,7 @@ function validate278(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.name !== void 0) {
       let data1 = data.name;
       if (typeof data1 !== "string" && data1 !== null) {
-        const err8 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema124.properties.name.type }, message: "must be string,null" };
+        const err8 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema125.properties.name.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -10648,18 +10768,18 @@ function validate278(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate278.errors = vErrors;
+  validate280.errors = vErrors;
   return errors === 0;
 }
-validate278.evaluated = { "props": { "id": true, "name": true, "delegatorUserId": true, "awsUser": true, "repository": true, "tag": true, "awsRegion": true, "dockerRegistryUri": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
-const schema__CreateDelegationRequest = validate279;
-const schema125 = { "type": "object", "additionalProperties": false, "required": ["resource"], "description": "Body of createDelegation.", "properties": { "resource": { "type": "string", "minLength": 1, "maxLength": 2048, "description": "ARN of the ECR repository, `arn:aws:ecr:<region>:<12-digit account>:repository/<name>[:<tag>]`.", "pattern": "^arn:aws[a-z-]*:ecr:[a-z]{2}(-[a-z]+)+-[0-9]:[0-9]{12}:repository/[a-z0-9][a-z0-9._/-]*(:[A-Za-z0-9_][A-Za-z0-9._-]{0,127})?$", "example": "arn:aws:ecr:us-east-2:418399314813:repository/runpod/deployment", "x-source": "assumed", "x-source-note": `Length bounds assumed (the public file states none); AWS ARNs are at most 2048 characters. The pattern states RESTV2-DELEGATION-001's "ECR repository ARN" (issue 21), so generated requests meet it.` }, "name": { "type": ["string", "null"], "maxLength": 191, "description": "Optional label.", "example": "my-delegation", "x-source": "assumed", "x-source-note": "maxLength 191 assumed like names elsewhere (the public file states none)." } }, "example": { "resource": "arn:aws:ecr:us-east-2:418399314813:repository/runpod/deployment", "name": "my-delegation" }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreateDelegationRequest" };
+validate280.evaluated = { "props": { "id": true, "name": true, "delegatorUserId": true, "awsUser": true, "repository": true, "tag": true, "awsRegion": true, "dockerRegistryUri": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
+const schema__CreateDelegationRequest = validate281;
+const schema126 = { "type": "object", "additionalProperties": false, "required": ["resource"], "description": "Body of createDelegation.", "properties": { "resource": { "type": "string", "minLength": 1, "maxLength": 2048, "description": "ARN of the ECR repository, `arn:aws:ecr:<region>:<12-digit account>:repository/<name>[:<tag>]`.", "pattern": "^arn:aws[a-z-]*:ecr:[a-z]{2}(-[a-z]+)+-[0-9]:[0-9]{12}:repository/[a-z0-9][a-z0-9._/-]*(:[A-Za-z0-9_][A-Za-z0-9._-]{0,127})?$", "example": "arn:aws:ecr:us-east-2:418399314813:repository/runpod/deployment", "x-source": "assumed", "x-source-note": `Length bounds assumed (the public file states none); AWS ARNs are at most 2048 characters. The pattern states RESTV2-DELEGATION-001's "ECR repository ARN" (issue 21), so generated requests meet it.` }, "name": { "type": ["string", "null"], "maxLength": 191, "description": "Optional label.", "example": "my-delegation", "x-source": "assumed", "x-source-note": "maxLength 191 assumed like names elsewhere (the public file states none)." } }, "example": { "resource": "arn:aws:ecr:us-east-2:418399314813:repository/runpod/deployment", "name": "my-delegation" }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreateDelegationRequest" };
 const pattern10 = new RegExp("^arn:aws[a-z-]*:ecr:[a-z]{2}(-[a-z]+)+-[0-9]:[0-9]{12}:repository/[a-z0-9][a-z0-9._/-]*(:[A-Za-z0-9_][A-Za-z0-9._-]{0,127})?$", "u");
-function validate279(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate281(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate279.evaluated;
+  const evaluated0 = validate281.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -10730,7 +10850,7 @@ function validate279(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.name !== void 0) {
       let data1 = data.name;
       if (typeof data1 !== "string" && data1 !== null) {
-        const err6 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema125.properties.name.type }, message: "must be string,null" };
+        const err6 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema126.properties.name.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -10759,17 +10879,17 @@ function validate279(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate279.errors = vErrors;
+  validate281.errors = vErrors;
   return errors === 0;
 }
-validate279.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const schema__ListDelegationsResponse = validate280;
-const schema126 = { "type": "object", "required": ["delegations"], "description": "ECR delegations wrapped in an object; the public file states no pagination.", "properties": { "delegations": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EcrDelegation" }, "example": [{ "id": "deleg_abc123", "name": "my-delegation", "delegatorUserId": "user_xyz", "awsUser": "123456789", "repository": "runpod/deployment", "tag": "latest", "awsRegion": "us-east-2", "dockerRegistryUri": "123456789.dkr.ecr.us-east-2.amazonaws.com", "createdAt": "2026-03-13T20:00:00Z" }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListDelegationsResponse" };
-function validate280(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate281.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const schema__ListDelegationsResponse = validate282;
+const schema127 = { "type": "object", "required": ["delegations"], "description": "ECR delegations wrapped in an object; the public file states no pagination.", "properties": { "delegations": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EcrDelegation" }, "example": [{ "id": "deleg_abc123", "name": "my-delegation", "delegatorUserId": "user_xyz", "awsUser": "123456789", "repository": "runpod/deployment", "tag": "latest", "awsRegion": "us-east-2", "dockerRegistryUri": "123456789.dkr.ecr.us-east-2.amazonaws.com", "createdAt": "2026-03-13T20:00:00Z" }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListDelegationsResponse" };
+function validate282(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate280.evaluated;
+  const evaluated0 = validate282.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -10791,8 +10911,8 @@ function validate280(data, { instancePath = "", parentData, parentDataProperty, 
       if (Array.isArray(data0)) {
         const len0 = data0.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate278(data0[i0], { instancePath: instancePath + "/delegations/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate278.errors : vErrors.concat(validate278.errors);
+          if (!validate280(data0[i0], { instancePath: instancePath + "/delegations/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate280.errors : vErrors.concat(validate280.errors);
             errors = vErrors.length;
           }
         }
@@ -10815,18 +10935,18 @@ function validate280(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate280.errors = vErrors;
+  validate282.errors = vErrors;
   return errors === 0;
 }
-validate280.evaluated = { "props": { "delegations": true }, "dynamicProps": false, "dynamicItems": false };
-const schema__Endpoint = validate282;
-const schema127 = { "description": "A serverless endpoint: container, hardware, worker bounds, scaling rule and request addresses.", "type": "object", "allOf": [{ "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ContainerConfig" }, { "type": "object", "required": ["id", "name", "workers", "scaling", "dataCenterIds", "networkVolumes", "timeout", "flashboot", "createdAt"], "properties": { "id": { "description": "Id assigned by the service.", "type": "string", "example": "ep_abc123" }, "name": { "description": "Display name.", "type": "string", "example": "my-inference" }, "type": { "description": "Queue-based or load-balancing.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointType" }, "requestUrls": { "description": "Addresses to send requests to.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointRequestUrls" }, "gpu": { "description": "GPU settings; absent for CPU resources.", "anyOf": [{ "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointGpuConfig" }, { "type": "null" }], "example": { "pools": ["ADA_24"], "count": 1, "allowedCudaVersions": [], "minCudaVersion": null } }, "cpu": { "description": "CPU settings; absent for GPU resources.", "type": "array", "minItems": 1, "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CpuConfig" }, "example": [{ "id": "cpu3c", "vcpuCount": 2, "memory": 4 }] }, "workers": { "description": "Worker bounds.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointWorkers", "required": ["min", "max"], "type": "object", "properties": { "min": { "type": "integer", "minimum": 0, "example": 0 }, "max": { "type": "integer", "minimum": 0, "example": 3 } } }, "scaling": { "description": "Scaling rule.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointScaling" }, "dataCenterIds": { "description": "Data centres allowed to host it, in order of preference.", "type": "array", "items": { "type": "string" }, "example": ["US-TX-3"] }, "networkVolumes": { "description": "Ids of attached network volumes.", "type": "array", "items": { "type": "string" }, "example": ["vol_abc"] }, "timeout": { "description": "Longest a request may run, in milliseconds.", "type": "integer", "example": 3e5, "x-unit": "ms" }, "flashboot": { "description": "Fast cold-start mode.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/FlashBoot" }, "createdAt": { "description": "Creation time (RFC 3339).", "type": "string", "format": "date-time", "example": "2026-03-13T20:00:00Z" } } }], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint" };
-const schema128 = { "description": "Queue-based endpoint or load-balancing endpoint.", "type": "string", "enum": ["QUEUE", "LOAD_BALANCER"], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointType" };
-function validate284(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate282.evaluated = { "props": { "delegations": true }, "dynamicProps": false, "dynamicItems": false };
+const schema__Endpoint = validate284;
+const schema128 = { "description": "A serverless endpoint: container, hardware, worker bounds, scaling rule and request addresses.", "type": "object", "allOf": [{ "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ContainerConfig" }, { "type": "object", "required": ["id", "name", "workers", "scaling", "dataCenterIds", "networkVolumes", "timeout", "flashboot", "createdAt"], "properties": { "id": { "description": "Id assigned by the service.", "type": "string", "example": "ep_abc123" }, "name": { "description": "Display name.", "type": "string", "example": "my-inference" }, "type": { "description": "Queue-based or load-balancing.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointType" }, "requestUrls": { "description": "Addresses to send requests to.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointRequestUrls" }, "gpu": { "description": "GPU settings; absent for CPU resources.", "anyOf": [{ "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointGpuConfig" }, { "type": "null" }], "example": { "pools": ["ADA_24"], "count": 1, "allowedCudaVersions": [], "minCudaVersion": null } }, "cpu": { "description": "CPU settings; absent for GPU resources.", "type": "array", "minItems": 1, "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CpuConfig" }, "example": [{ "id": "cpu3c", "vcpuCount": 2, "memory": 4 }] }, "workers": { "description": "Worker bounds.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointWorkers", "required": ["min", "max"], "type": "object", "properties": { "min": { "type": "integer", "minimum": 0, "example": 0 }, "max": { "type": "integer", "minimum": 0, "example": 3 } } }, "scaling": { "description": "Scaling rule.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointScaling" }, "dataCenterIds": { "description": "Data centres allowed to host it, in order of preference.", "type": "array", "items": { "type": "string" }, "example": ["US-TX-3"] }, "networkVolumes": { "description": "Ids of attached network volumes.", "type": "array", "items": { "type": "string" }, "example": ["vol_abc"] }, "timeout": { "description": "Longest a request may run, in milliseconds.", "type": "integer", "example": 3e5, "x-unit": "ms" }, "flashboot": { "description": "Fast cold-start mode.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/FlashBoot" }, "createdAt": { "description": "Creation time (RFC 3339).", "type": "string", "format": "date-time", "example": "2026-03-13T20:00:00Z" } } }], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint" };
+const schema129 = { "description": "Queue-based endpoint or load-balancing endpoint.", "type": "string", "enum": ["QUEUE", "LOAD_BALANCER"], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointType" };
+function validate286(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate284.evaluated;
+  const evaluated0 = validate286.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -10843,7 +10963,7 @@ function validate284(data, { instancePath = "", parentData, parentDataProperty, 
     errors++;
   }
   if (!(data === "QUEUE" || data === "LOAD_BALANCER")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema128.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema129.enum }, message: "must be equal to one of the allowed values" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -10851,19 +10971,19 @@ function validate284(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate284.errors = vErrors;
+  validate286.errors = vErrors;
   return errors === 0;
 }
-validate284.evaluated = { "dynamicProps": false, "dynamicItems": false };
-const schema129 = { "description": "Addresses to call the endpoint, depending on its type.", "oneOf": [{ "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/QueueBasedRequestUrls" }, { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/LoadBalancingRequestUrls" }], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointRequestUrls" };
-const schema130 = { "description": "Queue operations of a QUEUE endpoint; the job-specific ones are URI templates with `{job_id}`.", "type": "object", "additionalProperties": false, "required": ["run", "runSync", "status", "stream", "cancel", "retry", "purgeQueue", "health"], "properties": { "run": { "description": "Submit a job asynchronously.", "type": "string", "format": "uri", "example": "https://api.runpod.ai/v2/4m7x2k9q/run" }, "runSync": { "description": "Submit a job and wait for its result.", "type": "string", "format": "uri", "example": "https://api.runpod.ai/v2/4m7x2k9q/runsync" }, "status": { "description": "Status of a job (URI template).", "type": "string", "format": "uri-template", "example": "https://api.runpod.ai/v2/4m7x2k9q/status/{job_id}" }, "stream": { "description": "Stream the output of a job (URI template).", "type": "string", "format": "uri-template", "example": "https://api.runpod.ai/v2/4m7x2k9q/stream/{job_id}" }, "cancel": { "description": "Cancel a job (URI template).", "type": "string", "format": "uri-template", "example": "https://api.runpod.ai/v2/4m7x2k9q/cancel/{job_id}" }, "retry": { "description": "Retry a failed or timed-out job (URI template).", "type": "string", "format": "uri-template", "example": "https://api.runpod.ai/v2/4m7x2k9q/retry/{job_id}" }, "purgeQueue": { "description": "Drop every queued job.", "type": "string", "format": "uri", "example": "https://api.runpod.ai/v2/4m7x2k9q/purge-queue" }, "health": { "description": "Queue and worker health.", "type": "string", "format": "uri", "example": "https://api.runpod.ai/v2/4m7x2k9q/health" } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/QueueBasedRequestUrls" };
-const formats88 = require("ajv-formats/dist/formats").fullFormats.uri;
-const formats92 = /^(?:(?:[^\x00-\x20"'<>%\\^`{|}]|%[0-9a-f]{2})|\{[+#./;?&=,!@|]?(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?(?:,(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?)*\})*$/i;
-function validate287(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate286.evaluated = { "dynamicProps": false, "dynamicItems": false };
+const schema130 = { "description": "Addresses to call the endpoint, depending on its type.", "oneOf": [{ "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/QueueBasedRequestUrls" }, { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/LoadBalancingRequestUrls" }], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointRequestUrls" };
+const schema131 = { "description": "Queue operations of a QUEUE endpoint; the job-specific ones are URI templates with `{job_id}`.", "type": "object", "additionalProperties": false, "required": ["run", "runSync", "status", "stream", "cancel", "retry", "purgeQueue", "health"], "properties": { "run": { "description": "Submit a job asynchronously.", "type": "string", "format": "uri", "example": "https://api.runpod.ai/v2/4m7x2k9q/run" }, "runSync": { "description": "Submit a job and wait for its result.", "type": "string", "format": "uri", "example": "https://api.runpod.ai/v2/4m7x2k9q/runsync" }, "status": { "description": "Status of a job (URI template).", "type": "string", "format": "uri-template", "example": "https://api.runpod.ai/v2/4m7x2k9q/status/{job_id}" }, "stream": { "description": "Stream the output of a job (URI template).", "type": "string", "format": "uri-template", "example": "https://api.runpod.ai/v2/4m7x2k9q/stream/{job_id}" }, "cancel": { "description": "Cancel a job (URI template).", "type": "string", "format": "uri-template", "example": "https://api.runpod.ai/v2/4m7x2k9q/cancel/{job_id}" }, "retry": { "description": "Retry a failed or timed-out job (URI template).", "type": "string", "format": "uri-template", "example": "https://api.runpod.ai/v2/4m7x2k9q/retry/{job_id}" }, "purgeQueue": { "description": "Drop every queued job.", "type": "string", "format": "uri", "example": "https://api.runpod.ai/v2/4m7x2k9q/purge-queue" }, "health": { "description": "Queue and worker health.", "type": "string", "format": "uri", "example": "https://api.runpod.ai/v2/4m7x2k9q/health" } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/QueueBasedRequestUrls" };
+const formats92 = require("ajv-formats/dist/formats").fullFormats.uri;
+const formats96 = /^(?:(?:[^\x00-\x20"'<>%\\^`{|}]|%[0-9a-f]{2})|\{[+#./;?&=,!@|]?(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?(?:,(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?)*\})*$/i;
+function validate289(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate287.evaluated;
+  const evaluated0 = validate289.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -10957,7 +11077,7 @@ function validate287(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.run !== void 0) {
       let data0 = data.run;
       if (typeof data0 === "string") {
-        if (!formats88(data0)) {
+        if (!formats92(data0)) {
           const err9 = { instancePath: instancePath + "/run", schemaPath: "#/properties/run/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
           if (vErrors === null) {
             vErrors = [err9];
@@ -10979,7 +11099,7 @@ function validate287(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.runSync !== void 0) {
       let data1 = data.runSync;
       if (typeof data1 === "string") {
-        if (!formats88(data1)) {
+        if (!formats92(data1)) {
           const err11 = { instancePath: instancePath + "/runSync", schemaPath: "#/properties/runSync/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
           if (vErrors === null) {
             vErrors = [err11];
@@ -11001,7 +11121,7 @@ function validate287(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.status !== void 0) {
       let data2 = data.status;
       if (typeof data2 === "string") {
-        if (!formats92.test(data2)) {
+        if (!formats96.test(data2)) {
           const err13 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/format", keyword: "format", params: { format: "uri-template" }, message: 'must match format "uri-template"' };
           if (vErrors === null) {
             vErrors = [err13];
@@ -11023,7 +11143,7 @@ function validate287(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.stream !== void 0) {
       let data3 = data.stream;
       if (typeof data3 === "string") {
-        if (!formats92.test(data3)) {
+        if (!formats96.test(data3)) {
           const err15 = { instancePath: instancePath + "/stream", schemaPath: "#/properties/stream/format", keyword: "format", params: { format: "uri-template" }, message: 'must match format "uri-template"' };
           if (vErrors === null) {
             vErrors = [err15];
@@ -11045,7 +11165,7 @@ function validate287(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.cancel !== void 0) {
       let data4 = data.cancel;
       if (typeof data4 === "string") {
-        if (!formats92.test(data4)) {
+        if (!formats96.test(data4)) {
           const err17 = { instancePath: instancePath + "/cancel", schemaPath: "#/properties/cancel/format", keyword: "format", params: { format: "uri-template" }, message: 'must match format "uri-template"' };
           if (vErrors === null) {
             vErrors = [err17];
@@ -11067,7 +11187,7 @@ function validate287(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.retry !== void 0) {
       let data5 = data.retry;
       if (typeof data5 === "string") {
-        if (!formats92.test(data5)) {
+        if (!formats96.test(data5)) {
           const err19 = { instancePath: instancePath + "/retry", schemaPath: "#/properties/retry/format", keyword: "format", params: { format: "uri-template" }, message: 'must match format "uri-template"' };
           if (vErrors === null) {
             vErrors = [err19];
@@ -11089,7 +11209,7 @@ function validate287(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.purgeQueue !== void 0) {
       let data6 = data.purgeQueue;
       if (typeof data6 === "string") {
-        if (!formats88(data6)) {
+        if (!formats92(data6)) {
           const err21 = { instancePath: instancePath + "/purgeQueue", schemaPath: "#/properties/purgeQueue/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
           if (vErrors === null) {
             vErrors = [err21];
@@ -11111,7 +11231,7 @@ function validate287(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.health !== void 0) {
       let data7 = data.health;
       if (typeof data7 === "string") {
-        if (!formats88(data7)) {
+        if (!formats92(data7)) {
           const err23 = { instancePath: instancePath + "/health", schemaPath: "#/properties/health/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
           if (vErrors === null) {
             vErrors = [err23];
@@ -11139,16 +11259,16 @@ function validate287(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate287.errors = vErrors;
+  validate289.errors = vErrors;
   return errors === 0;
 }
-validate287.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const schema131 = { "description": "Base address and health check of a LOAD_BALANCER endpoint.", "type": "object", "additionalProperties": false, "required": ["base", "health"], "properties": { "base": { "description": "Base address of the load balancer.", "type": "string", "format": "uri", "example": "https://4m7x2k9q.api.runpod.ai" }, "health": { "description": "Health check.", "type": "string", "format": "uri", "example": "https://4m7x2k9q.api.runpod.ai/ping" } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/LoadBalancingRequestUrls" };
-function validate289(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate289.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const schema132 = { "description": "Base address and health check of a LOAD_BALANCER endpoint.", "type": "object", "additionalProperties": false, "required": ["base", "health"], "properties": { "base": { "description": "Base address of the load balancer.", "type": "string", "format": "uri", "example": "https://4m7x2k9q.api.runpod.ai" }, "health": { "description": "Health check.", "type": "string", "format": "uri", "example": "https://4m7x2k9q.api.runpod.ai/ping" } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/LoadBalancingRequestUrls" };
+function validate291(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate289.evaluated;
+  const evaluated0 = validate291.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -11188,7 +11308,7 @@ function validate289(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.base !== void 0) {
       let data0 = data.base;
       if (typeof data0 === "string") {
-        if (!formats88(data0)) {
+        if (!formats92(data0)) {
           const err3 = { instancePath: instancePath + "/base", schemaPath: "#/properties/base/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
           if (vErrors === null) {
             vErrors = [err3];
@@ -11210,7 +11330,7 @@ function validate289(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.health !== void 0) {
       let data1 = data.health;
       if (typeof data1 === "string") {
-        if (!formats88(data1)) {
+        if (!formats92(data1)) {
           const err5 = { instancePath: instancePath + "/health", schemaPath: "#/properties/health/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
           if (vErrors === null) {
             vErrors = [err5];
@@ -11238,15 +11358,15 @@ function validate289(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate289.errors = vErrors;
+  validate291.errors = vErrors;
   return errors === 0;
 }
-validate289.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate286(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate291.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate288(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate286.evaluated;
+  const evaluated0 = validate288.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -11257,8 +11377,8 @@ function validate286(data, { instancePath = "", parentData, parentDataProperty, 
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if (!validate287(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate287.errors : vErrors.concat(validate287.errors);
+  if (!validate289(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate289.errors : vErrors.concat(validate289.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
@@ -11268,8 +11388,8 @@ function validate286(data, { instancePath = "", parentData, parentDataProperty, 
     var props0 = true;
   }
   const _errs2 = errors;
-  if (!validate289(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate289.errors : vErrors.concat(validate289.errors);
+  if (!validate291(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate291.errors : vErrors.concat(validate291.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs2 === errors;
@@ -11303,19 +11423,19 @@ function validate286(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
   }
-  validate286.errors = vErrors;
+  validate288.errors = vErrors;
   evaluated0.props = props0;
   return errors === 0;
 }
-validate286.evaluated = { "dynamicProps": true, "dynamicItems": false };
-const schema132 = { "description": "GPU settings of an endpoint as reported.", "type": "object", "allOf": [{ "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BaseEndpointGpuConfig" }, { "type": "object", "required": ["pools", "allowedCudaVersions", "minCudaVersion"], "properties": { "allowedCudaVersions": { "description": "Accept only hosts with one of these CUDA versions (`major.minor`).", "type": "array", "items": { "type": "string" }, "example": [] }, "minCudaVersion": { "description": "Accept only hosts with at least this CUDA version (`major.minor`).", "type": ["string", "null"], "example": null }, "pools": { "type": "array", "description": "Restated from BaseEndpointGpuConfig (same type) so that `required` names a property this member defines (Ajv strictRequired).", "example": ["ADA_24"], "items": { "type": "string" } } } }], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointGpuConfig" };
-const schema133 = { "description": "GPU pools, excluded GPU types and GPUs per worker.", "type": "object", "properties": { "pools": { "description": "GPU pool ids to draw workers from, in order of preference.", "type": "array", "minItems": 1, "items": { "type": "string", "maxLength": 128 }, "example": ["ADA_24"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "excludedTypes": { "description": "GPU type ids never to use.", "type": "array", "uniqueItems": true, "items": { "type": "string", "pattern": "^\\s*[^-\\s]", "maxLength": 128 }, "example": ["NVIDIA L40"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "count": { "description": "GPUs per pod or worker.", "type": "integer", "minimum": 1, "default": 1, "example": 1, "maximum": 8, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/BaseEndpointGpuConfig" };
+validate288.evaluated = { "dynamicProps": true, "dynamicItems": false };
+const schema133 = { "description": "GPU settings of an endpoint as reported.", "type": "object", "allOf": [{ "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BaseEndpointGpuConfig" }, { "type": "object", "required": ["pools", "allowedCudaVersions", "minCudaVersion"], "properties": { "allowedCudaVersions": { "description": "Accept only hosts with one of these CUDA versions (`major.minor`).", "type": "array", "items": { "type": "string" }, "example": [] }, "minCudaVersion": { "description": "Accept only hosts with at least this CUDA version (`major.minor`).", "type": ["string", "null"], "example": null }, "pools": { "type": "array", "description": "Restated from BaseEndpointGpuConfig (same type) so that `required` names a property this member defines (Ajv strictRequired).", "example": ["ADA_24"], "items": { "type": "string" } } } }], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointGpuConfig" };
+const schema134 = { "description": "GPU pools, excluded GPU types and GPUs per worker.", "type": "object", "properties": { "pools": { "description": "GPU pool ids to draw workers from, in order of preference.", "type": "array", "minItems": 1, "items": { "type": "string", "maxLength": 128 }, "example": ["ADA_24"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "excludedTypes": { "description": "GPU type ids never to use.", "type": "array", "uniqueItems": true, "items": { "type": "string", "pattern": "^\\s*[^-\\s]", "maxLength": 128 }, "example": ["NVIDIA L40"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "count": { "description": "GPUs per pod or worker.", "type": "integer", "minimum": 1, "default": 1, "example": 1, "maximum": 8, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/BaseEndpointGpuConfig" };
 const pattern11 = new RegExp("^\\s*[^-\\s]", "u");
-function validate293(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate295(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate293.evaluated;
+  const evaluated0 = validate295.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -11495,15 +11615,15 @@ function validate293(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate293.errors = vErrors;
+  validate295.errors = vErrors;
   return errors === 0;
 }
-validate293.evaluated = { "props": { "pools": true, "excludedTypes": true, "count": true }, "dynamicProps": false, "dynamicItems": false };
-function validate292(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate295.evaluated = { "props": { "pools": true, "excludedTypes": true, "count": true }, "dynamicProps": false, "dynamicItems": false };
+function validate294(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate292.evaluated;
+  const evaluated0 = validate294.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -11519,8 +11639,8 @@ function validate292(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  if (!validate293(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate293.errors : vErrors.concat(validate293.errors);
+  if (!validate295(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate295.errors : vErrors.concat(validate295.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -11579,7 +11699,7 @@ function validate292(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.minCudaVersion !== void 0) {
       let data2 = data.minCudaVersion;
       if (typeof data2 !== "string" && data2 !== null) {
-        const err6 = { instancePath: instancePath + "/minCudaVersion", schemaPath: "#/allOf/1/properties/minCudaVersion/type", keyword: "type", params: { type: schema132.allOf[1].properties.minCudaVersion.type }, message: "must be string,null" };
+        const err6 = { instancePath: instancePath + "/minCudaVersion", schemaPath: "#/allOf/1/properties/minCudaVersion/type", keyword: "type", params: { type: schema133.allOf[1].properties.minCudaVersion.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -11622,16 +11742,16 @@ function validate292(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate292.errors = vErrors;
+  validate294.errors = vErrors;
   return errors === 0;
 }
-validate292.evaluated = { "props": { "allowedCudaVersions": true, "minCudaVersion": true, "pools": true, "excludedTypes": true, "count": true }, "dynamicProps": false, "dynamicItems": false };
-const schema134 = { "description": "Worker bounds and idle timeout (seconds) of an endpoint.", "type": "object", "additionalProperties": false, "properties": { "min": { "description": "Workers kept running even when idle.", "type": "integer", "minimum": 0, "example": 0, "maximum": 100, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "max": { "description": "Most workers at once.", "type": "integer", "minimum": 0, "example": 5, "maximum": 100, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "idleTimeout": { "description": "Seconds an idle worker stays before it stops.", "type": "integer", "minimum": 1, "maximum": 3600, "example": 5, "x-unit": "s" } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointWorkers" };
-function validate297(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate294.evaluated = { "props": { "allowedCudaVersions": true, "minCudaVersion": true, "pools": true, "excludedTypes": true, "count": true }, "dynamicProps": false, "dynamicItems": false };
+const schema135 = { "description": "Worker bounds and idle timeout (seconds) of an endpoint.", "type": "object", "additionalProperties": false, "properties": { "min": { "description": "Workers kept running even when idle.", "type": "integer", "minimum": 0, "example": 0, "maximum": 100, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "max": { "description": "Most workers at once.", "type": "integer", "minimum": 0, "example": 5, "maximum": 100, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "idleTimeout": { "description": "Seconds an idle worker stays before it stops.", "type": "integer", "minimum": 1, "maximum": 3600, "example": 5, "x-unit": "s" } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointWorkers" };
+function validate299(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate297.evaluated;
+  const evaluated0 = validate299.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -11755,17 +11875,17 @@ function validate297(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate297.errors = vErrors;
+  validate299.errors = vErrors;
   return errors === 0;
 }
-validate297.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const schema135 = { "description": "Scaling rule, chosen by `type`.", "oneOf": [{ "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/QueueDelayScaling" }, { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestCountScaling" }], "discriminator": { "propertyName": "type", "mapping": { "QUEUE_DELAY": "#/components/schemas/QueueDelayScaling", "REQUEST_COUNT": "#/components/schemas/RequestCountScaling" } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointScaling" };
-const schema136 = { "description": "Scale when requests wait longer than `queueDelay` seconds.", "type": "object", "additionalProperties": false, "required": ["type", "queueDelay"], "properties": { "type": { "type": "string", "enum": ["QUEUE_DELAY"], "description": "Scaling rule name. (enum property replaced by openapi-typescript)" }, "queueDelay": { "description": "Seconds a request may wait in the queue before another worker starts.", "type": "number", "format": "float", "minimum": 0.5, "example": 4 } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/QueueDelayScaling" };
-function validate300(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate299.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const schema136 = { "description": "Scaling rule, chosen by `type`.", "oneOf": [{ "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/QueueDelayScaling" }, { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestCountScaling" }], "discriminator": { "propertyName": "type", "mapping": { "QUEUE_DELAY": "#/components/schemas/QueueDelayScaling", "REQUEST_COUNT": "#/components/schemas/RequestCountScaling" } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointScaling" };
+const schema137 = { "description": "Scale when requests wait longer than `queueDelay` seconds.", "type": "object", "additionalProperties": false, "required": ["type", "queueDelay"], "properties": { "type": { "type": "string", "enum": ["QUEUE_DELAY"], "description": "Scaling rule name. (enum property replaced by openapi-typescript)" }, "queueDelay": { "description": "Seconds a request may wait in the queue before another worker starts.", "type": "number", "format": "float", "minimum": 0.5, "example": 4 } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/QueueDelayScaling" };
+function validate302(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate300.evaluated;
+  const evaluated0 = validate302.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -11814,7 +11934,7 @@ function validate300(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
       if (!(data0 === "QUEUE_DELAY")) {
-        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema136.properties.type.enum }, message: "must be equal to one of the allowed values" };
+        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema137.properties.type.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -11863,16 +11983,16 @@ function validate300(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate300.errors = vErrors;
+  validate302.errors = vErrors;
   return errors === 0;
 }
-validate300.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const schema137 = { "description": "Scale by the number of requests per worker.", "type": "object", "additionalProperties": false, "required": ["type", "requestCount"], "properties": { "type": { "type": "string", "enum": ["REQUEST_COUNT"], "description": "Scaling rule name. (enum property replaced by openapi-typescript)" }, "requestCount": { "description": "Requests per worker before another worker starts.", "type": "integer", "minimum": 1, "example": 4 } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/RequestCountScaling" };
-function validate302(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate302.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const schema138 = { "description": "Scale by the number of requests per worker.", "type": "object", "additionalProperties": false, "required": ["type", "requestCount"], "properties": { "type": { "type": "string", "enum": ["REQUEST_COUNT"], "description": "Scaling rule name. (enum property replaced by openapi-typescript)" }, "requestCount": { "description": "Requests per worker before another worker starts.", "type": "integer", "minimum": 1, "example": 4 } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/RequestCountScaling" };
+function validate304(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate302.evaluated;
+  const evaluated0 = validate304.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -11921,7 +12041,7 @@ function validate302(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
       if (!(data0 === "REQUEST_COUNT")) {
-        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema137.properties.type.enum }, message: "must be equal to one of the allowed values" };
+        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema138.properties.type.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -11962,15 +12082,15 @@ function validate302(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate302.errors = vErrors;
+  validate304.errors = vErrors;
   return errors === 0;
 }
-validate302.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate299(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate304.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate301(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate299.evaluated;
+  const evaluated0 = validate301.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -11981,8 +12101,8 @@ function validate299(data, { instancePath = "", parentData, parentDataProperty, 
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if (!validate300(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate300.errors : vErrors.concat(validate300.errors);
+  if (!validate302(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
@@ -11992,8 +12112,8 @@ function validate299(data, { instancePath = "", parentData, parentDataProperty, 
     var props0 = true;
   }
   const _errs2 = errors;
-  if (!validate302(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
+  if (!validate304(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate304.errors : vErrors.concat(validate304.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs2 === errors;
@@ -12027,17 +12147,17 @@ function validate299(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
   }
-  validate299.errors = vErrors;
+  validate301.errors = vErrors;
   evaluated0.props = props0;
   return errors === 0;
 }
-validate299.evaluated = { "dynamicProps": true, "dynamicItems": false };
-const schema138 = { "description": "Fast cold-start mode of an endpoint.", "type": "string", "enum": ["OFF", "FLASHBOOT", "PRIORITY_FLASHBOOT"], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/FlashBoot" };
-function validate305(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate301.evaluated = { "dynamicProps": true, "dynamicItems": false };
+const schema139 = { "description": "Fast cold-start mode of an endpoint.", "type": "string", "enum": ["OFF", "FLASHBOOT", "PRIORITY_FLASHBOOT"], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/FlashBoot" };
+function validate307(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate305.evaluated;
+  const evaluated0 = validate307.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -12054,7 +12174,7 @@ function validate305(data, { instancePath = "", parentData, parentDataProperty, 
     errors++;
   }
   if (!(data === "OFF" || data === "FLASHBOOT" || data === "PRIORITY_FLASHBOOT")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema138.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema139.enum }, message: "must be equal to one of the allowed values" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -12062,15 +12182,15 @@ function validate305(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate305.errors = vErrors;
+  validate307.errors = vErrors;
   return errors === 0;
 }
-validate305.evaluated = { "dynamicProps": false, "dynamicItems": false };
-function validate282(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate307.evaluated = { "dynamicProps": false, "dynamicItems": false };
+function validate284(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate282.evaluated;
+  const evaluated0 = validate284.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -12195,14 +12315,14 @@ function validate282(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.type !== void 0) {
-      if (!validate284(data.type, { instancePath: instancePath + "/type", parentData: data, parentDataProperty: "type", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
+      if (!validate286(data.type, { instancePath: instancePath + "/type", parentData: data, parentDataProperty: "type", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate286.errors : vErrors.concat(validate286.errors);
         errors = vErrors.length;
       }
     }
     if (data.requestUrls !== void 0) {
-      if (!validate286(data.requestUrls, { instancePath: instancePath + "/requestUrls", parentData: data, parentDataProperty: "requestUrls", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate286.errors : vErrors.concat(validate286.errors);
+      if (!validate288(data.requestUrls, { instancePath: instancePath + "/requestUrls", parentData: data, parentDataProperty: "requestUrls", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate288.errors : vErrors.concat(validate288.errors);
         errors = vErrors.length;
       }
     }
@@ -12211,8 +12331,8 @@ function validate282(data, { instancePath = "", parentData, parentDataProperty, 
       const _errs13 = errors;
       let valid2 = false;
       const _errs14 = errors;
-      if (!validate292(data4, { instancePath: instancePath + "/gpu", parentData: data, parentDataProperty: "gpu", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate292.errors : vErrors.concat(validate292.errors);
+      if (!validate294(data4, { instancePath: instancePath + "/gpu", parentData: data, parentDataProperty: "gpu", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate294.errors : vErrors.concat(validate294.errors);
         errors = vErrors.length;
       }
       var _valid0 = _errs14 === errors;
@@ -12270,8 +12390,8 @@ function validate282(data, { instancePath = "", parentData, parentDataProperty, 
         }
         const len0 = data5.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate221(data5[i0], { instancePath: instancePath + "/cpu/" + i0, parentData: data5, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate221.errors : vErrors.concat(validate221.errors);
+          if (!validate223(data5[i0], { instancePath: instancePath + "/cpu/" + i0, parentData: data5, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate223.errors : vErrors.concat(validate223.errors);
             errors = vErrors.length;
           }
         }
@@ -12287,8 +12407,8 @@ function validate282(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.workers !== void 0) {
       let data7 = data.workers;
-      if (!validate297(data7, { instancePath: instancePath + "/workers", parentData: data, parentDataProperty: "workers", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate297.errors : vErrors.concat(validate297.errors);
+      if (!validate299(data7, { instancePath: instancePath + "/workers", parentData: data, parentDataProperty: "workers", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate299.errors : vErrors.concat(validate299.errors);
         errors = vErrors.length;
       }
       if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
@@ -12367,8 +12487,8 @@ function validate282(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.scaling !== void 0) {
-      if (!validate299(data.scaling, { instancePath: instancePath + "/scaling", parentData: data, parentDataProperty: "scaling", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate299.errors : vErrors.concat(validate299.errors);
+      if (!validate301(data.scaling, { instancePath: instancePath + "/scaling", parentData: data, parentDataProperty: "scaling", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate301.errors : vErrors.concat(validate301.errors);
         errors = vErrors.length;
       }
     }
@@ -12435,8 +12555,8 @@ function validate282(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.flashboot !== void 0) {
-      if (!validate305(data.flashboot, { instancePath: instancePath + "/flashboot", parentData: data, parentDataProperty: "flashboot", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate305.errors : vErrors.concat(validate305.errors);
+      if (!validate307(data.flashboot, { instancePath: instancePath + "/flashboot", parentData: data, parentDataProperty: "flashboot", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate307.errors : vErrors.concat(validate307.errors);
         errors = vErrors.length;
       }
     }
@@ -12471,20 +12591,20 @@ function validate282(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate282.errors = vErrors;
+  validate284.errors = vErrors;
   return errors === 0;
 }
-validate282.evaluated = { "props": { "id": true, "name": true, "type": true, "requestUrls": true, "gpu": true, "cpu": true, "workers": true, "scaling": true, "dataCenterIds": true, "networkVolumes": true, "timeout": true, "flashboot": true, "createdAt": true, "registry": true, "args": true, "disk": true, "env": true, "image": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
-const schema__EndpointType = validate284;
-const schema__CreateEndpointRequest = validate307;
-const schema139 = { "description": "Input of createEndpoint. Without `templateId`, `image` is required; a LOAD_BALANCER endpoint scales by request count.", "type": "object", "required": ["name", "type", "scaling"], "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "gpu": { "description": "GPU settings; absent for CPU resources.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateEndpointGpuConfig" }, "name": { "description": "Display name.", "type": "string", "minLength": 1, "example": "my-inference", "maxLength": 191 }, "scaling": { "description": "Scaling rule.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointScaling" }, "type": { "description": "Queue-based or load-balancing.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointType" }, "cpu": { "description": "CPU settings; absent for GPU resources.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateCpuConfig" }, "example": [{ "id": "cpu3c", "vcpuCount": 2 }], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "dataCenterIds": { "description": "Data centres allowed to host it, in order of preference.", "type": "array", "items": { "type": "string", "maxLength": 128 }, "example": ["US-KS-2"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "flashboot": { "description": "Fast cold-start mode.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/FlashBoot", "default": "OFF" }, "networkVolumes": { "description": "Ids of attached network volumes.", "type": "array", "items": { "type": "string", "maxLength": 128 }, "example": ["2q9m7x4c"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "templateId": { "description": "Template supplying defaults for the container settings.", "type": "string", "minLength": 1, "example": "30zmvf89kd", "maxLength": 128, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "timeout": { "description": "Longest a request may run, in milliseconds.", "type": "integer", "default": 3e5, "example": 3e5, "x-unit": "ms", "minimum": 5e3, "maximum": 6048e5, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "workers": { "description": "Worker bounds (defaults: min 0, max 3, idleTimeout 10 s).", "type": "object", "allOf": [{ "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointWorkers" }], "properties": { "min": { "type": "integer", "default": 0 }, "max": { "type": "integer", "default": 3 }, "idleTimeout": { "type": "integer", "default": 10 } }, "example": { "min": 0, "max": 3, "idleTimeout": 10 } }, "image": { "description": "Container image reference (not empty).", "type": "string", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." } }, "anyOf": [{ "required": ["image"], "properties": { "image": { "type": "string", "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404" } } }, { "required": ["templateId"], "properties": { "templateId": { "type": "string", "example": "30zmvf89kd" } } }], "allOf": [{ "if": { "required": ["type"], "properties": { "type": { "const": "LOAD_BALANCER" } } }, "then": { "properties": { "scaling": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestCountScaling" } } } }], "additionalProperties": false, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreateEndpointRequest" };
-const schema140 = { "description": "GPU request of createEndpoint; `pools` is required.", "type": "object", "required": ["pools"], "properties": { "pools": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/pools" }, "excludedTypes": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/excludedTypes" }, "count": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/count" }, "allowedCudaVersions": { "description": "Accept only hosts with one of these CUDA versions (`major.minor`).", "type": "array", "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "example": ["12.8", "12.6"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "minCudaVersion": { "description": "Accept only hosts with at least this CUDA version (`major.minor`).", "type": "string", "pattern": "^\\d+\\.\\d+$", "example": "12.1", "maxLength": 16, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." } }, "additionalProperties": false, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreateEndpointGpuConfig" };
-const schema141 = { "description": "GPU pool ids to draw workers from, in order of preference.", "type": "array", "minItems": 1, "items": { "type": "string", "maxLength": 128 }, "example": ["ADA_24"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/pools" };
-function validate315(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate284.evaluated = { "props": { "id": true, "name": true, "type": true, "requestUrls": true, "gpu": true, "cpu": true, "workers": true, "scaling": true, "dataCenterIds": true, "networkVolumes": true, "timeout": true, "flashboot": true, "createdAt": true, "registry": true, "args": true, "disk": true, "env": true, "image": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
+const schema__EndpointType = validate286;
+const schema__CreateEndpointRequest = validate309;
+const schema140 = { "description": "Input of createEndpoint. Without `templateId`, `image` is required; a LOAD_BALANCER endpoint scales by request count.", "type": "object", "required": ["name", "type", "scaling"], "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "gpu": { "description": "GPU settings; absent for CPU resources.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateEndpointGpuConfig" }, "name": { "description": "Display name.", "type": "string", "minLength": 1, "example": "my-inference", "maxLength": 191 }, "scaling": { "description": "Scaling rule.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointScaling" }, "type": { "description": "Queue-based or load-balancing.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointType" }, "cpu": { "description": "CPU settings; absent for GPU resources.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateCpuConfig" }, "example": [{ "id": "cpu3c", "vcpuCount": 2 }], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "dataCenterIds": { "description": "Data centres allowed to host it, in order of preference.", "type": "array", "items": { "type": "string", "maxLength": 128 }, "example": ["US-KS-2"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "flashboot": { "description": "Fast cold-start mode.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/FlashBoot", "default": "OFF" }, "networkVolumes": { "description": "Ids of attached network volumes.", "type": "array", "items": { "type": "string", "maxLength": 128 }, "example": ["2q9m7x4c"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "templateId": { "description": "Template supplying defaults for the container settings.", "type": "string", "minLength": 1, "example": "30zmvf89kd", "maxLength": 128, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "timeout": { "description": "Longest a request may run, in milliseconds.", "type": "integer", "default": 3e5, "example": 3e5, "x-unit": "ms", "minimum": 5e3, "maximum": 6048e5, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "workers": { "description": "Worker bounds (defaults: min 0, max 3, idleTimeout 10 s).", "type": "object", "allOf": [{ "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointWorkers" }], "properties": { "min": { "type": "integer", "default": 0 }, "max": { "type": "integer", "default": 3 }, "idleTimeout": { "type": "integer", "default": 10 } }, "example": { "min": 0, "max": 3, "idleTimeout": 10 } }, "image": { "description": "Container image reference (not empty).", "type": "string", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." } }, "anyOf": [{ "required": ["image"], "properties": { "image": { "type": "string", "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404" } } }, { "required": ["templateId"], "properties": { "templateId": { "type": "string", "example": "30zmvf89kd" } } }], "allOf": [{ "if": { "required": ["type"], "properties": { "type": { "const": "LOAD_BALANCER" } } }, "then": { "properties": { "scaling": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestCountScaling" } } } }], "additionalProperties": false, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreateEndpointRequest" };
+const schema141 = { "description": "GPU request of createEndpoint; `pools` is required.", "type": "object", "required": ["pools"], "properties": { "pools": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/pools" }, "excludedTypes": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/excludedTypes" }, "count": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/count" }, "allowedCudaVersions": { "description": "Accept only hosts with one of these CUDA versions (`major.minor`).", "type": "array", "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "example": ["12.8", "12.6"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "minCudaVersion": { "description": "Accept only hosts with at least this CUDA version (`major.minor`).", "type": "string", "pattern": "^\\d+\\.\\d+$", "example": "12.1", "maxLength": 16, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." } }, "additionalProperties": false, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreateEndpointGpuConfig" };
+const schema142 = { "description": "GPU pool ids to draw workers from, in order of preference.", "type": "array", "minItems": 1, "items": { "type": "string", "maxLength": 128 }, "example": ["ADA_24"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/pools" };
+function validate317(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate315.evaluated;
+  const evaluated0 = validate317.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -12542,16 +12662,16 @@ function validate315(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate315.errors = vErrors;
+  validate317.errors = vErrors;
   return errors === 0;
 }
-validate315.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
-const schema142 = { "description": "GPU type ids never to use.", "type": "array", "uniqueItems": true, "items": { "type": "string", "pattern": "^\\s*[^-\\s]", "maxLength": 128 }, "example": ["NVIDIA L40"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/excludedTypes" };
-function validate317(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate317.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+const schema143 = { "description": "GPU type ids never to use.", "type": "array", "uniqueItems": true, "items": { "type": "string", "pattern": "^\\s*[^-\\s]", "maxLength": 128 }, "example": ["NVIDIA L40"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/excludedTypes" };
+function validate319(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate317.evaluated;
+  const evaluated0 = validate319.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -12632,16 +12752,16 @@ function validate317(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate317.errors = vErrors;
+  validate319.errors = vErrors;
   return errors === 0;
 }
-validate317.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
-const schema143 = { "description": "GPUs per pod or worker.", "type": "integer", "minimum": 1, "default": 1, "example": 1, "maximum": 8, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/count" };
-function validate319(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate319.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+const schema144 = { "description": "GPUs per pod or worker.", "type": "integer", "minimum": 1, "default": 1, "example": 1, "maximum": 8, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/count" };
+function validate321(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate319.evaluated;
+  const evaluated0 = validate321.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -12677,15 +12797,15 @@ function validate319(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
   }
-  validate319.errors = vErrors;
+  validate321.errors = vErrors;
   return errors === 0;
 }
-validate319.evaluated = { "dynamicProps": false, "dynamicItems": false };
-function validate314(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate321.evaluated = { "dynamicProps": false, "dynamicItems": false };
+function validate316(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate314.evaluated;
+  const evaluated0 = validate316.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -12714,20 +12834,20 @@ function validate314(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.pools !== void 0) {
-      if (!validate315(data.pools, { instancePath: instancePath + "/pools", parentData: data, parentDataProperty: "pools", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate315.errors : vErrors.concat(validate315.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.excludedTypes !== void 0) {
-      if (!validate317(data.excludedTypes, { instancePath: instancePath + "/excludedTypes", parentData: data, parentDataProperty: "excludedTypes", rootData, dynamicAnchors })) {
+      if (!validate317(data.pools, { instancePath: instancePath + "/pools", parentData: data, parentDataProperty: "pools", rootData, dynamicAnchors })) {
         vErrors = vErrors === null ? validate317.errors : vErrors.concat(validate317.errors);
         errors = vErrors.length;
       }
     }
-    if (data.count !== void 0) {
-      if (!validate319(data.count, { instancePath: instancePath + "/count", parentData: data, parentDataProperty: "count", rootData, dynamicAnchors })) {
+    if (data.excludedTypes !== void 0) {
+      if (!validate319(data.excludedTypes, { instancePath: instancePath + "/excludedTypes", parentData: data, parentDataProperty: "excludedTypes", rootData, dynamicAnchors })) {
         vErrors = vErrors === null ? validate319.errors : vErrors.concat(validate319.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.count !== void 0) {
+      if (!validate321(data.count, { instancePath: instancePath + "/count", parentData: data, parentDataProperty: "count", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate321.errors : vErrors.concat(validate321.errors);
         errors = vErrors.length;
       }
     }
@@ -12825,16 +12945,16 @@ function validate314(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate314.errors = vErrors;
+  validate316.errors = vErrors;
   return errors === 0;
 }
-validate314.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+validate316.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 const func0 = require("ajv/dist/runtime/equal").default;
-function validate307(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate309(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate307.evaluated;
+  const evaluated0 = validate309.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -12961,8 +13081,8 @@ function validate307(data, { instancePath = "", parentData, parentDataProperty, 
     const _errs14 = errors;
     if (data && typeof data == "object" && !Array.isArray(data)) {
       if (data.scaling !== void 0) {
-        if (!validate302(data.scaling, { instancePath: instancePath + "/scaling", parentData: data, parentDataProperty: "scaling", rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
+        if (!validate304(data.scaling, { instancePath: instancePath + "/scaling", parentData: data, parentDataProperty: "scaling", rootData, dynamicAnchors })) {
+          vErrors = vErrors === null ? validate304.errors : vErrors.concat(validate304.errors);
           errors = vErrors.length;
         }
       }
@@ -13021,7 +13141,7 @@ function validate307(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func11.call(schema139.properties, key0)) {
+      if (!func11.call(schema140.properties, key0)) {
         const err11 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err11];
@@ -13056,14 +13176,14 @@ function validate307(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.registry !== void 0) {
-      if (!validate254(data.registry, { instancePath: instancePath + "/registry", parentData: data, parentDataProperty: "registry", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate254.errors : vErrors.concat(validate254.errors);
+      if (!validate256(data.registry, { instancePath: instancePath + "/registry", parentData: data, parentDataProperty: "registry", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate256.errors : vErrors.concat(validate256.errors);
         errors = vErrors.length;
       }
     }
     if (data.gpu !== void 0) {
-      if (!validate314(data.gpu, { instancePath: instancePath + "/gpu", parentData: data, parentDataProperty: "gpu", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate314.errors : vErrors.concat(validate314.errors);
+      if (!validate316(data.gpu, { instancePath: instancePath + "/gpu", parentData: data, parentDataProperty: "gpu", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate316.errors : vErrors.concat(validate316.errors);
         errors = vErrors.length;
       }
     }
@@ -13099,14 +13219,14 @@ function validate307(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.scaling !== void 0) {
-      if (!validate299(data.scaling, { instancePath: instancePath + "/scaling", parentData: data, parentDataProperty: "scaling", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate299.errors : vErrors.concat(validate299.errors);
+      if (!validate301(data.scaling, { instancePath: instancePath + "/scaling", parentData: data, parentDataProperty: "scaling", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate301.errors : vErrors.concat(validate301.errors);
         errors = vErrors.length;
       }
     }
     if (data.type !== void 0) {
-      if (!validate284(data.type, { instancePath: instancePath + "/type", parentData: data, parentDataProperty: "type", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
+      if (!validate286(data.type, { instancePath: instancePath + "/type", parentData: data, parentDataProperty: "type", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate286.errors : vErrors.concat(validate286.errors);
         errors = vErrors.length;
       }
     }
@@ -13133,8 +13253,8 @@ function validate307(data, { instancePath = "", parentData, parentDataProperty, 
         }
         const len0 = data13.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate257(data13[i0], { instancePath: instancePath + "/cpu/" + i0, parentData: data13, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate257.errors : vErrors.concat(validate257.errors);
+          if (!validate259(data13[i0], { instancePath: instancePath + "/cpu/" + i0, parentData: data13, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
             errors = vErrors.length;
           }
         }
@@ -13212,8 +13332,8 @@ function validate307(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.flashboot !== void 0) {
-      if (!validate305(data.flashboot, { instancePath: instancePath + "/flashboot", parentData: data, parentDataProperty: "flashboot", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate305.errors : vErrors.concat(validate305.errors);
+      if (!validate307(data.flashboot, { instancePath: instancePath + "/flashboot", parentData: data, parentDataProperty: "flashboot", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate307.errors : vErrors.concat(validate307.errors);
         errors = vErrors.length;
       }
     }
@@ -13327,8 +13447,8 @@ function validate307(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.workers !== void 0) {
       let data22 = data.workers;
-      if (!validate297(data22, { instancePath: instancePath + "/workers", parentData: data, parentDataProperty: "workers", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate297.errors : vErrors.concat(validate297.errors);
+      if (!validate299(data22, { instancePath: instancePath + "/workers", parentData: data, parentDataProperty: "workers", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate299.errors : vErrors.concat(validate299.errors);
         errors = vErrors.length;
       }
       if (data22 && typeof data22 == "object" && !Array.isArray(data22)) {
@@ -13418,19 +13538,19 @@ function validate307(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate307.errors = vErrors;
+  validate309.errors = vErrors;
   return errors === 0;
 }
-validate307.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const schema__UpdateEndpointRequest = validate327;
-const schema144 = { "description": "Input of updateEndpoint: only the fields to change.", "type": "object", "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "image": { "description": "Container image reference (not empty).", "type": "string", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "cpu": { "description": "CPU settings; absent for GPU resources.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateCpuConfig" }, "example": [{ "id": "cpu3c", "vcpuCount": 2 }], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "dataCenterIds": { "description": "Data centres allowed to host it, in order of preference.", "type": "array", "items": { "type": "string", "maxLength": 128 }, "example": ["US-KS-2"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "flashboot": { "description": "Fast cold-start mode.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/FlashBoot" }, "gpu": { "description": "GPU settings; absent for CPU resources.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateEndpointGpuConfig" }, "name": { "description": "Display name.", "type": "string", "minLength": 1, "maxLength": 191, "example": "image-generator" }, "networkVolumes": { "description": "Ids of attached network volumes.", "type": "array", "items": { "type": "string", "maxLength": 128 }, "example": ["2q9m7x4c"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "scaling": { "description": "Scaling rule.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointScaling" }, "templateId": { "description": "Template supplying defaults for the container settings.", "type": "string", "example": "30zmvf89kd", "minLength": 1, "maxLength": 128, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "timeout": { "description": "Longest a request may run, in milliseconds.", "type": "integer", "example": 3e5, "x-unit": "ms", "minimum": 5e3, "maximum": 6048e5, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "workers": { "description": "Worker bounds.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointWorkers" } }, "additionalProperties": false, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateEndpointRequest" };
-const schema145 = { "description": "GPU change of updateEndpoint; `excludedTypes` needs `pools`; an empty `minCudaVersion` clears it.", "type": "object", "dependentRequired": { "excludedTypes": ["pools"] }, "properties": { "pools": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/pools" }, "excludedTypes": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/excludedTypes" }, "count": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/count" }, "allowedCudaVersions": { "description": "Accept only hosts with one of these CUDA versions (`major.minor`).", "type": "array", "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "example": ["12.4", "12.8"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "minCudaVersion": { "description": "Accept only hosts with at least this CUDA version (`major.minor`).", "type": "string", "pattern": "^$|^\\d+\\.\\d+$", "example": "12.1", "maxLength": 16, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." } }, "additionalProperties": false, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateEndpointGpuConfig" };
+validate309.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const schema__UpdateEndpointRequest = validate329;
+const schema145 = { "description": "Input of updateEndpoint: only the fields to change.", "type": "object", "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "image": { "description": "Container image reference (not empty).", "type": "string", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "cpu": { "description": "CPU settings; absent for GPU resources.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateCpuConfig" }, "example": [{ "id": "cpu3c", "vcpuCount": 2 }], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "dataCenterIds": { "description": "Data centres allowed to host it, in order of preference.", "type": "array", "items": { "type": "string", "maxLength": 128 }, "example": ["US-KS-2"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "flashboot": { "description": "Fast cold-start mode.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/FlashBoot" }, "gpu": { "description": "GPU settings; absent for CPU resources.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateEndpointGpuConfig" }, "name": { "description": "Display name.", "type": "string", "minLength": 1, "maxLength": 191, "example": "image-generator" }, "networkVolumes": { "description": "Ids of attached network volumes.", "type": "array", "items": { "type": "string", "maxLength": 128 }, "example": ["2q9m7x4c"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "scaling": { "description": "Scaling rule.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointScaling" }, "templateId": { "description": "Template supplying defaults for the container settings.", "type": "string", "example": "30zmvf89kd", "minLength": 1, "maxLength": 128, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "timeout": { "description": "Longest a request may run, in milliseconds.", "type": "integer", "example": 3e5, "x-unit": "ms", "minimum": 5e3, "maximum": 6048e5, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "workers": { "description": "Worker bounds.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EndpointWorkers" } }, "additionalProperties": false, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateEndpointRequest" };
+const schema146 = { "description": "GPU change of updateEndpoint; `excludedTypes` needs `pools`; an empty `minCudaVersion` clears it.", "type": "object", "dependentRequired": { "excludedTypes": ["pools"] }, "properties": { "pools": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/pools" }, "excludedTypes": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/excludedTypes" }, "count": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/count" }, "allowedCudaVersions": { "description": "Accept only hosts with one of these CUDA versions (`major.minor`).", "type": "array", "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "example": ["12.4", "12.8"], "maxItems": 64, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." }, "minCudaVersion": { "description": "Accept only hosts with at least this CUDA version (`major.minor`).", "type": "string", "pattern": "^$|^\\d+\\.\\d+$", "example": "12.1", "maxLength": 16, "x-source": "assumed", "x-source-note": "Bound assumed with the REST v1 figures (specs/CONVENTIONS.md); the public v2 file states none." } }, "additionalProperties": false, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateEndpointGpuConfig" };
 const pattern16 = new RegExp("^$|^\\d+\\.\\d+$", "u");
-function validate335(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate337(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate335.evaluated;
+  const evaluated0 = validate337.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -13450,20 +13570,20 @@ function validate335(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.pools !== void 0) {
-      if (!validate315(data.pools, { instancePath: instancePath + "/pools", parentData: data, parentDataProperty: "pools", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate315.errors : vErrors.concat(validate315.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.excludedTypes !== void 0) {
-      if (!validate317(data.excludedTypes, { instancePath: instancePath + "/excludedTypes", parentData: data, parentDataProperty: "excludedTypes", rootData, dynamicAnchors })) {
+      if (!validate317(data.pools, { instancePath: instancePath + "/pools", parentData: data, parentDataProperty: "pools", rootData, dynamicAnchors })) {
         vErrors = vErrors === null ? validate317.errors : vErrors.concat(validate317.errors);
         errors = vErrors.length;
       }
     }
-    if (data.count !== void 0) {
-      if (!validate319(data.count, { instancePath: instancePath + "/count", parentData: data, parentDataProperty: "count", rootData, dynamicAnchors })) {
+    if (data.excludedTypes !== void 0) {
+      if (!validate319(data.excludedTypes, { instancePath: instancePath + "/excludedTypes", parentData: data, parentDataProperty: "excludedTypes", rootData, dynamicAnchors })) {
         vErrors = vErrors === null ? validate319.errors : vErrors.concat(validate319.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.count !== void 0) {
+      if (!validate321(data.count, { instancePath: instancePath + "/count", parentData: data, parentDataProperty: "count", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate321.errors : vErrors.concat(validate321.errors);
         errors = vErrors.length;
       }
     }
@@ -13577,15 +13697,15 @@ function validate335(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate335.errors = vErrors;
+  validate337.errors = vErrors;
   return errors === 0;
 }
-validate335.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate327(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate337.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate329(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate327.evaluated;
+  const evaluated0 = validate329.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -13594,7 +13714,7 @@ function validate327(data, { instancePath = "", parentData, parentDataProperty, 
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!func11.call(schema144.properties, key0)) {
+      if (!func11.call(schema145.properties, key0)) {
         const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err0];
@@ -13660,8 +13780,8 @@ function validate327(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.registry !== void 0) {
-      if (!validate254(data.registry, { instancePath: instancePath + "/registry", parentData: data, parentDataProperty: "registry", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate254.errors : vErrors.concat(validate254.errors);
+      if (!validate256(data.registry, { instancePath: instancePath + "/registry", parentData: data, parentDataProperty: "registry", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate256.errors : vErrors.concat(validate256.errors);
         errors = vErrors.length;
       }
     }
@@ -13688,8 +13808,8 @@ function validate327(data, { instancePath = "", parentData, parentDataProperty, 
         }
         const len0 = data6.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate257(data6[i0], { instancePath: instancePath + "/cpu/" + i0, parentData: data6, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate257.errors : vErrors.concat(validate257.errors);
+          if (!validate259(data6[i0], { instancePath: instancePath + "/cpu/" + i0, parentData: data6, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
             errors = vErrors.length;
           }
         }
@@ -13767,14 +13887,14 @@ function validate327(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.flashboot !== void 0) {
-      if (!validate305(data.flashboot, { instancePath: instancePath + "/flashboot", parentData: data, parentDataProperty: "flashboot", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate305.errors : vErrors.concat(validate305.errors);
+      if (!validate307(data.flashboot, { instancePath: instancePath + "/flashboot", parentData: data, parentDataProperty: "flashboot", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate307.errors : vErrors.concat(validate307.errors);
         errors = vErrors.length;
       }
     }
     if (data.gpu !== void 0) {
-      if (!validate335(data.gpu, { instancePath: instancePath + "/gpu", parentData: data, parentDataProperty: "gpu", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate335.errors : vErrors.concat(validate335.errors);
+      if (!validate337(data.gpu, { instancePath: instancePath + "/gpu", parentData: data, parentDataProperty: "gpu", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate337.errors : vErrors.concat(validate337.errors);
         errors = vErrors.length;
       }
     }
@@ -13855,8 +13975,8 @@ function validate327(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.scaling !== void 0) {
-      if (!validate299(data.scaling, { instancePath: instancePath + "/scaling", parentData: data, parentDataProperty: "scaling", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate299.errors : vErrors.concat(validate299.errors);
+      if (!validate301(data.scaling, { instancePath: instancePath + "/scaling", parentData: data, parentDataProperty: "scaling", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate301.errors : vErrors.concat(validate301.errors);
         errors = vErrors.length;
       }
     }
@@ -13924,8 +14044,8 @@ function validate327(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.workers !== void 0) {
-      if (!validate297(data.workers, { instancePath: instancePath + "/workers", parentData: data, parentDataProperty: "workers", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate297.errors : vErrors.concat(validate297.errors);
+      if (!validate299(data.workers, { instancePath: instancePath + "/workers", parentData: data, parentDataProperty: "workers", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate299.errors : vErrors.concat(validate299.errors);
         errors = vErrors.length;
       }
     }
@@ -13938,17 +14058,17 @@ function validate327(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate327.errors = vErrors;
+  validate329.errors = vErrors;
   return errors === 0;
 }
-validate327.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const schema__ListEndpointsResponse = validate342;
-const schema146 = { "description": "Answer of listEndpoints: the endpoints wrapped in an object.", "type": "object", "required": ["endpoints"], "properties": { "endpoints": { "description": "The endpoints.", "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint" }, "example": [{ "id": "4m7x2k9q", "name": "image-generator", "type": "QUEUE", "requestUrls": { "run": "https://api.runpod.ai/v2/4m7x2k9q/run", "runSync": "https://api.runpod.ai/v2/4m7x2k9q/runsync", "status": "https://api.runpod.ai/v2/4m7x2k9q/status/{job_id}", "stream": "https://api.runpod.ai/v2/4m7x2k9q/stream/{job_id}", "cancel": "https://api.runpod.ai/v2/4m7x2k9q/cancel/{job_id}", "retry": "https://api.runpod.ai/v2/4m7x2k9q/retry/{job_id}", "purgeQueue": "https://api.runpod.ai/v2/4m7x2k9q/purge-queue", "health": "https://api.runpod.ai/v2/4m7x2k9q/health" }, "image": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "args": "", "disk": 20, "ports": ["8000/http"], "env": { "MODEL_NAME": "sdxl" }, "registry": null, "gpu": { "pools": ["ADA_24"], "count": 1, "allowedCudaVersions": [], "minCudaVersion": null }, "workers": { "min": 0, "max": 5, "idleTimeout": 5 }, "scaling": { "type": "QUEUE_DELAY", "queueDelay": 4 }, "dataCenterIds": ["US-KS-2"], "networkVolumes": ["2q9m7x4c"], "timeout": 3e5, "flashboot": "OFF", "createdAt": "2026-06-01T12:00:00Z" }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointsResponse" };
-function validate342(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate329.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const schema__ListEndpointsResponse = validate344;
+const schema147 = { "description": "Answer of listEndpoints: the endpoints wrapped in an object.", "type": "object", "required": ["endpoints"], "properties": { "endpoints": { "description": "The endpoints.", "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint" }, "example": [{ "id": "4m7x2k9q", "name": "image-generator", "type": "QUEUE", "requestUrls": { "run": "https://api.runpod.ai/v2/4m7x2k9q/run", "runSync": "https://api.runpod.ai/v2/4m7x2k9q/runsync", "status": "https://api.runpod.ai/v2/4m7x2k9q/status/{job_id}", "stream": "https://api.runpod.ai/v2/4m7x2k9q/stream/{job_id}", "cancel": "https://api.runpod.ai/v2/4m7x2k9q/cancel/{job_id}", "retry": "https://api.runpod.ai/v2/4m7x2k9q/retry/{job_id}", "purgeQueue": "https://api.runpod.ai/v2/4m7x2k9q/purge-queue", "health": "https://api.runpod.ai/v2/4m7x2k9q/health" }, "image": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "args": "", "disk": 20, "ports": ["8000/http"], "env": { "MODEL_NAME": "sdxl" }, "registry": null, "gpu": { "pools": ["ADA_24"], "count": 1, "allowedCudaVersions": [], "minCudaVersion": null }, "workers": { "min": 0, "max": 5, "idleTimeout": 5 }, "scaling": { "type": "QUEUE_DELAY", "queueDelay": 4 }, "dataCenterIds": ["US-KS-2"], "networkVolumes": ["2q9m7x4c"], "timeout": 3e5, "flashboot": "OFF", "createdAt": "2026-06-01T12:00:00Z" }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointsResponse" };
+function validate344(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate342.evaluated;
+  const evaluated0 = validate344.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -13970,8 +14090,8 @@ function validate342(data, { instancePath = "", parentData, parentDataProperty, 
       if (Array.isArray(data0)) {
         const len0 = data0.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate282(data0[i0], { instancePath: instancePath + "/endpoints/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate282.errors : vErrors.concat(validate282.errors);
+          if (!validate284(data0[i0], { instancePath: instancePath + "/endpoints/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
             errors = vErrors.length;
           }
         }
@@ -13994,31 +14114,31 @@ function validate342(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate342.errors = vErrors;
+  validate344.errors = vErrors;
   return errors === 0;
 }
-validate342.evaluated = { "props": { "endpoints": true }, "dynamicProps": false, "dynamicItems": false };
-const schema__BaseEndpointGpuConfig = validate293;
-const schema__EndpointGpuConfig = validate292;
-const schema__CreateEndpointGpuConfig = validate314;
-const schema__UpdateEndpointGpuConfig = validate335;
-const schema__EndpointWorkers = validate297;
-const schema__EndpointScaling = validate299;
-const schema__QueueDelayScaling = validate300;
-const schema__RequestCountScaling = validate302;
-const schema__FlashBoot = validate305;
-const schema__EndpointRequestUrls = validate286;
-const schema__QueueBasedRequestUrls = validate287;
-const schema__LoadBalancingRequestUrls = validate289;
-const schema__ListEndpointWorkersResponse = validate344;
-const schema147 = { "description": "Workers of an endpoint with counts per state.", "type": "object", "required": ["workers", "summary"], "properties": { "workers": { "description": "The workers.", "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Worker" }, "example": [{ "id": "8g3n5t6r", "status": "RUNNING", "isStale": false, "version": 4, "gpuCount": 1, "image": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "uptimeSeconds": 3600, "gpuTypeId": "NVIDIA GeForce RTX 4090", "dataCenterId": "US-KS-2", "startedAt": "2026-06-01T12:05:00Z" }] }, "summary": { "description": "Workers per state.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/WorkerSummary" }, "endpointVersion": { "description": "Current configuration version of the endpoint; null when unknown.", "type": ["integer", "null"], "example": 4 } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointWorkersResponse" };
-const schema148 = { "description": "One worker of an endpoint.", "type": "object", "required": ["id", "status", "gpuCount", "isStale"], "properties": { "id": { "description": "Id assigned by the service.", "type": "string", "example": "worker_abc" }, "status": { "description": "Current state.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/WorkerStatus" }, "isStale": { "description": "True when the worker runs an older release.", "type": "boolean", "example": false }, "version": { "description": "Release version; null when unknown.", "type": ["integer", "null"], "example": 4 }, "gpuCount": { "description": "GPUs of the worker.", "type": "integer", "minimum": 0, "example": 1 }, "image": { "description": "Image the worker runs; null when unknown.", "type": ["string", "null"], "example": "my-org/sdxl-worker:latest" }, "uptimeSeconds": { "description": "Seconds since the worker started; null when not started.", "type": ["integer", "null"], "minimum": 0, "example": 3600 }, "gpuTypeId": { "description": "GPU type id.", "type": ["string", "null"], "example": "NVIDIA RTX 4090" }, "dataCenterId": { "description": "Data centre of the worker; null when unknown.", "type": ["string", "null"], "example": "US-TX-3" }, "startedAt": { "description": "Start time (RFC 3339); null when not started.", "type": ["string", "null"], "format": "date-time", "example": "2026-03-26T00:00:00Z" } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Worker" };
-const schema149 = { "description": "State of a worker.", "type": "string", "enum": ["RUNNING", "IDLE", "INITIALIZING", "THROTTLED", "UNHEALTHY"], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/WorkerStatus" };
-function validate346(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate344.evaluated = { "props": { "endpoints": true }, "dynamicProps": false, "dynamicItems": false };
+const schema__BaseEndpointGpuConfig = validate295;
+const schema__EndpointGpuConfig = validate294;
+const schema__CreateEndpointGpuConfig = validate316;
+const schema__UpdateEndpointGpuConfig = validate337;
+const schema__EndpointWorkers = validate299;
+const schema__EndpointScaling = validate301;
+const schema__QueueDelayScaling = validate302;
+const schema__RequestCountScaling = validate304;
+const schema__FlashBoot = validate307;
+const schema__EndpointRequestUrls = validate288;
+const schema__QueueBasedRequestUrls = validate289;
+const schema__LoadBalancingRequestUrls = validate291;
+const schema__ListEndpointWorkersResponse = validate346;
+const schema148 = { "description": "Workers of an endpoint with counts per state.", "type": "object", "required": ["workers", "summary"], "properties": { "workers": { "description": "The workers.", "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Worker" }, "example": [{ "id": "8g3n5t6r", "status": "RUNNING", "isStale": false, "version": 4, "gpuCount": 1, "image": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "uptimeSeconds": 3600, "gpuTypeId": "NVIDIA GeForce RTX 4090", "dataCenterId": "US-KS-2", "startedAt": "2026-06-01T12:05:00Z" }] }, "summary": { "description": "Workers per state.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/WorkerSummary" }, "endpointVersion": { "description": "Current configuration version of the endpoint; null when unknown.", "type": ["integer", "null"], "example": 4 } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointWorkersResponse" };
+const schema149 = { "description": "One worker of an endpoint.", "type": "object", "required": ["id", "status", "gpuCount", "isStale"], "properties": { "id": { "description": "Id assigned by the service.", "type": "string", "example": "worker_abc" }, "status": { "description": "Current state.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/WorkerStatus" }, "isStale": { "description": "True when the worker runs an older release.", "type": "boolean", "example": false }, "version": { "description": "Release version; null when unknown.", "type": ["integer", "null"], "example": 4 }, "gpuCount": { "description": "GPUs of the worker.", "type": "integer", "minimum": 0, "example": 1 }, "image": { "description": "Image the worker runs; null when unknown.", "type": ["string", "null"], "example": "my-org/sdxl-worker:latest" }, "uptimeSeconds": { "description": "Seconds since the worker started; null when not started.", "type": ["integer", "null"], "minimum": 0, "example": 3600 }, "gpuTypeId": { "description": "GPU type id.", "type": ["string", "null"], "example": "NVIDIA RTX 4090" }, "dataCenterId": { "description": "Data centre of the worker; null when unknown.", "type": ["string", "null"], "example": "US-TX-3" }, "startedAt": { "description": "Start time (RFC 3339); null when not started.", "type": ["string", "null"], "format": "date-time", "example": "2026-03-26T00:00:00Z" } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Worker" };
+const schema150 = { "description": "State of a worker.", "type": "string", "enum": ["RUNNING", "IDLE", "INITIALIZING", "THROTTLED", "UNHEALTHY"], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/WorkerStatus" };
+function validate348(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate346.evaluated;
+  const evaluated0 = validate348.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -14035,7 +14155,7 @@ function validate346(data, { instancePath = "", parentData, parentDataProperty, 
     errors++;
   }
   if (!(data === "RUNNING" || data === "IDLE" || data === "INITIALIZING" || data === "THROTTLED" || data === "UNHEALTHY")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema149.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema150.enum }, message: "must be equal to one of the allowed values" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -14043,15 +14163,15 @@ function validate346(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate346.errors = vErrors;
+  validate348.errors = vErrors;
   return errors === 0;
 }
-validate346.evaluated = { "dynamicProps": false, "dynamicItems": false };
-function validate345(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate348.evaluated = { "dynamicProps": false, "dynamicItems": false };
+function validate347(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate345.evaluated;
+  const evaluated0 = validate347.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -14107,8 +14227,8 @@ function validate345(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.status !== void 0) {
-      if (!validate346(data.status, { instancePath: instancePath + "/status", parentData: data, parentDataProperty: "status", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate346.errors : vErrors.concat(validate346.errors);
+      if (!validate348(data.status, { instancePath: instancePath + "/status", parentData: data, parentDataProperty: "status", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate348.errors : vErrors.concat(validate348.errors);
         errors = vErrors.length;
       }
     }
@@ -14126,7 +14246,7 @@ function validate345(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.version !== void 0) {
       let data3 = data.version;
       if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3)) && data3 !== null) {
-        const err6 = { instancePath: instancePath + "/version", schemaPath: "#/properties/version/type", keyword: "type", params: { type: schema148.properties.version.type }, message: "must be integer,null" };
+        const err6 = { instancePath: instancePath + "/version", schemaPath: "#/properties/version/type", keyword: "type", params: { type: schema149.properties.version.type }, message: "must be integer,null" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -14161,7 +14281,7 @@ function validate345(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.image !== void 0) {
       let data5 = data.image;
       if (typeof data5 !== "string" && data5 !== null) {
-        const err9 = { instancePath: instancePath + "/image", schemaPath: "#/properties/image/type", keyword: "type", params: { type: schema148.properties.image.type }, message: "must be string,null" };
+        const err9 = { instancePath: instancePath + "/image", schemaPath: "#/properties/image/type", keyword: "type", params: { type: schema149.properties.image.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -14173,7 +14293,7 @@ function validate345(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.uptimeSeconds !== void 0) {
       let data6 = data.uptimeSeconds;
       if (!(typeof data6 == "number" && (!(data6 % 1) && !isNaN(data6)) && isFinite(data6)) && data6 !== null) {
-        const err10 = { instancePath: instancePath + "/uptimeSeconds", schemaPath: "#/properties/uptimeSeconds/type", keyword: "type", params: { type: schema148.properties.uptimeSeconds.type }, message: "must be integer,null" };
+        const err10 = { instancePath: instancePath + "/uptimeSeconds", schemaPath: "#/properties/uptimeSeconds/type", keyword: "type", params: { type: schema149.properties.uptimeSeconds.type }, message: "must be integer,null" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -14196,7 +14316,7 @@ function validate345(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.gpuTypeId !== void 0) {
       let data7 = data.gpuTypeId;
       if (typeof data7 !== "string" && data7 !== null) {
-        const err12 = { instancePath: instancePath + "/gpuTypeId", schemaPath: "#/properties/gpuTypeId/type", keyword: "type", params: { type: schema148.properties.gpuTypeId.type }, message: "must be string,null" };
+        const err12 = { instancePath: instancePath + "/gpuTypeId", schemaPath: "#/properties/gpuTypeId/type", keyword: "type", params: { type: schema149.properties.gpuTypeId.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -14208,7 +14328,7 @@ function validate345(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.dataCenterId !== void 0) {
       let data8 = data.dataCenterId;
       if (typeof data8 !== "string" && data8 !== null) {
-        const err13 = { instancePath: instancePath + "/dataCenterId", schemaPath: "#/properties/dataCenterId/type", keyword: "type", params: { type: schema148.properties.dataCenterId.type }, message: "must be string,null" };
+        const err13 = { instancePath: instancePath + "/dataCenterId", schemaPath: "#/properties/dataCenterId/type", keyword: "type", params: { type: schema149.properties.dataCenterId.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -14220,7 +14340,7 @@ function validate345(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.startedAt !== void 0) {
       let data9 = data.startedAt;
       if (typeof data9 !== "string" && data9 !== null) {
-        const err14 = { instancePath: instancePath + "/startedAt", schemaPath: "#/properties/startedAt/type", keyword: "type", params: { type: schema148.properties.startedAt.type }, message: "must be string,null" };
+        const err14 = { instancePath: instancePath + "/startedAt", schemaPath: "#/properties/startedAt/type", keyword: "type", params: { type: schema149.properties.startedAt.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -14249,16 +14369,16 @@ function validate345(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate345.errors = vErrors;
+  validate347.errors = vErrors;
   return errors === 0;
 }
-validate345.evaluated = { "props": { "id": true, "status": true, "isStale": true, "version": true, "gpuCount": true, "image": true, "uptimeSeconds": true, "gpuTypeId": true, "dataCenterId": true, "startedAt": true }, "dynamicProps": false, "dynamicItems": false };
-const schema150 = { "description": "Number of workers per state.", "type": "object", "required": ["running", "idle", "initializing", "throttled", "unhealthy", "total"], "properties": { "running": { "description": "Workers processing requests.", "type": "integer", "minimum": 0, "example": 2 }, "idle": { "description": "Workers waiting for requests.", "type": "integer", "minimum": 0, "example": 1 }, "initializing": { "description": "Workers starting.", "type": "integer", "minimum": 0, "example": 0 }, "throttled": { "description": "Workers held back for lack of capacity.", "type": "integer", "minimum": 0, "example": 0 }, "unhealthy": { "description": "Workers failing health checks.", "type": "integer", "minimum": 0, "example": 0 }, "total": { "description": "All workers.", "type": "integer", "minimum": 0, "example": 3 } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/WorkerSummary" };
-function validate349(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate347.evaluated = { "props": { "id": true, "status": true, "isStale": true, "version": true, "gpuCount": true, "image": true, "uptimeSeconds": true, "gpuTypeId": true, "dataCenterId": true, "startedAt": true }, "dynamicProps": false, "dynamicItems": false };
+const schema151 = { "description": "Number of workers per state.", "type": "object", "required": ["running", "idle", "initializing", "throttled", "unhealthy", "total"], "properties": { "running": { "description": "Workers processing requests.", "type": "integer", "minimum": 0, "example": 2 }, "idle": { "description": "Workers waiting for requests.", "type": "integer", "minimum": 0, "example": 1 }, "initializing": { "description": "Workers starting.", "type": "integer", "minimum": 0, "example": 0 }, "throttled": { "description": "Workers held back for lack of capacity.", "type": "integer", "minimum": 0, "example": 0 }, "unhealthy": { "description": "Workers failing health checks.", "type": "integer", "minimum": 0, "example": 0 }, "total": { "description": "All workers.", "type": "integer", "minimum": 0, "example": 3 } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/WorkerSummary" };
+function validate351(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate349.evaluated;
+  const evaluated0 = validate351.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -14467,15 +14587,15 @@ function validate349(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate349.errors = vErrors;
+  validate351.errors = vErrors;
   return errors === 0;
 }
-validate349.evaluated = { "props": { "running": true, "idle": true, "initializing": true, "throttled": true, "unhealthy": true, "total": true }, "dynamicProps": false, "dynamicItems": false };
-function validate344(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate351.evaluated = { "props": { "running": true, "idle": true, "initializing": true, "throttled": true, "unhealthy": true, "total": true }, "dynamicProps": false, "dynamicItems": false };
+function validate346(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate344.evaluated;
+  const evaluated0 = validate346.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -14506,8 +14626,8 @@ function validate344(data, { instancePath = "", parentData, parentDataProperty, 
       if (Array.isArray(data0)) {
         const len0 = data0.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate345(data0[i0], { instancePath: instancePath + "/workers/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate345.errors : vErrors.concat(validate345.errors);
+          if (!validate347(data0[i0], { instancePath: instancePath + "/workers/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate347.errors : vErrors.concat(validate347.errors);
             errors = vErrors.length;
           }
         }
@@ -14522,15 +14642,15 @@ function validate344(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.summary !== void 0) {
-      if (!validate349(data.summary, { instancePath: instancePath + "/summary", parentData: data, parentDataProperty: "summary", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate349.errors : vErrors.concat(validate349.errors);
+      if (!validate351(data.summary, { instancePath: instancePath + "/summary", parentData: data, parentDataProperty: "summary", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate351.errors : vErrors.concat(validate351.errors);
         errors = vErrors.length;
       }
     }
     if (data.endpointVersion !== void 0) {
       let data3 = data.endpointVersion;
       if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3)) && data3 !== null) {
-        const err3 = { instancePath: instancePath + "/endpointVersion", schemaPath: "#/properties/endpointVersion/type", keyword: "type", params: { type: schema147.properties.endpointVersion.type }, message: "must be integer,null" };
+        const err3 = { instancePath: instancePath + "/endpointVersion", schemaPath: "#/properties/endpointVersion/type", keyword: "type", params: { type: schema148.properties.endpointVersion.type }, message: "must be integer,null" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -14548,21 +14668,21 @@ function validate344(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate344.errors = vErrors;
+  validate346.errors = vErrors;
   return errors === 0;
 }
-validate344.evaluated = { "props": { "workers": true, "summary": true, "endpointVersion": true }, "dynamicProps": false, "dynamicItems": false };
-const schema__Worker = validate345;
-const schema__WorkerStatus = validate346;
-const schema__WorkerSummary = validate349;
-const schema__ListEndpointReleasesResponse = validate351;
-const schema151 = { "description": "Releases of an endpoint, newest first (one cursor page), with the rollout progress of the endpoint now, whatever the page.", "type": "object", "required": ["rollout", "releases", "pagination"], "properties": { "pagination": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pagination" }, "endpointVersion": { "description": "Current configuration version of the endpoint; null when unknown.", "type": ["integer", "null"], "example": 4 }, "rollout": { "description": "Progress of the latest release.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RolloutSummary" }, "releases": { "description": "Releases, newest first.", "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Release" }, "example": [{ "id": "5r9x2m7q", "version": 4, "source": "MANUAL", "buildId": null, "createdByUserId": null, "workerCount": 2, "createdAt": "2026-06-01T12:10:00Z", "diff": [{ "field": "workers.max", "old": 5, "new": 10 }] }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointReleasesResponse" };
-const schema152 = { "description": "Cursor-pagination metadata, on every page of a cursor-paginated list; follow `nextCursor` while `hasNextPage` is true to walk the whole list.", "type": "object", "required": ["nextCursor", "hasNextPage"], "properties": { "nextCursor": { "description": "The `cursor` of the next page; null on the last page.", "type": ["string", "null"], "example": null }, "hasNextPage": { "description": "Whether more items follow this page.", "type": "boolean", "example": false } }, "x-source": "observed", "x-source-note": "RunPod API reference v2 (docs.runpod.io, list-serverless-endpoint-builds / -releases).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Pagination" };
-function validate352(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate346.evaluated = { "props": { "workers": true, "summary": true, "endpointVersion": true }, "dynamicProps": false, "dynamicItems": false };
+const schema__Worker = validate347;
+const schema__WorkerStatus = validate348;
+const schema__WorkerSummary = validate351;
+const schema__ListEndpointReleasesResponse = validate353;
+const schema152 = { "description": "Releases of an endpoint, newest first (one cursor page), with the rollout progress of the endpoint now, whatever the page.", "type": "object", "required": ["rollout", "releases", "pagination"], "properties": { "pagination": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pagination" }, "endpointVersion": { "description": "Current configuration version of the endpoint; null when unknown.", "type": ["integer", "null"], "example": 4 }, "rollout": { "description": "Progress of the latest release.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RolloutSummary" }, "releases": { "description": "Releases, newest first.", "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Release" }, "example": [{ "id": "5r9x2m7q", "version": 4, "source": "MANUAL", "buildId": null, "createdByUserId": null, "workerCount": 2, "createdAt": "2026-06-01T12:10:00Z", "diff": [{ "field": "workers.max", "old": 5, "new": 10 }] }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointReleasesResponse" };
+const schema153 = { "description": "Cursor-pagination metadata, on every page of a cursor-paginated list; follow `nextCursor` while `hasNextPage` is true to walk the whole list.", "type": "object", "required": ["nextCursor", "hasNextPage"], "properties": { "nextCursor": { "description": "The `cursor` of the next page; null on the last page.", "type": ["string", "null"], "example": null }, "hasNextPage": { "description": "Whether more items follow this page.", "type": "boolean", "example": false } }, "x-source": "observed", "x-source-note": "RunPod API reference v2 (docs.runpod.io, list-serverless-endpoint-builds / -releases).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Pagination" };
+function validate354(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate352.evaluated;
+  const evaluated0 = validate354.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -14591,7 +14711,7 @@ function validate352(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.nextCursor !== void 0) {
       let data0 = data.nextCursor;
       if (typeof data0 !== "string" && data0 !== null) {
-        const err2 = { instancePath: instancePath + "/nextCursor", schemaPath: "#/properties/nextCursor/type", keyword: "type", params: { type: schema152.properties.nextCursor.type }, message: "must be string,null" };
+        const err2 = { instancePath: instancePath + "/nextCursor", schemaPath: "#/properties/nextCursor/type", keyword: "type", params: { type: schema153.properties.nextCursor.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -14620,16 +14740,16 @@ function validate352(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate352.errors = vErrors;
+  validate354.errors = vErrors;
   return errors === 0;
 }
-validate352.evaluated = { "props": { "nextCursor": true, "hasNextPage": true }, "dynamicProps": false, "dynamicItems": false };
-const schema153 = { "description": "How far the latest release has reached the workers.", "type": "object", "required": ["inProgress", "workersOnLatest", "workersTotal", "percentOnLatest"], "properties": { "inProgress": { "description": "True while workers still run older releases.", "type": "boolean", "example": true }, "workersOnLatest": { "description": "Workers on the latest release.", "type": "integer", "minimum": 0, "example": 2 }, "workersTotal": { "description": "All workers.", "type": "integer", "minimum": 0, "example": 3 }, "percentOnLatest": { "description": "Share of workers on the latest release.", "type": "integer", "minimum": 0, "maximum": 100, "example": 67 } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/RolloutSummary" };
-function validate354(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate354.evaluated = { "props": { "nextCursor": true, "hasNextPage": true }, "dynamicProps": false, "dynamicItems": false };
+const schema154 = { "description": "How far the latest release has reached the workers.", "type": "object", "required": ["inProgress", "workersOnLatest", "workersTotal", "percentOnLatest"], "properties": { "inProgress": { "description": "True while workers still run older releases.", "type": "boolean", "example": true }, "workersOnLatest": { "description": "Workers on the latest release.", "type": "integer", "minimum": 0, "example": 2 }, "workersTotal": { "description": "All workers.", "type": "integer", "minimum": 0, "example": 3 }, "percentOnLatest": { "description": "Share of workers on the latest release.", "type": "integer", "minimum": 0, "maximum": 100, "example": 67 } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/RolloutSummary" };
+function validate356(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate354.evaluated;
+  const evaluated0 = validate356.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -14771,17 +14891,17 @@ function validate354(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate354.errors = vErrors;
+  validate356.errors = vErrors;
   return errors === 0;
 }
-validate354.evaluated = { "props": { "inProgress": true, "workersOnLatest": true, "workersTotal": true, "percentOnLatest": true }, "dynamicProps": false, "dynamicItems": false };
-const schema154 = { "description": "One release (configuration version) of an endpoint and what changed.", "type": "object", "required": ["id", "source", "createdAt", "workerCount", "diff"], "properties": { "id": { "description": "Release id.", "type": "string", "example": "rel_abc123" }, "version": { "description": "Configuration version; null when unknown.", "type": ["integer", "null"], "example": 4 }, "source": { "description": "What produced it.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ReleaseSource" }, "buildId": { "description": "Build id for a GIT_BUILD release (a completed build, see getEndpointBuild); null for MANUAL.", "type": ["string", "null"], "example": "build_abc123" }, "createdByUserId": { "description": "User who made the change; null when not recorded.", "type": ["string", "null"], "example": null }, "workerCount": { "description": "Workers running this release.", "type": "integer", "minimum": 0, "example": 2 }, "createdAt": { "description": "Creation time (RFC 3339).", "type": "string", "format": "date-time", "example": "2026-03-13T20:00:00Z" }, "diff": { "description": "Fields changed against the previous release.", "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ReleaseDiffEntry" }, "example": [{ "field": "workers.max", "old": 5, "new": 10 }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Release" };
-const schema155 = { "description": "What produced a release.", "type": "string", "enum": ["GIT_BUILD", "MANUAL"], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ReleaseSource" };
-function validate357(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate356.evaluated = { "props": { "inProgress": true, "workersOnLatest": true, "workersTotal": true, "percentOnLatest": true }, "dynamicProps": false, "dynamicItems": false };
+const schema155 = { "description": "One release (configuration version) of an endpoint and what changed.", "type": "object", "required": ["id", "source", "createdAt", "workerCount", "diff"], "properties": { "id": { "description": "Release id.", "type": "string", "example": "rel_abc123" }, "version": { "description": "Configuration version; null when unknown.", "type": ["integer", "null"], "example": 4 }, "source": { "description": "What produced it.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ReleaseSource" }, "buildId": { "description": "Build id for a GIT_BUILD release (a completed build, see getEndpointBuild); null for MANUAL.", "type": ["string", "null"], "example": "build_abc123" }, "createdByUserId": { "description": "User who made the change; null when not recorded.", "type": ["string", "null"], "example": null }, "workerCount": { "description": "Workers running this release.", "type": "integer", "minimum": 0, "example": 2 }, "createdAt": { "description": "Creation time (RFC 3339).", "type": "string", "format": "date-time", "example": "2026-03-13T20:00:00Z" }, "diff": { "description": "Fields changed against the previous release.", "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ReleaseDiffEntry" }, "example": [{ "field": "workers.max", "old": 5, "new": 10 }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Release" };
+const schema156 = { "description": "What produced a release.", "type": "string", "enum": ["GIT_BUILD", "MANUAL"], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ReleaseSource" };
+function validate359(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate357.evaluated;
+  const evaluated0 = validate359.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -14798,7 +14918,7 @@ function validate357(data, { instancePath = "", parentData, parentDataProperty, 
     errors++;
   }
   if (!(data === "GIT_BUILD" || data === "MANUAL")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema155.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema156.enum }, message: "must be equal to one of the allowed values" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -14806,16 +14926,16 @@ function validate357(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate357.errors = vErrors;
+  validate359.errors = vErrors;
   return errors === 0;
 }
-validate357.evaluated = { "dynamicProps": false, "dynamicItems": false };
-const schema156 = { "description": "One changed field of a release: old and new value.", "type": "object", "required": ["field", "old", "new"], "properties": { "field": { "description": "Dotted field name.", "type": "string", "example": "template.imageName" }, "old": { "description": "Previous value (any JSON).", "example": 5 }, "new": { "description": "New value (any JSON).", "example": 10 } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ReleaseDiffEntry" };
-function validate359(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate359.evaluated = { "dynamicProps": false, "dynamicItems": false };
+const schema157 = { "description": "One changed field of a release: old and new value.", "type": "object", "required": ["field", "old", "new"], "properties": { "field": { "description": "Dotted field name.", "type": "string", "example": "template.imageName" }, "old": { "description": "Previous value (any JSON).", "example": 5 }, "new": { "description": "New value (any JSON).", "example": 10 } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ReleaseDiffEntry" };
+function validate361(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate359.evaluated;
+  const evaluated0 = validate361.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -14870,15 +14990,15 @@ function validate359(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate359.errors = vErrors;
+  validate361.errors = vErrors;
   return errors === 0;
 }
-validate359.evaluated = { "props": { "field": true, "old": true, "new": true }, "dynamicProps": false, "dynamicItems": false };
-function validate356(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate361.evaluated = { "props": { "field": true, "old": true, "new": true }, "dynamicProps": false, "dynamicItems": false };
+function validate358(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate356.evaluated;
+  const evaluated0 = validate358.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -14945,7 +15065,7 @@ function validate356(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.version !== void 0) {
       let data1 = data.version;
       if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1)) && data1 !== null) {
-        const err6 = { instancePath: instancePath + "/version", schemaPath: "#/properties/version/type", keyword: "type", params: { type: schema154.properties.version.type }, message: "must be integer,null" };
+        const err6 = { instancePath: instancePath + "/version", schemaPath: "#/properties/version/type", keyword: "type", params: { type: schema155.properties.version.type }, message: "must be integer,null" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -14955,15 +15075,15 @@ function validate356(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.source !== void 0) {
-      if (!validate357(data.source, { instancePath: instancePath + "/source", parentData: data, parentDataProperty: "source", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate357.errors : vErrors.concat(validate357.errors);
+      if (!validate359(data.source, { instancePath: instancePath + "/source", parentData: data, parentDataProperty: "source", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate359.errors : vErrors.concat(validate359.errors);
         errors = vErrors.length;
       }
     }
     if (data.buildId !== void 0) {
       let data3 = data.buildId;
       if (typeof data3 !== "string" && data3 !== null) {
-        const err7 = { instancePath: instancePath + "/buildId", schemaPath: "#/properties/buildId/type", keyword: "type", params: { type: schema154.properties.buildId.type }, message: "must be string,null" };
+        const err7 = { instancePath: instancePath + "/buildId", schemaPath: "#/properties/buildId/type", keyword: "type", params: { type: schema155.properties.buildId.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -14975,7 +15095,7 @@ function validate356(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.createdByUserId !== void 0) {
       let data4 = data.createdByUserId;
       if (typeof data4 !== "string" && data4 !== null) {
-        const err8 = { instancePath: instancePath + "/createdByUserId", schemaPath: "#/properties/createdByUserId/type", keyword: "type", params: { type: schema154.properties.createdByUserId.type }, message: "must be string,null" };
+        const err8 = { instancePath: instancePath + "/createdByUserId", schemaPath: "#/properties/createdByUserId/type", keyword: "type", params: { type: schema155.properties.createdByUserId.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -15034,8 +15154,8 @@ function validate356(data, { instancePath = "", parentData, parentDataProperty, 
       if (Array.isArray(data7)) {
         const len0 = data7.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate359(data7[i0], { instancePath: instancePath + "/diff/" + i0, parentData: data7, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate359.errors : vErrors.concat(validate359.errors);
+          if (!validate361(data7[i0], { instancePath: instancePath + "/diff/" + i0, parentData: data7, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate361.errors : vErrors.concat(validate361.errors);
             errors = vErrors.length;
           }
         }
@@ -15058,15 +15178,15 @@ function validate356(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate356.errors = vErrors;
+  validate358.errors = vErrors;
   return errors === 0;
 }
-validate356.evaluated = { "props": { "id": true, "version": true, "source": true, "buildId": true, "createdByUserId": true, "workerCount": true, "createdAt": true, "diff": true }, "dynamicProps": false, "dynamicItems": false };
-function validate351(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate358.evaluated = { "props": { "id": true, "version": true, "source": true, "buildId": true, "createdByUserId": true, "workerCount": true, "createdAt": true, "diff": true }, "dynamicProps": false, "dynamicItems": false };
+function validate353(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate351.evaluated;
+  const evaluated0 = validate353.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15102,15 +15222,15 @@ function validate351(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     if (data.pagination !== void 0) {
-      if (!validate352(data.pagination, { instancePath: instancePath + "/pagination", parentData: data, parentDataProperty: "pagination", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate352.errors : vErrors.concat(validate352.errors);
+      if (!validate354(data.pagination, { instancePath: instancePath + "/pagination", parentData: data, parentDataProperty: "pagination", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate354.errors : vErrors.concat(validate354.errors);
         errors = vErrors.length;
       }
     }
     if (data.endpointVersion !== void 0) {
       let data1 = data.endpointVersion;
       if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1)) && data1 !== null) {
-        const err3 = { instancePath: instancePath + "/endpointVersion", schemaPath: "#/properties/endpointVersion/type", keyword: "type", params: { type: schema151.properties.endpointVersion.type }, message: "must be integer,null" };
+        const err3 = { instancePath: instancePath + "/endpointVersion", schemaPath: "#/properties/endpointVersion/type", keyword: "type", params: { type: schema152.properties.endpointVersion.type }, message: "must be integer,null" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -15120,8 +15240,8 @@ function validate351(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.rollout !== void 0) {
-      if (!validate354(data.rollout, { instancePath: instancePath + "/rollout", parentData: data, parentDataProperty: "rollout", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate354.errors : vErrors.concat(validate354.errors);
+      if (!validate356(data.rollout, { instancePath: instancePath + "/rollout", parentData: data, parentDataProperty: "rollout", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate356.errors : vErrors.concat(validate356.errors);
         errors = vErrors.length;
       }
     }
@@ -15130,8 +15250,8 @@ function validate351(data, { instancePath = "", parentData, parentDataProperty, 
       if (Array.isArray(data3)) {
         const len0 = data3.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate356(data3[i0], { instancePath: instancePath + "/releases/" + i0, parentData: data3, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate356.errors : vErrors.concat(validate356.errors);
+          if (!validate358(data3[i0], { instancePath: instancePath + "/releases/" + i0, parentData: data3, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate358.errors : vErrors.concat(validate358.errors);
             errors = vErrors.length;
           }
         }
@@ -15154,22 +15274,22 @@ function validate351(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate351.errors = vErrors;
+  validate353.errors = vErrors;
   return errors === 0;
 }
-validate351.evaluated = { "props": { "pagination": true, "endpointVersion": true, "rollout": true, "releases": true }, "dynamicProps": false, "dynamicItems": false };
-const schema__Release = validate356;
-const schema__ReleaseSource = validate357;
-const schema__ReleaseDiffEntry = validate359;
-const schema__RolloutSummary = validate354;
-const schema__Pagination = validate352;
-const schema__BuildState = validate362;
-const schema157 = { "description": "Build lifecycle state. PENDING, BUILDING, UPLOADING and TESTING are live; COMPLETED, FAILED, CANCELLED and TEST_FAILED are terminal. The reference mock moves a build PENDING \u2192 BUILDING (5 s) \u2192 UPLOADING (60 s) \u2192 TESTING (15 s) \u2192 COMPLETED (20 s) on its clock; a FAILED or CANCELLED build ends while BUILDING, a TEST_FAILED one while TESTING (assumed timings).", "type": "string", "enum": ["PENDING", "BUILDING", "UPLOADING", "TESTING", "COMPLETED", "FAILED", "CANCELLED", "TEST_FAILED"], "x-source": "observed", "x-source-note": "RunPod API reference v2 (docs.runpod.io, get-a-serverless-endpoint-build); the mock's timings are assumed.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/BuildState" };
-function validate362(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate353.evaluated = { "props": { "pagination": true, "endpointVersion": true, "rollout": true, "releases": true }, "dynamicProps": false, "dynamicItems": false };
+const schema__Release = validate358;
+const schema__ReleaseSource = validate359;
+const schema__ReleaseDiffEntry = validate361;
+const schema__RolloutSummary = validate356;
+const schema__Pagination = validate354;
+const schema__BuildState = validate364;
+const schema158 = { "description": "Build lifecycle state. PENDING, BUILDING, UPLOADING and TESTING are live; COMPLETED, FAILED, CANCELLED and TEST_FAILED are terminal. The reference mock moves a build PENDING \u2192 BUILDING (5 s) \u2192 UPLOADING (60 s) \u2192 TESTING (15 s) \u2192 COMPLETED (20 s) on its clock; a FAILED or CANCELLED build ends while BUILDING, a TEST_FAILED one while TESTING (assumed timings).", "type": "string", "enum": ["PENDING", "BUILDING", "UPLOADING", "TESTING", "COMPLETED", "FAILED", "CANCELLED", "TEST_FAILED"], "x-source": "observed", "x-source-note": "RunPod API reference v2 (docs.runpod.io, get-a-serverless-endpoint-build); the mock's timings are assumed.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/BuildState" };
+function validate364(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate362.evaluated;
+  const evaluated0 = validate364.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15186,7 +15306,7 @@ function validate362(data, { instancePath = "", parentData, parentDataProperty, 
     errors++;
   }
   if (!(data === "PENDING" || data === "BUILDING" || data === "UPLOADING" || data === "TESTING" || data === "COMPLETED" || data === "FAILED" || data === "CANCELLED" || data === "TEST_FAILED")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema157.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema158.enum }, message: "must be equal to one of the allowed values" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -15194,17 +15314,17 @@ function validate362(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate362.errors = vErrors;
+  validate364.errors = vErrors;
   return errors === 0;
 }
-validate362.evaluated = { "dynamicProps": false, "dynamicItems": false };
-const schema__Build = validate363;
-const schema158 = { "description": "A GitHub build of an endpoint (RunPod's GitHub integration builds an image on every push); a COMPLETED build makes a GIT_BUILD release the workers roll to.", "type": "object", "required": ["id", "status"], "properties": { "id": { "description": "Build id.", "type": "string", "example": "build_abc123" }, "status": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BuildState" }, "commitHash": { "description": "Short hash of the commit that triggered the build.", "type": ["string", "null"], "example": "abc1234" }, "commitMessage": { "description": "Message of that commit.", "type": ["string", "null"], "example": "bump model" }, "branch": { "description": "Branch the commit was pushed to.", "type": ["string", "null"], "example": "main" }, "commitDate": { "description": "When the commit was authored (RFC 3339).", "type": ["string", "null"], "format": "date-time", "example": "2026-06-01T12:00:00Z" }, "imageName": { "description": "Image the build produces (or produced).", "type": ["string", "null"], "example": "registry.runpod.net/repo:abc1234" }, "startedAt": { "description": "When the build started; null while PENDING.", "type": ["string", "null"], "format": "date-time", "example": "2026-06-01T12:00:05Z" }, "completedAt": { "description": "When the build reached a terminal state; null while live.", "type": ["string", "null"], "format": "date-time", "example": "2026-06-01T12:04:31Z" }, "error": { "description": "Failure detail of a FAILED or TEST_FAILED build; null otherwise.", "type": ["string", "null"], "example": null } }, "x-source": "observed", "x-source-note": "RunPod API reference v2 (docs.runpod.io, get-a-serverless-endpoint-build).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Build" };
-function validate363(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate364.evaluated = { "dynamicProps": false, "dynamicItems": false };
+const schema__Build = validate365;
+const schema159 = { "description": "A GitHub build of an endpoint (RunPod's GitHub integration builds an image on every push); a COMPLETED build makes a GIT_BUILD release the workers roll to.", "type": "object", "required": ["id", "status"], "properties": { "id": { "description": "Build id.", "type": "string", "example": "build_abc123" }, "status": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BuildState" }, "commitHash": { "description": "Short hash of the commit that triggered the build.", "type": ["string", "null"], "example": "abc1234" }, "commitMessage": { "description": "Message of that commit.", "type": ["string", "null"], "example": "bump model" }, "branch": { "description": "Branch the commit was pushed to.", "type": ["string", "null"], "example": "main" }, "commitDate": { "description": "When the commit was authored (RFC 3339).", "type": ["string", "null"], "format": "date-time", "example": "2026-06-01T12:00:00Z" }, "imageName": { "description": "Image the build produces (or produced).", "type": ["string", "null"], "example": "registry.runpod.net/repo:abc1234" }, "startedAt": { "description": "When the build started; null while PENDING.", "type": ["string", "null"], "format": "date-time", "example": "2026-06-01T12:00:05Z" }, "completedAt": { "description": "When the build reached a terminal state; null while live.", "type": ["string", "null"], "format": "date-time", "example": "2026-06-01T12:04:31Z" }, "error": { "description": "Failure detail of a FAILED or TEST_FAILED build; null otherwise.", "type": ["string", "null"], "example": null } }, "x-source": "observed", "x-source-note": "RunPod API reference v2 (docs.runpod.io, get-a-serverless-endpoint-build).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Build" };
+function validate365(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate363.evaluated;
+  const evaluated0 = validate365.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15242,15 +15362,15 @@ function validate363(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.status !== void 0) {
-      if (!validate362(data.status, { instancePath: instancePath + "/status", parentData: data, parentDataProperty: "status", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate362.errors : vErrors.concat(validate362.errors);
+      if (!validate364(data.status, { instancePath: instancePath + "/status", parentData: data, parentDataProperty: "status", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate364.errors : vErrors.concat(validate364.errors);
         errors = vErrors.length;
       }
     }
     if (data.commitHash !== void 0) {
       let data2 = data.commitHash;
       if (typeof data2 !== "string" && data2 !== null) {
-        const err3 = { instancePath: instancePath + "/commitHash", schemaPath: "#/properties/commitHash/type", keyword: "type", params: { type: schema158.properties.commitHash.type }, message: "must be string,null" };
+        const err3 = { instancePath: instancePath + "/commitHash", schemaPath: "#/properties/commitHash/type", keyword: "type", params: { type: schema159.properties.commitHash.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -15262,7 +15382,7 @@ function validate363(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.commitMessage !== void 0) {
       let data3 = data.commitMessage;
       if (typeof data3 !== "string" && data3 !== null) {
-        const err4 = { instancePath: instancePath + "/commitMessage", schemaPath: "#/properties/commitMessage/type", keyword: "type", params: { type: schema158.properties.commitMessage.type }, message: "must be string,null" };
+        const err4 = { instancePath: instancePath + "/commitMessage", schemaPath: "#/properties/commitMessage/type", keyword: "type", params: { type: schema159.properties.commitMessage.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -15274,7 +15394,7 @@ function validate363(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.branch !== void 0) {
       let data4 = data.branch;
       if (typeof data4 !== "string" && data4 !== null) {
-        const err5 = { instancePath: instancePath + "/branch", schemaPath: "#/properties/branch/type", keyword: "type", params: { type: schema158.properties.branch.type }, message: "must be string,null" };
+        const err5 = { instancePath: instancePath + "/branch", schemaPath: "#/properties/branch/type", keyword: "type", params: { type: schema159.properties.branch.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -15286,7 +15406,7 @@ function validate363(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.commitDate !== void 0) {
       let data5 = data.commitDate;
       if (typeof data5 !== "string" && data5 !== null) {
-        const err6 = { instancePath: instancePath + "/commitDate", schemaPath: "#/properties/commitDate/type", keyword: "type", params: { type: schema158.properties.commitDate.type }, message: "must be string,null" };
+        const err6 = { instancePath: instancePath + "/commitDate", schemaPath: "#/properties/commitDate/type", keyword: "type", params: { type: schema159.properties.commitDate.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -15309,7 +15429,7 @@ function validate363(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.imageName !== void 0) {
       let data6 = data.imageName;
       if (typeof data6 !== "string" && data6 !== null) {
-        const err8 = { instancePath: instancePath + "/imageName", schemaPath: "#/properties/imageName/type", keyword: "type", params: { type: schema158.properties.imageName.type }, message: "must be string,null" };
+        const err8 = { instancePath: instancePath + "/imageName", schemaPath: "#/properties/imageName/type", keyword: "type", params: { type: schema159.properties.imageName.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -15321,7 +15441,7 @@ function validate363(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.startedAt !== void 0) {
       let data7 = data.startedAt;
       if (typeof data7 !== "string" && data7 !== null) {
-        const err9 = { instancePath: instancePath + "/startedAt", schemaPath: "#/properties/startedAt/type", keyword: "type", params: { type: schema158.properties.startedAt.type }, message: "must be string,null" };
+        const err9 = { instancePath: instancePath + "/startedAt", schemaPath: "#/properties/startedAt/type", keyword: "type", params: { type: schema159.properties.startedAt.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -15344,7 +15464,7 @@ function validate363(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.completedAt !== void 0) {
       let data8 = data.completedAt;
       if (typeof data8 !== "string" && data8 !== null) {
-        const err11 = { instancePath: instancePath + "/completedAt", schemaPath: "#/properties/completedAt/type", keyword: "type", params: { type: schema158.properties.completedAt.type }, message: "must be string,null" };
+        const err11 = { instancePath: instancePath + "/completedAt", schemaPath: "#/properties/completedAt/type", keyword: "type", params: { type: schema159.properties.completedAt.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -15367,7 +15487,7 @@ function validate363(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.error !== void 0) {
       let data9 = data.error;
       if (typeof data9 !== "string" && data9 !== null) {
-        const err13 = { instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: schema158.properties.error.type }, message: "must be string,null" };
+        const err13 = { instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: schema159.properties.error.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -15385,17 +15505,17 @@ function validate363(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate363.errors = vErrors;
+  validate365.errors = vErrors;
   return errors === 0;
 }
-validate363.evaluated = { "props": { "id": true, "status": true, "commitHash": true, "commitMessage": true, "branch": true, "commitDate": true, "imageName": true, "startedAt": true, "completedAt": true, "error": true }, "dynamicProps": false, "dynamicItems": false };
-const schema__ListEndpointBuildsResponse = validate365;
-const schema159 = { "description": "Builds of an endpoint, newest first (one cursor page).", "type": "object", "required": ["builds", "pagination"], "properties": { "builds": { "description": "Builds, newest first.", "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Build" }, "example": [{ "id": "build_abc123", "status": "COMPLETED", "commitHash": "abc1234", "commitMessage": "bump model", "branch": "main", "commitDate": "2026-06-01T12:00:00Z", "imageName": "registry.runpod.net/repo:abc1234", "startedAt": "2026-06-01T12:00:05Z", "completedAt": "2026-06-01T12:04:31Z", "error": null }] }, "pagination": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pagination" } }, "x-source": "observed", "x-source-note": "RunPod API reference v2 (docs.runpod.io, list-serverless-endpoint-builds).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointBuildsResponse" };
-function validate365(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate365.evaluated = { "props": { "id": true, "status": true, "commitHash": true, "commitMessage": true, "branch": true, "commitDate": true, "imageName": true, "startedAt": true, "completedAt": true, "error": true }, "dynamicProps": false, "dynamicItems": false };
+const schema__ListEndpointBuildsResponse = validate367;
+const schema160 = { "description": "Builds of an endpoint, newest first (one cursor page).", "type": "object", "required": ["builds", "pagination"], "properties": { "builds": { "description": "Builds, newest first.", "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Build" }, "example": [{ "id": "build_abc123", "status": "COMPLETED", "commitHash": "abc1234", "commitMessage": "bump model", "branch": "main", "commitDate": "2026-06-01T12:00:00Z", "imageName": "registry.runpod.net/repo:abc1234", "startedAt": "2026-06-01T12:00:05Z", "completedAt": "2026-06-01T12:04:31Z", "error": null }] }, "pagination": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pagination" } }, "x-source": "observed", "x-source-note": "RunPod API reference v2 (docs.runpod.io, list-serverless-endpoint-builds).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointBuildsResponse" };
+function validate367(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate365.evaluated;
+  const evaluated0 = validate367.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15426,8 +15546,8 @@ function validate365(data, { instancePath = "", parentData, parentDataProperty, 
       if (Array.isArray(data0)) {
         const len0 = data0.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate363(data0[i0], { instancePath: instancePath + "/builds/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate363.errors : vErrors.concat(validate363.errors);
+          if (!validate365(data0[i0], { instancePath: instancePath + "/builds/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate365.errors : vErrors.concat(validate365.errors);
             errors = vErrors.length;
           }
         }
@@ -15442,8 +15562,8 @@ function validate365(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.pagination !== void 0) {
-      if (!validate352(data.pagination, { instancePath: instancePath + "/pagination", parentData: data, parentDataProperty: "pagination", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate352.errors : vErrors.concat(validate352.errors);
+      if (!validate354(data.pagination, { instancePath: instancePath + "/pagination", parentData: data, parentDataProperty: "pagination", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate354.errors : vErrors.concat(validate354.errors);
         errors = vErrors.length;
       }
     }
@@ -15456,17 +15576,17 @@ function validate365(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate365.errors = vErrors;
+  validate367.errors = vErrors;
   return errors === 0;
 }
-validate365.evaluated = { "props": { "builds": true, "pagination": true }, "dynamicProps": false, "dynamicItems": false };
-const schema__TemplateCategory = validate368;
-const schema160 = { "type": "string", "enum": ["CPU", "NVIDIA", "AMD"], "description": "Console grouping of a template (CPU-only, NVIDIA GPU or AMD GPU work). It changes neither hardware selection nor scheduling nor billing.", "example": "NVIDIA", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateCategory" };
-function validate368(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate367.evaluated = { "props": { "builds": true, "pagination": true }, "dynamicProps": false, "dynamicItems": false };
+const schema__TemplateCategory = validate370;
+const schema161 = { "type": "string", "enum": ["CPU", "NVIDIA", "AMD"], "description": "Console grouping of a template (CPU-only, NVIDIA GPU or AMD GPU work). It changes neither hardware selection nor scheduling nor billing.", "example": "NVIDIA", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateCategory" };
+function validate370(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate368.evaluated;
+  const evaluated0 = validate370.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15483,7 +15603,7 @@ function validate368(data, { instancePath = "", parentData, parentDataProperty, 
     errors++;
   }
   if (!(data === "CPU" || data === "NVIDIA" || data === "AMD")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema160.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema161.enum }, message: "must be equal to one of the allowed values" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -15491,19 +15611,19 @@ function validate368(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate368.errors = vErrors;
+  validate370.errors = vErrors;
   return errors === 0;
 }
-validate368.evaluated = { "dynamicProps": false, "dynamicItems": false };
+validate370.evaluated = { "dynamicProps": false, "dynamicItems": false };
 const schema__TemplateMounts = validate168;
 const schema__Template = validate163;
-const schema__CreateTemplateRequest = validate369;
-const schema161 = { "type": "object", "description": "Body of createTemplate: the container settings plus the template fields. `name` and `image` are required. The shape is closed: any other property is rejected.", "required": ["name", "image"], "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "image": { "type": "string", "description": "Container image reference (not empty).", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." }, "name": { "type": "string", "minLength": 1, "maxLength": 191, "description": "Template name.", "example": "PyTorch GPU Template", "x-source": "assumed", "x-source-note": "minLength 1 from the public file; maxLength 191 assumed like REST v1 names (the public file states none)." }, "allowedCudaVersions": { "type": "array", "maxItems": 64, "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "description": "CUDA versions (`major.minor`) acceptable for containers made from it; leave out to accept any. CPU pods ignore it.", "example": ["12.8", "12.6"], "x-source": "assumed", "x-source-note": "Item pattern from the public file; maxItems 64 and item maxLength 16 assumed (the public file states none)." }, "category": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateCategory", "default": "NVIDIA", "description": "Console grouping; NVIDIA when left out." }, "mounts": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateMounts" }, "public": { "type": "boolean", "default": false, "description": "Make the template visible to every RunPod user.", "example": false }, "serverless": { "type": "boolean", "default": false, "description": "A serverless worker template instead of a pod template.", "example": false }, "startJupyter": { "type": "boolean", "default": true, "description": "Start JupyterLab in containers made from it: a generated `JUPYTER_PASSWORD` is injected unless `env` sets one. Only images that follow the convention act on it; expose `8888/http` to reach it.", "example": false }, "startSsh": { "type": "boolean", "default": true, "description": "Set up SSH in containers made from it: `PUBLIC_KEY` carries the account's registered keys (updateSshKeys) unless `env` sets one. Only images that follow the convention act on it; direct SSH also needs `22/tcp` in `ports`.", "example": true } }, "additionalProperties": false, "example": { "name": "PyTorch GPU Template", "image": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "category": "NVIDIA", "disk": 50, "ports": ["8888/http"], "env": { "JUPYTER_ENABLE_LAB": "yes" }, "mounts": { "persistent": { "size": 20, "path": "/workspace" } }, "serverless": false, "public": false }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json). Closed shape (unevaluatedProperties false) as in the public file.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreateTemplateRequest" };
-function validate369(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const schema__CreateTemplateRequest = validate371;
+const schema162 = { "type": "object", "description": "Body of createTemplate: the container settings plus the template fields. `name` and `image` are required. The shape is closed: any other property is rejected.", "required": ["name", "image"], "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "image": { "type": "string", "description": "Container image reference (not empty).", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." }, "name": { "type": "string", "minLength": 1, "maxLength": 191, "description": "Template name.", "example": "PyTorch GPU Template", "x-source": "assumed", "x-source-note": "minLength 1 from the public file; maxLength 191 assumed like REST v1 names (the public file states none)." }, "allowedCudaVersions": { "type": "array", "maxItems": 64, "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "description": "CUDA versions (`major.minor`) acceptable for containers made from it; leave out to accept any. CPU pods ignore it.", "example": ["12.8", "12.6"], "x-source": "assumed", "x-source-note": "Item pattern from the public file; maxItems 64 and item maxLength 16 assumed (the public file states none)." }, "category": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateCategory", "default": "NVIDIA", "description": "Console grouping; NVIDIA when left out." }, "mounts": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateMounts" }, "public": { "type": "boolean", "default": false, "description": "Make the template visible to every RunPod user.", "example": false }, "serverless": { "type": "boolean", "default": false, "description": "A serverless worker template instead of a pod template.", "example": false }, "startJupyter": { "type": "boolean", "default": true, "description": "Start JupyterLab in containers made from it: a generated `JUPYTER_PASSWORD` is injected unless `env` sets one. Only images that follow the convention act on it; expose `8888/http` to reach it.", "example": false }, "startSsh": { "type": "boolean", "default": true, "description": "Set up SSH in containers made from it: `PUBLIC_KEY` carries the account's registered keys (updateSshKeys) unless `env` sets one. Only images that follow the convention act on it; direct SSH also needs `22/tcp` in `ports`.", "example": true } }, "additionalProperties": false, "example": { "name": "PyTorch GPU Template", "image": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "category": "NVIDIA", "disk": 50, "ports": ["8888/http"], "env": { "JUPYTER_ENABLE_LAB": "yes" }, "mounts": { "persistent": { "size": 20, "path": "/workspace" } }, "serverless": false, "public": false }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json). Closed shape (unevaluatedProperties false) as in the public file.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreateTemplateRequest" };
+function validate371(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate369.evaluated;
+  const evaluated0 = validate371.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15530,7 +15650,7 @@ function validate369(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func11.call(schema161.properties, key0)) {
+      if (!func11.call(schema162.properties, key0)) {
         const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err2];
@@ -15565,8 +15685,8 @@ function validate369(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.registry !== void 0) {
-      if (!validate254(data.registry, { instancePath: instancePath + "/registry", parentData: data, parentDataProperty: "registry", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate254.errors : vErrors.concat(validate254.errors);
+      if (!validate256(data.registry, { instancePath: instancePath + "/registry", parentData: data, parentDataProperty: "registry", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate256.errors : vErrors.concat(validate256.errors);
         errors = vErrors.length;
       }
     }
@@ -15687,8 +15807,8 @@ function validate369(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.category !== void 0) {
-      if (!validate368(data.category, { instancePath: instancePath + "/category", parentData: data, parentDataProperty: "category", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate368.errors : vErrors.concat(validate368.errors);
+      if (!validate370(data.category, { instancePath: instancePath + "/category", parentData: data, parentDataProperty: "category", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate370.errors : vErrors.concat(validate370.errors);
         errors = vErrors.length;
       }
     }
@@ -15751,17 +15871,17 @@ function validate369(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate369.errors = vErrors;
+  validate371.errors = vErrors;
   return errors === 0;
 }
-validate369.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const schema__UpdateTemplateRequest = validate377;
-const schema162 = { "type": "object", "description": "Body of updateTemplate (PATCH): only the properties sent change. The shape is closed: any other property is rejected.", "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "image": { "description": "Container image reference (not empty).", "type": "string", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "allowedCudaVersions": { "type": "array", "maxItems": 64, "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "description": "CUDA versions (`major.minor`); `[]` removes the restriction, leaving it out keeps the current one.", "example": [], "x-source": "assumed", "x-source-note": "Item pattern from the public file; maxItems 64 and item maxLength 16 assumed (the public file states none)." }, "category": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateCategory" }, "mounts": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateMounts" }, "name": { "type": "string", "minLength": 1, "maxLength": 191, "description": "New template name.", "example": "Renamed PyTorch Template", "x-source": "assumed", "x-source-note": "minLength 1 from the public file; maxLength 191 assumed like REST v1 names (the public file states none)." }, "public": { "type": "boolean", "description": "Visible to every RunPod user.", "example": false }, "serverless": { "type": "boolean", "description": "Serverless worker template instead of pod template.", "example": false }, "startJupyter": { "type": "boolean", "description": "Start JupyterLab at container start (see createTemplate).", "example": false }, "startSsh": { "type": "boolean", "description": "Set up SSH at container start (see createTemplate).", "example": true } }, "additionalProperties": false, "example": { "name": "Renamed PyTorch Template" }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json). Closed shape (unevaluatedProperties false) as in the public file.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateTemplateRequest" };
-function validate377(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate371.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const schema__UpdateTemplateRequest = validate379;
+const schema163 = { "type": "object", "description": "Body of updateTemplate (PATCH): only the properties sent change. The shape is closed: any other property is rejected.", "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "image": { "description": "Container image reference (not empty).", "type": "string", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "allowedCudaVersions": { "type": "array", "maxItems": 64, "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "description": "CUDA versions (`major.minor`); `[]` removes the restriction, leaving it out keeps the current one.", "example": [], "x-source": "assumed", "x-source-note": "Item pattern from the public file; maxItems 64 and item maxLength 16 assumed (the public file states none)." }, "category": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateCategory" }, "mounts": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateMounts" }, "name": { "type": "string", "minLength": 1, "maxLength": 191, "description": "New template name.", "example": "Renamed PyTorch Template", "x-source": "assumed", "x-source-note": "minLength 1 from the public file; maxLength 191 assumed like REST v1 names (the public file states none)." }, "public": { "type": "boolean", "description": "Visible to every RunPod user.", "example": false }, "serverless": { "type": "boolean", "description": "Serverless worker template instead of pod template.", "example": false }, "startJupyter": { "type": "boolean", "description": "Start JupyterLab at container start (see createTemplate).", "example": false }, "startSsh": { "type": "boolean", "description": "Set up SSH at container start (see createTemplate).", "example": true } }, "additionalProperties": false, "example": { "name": "Renamed PyTorch Template" }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json). Closed shape (unevaluatedProperties false) as in the public file.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateTemplateRequest" };
+function validate379(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate377.evaluated;
+  const evaluated0 = validate379.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15770,7 +15890,7 @@ function validate377(data, { instancePath = "", parentData, parentDataProperty, 
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!func11.call(schema162.properties, key0)) {
+      if (!func11.call(schema163.properties, key0)) {
         const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err0];
@@ -15836,8 +15956,8 @@ function validate377(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.registry !== void 0) {
-      if (!validate254(data.registry, { instancePath: instancePath + "/registry", parentData: data, parentDataProperty: "registry", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate254.errors : vErrors.concat(validate254.errors);
+      if (!validate256(data.registry, { instancePath: instancePath + "/registry", parentData: data, parentDataProperty: "registry", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate256.errors : vErrors.concat(validate256.errors);
         errors = vErrors.length;
       }
     }
@@ -15896,8 +16016,8 @@ function validate377(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.category !== void 0) {
-      if (!validate368(data.category, { instancePath: instancePath + "/category", parentData: data, parentDataProperty: "category", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate368.errors : vErrors.concat(validate368.errors);
+      if (!validate370(data.category, { instancePath: instancePath + "/category", parentData: data, parentDataProperty: "category", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate370.errors : vErrors.concat(validate370.errors);
         errors = vErrors.length;
       }
     }
@@ -15991,17 +16111,17 @@ function validate377(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate377.errors = vErrors;
+  validate379.errors = vErrors;
   return errors === 0;
 }
-validate377.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const schema__ListTemplatesResponse = validate385;
-const schema163 = { "type": "object", "required": ["templates"], "description": "Templates wrapped in an object; the public file states no pagination.", "properties": { "templates": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template" }, "example": [{ "id": "9x4m2p7v", "name": "PyTorch GPU Template", "image": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "args": "", "disk": 50, "mounts": { "persistent": { "size": 20, "path": "/workspace" } }, "ports": ["8888/http"], "env": { "JUPYTER_ENABLE_LAB": "yes" }, "registry": null, "serverless": false, "public": false, "category": "NVIDIA", "startSsh": true, "startJupyter": false, "allowedCudaVersions": [] }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListTemplatesResponse" };
-function validate385(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate379.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const schema__ListTemplatesResponse = validate387;
+const schema164 = { "type": "object", "required": ["templates"], "description": "Templates wrapped in an object; the public file states no pagination.", "properties": { "templates": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template" }, "example": [{ "id": "9x4m2p7v", "name": "PyTorch GPU Template", "image": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "args": "", "disk": 50, "mounts": { "persistent": { "size": 20, "path": "/workspace" } }, "ports": ["8888/http"], "env": { "JUPYTER_ENABLE_LAB": "yes" }, "registry": null, "serverless": false, "public": false, "category": "NVIDIA", "startSsh": true, "startJupyter": false, "allowedCudaVersions": [] }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListTemplatesResponse" };
+function validate387(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate385.evaluated;
+  const evaluated0 = validate387.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16047,40 +16167,19 @@ function validate385(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate385.errors = vErrors;
-  return errors === 0;
-}
-validate385.evaluated = { "props": { "templates": true }, "dynamicProps": false, "dynamicItems": false };
-const schema__disk = validate189;
-const schema__env = validate191;
-const schema__ports = validate193;
-const schema__registry = validate254;
-const schema__pools = validate315;
-const schema__excludedTypes = validate317;
-const schema__count = validate319;
-const getSshKeys__r200 = validate387;
-const schema164 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/SshKeys", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r200" };
-function validate387(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate387.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate52(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
-    errors = vErrors.length;
-  }
   validate387.errors = vErrors;
   return errors === 0;
 }
-validate387.evaluated = { "props": { "keys": true }, "dynamicProps": false, "dynamicItems": false };
-const getSshKeys__r401 = validate389;
-const schema165 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r401" };
+validate387.evaluated = { "props": { "templates": true }, "dynamicProps": false, "dynamicItems": false };
+const schema__disk = validate189;
+const schema__env = validate191;
+const schema__ports = validate193;
+const schema__registry = validate256;
+const schema__pools = validate317;
+const schema__excludedTypes = validate319;
+const schema__count = validate321;
+const getSshKeys__r200 = validate389;
+const schema165 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/SshKeys", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r200" };
 function validate389(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16092,16 +16191,16 @@ function validate389(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate52(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
     errors = vErrors.length;
   }
   validate389.errors = vErrors;
   return errors === 0;
 }
-validate389.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getSshKeys__r403 = validate391;
-const schema166 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r403" };
+validate389.evaluated = { "props": { "keys": true }, "dynamicProps": false, "dynamicItems": false };
+const getSshKeys__r401 = validate391;
+const schema166 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r401" };
 function validate391(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16113,16 +16212,16 @@ function validate391(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate391.errors = vErrors;
   return errors === 0;
 }
 validate391.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getSshKeys__r405 = validate393;
-const schema167 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r405" };
+const getSshKeys__r403 = validate393;
+const schema167 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r403" };
 function validate393(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16134,16 +16233,16 @@ function validate393(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate393.errors = vErrors;
   return errors === 0;
 }
 validate393.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getSshKeys__r429 = validate395;
-const schema168 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r429" };
+const getSshKeys__r405 = validate395;
+const schema168 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r405" };
 function validate395(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16155,16 +16254,16 @@ function validate395(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate395.errors = vErrors;
   return errors === 0;
 }
 validate395.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getSshKeys__r500 = validate397;
-const schema169 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r500" };
+const getSshKeys__r429 = validate397;
+const schema169 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r429" };
 function validate397(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16176,16 +16275,16 @@ function validate397(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate397.errors = vErrors;
   return errors === 0;
 }
 validate397.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__body = validate399;
-const schema170 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateSshKeysRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__body" };
+const getSshKeys__r500 = validate399;
+const schema170 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r500" };
 function validate399(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16197,16 +16296,16 @@ function validate399(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate53(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate399.errors = vErrors;
   return errors === 0;
 }
-validate399.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__r200 = validate401;
-const schema171 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/SshKeys", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r200" };
+validate399.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateSshKeys__body = validate401;
+const schema171 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateSshKeysRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__body" };
 function validate401(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16218,16 +16317,16 @@ function validate401(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate52(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+  if (!validate53(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
     errors = vErrors.length;
   }
   validate401.errors = vErrors;
   return errors === 0;
 }
-validate401.evaluated = { "props": { "keys": true }, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__r400 = validate403;
-const schema172 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r400" };
+validate401.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updateSshKeys__r200 = validate403;
+const schema172 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/SshKeys", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r200" };
 function validate403(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16239,16 +16338,16 @@ function validate403(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate52(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
     errors = vErrors.length;
   }
   validate403.errors = vErrors;
   return errors === 0;
 }
-validate403.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__r401 = validate405;
-const schema173 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r401" };
+validate403.evaluated = { "props": { "keys": true }, "dynamicProps": false, "dynamicItems": false };
+const updateSshKeys__r400 = validate405;
+const schema173 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r400" };
 function validate405(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16260,16 +16359,16 @@ function validate405(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate405.errors = vErrors;
   return errors === 0;
 }
 validate405.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__r403 = validate407;
-const schema174 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r403" };
+const updateSshKeys__r401 = validate407;
+const schema174 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r401" };
 function validate407(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16281,16 +16380,16 @@ function validate407(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate407.errors = vErrors;
   return errors === 0;
 }
 validate407.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__r405 = validate409;
-const schema175 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r405" };
+const updateSshKeys__r403 = validate409;
+const schema175 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r403" };
 function validate409(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16302,16 +16401,16 @@ function validate409(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate409.errors = vErrors;
   return errors === 0;
 }
 validate409.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__r422 = validate411;
-const schema176 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r422" };
+const updateSshKeys__r405 = validate411;
+const schema176 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r405" };
 function validate411(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16323,16 +16422,16 @@ function validate411(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate411.errors = vErrors;
   return errors === 0;
 }
 validate411.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__r429 = validate413;
-const schema177 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r429" };
+const updateSshKeys__r422 = validate413;
+const schema177 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r422" };
 function validate413(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16344,16 +16443,16 @@ function validate413(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate413.errors = vErrors;
   return errors === 0;
 }
 validate413.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__r500 = validate415;
-const schema178 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r500" };
+const updateSshKeys__r429 = validate415;
+const schema178 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r429" };
 function validate415(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16365,16 +16464,16 @@ function validate415(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate415.errors = vErrors;
   return errors === 0;
 }
 validate415.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPods__r200 = validate417;
-const schema179 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPodsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r200" };
+const updateSshKeys__r500 = validate417;
+const schema179 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r500" };
 function validate417(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16386,16 +16485,16 @@ function validate417(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate271(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate271.errors : vErrors.concat(validate271.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate417.errors = vErrors;
   return errors === 0;
 }
-validate417.evaluated = { "props": { "pods": true }, "dynamicProps": false, "dynamicItems": false };
-const listPods__r400 = validate419;
-const schema180 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r400" };
+validate417.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPods__r200 = validate419;
+const schema180 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPodsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r200" };
 function validate419(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16414,9 +16513,9 @@ function validate419(data, { instancePath = "", parentData, parentDataProperty, 
   validate419.errors = vErrors;
   return errors === 0;
 }
-validate419.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPods__r401 = validate421;
-const schema181 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r401" };
+validate419.evaluated = { "props": { "pods": true }, "dynamicProps": false, "dynamicItems": false };
+const listPods__r400 = validate421;
+const schema181 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r400" };
 function validate421(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16428,16 +16527,16 @@ function validate421(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate421.errors = vErrors;
   return errors === 0;
 }
 validate421.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPods__r403 = validate423;
-const schema182 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r403" };
+const listPods__r401 = validate423;
+const schema182 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r401" };
 function validate423(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16449,16 +16548,16 @@ function validate423(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate423.errors = vErrors;
   return errors === 0;
 }
 validate423.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPods__r405 = validate425;
-const schema183 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r405" };
+const listPods__r403 = validate425;
+const schema183 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r403" };
 function validate425(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16470,16 +16569,16 @@ function validate425(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate425.errors = vErrors;
   return errors === 0;
 }
 validate425.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPods__r429 = validate427;
-const schema184 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r429" };
+const listPods__r405 = validate427;
+const schema184 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r405" };
 function validate427(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16491,16 +16590,16 @@ function validate427(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate427.errors = vErrors;
   return errors === 0;
 }
 validate427.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPods__r500 = validate429;
-const schema185 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r500" };
+const listPods__r429 = validate429;
+const schema185 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r429" };
 function validate429(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16512,16 +16611,16 @@ function validate429(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate429.errors = vErrors;
   return errors === 0;
 }
 validate429.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__body = validate431;
-const schema186 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreatePodRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__body" };
+const listPods__r500 = validate431;
+const schema186 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r500" };
 function validate431(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16533,16 +16632,16 @@ function validate431(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate249(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate249.errors : vErrors.concat(validate249.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate431.errors = vErrors;
   return errors === 0;
 }
-validate431.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createPod__r201 = validate433;
-const schema187 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r201" };
+validate431.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createPod__body = validate433;
+const schema187 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreatePodRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__body" };
 function validate433(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16554,16 +16653,16 @@ function validate433(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate213(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
+  if (!validate251(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
     errors = vErrors.length;
   }
   validate433.errors = vErrors;
   return errors === 0;
 }
-validate433.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r400 = validate435;
-const schema188 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r400" };
+validate433.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createPod__r201 = validate435;
+const schema188 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r201" };
 function validate435(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16575,16 +16674,16 @@ function validate435(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate213(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
     errors = vErrors.length;
   }
   validate435.errors = vErrors;
   return errors === 0;
 }
-validate435.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r401 = validate437;
-const schema189 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r401" };
+validate435.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
+const createPod__r400 = validate437;
+const schema189 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r400" };
 function validate437(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16596,16 +16695,16 @@ function validate437(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate437.errors = vErrors;
   return errors === 0;
 }
 validate437.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r403 = validate439;
-const schema190 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r403" };
+const createPod__r401 = validate439;
+const schema190 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r401" };
 function validate439(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16617,16 +16716,16 @@ function validate439(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate439.errors = vErrors;
   return errors === 0;
 }
 validate439.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r404 = validate441;
-const schema191 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r404" };
+const createPod__r403 = validate441;
+const schema191 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r403" };
 function validate441(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16638,16 +16737,16 @@ function validate441(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate441.errors = vErrors;
   return errors === 0;
 }
 validate441.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r405 = validate443;
-const schema192 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r405" };
+const createPod__r404 = validate443;
+const schema192 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r404" };
 function validate443(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16659,16 +16758,16 @@ function validate443(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate443.errors = vErrors;
   return errors === 0;
 }
 validate443.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r422 = validate445;
-const schema193 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r422" };
+const createPod__r405 = validate445;
+const schema193 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r405" };
 function validate445(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16680,16 +16779,16 @@ function validate445(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate445.errors = vErrors;
   return errors === 0;
 }
 validate445.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r429 = validate447;
-const schema194 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r429" };
+const createPod__r422 = validate447;
+const schema194 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r422" };
 function validate447(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16701,16 +16800,16 @@ function validate447(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate447.errors = vErrors;
   return errors === 0;
 }
 validate447.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r500 = validate449;
-const schema195 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r500" };
+const createPod__r429 = validate449;
+const schema195 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r429" };
 function validate449(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16722,16 +16821,16 @@ function validate449(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate449.errors = vErrors;
   return errors === 0;
 }
 validate449.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r200 = validate451;
-const schema196 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r200" };
+const createPod__r500 = validate451;
+const schema196 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r500" };
 function validate451(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16743,16 +16842,16 @@ function validate451(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate213(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate451.errors = vErrors;
   return errors === 0;
 }
-validate451.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r401 = validate453;
-const schema197 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r401" };
+validate451.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getPod__r200 = validate453;
+const schema197 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r200" };
 function validate453(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16764,16 +16863,16 @@ function validate453(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate213(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
     errors = vErrors.length;
   }
   validate453.errors = vErrors;
   return errors === 0;
 }
-validate453.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r403 = validate455;
-const schema198 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r403" };
+validate453.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
+const getPod__r401 = validate455;
+const schema198 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r401" };
 function validate455(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16785,16 +16884,16 @@ function validate455(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate455.errors = vErrors;
   return errors === 0;
 }
 validate455.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r404 = validate457;
-const schema199 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r404" };
+const getPod__r403 = validate457;
+const schema199 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r403" };
 function validate457(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16806,16 +16905,16 @@ function validate457(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate457.errors = vErrors;
   return errors === 0;
 }
 validate457.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r405 = validate459;
-const schema200 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r405" };
+const getPod__r404 = validate459;
+const schema200 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r404" };
 function validate459(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16827,16 +16926,16 @@ function validate459(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate459.errors = vErrors;
   return errors === 0;
 }
 validate459.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r429 = validate461;
-const schema201 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r429" };
+const getPod__r405 = validate461;
+const schema201 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r405" };
 function validate461(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16848,16 +16947,16 @@ function validate461(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate461.errors = vErrors;
   return errors === 0;
 }
 validate461.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r500 = validate463;
-const schema202 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r500" };
+const getPod__r429 = validate463;
+const schema202 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r429" };
 function validate463(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16869,16 +16968,16 @@ function validate463(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate463.errors = vErrors;
   return errors === 0;
 }
 validate463.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r401 = validate465;
-const schema203 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r401" };
+const getPod__r500 = validate465;
+const schema203 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r500" };
 function validate465(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16890,16 +16989,16 @@ function validate465(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate465.errors = vErrors;
   return errors === 0;
 }
 validate465.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r403 = validate467;
-const schema204 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r403" };
+const deletePod__r401 = validate467;
+const schema204 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r401" };
 function validate467(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16911,16 +17010,16 @@ function validate467(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate467.errors = vErrors;
   return errors === 0;
 }
 validate467.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r404 = validate469;
-const schema205 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r404" };
+const deletePod__r403 = validate469;
+const schema205 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r403" };
 function validate469(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16932,16 +17031,16 @@ function validate469(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate469.errors = vErrors;
   return errors === 0;
 }
 validate469.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r405 = validate471;
-const schema206 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r405" };
+const deletePod__r404 = validate471;
+const schema206 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r404" };
 function validate471(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16953,16 +17052,16 @@ function validate471(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate471.errors = vErrors;
   return errors === 0;
 }
 validate471.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r409 = validate473;
-const schema207 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r409" };
+const deletePod__r405 = validate473;
+const schema207 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r405" };
 function validate473(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16974,16 +17073,16 @@ function validate473(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate473.errors = vErrors;
   return errors === 0;
 }
 validate473.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r429 = validate475;
-const schema208 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r429" };
+const deletePod__r409 = validate475;
+const schema208 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r409" };
 function validate475(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -16995,16 +17094,16 @@ function validate475(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate475.errors = vErrors;
   return errors === 0;
 }
 validate475.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r500 = validate477;
-const schema209 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r500" };
+const deletePod__r429 = validate477;
+const schema209 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r429" };
 function validate477(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17016,16 +17115,16 @@ function validate477(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate477.errors = vErrors;
   return errors === 0;
 }
 validate477.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__body = validate479;
-const schema210 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdatePodRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__body" };
+const deletePod__r500 = validate479;
+const schema210 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r500" };
 function validate479(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17037,16 +17136,16 @@ function validate479(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate264(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate264.errors : vErrors.concat(validate264.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate479.errors = vErrors;
   return errors === 0;
 }
-validate479.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r200 = validate481;
-const schema211 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r200" };
+validate479.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updatePod__body = validate481;
+const schema211 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdatePodRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__body" };
 function validate481(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17058,16 +17157,16 @@ function validate481(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate213(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
+  if (!validate266(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate266.errors : vErrors.concat(validate266.errors);
     errors = vErrors.length;
   }
   validate481.errors = vErrors;
   return errors === 0;
 }
-validate481.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r400 = validate483;
-const schema212 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r400" };
+validate481.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updatePod__r200 = validate483;
+const schema212 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r200" };
 function validate483(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17079,16 +17178,16 @@ function validate483(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate213(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
     errors = vErrors.length;
   }
   validate483.errors = vErrors;
   return errors === 0;
 }
-validate483.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r401 = validate485;
-const schema213 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r401" };
+validate483.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
+const updatePod__r400 = validate485;
+const schema213 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r400" };
 function validate485(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17100,16 +17199,16 @@ function validate485(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate485.errors = vErrors;
   return errors === 0;
 }
 validate485.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r403 = validate487;
-const schema214 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r403" };
+const updatePod__r401 = validate487;
+const schema214 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r401" };
 function validate487(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17121,16 +17220,16 @@ function validate487(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate487.errors = vErrors;
   return errors === 0;
 }
 validate487.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r404 = validate489;
-const schema215 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r404" };
+const updatePod__r403 = validate489;
+const schema215 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r403" };
 function validate489(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17142,16 +17241,16 @@ function validate489(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate489.errors = vErrors;
   return errors === 0;
 }
 validate489.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r405 = validate491;
-const schema216 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r405" };
+const updatePod__r404 = validate491;
+const schema216 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r404" };
 function validate491(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17163,16 +17262,16 @@ function validate491(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate491.errors = vErrors;
   return errors === 0;
 }
 validate491.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r409 = validate493;
-const schema217 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r409" };
+const updatePod__r405 = validate493;
+const schema217 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r405" };
 function validate493(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17184,16 +17283,16 @@ function validate493(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate493.errors = vErrors;
   return errors === 0;
 }
 validate493.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r422 = validate495;
-const schema218 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r422" };
+const updatePod__r409 = validate495;
+const schema218 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r409" };
 function validate495(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17205,16 +17304,16 @@ function validate495(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate495.errors = vErrors;
   return errors === 0;
 }
 validate495.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r429 = validate497;
-const schema219 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r429" };
+const updatePod__r422 = validate497;
+const schema219 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r422" };
 function validate497(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17226,16 +17325,16 @@ function validate497(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate497.errors = vErrors;
   return errors === 0;
 }
 validate497.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r500 = validate499;
-const schema220 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r500" };
+const updatePod__r429 = validate499;
+const schema220 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r429" };
 function validate499(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17247,16 +17346,16 @@ function validate499(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate499.errors = vErrors;
   return errors === 0;
 }
 validate499.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__r400 = validate501;
-const schema221 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r400" };
+const updatePod__r500 = validate501;
+const schema221 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r500" };
 function validate501(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17268,16 +17367,16 @@ function validate501(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate501.errors = vErrors;
   return errors === 0;
 }
 validate501.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__r401 = validate503;
-const schema222 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r401" };
+const getPodLogs__r400 = validate503;
+const schema222 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r400" };
 function validate503(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17289,16 +17388,16 @@ function validate503(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate503.errors = vErrors;
   return errors === 0;
 }
 validate503.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__r403 = validate505;
-const schema223 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r403" };
+const getPodLogs__r401 = validate505;
+const schema223 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r401" };
 function validate505(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17310,16 +17409,16 @@ function validate505(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate505.errors = vErrors;
   return errors === 0;
 }
 validate505.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__r404 = validate507;
-const schema224 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r404" };
+const getPodLogs__r403 = validate507;
+const schema224 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r403" };
 function validate507(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17331,16 +17430,16 @@ function validate507(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate507.errors = vErrors;
   return errors === 0;
 }
 validate507.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__r405 = validate509;
-const schema225 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r405" };
+const getPodLogs__r404 = validate509;
+const schema225 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r404" };
 function validate509(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17352,16 +17451,16 @@ function validate509(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate509.errors = vErrors;
   return errors === 0;
 }
 validate509.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__r429 = validate511;
-const schema226 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r429" };
+const getPodLogs__r405 = validate511;
+const schema226 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r405" };
 function validate511(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17373,16 +17472,16 @@ function validate511(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate511.errors = vErrors;
   return errors === 0;
 }
 validate511.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__r500 = validate513;
-const schema227 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r500" };
+const getPodLogs__r429 = validate513;
+const schema227 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r429" };
 function validate513(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17394,16 +17493,16 @@ function validate513(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate513.errors = vErrors;
   return errors === 0;
 }
 validate513.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__body = validate515;
-const schema228 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/PodActionRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__body" };
+const getPodLogs__r500 = validate515;
+const schema228 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r500" };
 function validate515(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17415,16 +17514,16 @@ function validate515(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate247(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate515.errors = vErrors;
   return errors === 0;
 }
-validate515.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const podAction__r200 = validate517;
-const schema229 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r200" };
+validate515.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const podAction__body = validate517;
+const schema229 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/PodActionRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__body" };
 function validate517(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17436,16 +17535,16 @@ function validate517(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate213(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
+  if (!validate249(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate249.errors : vErrors.concat(validate249.errors);
     errors = vErrors.length;
   }
   validate517.errors = vErrors;
   return errors === 0;
 }
-validate517.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r400 = validate519;
-const schema230 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r400" };
+validate517.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const podAction__r200 = validate519;
+const schema230 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r200" };
 function validate519(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17457,16 +17556,16 @@ function validate519(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate213(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
     errors = vErrors.length;
   }
   validate519.errors = vErrors;
   return errors === 0;
 }
-validate519.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r401 = validate521;
-const schema231 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r401" };
+validate519.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
+const podAction__r400 = validate521;
+const schema231 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r400" };
 function validate521(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17478,16 +17577,16 @@ function validate521(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate521.errors = vErrors;
   return errors === 0;
 }
 validate521.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r403 = validate523;
-const schema232 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r403" };
+const podAction__r401 = validate523;
+const schema232 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r401" };
 function validate523(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17499,16 +17598,16 @@ function validate523(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate523.errors = vErrors;
   return errors === 0;
 }
 validate523.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r404 = validate525;
-const schema233 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r404" };
+const podAction__r403 = validate525;
+const schema233 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r403" };
 function validate525(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17520,16 +17619,16 @@ function validate525(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate525.errors = vErrors;
   return errors === 0;
 }
 validate525.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r405 = validate527;
-const schema234 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r405" };
+const podAction__r404 = validate527;
+const schema234 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r404" };
 function validate527(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17541,16 +17640,16 @@ function validate527(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate527.errors = vErrors;
   return errors === 0;
 }
 validate527.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r409 = validate529;
-const schema235 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r409" };
+const podAction__r405 = validate529;
+const schema235 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r405" };
 function validate529(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17562,16 +17661,16 @@ function validate529(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate529.errors = vErrors;
   return errors === 0;
 }
 validate529.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r422 = validate531;
-const schema236 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r422" };
+const podAction__r409 = validate531;
+const schema236 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r409" };
 function validate531(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17583,16 +17682,16 @@ function validate531(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate531.errors = vErrors;
   return errors === 0;
 }
 validate531.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r429 = validate533;
-const schema237 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r429" };
+const podAction__r422 = validate533;
+const schema237 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r422" };
 function validate533(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17604,16 +17703,16 @@ function validate533(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate533.errors = vErrors;
   return errors === 0;
 }
 validate533.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r500 = validate535;
-const schema238 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r500" };
+const podAction__r429 = validate535;
+const schema238 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r429" };
 function validate535(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17625,16 +17724,16 @@ function validate535(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate535.errors = vErrors;
   return errors === 0;
 }
 validate535.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusters__r200 = validate537;
-const schema239 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListClustersResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r200" };
+const podAction__r500 = validate537;
+const schema239 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r500" };
 function validate537(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17646,16 +17745,16 @@ function validate537(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate203(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate203.errors : vErrors.concat(validate203.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate537.errors = vErrors;
   return errors === 0;
 }
-validate537.evaluated = { "props": { "clusters": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusters__r401 = validate539;
-const schema240 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r401" };
+validate537.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusters__r200 = validate539;
+const schema240 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListClustersResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r200" };
 function validate539(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17667,16 +17766,16 @@ function validate539(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate203(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate203.errors : vErrors.concat(validate203.errors);
     errors = vErrors.length;
   }
   validate539.errors = vErrors;
   return errors === 0;
 }
-validate539.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusters__r403 = validate541;
-const schema241 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r403" };
+validate539.evaluated = { "props": { "clusters": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusters__r401 = validate541;
+const schema241 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r401" };
 function validate541(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17688,16 +17787,16 @@ function validate541(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate541.errors = vErrors;
   return errors === 0;
 }
 validate541.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusters__r405 = validate543;
-const schema242 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r405" };
+const listClusters__r403 = validate543;
+const schema242 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r403" };
 function validate543(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17709,16 +17808,16 @@ function validate543(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate543.errors = vErrors;
   return errors === 0;
 }
 validate543.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusters__r429 = validate545;
-const schema243 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r429" };
+const listClusters__r405 = validate545;
+const schema243 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r405" };
 function validate545(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17730,16 +17829,16 @@ function validate545(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate545.errors = vErrors;
   return errors === 0;
 }
 validate545.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusters__r500 = validate547;
-const schema244 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r500" };
+const listClusters__r429 = validate547;
+const schema244 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r429" };
 function validate547(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17751,16 +17850,16 @@ function validate547(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate547.errors = vErrors;
   return errors === 0;
 }
 validate547.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__body = validate549;
-const schema245 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateClusterRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__body" };
+const listClusters__r500 = validate549;
+const schema245 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r500" };
 function validate549(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17772,16 +17871,16 @@ function validate549(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate186(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate186.errors : vErrors.concat(validate186.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate549.errors = vErrors;
   return errors === 0;
 }
-validate549.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r201 = validate551;
-const schema246 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cluster", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r201" };
+validate549.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createCluster__body = validate551;
+const schema246 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateClusterRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__body" };
 function validate551(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17793,16 +17892,16 @@ function validate551(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate173(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
+  if (!validate186(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate186.errors : vErrors.concat(validate186.errors);
     errors = vErrors.length;
   }
   validate551.errors = vErrors;
   return errors === 0;
 }
-validate551.evaluated = { "props": { "id": true, "name": true, "type": true, "compute": true, "template": true, "dataCenterId": true, "pods": true, "network": true, "primary": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r400 = validate553;
-const schema247 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r400" };
+validate551.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createCluster__r201 = validate553;
+const schema247 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cluster", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r201" };
 function validate553(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17814,16 +17913,16 @@ function validate553(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate173(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
     errors = vErrors.length;
   }
   validate553.errors = vErrors;
   return errors === 0;
 }
-validate553.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r401 = validate555;
-const schema248 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r401" };
+validate553.evaluated = { "props": { "id": true, "name": true, "type": true, "compute": true, "template": true, "dataCenterId": true, "pods": true, "network": true, "primary": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
+const createCluster__r400 = validate555;
+const schema248 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r400" };
 function validate555(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17835,16 +17934,16 @@ function validate555(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate555.errors = vErrors;
   return errors === 0;
 }
 validate555.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r403 = validate557;
-const schema249 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r403" };
+const createCluster__r401 = validate557;
+const schema249 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r401" };
 function validate557(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17856,16 +17955,16 @@ function validate557(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate557.errors = vErrors;
   return errors === 0;
 }
 validate557.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r405 = validate559;
-const schema250 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r405" };
+const createCluster__r403 = validate559;
+const schema250 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r403" };
 function validate559(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17877,16 +17976,16 @@ function validate559(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate559.errors = vErrors;
   return errors === 0;
 }
 validate559.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r422 = validate561;
-const schema251 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r422" };
+const createCluster__r405 = validate561;
+const schema251 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r405" };
 function validate561(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17898,16 +17997,16 @@ function validate561(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate561.errors = vErrors;
   return errors === 0;
 }
 validate561.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r429 = validate563;
-const schema252 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r429" };
+const createCluster__r422 = validate563;
+const schema252 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r422" };
 function validate563(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17919,16 +18018,16 @@ function validate563(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate563.errors = vErrors;
   return errors === 0;
 }
 validate563.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r500 = validate565;
-const schema253 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r500" };
+const createCluster__r429 = validate565;
+const schema253 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r429" };
 function validate565(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17940,16 +18039,16 @@ function validate565(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate565.errors = vErrors;
   return errors === 0;
 }
 validate565.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r200 = validate567;
-const schema254 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cluster", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r200" };
+const createCluster__r500 = validate567;
+const schema254 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r500" };
 function validate567(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17961,16 +18060,16 @@ function validate567(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate173(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate567.errors = vErrors;
   return errors === 0;
 }
-validate567.evaluated = { "props": { "id": true, "name": true, "type": true, "compute": true, "template": true, "dataCenterId": true, "pods": true, "network": true, "primary": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r401 = validate569;
-const schema255 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r401" };
+validate567.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getCluster__r200 = validate569;
+const schema255 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cluster", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r200" };
 function validate569(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -17982,16 +18081,16 @@ function validate569(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate173(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
     errors = vErrors.length;
   }
   validate569.errors = vErrors;
   return errors === 0;
 }
-validate569.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r403 = validate571;
-const schema256 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r403" };
+validate569.evaluated = { "props": { "id": true, "name": true, "type": true, "compute": true, "template": true, "dataCenterId": true, "pods": true, "network": true, "primary": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
+const getCluster__r401 = validate571;
+const schema256 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r401" };
 function validate571(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18003,16 +18102,16 @@ function validate571(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate571.errors = vErrors;
   return errors === 0;
 }
 validate571.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r404 = validate573;
-const schema257 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r404" };
+const getCluster__r403 = validate573;
+const schema257 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r403" };
 function validate573(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18024,16 +18123,16 @@ function validate573(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate573.errors = vErrors;
   return errors === 0;
 }
 validate573.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r405 = validate575;
-const schema258 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r405" };
+const getCluster__r404 = validate575;
+const schema258 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r404" };
 function validate575(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18045,16 +18144,16 @@ function validate575(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate575.errors = vErrors;
   return errors === 0;
 }
 validate575.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r429 = validate577;
-const schema259 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r429" };
+const getCluster__r405 = validate577;
+const schema259 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r405" };
 function validate577(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18066,16 +18165,16 @@ function validate577(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate577.errors = vErrors;
   return errors === 0;
 }
 validate577.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r500 = validate579;
-const schema260 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r500" };
+const getCluster__r429 = validate579;
+const schema260 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r429" };
 function validate579(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18087,16 +18186,16 @@ function validate579(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate579.errors = vErrors;
   return errors === 0;
 }
 validate579.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteCluster__r401 = validate581;
-const schema261 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r401" };
+const getCluster__r500 = validate581;
+const schema261 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r500" };
 function validate581(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18108,16 +18207,16 @@ function validate581(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate581.errors = vErrors;
   return errors === 0;
 }
 validate581.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteCluster__r403 = validate583;
-const schema262 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r403" };
+const deleteCluster__r401 = validate583;
+const schema262 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r401" };
 function validate583(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18129,16 +18228,16 @@ function validate583(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate583.errors = vErrors;
   return errors === 0;
 }
 validate583.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteCluster__r404 = validate585;
-const schema263 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r404" };
+const deleteCluster__r403 = validate585;
+const schema263 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r403" };
 function validate585(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18150,16 +18249,16 @@ function validate585(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate585.errors = vErrors;
   return errors === 0;
 }
 validate585.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteCluster__r405 = validate587;
-const schema264 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r405" };
+const deleteCluster__r404 = validate587;
+const schema264 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r404" };
 function validate587(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18171,16 +18270,16 @@ function validate587(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate587.errors = vErrors;
   return errors === 0;
 }
 validate587.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteCluster__r429 = validate589;
-const schema265 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r429" };
+const deleteCluster__r405 = validate589;
+const schema265 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r405" };
 function validate589(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18192,16 +18291,16 @@ function validate589(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate589.errors = vErrors;
   return errors === 0;
 }
 validate589.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteCluster__r500 = validate591;
-const schema266 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r500" };
+const deleteCluster__r429 = validate591;
+const schema266 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r429" };
 function validate591(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18213,16 +18312,16 @@ function validate591(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate591.errors = vErrors;
   return errors === 0;
 }
 validate591.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__body = validate593;
-const schema267 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateClusterRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__body" };
+const deleteCluster__r500 = validate593;
+const schema267 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r500" };
 function validate593(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18234,16 +18333,16 @@ function validate593(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate202(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate202.errors : vErrors.concat(validate202.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate593.errors = vErrors;
   return errors === 0;
 }
-validate593.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r200 = validate595;
-const schema268 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cluster", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r200" };
+validate593.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateCluster__body = validate595;
+const schema268 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateClusterRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__body" };
 function validate595(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18255,16 +18354,16 @@ function validate595(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate173(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
+  if (!validate202(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate202.errors : vErrors.concat(validate202.errors);
     errors = vErrors.length;
   }
   validate595.errors = vErrors;
   return errors === 0;
 }
-validate595.evaluated = { "props": { "id": true, "name": true, "type": true, "compute": true, "template": true, "dataCenterId": true, "pods": true, "network": true, "primary": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r400 = validate597;
-const schema269 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r400" };
+validate595.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updateCluster__r200 = validate597;
+const schema269 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cluster", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r200" };
 function validate597(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18276,16 +18375,16 @@ function validate597(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate173(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
     errors = vErrors.length;
   }
   validate597.errors = vErrors;
   return errors === 0;
 }
-validate597.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r401 = validate599;
-const schema270 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r401" };
+validate597.evaluated = { "props": { "id": true, "name": true, "type": true, "compute": true, "template": true, "dataCenterId": true, "pods": true, "network": true, "primary": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
+const updateCluster__r400 = validate599;
+const schema270 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r400" };
 function validate599(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18297,16 +18396,16 @@ function validate599(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate599.errors = vErrors;
   return errors === 0;
 }
 validate599.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r403 = validate601;
-const schema271 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r403" };
+const updateCluster__r401 = validate601;
+const schema271 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r401" };
 function validate601(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18318,16 +18417,16 @@ function validate601(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate601.errors = vErrors;
   return errors === 0;
 }
 validate601.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r404 = validate603;
-const schema272 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r404" };
+const updateCluster__r403 = validate603;
+const schema272 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r403" };
 function validate603(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18339,16 +18438,16 @@ function validate603(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate603.errors = vErrors;
   return errors === 0;
 }
 validate603.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r405 = validate605;
-const schema273 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r405" };
+const updateCluster__r404 = validate605;
+const schema273 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r404" };
 function validate605(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18360,16 +18459,16 @@ function validate605(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate605.errors = vErrors;
   return errors === 0;
 }
 validate605.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r422 = validate607;
-const schema274 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r422" };
+const updateCluster__r405 = validate607;
+const schema274 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r405" };
 function validate607(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18381,16 +18480,16 @@ function validate607(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate607.errors = vErrors;
   return errors === 0;
 }
 validate607.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r429 = validate609;
-const schema275 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r429" };
+const updateCluster__r422 = validate609;
+const schema275 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r422" };
 function validate609(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18402,16 +18501,16 @@ function validate609(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate609.errors = vErrors;
   return errors === 0;
 }
 validate609.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r500 = validate611;
-const schema276 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r500" };
+const updateCluster__r429 = validate611;
+const schema276 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r429" };
 function validate611(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18423,16 +18522,16 @@ function validate611(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate611.errors = vErrors;
   return errors === 0;
 }
 validate611.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r200 = validate613;
-const schema277 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPodsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r200" };
+const updateCluster__r500 = validate613;
+const schema277 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r500" };
 function validate613(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18444,16 +18543,16 @@ function validate613(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate271(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate271.errors : vErrors.concat(validate271.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate613.errors = vErrors;
   return errors === 0;
 }
-validate613.evaluated = { "props": { "pods": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r401 = validate615;
-const schema278 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r401" };
+validate613.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterPods__r200 = validate615;
+const schema278 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPodsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r200" };
 function validate615(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18472,9 +18571,9 @@ function validate615(data, { instancePath = "", parentData, parentDataProperty, 
   validate615.errors = vErrors;
   return errors === 0;
 }
-validate615.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r403 = validate617;
-const schema279 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r403" };
+validate615.evaluated = { "props": { "pods": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterPods__r401 = validate617;
+const schema279 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r401" };
 function validate617(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18486,16 +18585,16 @@ function validate617(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate617.errors = vErrors;
   return errors === 0;
 }
 validate617.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r404 = validate619;
-const schema280 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r404" };
+const listClusterPods__r403 = validate619;
+const schema280 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r403" };
 function validate619(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18507,16 +18606,16 @@ function validate619(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate619.errors = vErrors;
   return errors === 0;
 }
 validate619.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r405 = validate621;
-const schema281 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r405" };
+const listClusterPods__r404 = validate621;
+const schema281 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r404" };
 function validate621(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18528,16 +18627,16 @@ function validate621(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate621.errors = vErrors;
   return errors === 0;
 }
 validate621.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r429 = validate623;
-const schema282 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r429" };
+const listClusterPods__r405 = validate623;
+const schema282 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r405" };
 function validate623(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18549,16 +18648,16 @@ function validate623(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate623.errors = vErrors;
   return errors === 0;
 }
 validate623.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r500 = validate625;
-const schema283 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r500" };
+const listClusterPods__r429 = validate625;
+const schema283 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r429" };
 function validate625(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18570,16 +18669,16 @@ function validate625(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate625.errors = vErrors;
   return errors === 0;
 }
 validate625.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r200 = validate627;
-const schema284 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r200" };
+const listClusterPods__r500 = validate627;
+const schema284 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r500" };
 function validate627(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18591,16 +18690,16 @@ function validate627(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate342(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate342.errors : vErrors.concat(validate342.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate627.errors = vErrors;
   return errors === 0;
 }
-validate627.evaluated = { "props": { "endpoints": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r401 = validate629;
-const schema285 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r401" };
+validate627.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpoints__r200 = validate629;
+const schema285 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r200" };
 function validate629(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18612,16 +18711,16 @@ function validate629(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate344(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate344.errors : vErrors.concat(validate344.errors);
     errors = vErrors.length;
   }
   validate629.errors = vErrors;
   return errors === 0;
 }
-validate629.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r403 = validate631;
-const schema286 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r403" };
+validate629.evaluated = { "props": { "endpoints": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpoints__r401 = validate631;
+const schema286 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r401" };
 function validate631(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18633,16 +18732,16 @@ function validate631(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate631.errors = vErrors;
   return errors === 0;
 }
 validate631.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r405 = validate633;
-const schema287 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r405" };
+const listEndpoints__r403 = validate633;
+const schema287 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r403" };
 function validate633(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18654,16 +18753,16 @@ function validate633(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate633.errors = vErrors;
   return errors === 0;
 }
 validate633.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r429 = validate635;
-const schema288 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r429" };
+const listEndpoints__r405 = validate635;
+const schema288 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r405" };
 function validate635(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18675,16 +18774,16 @@ function validate635(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate635.errors = vErrors;
   return errors === 0;
 }
 validate635.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r500 = validate637;
-const schema289 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r500" };
+const listEndpoints__r429 = validate637;
+const schema289 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r429" };
 function validate637(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18696,16 +18795,16 @@ function validate637(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate637.errors = vErrors;
   return errors === 0;
 }
 validate637.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__body = validate639;
-const schema290 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateEndpointRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__body" };
+const listEndpoints__r500 = validate639;
+const schema290 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r500" };
 function validate639(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18717,16 +18816,16 @@ function validate639(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate307(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate307.errors : vErrors.concat(validate307.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate639.errors = vErrors;
   return errors === 0;
 }
-validate639.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r201 = validate641;
-const schema291 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r201" };
+validate639.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createEndpoint__body = validate641;
+const schema291 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateEndpointRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__body" };
 function validate641(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18738,16 +18837,16 @@ function validate641(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate282(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate282.errors : vErrors.concat(validate282.errors);
+  if (!validate309(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate309.errors : vErrors.concat(validate309.errors);
     errors = vErrors.length;
   }
   validate641.errors = vErrors;
   return errors === 0;
 }
-validate641.evaluated = { "props": { "id": true, "name": true, "type": true, "requestUrls": true, "gpu": true, "cpu": true, "workers": true, "scaling": true, "dataCenterIds": true, "networkVolumes": true, "timeout": true, "flashboot": true, "createdAt": true, "registry": true, "args": true, "disk": true, "env": true, "image": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r400 = validate643;
-const schema292 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r400" };
+validate641.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createEndpoint__r201 = validate643;
+const schema292 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r201" };
 function validate643(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18759,16 +18858,16 @@ function validate643(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate284(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
     errors = vErrors.length;
   }
   validate643.errors = vErrors;
   return errors === 0;
 }
-validate643.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r401 = validate645;
-const schema293 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r401" };
+validate643.evaluated = { "props": { "id": true, "name": true, "type": true, "requestUrls": true, "gpu": true, "cpu": true, "workers": true, "scaling": true, "dataCenterIds": true, "networkVolumes": true, "timeout": true, "flashboot": true, "createdAt": true, "registry": true, "args": true, "disk": true, "env": true, "image": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
+const createEndpoint__r400 = validate645;
+const schema293 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r400" };
 function validate645(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18780,16 +18879,16 @@ function validate645(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate645.errors = vErrors;
   return errors === 0;
 }
 validate645.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r403 = validate647;
-const schema294 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r403" };
+const createEndpoint__r401 = validate647;
+const schema294 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r401" };
 function validate647(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18801,16 +18900,16 @@ function validate647(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate647.errors = vErrors;
   return errors === 0;
 }
 validate647.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r404 = validate649;
-const schema295 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r404" };
+const createEndpoint__r403 = validate649;
+const schema295 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r403" };
 function validate649(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18822,16 +18921,16 @@ function validate649(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate649.errors = vErrors;
   return errors === 0;
 }
 validate649.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r405 = validate651;
-const schema296 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r405" };
+const createEndpoint__r404 = validate651;
+const schema296 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r404" };
 function validate651(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18843,16 +18942,16 @@ function validate651(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate651.errors = vErrors;
   return errors === 0;
 }
 validate651.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r422 = validate653;
-const schema297 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r422" };
+const createEndpoint__r405 = validate653;
+const schema297 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r405" };
 function validate653(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18864,16 +18963,16 @@ function validate653(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate653.errors = vErrors;
   return errors === 0;
 }
 validate653.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r429 = validate655;
-const schema298 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r429" };
+const createEndpoint__r422 = validate655;
+const schema298 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r422" };
 function validate655(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18885,16 +18984,16 @@ function validate655(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate655.errors = vErrors;
   return errors === 0;
 }
 validate655.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r500 = validate657;
-const schema299 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r500" };
+const createEndpoint__r429 = validate657;
+const schema299 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r429" };
 function validate657(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18906,16 +19005,16 @@ function validate657(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate657.errors = vErrors;
   return errors === 0;
 }
 validate657.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r200 = validate659;
-const schema300 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r200" };
+const createEndpoint__r500 = validate659;
+const schema300 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r500" };
 function validate659(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18927,16 +19026,16 @@ function validate659(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate282(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate282.errors : vErrors.concat(validate282.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate659.errors = vErrors;
   return errors === 0;
 }
-validate659.evaluated = { "props": { "id": true, "name": true, "type": true, "requestUrls": true, "gpu": true, "cpu": true, "workers": true, "scaling": true, "dataCenterIds": true, "networkVolumes": true, "timeout": true, "flashboot": true, "createdAt": true, "registry": true, "args": true, "disk": true, "env": true, "image": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r401 = validate661;
-const schema301 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r401" };
+validate659.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpoint__r200 = validate661;
+const schema301 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r200" };
 function validate661(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18948,16 +19047,16 @@ function validate661(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate284(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
     errors = vErrors.length;
   }
   validate661.errors = vErrors;
   return errors === 0;
 }
-validate661.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r403 = validate663;
-const schema302 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r403" };
+validate661.evaluated = { "props": { "id": true, "name": true, "type": true, "requestUrls": true, "gpu": true, "cpu": true, "workers": true, "scaling": true, "dataCenterIds": true, "networkVolumes": true, "timeout": true, "flashboot": true, "createdAt": true, "registry": true, "args": true, "disk": true, "env": true, "image": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpoint__r401 = validate663;
+const schema302 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r401" };
 function validate663(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18969,16 +19068,16 @@ function validate663(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate663.errors = vErrors;
   return errors === 0;
 }
 validate663.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r404 = validate665;
-const schema303 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r404" };
+const getEndpoint__r403 = validate665;
+const schema303 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r403" };
 function validate665(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -18990,16 +19089,16 @@ function validate665(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate665.errors = vErrors;
   return errors === 0;
 }
 validate665.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r405 = validate667;
-const schema304 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r405" };
+const getEndpoint__r404 = validate667;
+const schema304 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r404" };
 function validate667(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19011,16 +19110,16 @@ function validate667(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate667.errors = vErrors;
   return errors === 0;
 }
 validate667.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r429 = validate669;
-const schema305 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r429" };
+const getEndpoint__r405 = validate669;
+const schema305 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r405" };
 function validate669(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19032,16 +19131,16 @@ function validate669(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate669.errors = vErrors;
   return errors === 0;
 }
 validate669.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r500 = validate671;
-const schema306 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r500" };
+const getEndpoint__r429 = validate671;
+const schema306 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r429" };
 function validate671(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19053,16 +19152,16 @@ function validate671(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate671.errors = vErrors;
   return errors === 0;
 }
 validate671.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r401 = validate673;
-const schema307 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r401" };
+const getEndpoint__r500 = validate673;
+const schema307 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r500" };
 function validate673(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19074,16 +19173,16 @@ function validate673(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate673.errors = vErrors;
   return errors === 0;
 }
 validate673.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r403 = validate675;
-const schema308 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r403" };
+const deleteEndpoint__r401 = validate675;
+const schema308 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r401" };
 function validate675(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19095,16 +19194,16 @@ function validate675(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate675.errors = vErrors;
   return errors === 0;
 }
 validate675.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r404 = validate677;
-const schema309 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r404" };
+const deleteEndpoint__r403 = validate677;
+const schema309 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r403" };
 function validate677(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19116,16 +19215,16 @@ function validate677(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate677.errors = vErrors;
   return errors === 0;
 }
 validate677.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r405 = validate679;
-const schema310 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r405" };
+const deleteEndpoint__r404 = validate679;
+const schema310 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r404" };
 function validate679(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19137,16 +19236,16 @@ function validate679(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate679.errors = vErrors;
   return errors === 0;
 }
 validate679.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r429 = validate681;
-const schema311 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r429" };
+const deleteEndpoint__r405 = validate681;
+const schema311 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r405" };
 function validate681(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19158,16 +19257,16 @@ function validate681(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate681.errors = vErrors;
   return errors === 0;
 }
 validate681.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r500 = validate683;
-const schema312 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r500" };
+const deleteEndpoint__r429 = validate683;
+const schema312 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r429" };
 function validate683(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19179,16 +19278,16 @@ function validate683(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate683.errors = vErrors;
   return errors === 0;
 }
 validate683.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__body = validate685;
-const schema313 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateEndpointRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__body" };
+const deleteEndpoint__r500 = validate685;
+const schema313 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r500" };
 function validate685(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19200,16 +19299,16 @@ function validate685(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate327(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate327.errors : vErrors.concat(validate327.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate685.errors = vErrors;
   return errors === 0;
 }
-validate685.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r200 = validate687;
-const schema314 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r200" };
+validate685.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__body = validate687;
+const schema314 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateEndpointRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__body" };
 function validate687(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19221,16 +19320,16 @@ function validate687(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate282(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate282.errors : vErrors.concat(validate282.errors);
+  if (!validate329(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate329.errors : vErrors.concat(validate329.errors);
     errors = vErrors.length;
   }
   validate687.errors = vErrors;
   return errors === 0;
 }
-validate687.evaluated = { "props": { "id": true, "name": true, "type": true, "requestUrls": true, "gpu": true, "cpu": true, "workers": true, "scaling": true, "dataCenterIds": true, "networkVolumes": true, "timeout": true, "flashboot": true, "createdAt": true, "registry": true, "args": true, "disk": true, "env": true, "image": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r400 = validate689;
-const schema315 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r400" };
+validate687.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__r200 = validate689;
+const schema315 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r200" };
 function validate689(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19242,16 +19341,16 @@ function validate689(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate284(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
     errors = vErrors.length;
   }
   validate689.errors = vErrors;
   return errors === 0;
 }
-validate689.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r401 = validate691;
-const schema316 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r401" };
+validate689.evaluated = { "props": { "id": true, "name": true, "type": true, "requestUrls": true, "gpu": true, "cpu": true, "workers": true, "scaling": true, "dataCenterIds": true, "networkVolumes": true, "timeout": true, "flashboot": true, "createdAt": true, "registry": true, "args": true, "disk": true, "env": true, "image": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__r400 = validate691;
+const schema316 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r400" };
 function validate691(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19263,16 +19362,16 @@ function validate691(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate691.errors = vErrors;
   return errors === 0;
 }
 validate691.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r403 = validate693;
-const schema317 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r403" };
+const updateEndpoint__r401 = validate693;
+const schema317 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r401" };
 function validate693(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19284,16 +19383,16 @@ function validate693(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate693.errors = vErrors;
   return errors === 0;
 }
 validate693.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r404 = validate695;
-const schema318 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r404" };
+const updateEndpoint__r403 = validate695;
+const schema318 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r403" };
 function validate695(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19305,16 +19404,16 @@ function validate695(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate695.errors = vErrors;
   return errors === 0;
 }
 validate695.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r405 = validate697;
-const schema319 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r405" };
+const updateEndpoint__r404 = validate697;
+const schema319 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r404" };
 function validate697(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19326,16 +19425,16 @@ function validate697(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate697.errors = vErrors;
   return errors === 0;
 }
 validate697.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r422 = validate699;
-const schema320 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r422" };
+const updateEndpoint__r405 = validate699;
+const schema320 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r405" };
 function validate699(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19347,16 +19446,16 @@ function validate699(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate699.errors = vErrors;
   return errors === 0;
 }
 validate699.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r429 = validate701;
-const schema321 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r429" };
+const updateEndpoint__r422 = validate701;
+const schema321 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r422" };
 function validate701(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19368,16 +19467,16 @@ function validate701(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate701.errors = vErrors;
   return errors === 0;
 }
 validate701.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r500 = validate703;
-const schema322 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r500" };
+const updateEndpoint__r429 = validate703;
+const schema322 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r429" };
 function validate703(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19389,16 +19488,16 @@ function validate703(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate703.errors = vErrors;
   return errors === 0;
 }
 validate703.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r200 = validate705;
-const schema323 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointWorkersResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r200" };
+const updateEndpoint__r500 = validate705;
+const schema323 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r500" };
 function validate705(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19410,16 +19509,16 @@ function validate705(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate344(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate344.errors : vErrors.concat(validate344.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate705.errors = vErrors;
   return errors === 0;
 }
-validate705.evaluated = { "props": { "workers": true, "summary": true, "endpointVersion": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r401 = validate707;
-const schema324 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r401" };
+validate705.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointWorkers__r200 = validate707;
+const schema324 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointWorkersResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r200" };
 function validate707(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19431,16 +19530,16 @@ function validate707(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate346(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate346.errors : vErrors.concat(validate346.errors);
     errors = vErrors.length;
   }
   validate707.errors = vErrors;
   return errors === 0;
 }
-validate707.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r403 = validate709;
-const schema325 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r403" };
+validate707.evaluated = { "props": { "workers": true, "summary": true, "endpointVersion": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointWorkers__r401 = validate709;
+const schema325 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r401" };
 function validate709(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19452,16 +19551,16 @@ function validate709(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate709.errors = vErrors;
   return errors === 0;
 }
 validate709.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r404 = validate711;
-const schema326 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r404" };
+const listEndpointWorkers__r403 = validate711;
+const schema326 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r403" };
 function validate711(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19473,16 +19572,16 @@ function validate711(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate711.errors = vErrors;
   return errors === 0;
 }
 validate711.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r405 = validate713;
-const schema327 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r405" };
+const listEndpointWorkers__r404 = validate713;
+const schema327 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r404" };
 function validate713(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19494,16 +19593,16 @@ function validate713(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate713.errors = vErrors;
   return errors === 0;
 }
 validate713.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r429 = validate715;
-const schema328 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r429" };
+const listEndpointWorkers__r405 = validate715;
+const schema328 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r405" };
 function validate715(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19515,16 +19614,16 @@ function validate715(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate715.errors = vErrors;
   return errors === 0;
 }
 validate715.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r500 = validate717;
-const schema329 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r500" };
+const listEndpointWorkers__r429 = validate717;
+const schema329 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r429" };
 function validate717(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19536,16 +19635,16 @@ function validate717(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate717.errors = vErrors;
   return errors === 0;
 }
 validate717.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r200 = validate719;
-const schema330 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointReleasesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r200" };
+const listEndpointWorkers__r500 = validate719;
+const schema330 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r500" };
 function validate719(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19557,16 +19656,16 @@ function validate719(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate351(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate351.errors : vErrors.concat(validate351.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate719.errors = vErrors;
   return errors === 0;
 }
-validate719.evaluated = { "props": { "pagination": true, "endpointVersion": true, "rollout": true, "releases": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r400 = validate721;
-const schema331 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r400" };
+validate719.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointReleases__r200 = validate721;
+const schema331 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointReleasesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r200" };
 function validate721(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19578,16 +19677,16 @@ function validate721(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate353(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate353.errors : vErrors.concat(validate353.errors);
     errors = vErrors.length;
   }
   validate721.errors = vErrors;
   return errors === 0;
 }
-validate721.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r401 = validate723;
-const schema332 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r401" };
+validate721.evaluated = { "props": { "pagination": true, "endpointVersion": true, "rollout": true, "releases": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointReleases__r400 = validate723;
+const schema332 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r400" };
 function validate723(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19599,16 +19698,16 @@ function validate723(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate723.errors = vErrors;
   return errors === 0;
 }
 validate723.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r403 = validate725;
-const schema333 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r403" };
+const listEndpointReleases__r401 = validate725;
+const schema333 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r401" };
 function validate725(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19620,16 +19719,16 @@ function validate725(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate725.errors = vErrors;
   return errors === 0;
 }
 validate725.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r404 = validate727;
-const schema334 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r404" };
+const listEndpointReleases__r403 = validate727;
+const schema334 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r403" };
 function validate727(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19641,16 +19740,16 @@ function validate727(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate727.errors = vErrors;
   return errors === 0;
 }
 validate727.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r405 = validate729;
-const schema335 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r405" };
+const listEndpointReleases__r404 = validate729;
+const schema335 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r404" };
 function validate729(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19662,16 +19761,16 @@ function validate729(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate729.errors = vErrors;
   return errors === 0;
 }
 validate729.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r422 = validate731;
-const schema336 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r422" };
+const listEndpointReleases__r405 = validate731;
+const schema336 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r405" };
 function validate731(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19683,16 +19782,16 @@ function validate731(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate731.errors = vErrors;
   return errors === 0;
 }
 validate731.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r429 = validate733;
-const schema337 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r429" };
+const listEndpointReleases__r422 = validate733;
+const schema337 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r422" };
 function validate733(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19704,16 +19803,16 @@ function validate733(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate733.errors = vErrors;
   return errors === 0;
 }
 validate733.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r500 = validate735;
-const schema338 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r500" };
+const listEndpointReleases__r429 = validate735;
+const schema338 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r429" };
 function validate735(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19725,16 +19824,16 @@ function validate735(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate735.errors = vErrors;
   return errors === 0;
 }
 validate735.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__r400 = validate737;
-const schema339 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r400" };
+const listEndpointReleases__r500 = validate737;
+const schema339 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r500" };
 function validate737(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19746,16 +19845,16 @@ function validate737(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate737.errors = vErrors;
   return errors === 0;
 }
 validate737.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__r401 = validate739;
-const schema340 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r401" };
+const getWorkerLogs__r400 = validate739;
+const schema340 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r400" };
 function validate739(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19767,16 +19866,16 @@ function validate739(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate739.errors = vErrors;
   return errors === 0;
 }
 validate739.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__r403 = validate741;
-const schema341 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r403" };
+const getWorkerLogs__r401 = validate741;
+const schema341 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r401" };
 function validate741(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19788,16 +19887,16 @@ function validate741(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate741.errors = vErrors;
   return errors === 0;
 }
 validate741.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__r404 = validate743;
-const schema342 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r404" };
+const getWorkerLogs__r403 = validate743;
+const schema342 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r403" };
 function validate743(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19809,16 +19908,16 @@ function validate743(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate743.errors = vErrors;
   return errors === 0;
 }
 validate743.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__r405 = validate745;
-const schema343 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r405" };
+const getWorkerLogs__r404 = validate745;
+const schema343 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r404" };
 function validate745(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19830,16 +19929,16 @@ function validate745(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate745.errors = vErrors;
   return errors === 0;
 }
 validate745.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__r429 = validate747;
-const schema344 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r429" };
+const getWorkerLogs__r405 = validate747;
+const schema344 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r405" };
 function validate747(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19851,16 +19950,16 @@ function validate747(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate747.errors = vErrors;
   return errors === 0;
 }
 validate747.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__r500 = validate749;
-const schema345 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r500" };
+const getWorkerLogs__r429 = validate749;
+const schema345 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r429" };
 function validate749(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19872,16 +19971,16 @@ function validate749(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate749.errors = vErrors;
   return errors === 0;
 }
 validate749.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBuilds__r200 = validate751;
-const schema346 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointBuildsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r200" };
+const getWorkerLogs__r500 = validate751;
+const schema346 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r500" };
 function validate751(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19893,16 +19992,16 @@ function validate751(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate365(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate365.errors : vErrors.concat(validate365.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate751.errors = vErrors;
   return errors === 0;
 }
-validate751.evaluated = { "props": { "builds": true, "pagination": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBuilds__r400 = validate753;
-const schema347 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r400" };
+validate751.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBuilds__r200 = validate753;
+const schema347 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointBuildsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r200" };
 function validate753(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19914,16 +20013,16 @@ function validate753(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate367(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate367.errors : vErrors.concat(validate367.errors);
     errors = vErrors.length;
   }
   validate753.errors = vErrors;
   return errors === 0;
 }
-validate753.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBuilds__r401 = validate755;
-const schema348 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r401" };
+validate753.evaluated = { "props": { "builds": true, "pagination": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBuilds__r400 = validate755;
+const schema348 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r400" };
 function validate755(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19935,16 +20034,16 @@ function validate755(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate755.errors = vErrors;
   return errors === 0;
 }
 validate755.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBuilds__r403 = validate757;
-const schema349 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r403" };
+const listEndpointBuilds__r401 = validate757;
+const schema349 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r401" };
 function validate757(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19956,16 +20055,16 @@ function validate757(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate757.errors = vErrors;
   return errors === 0;
 }
 validate757.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBuilds__r404 = validate759;
-const schema350 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r404" };
+const listEndpointBuilds__r403 = validate759;
+const schema350 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r403" };
 function validate759(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19977,16 +20076,16 @@ function validate759(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate759.errors = vErrors;
   return errors === 0;
 }
 validate759.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBuilds__r405 = validate761;
-const schema351 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r405" };
+const listEndpointBuilds__r404 = validate761;
+const schema351 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r404" };
 function validate761(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19998,16 +20097,16 @@ function validate761(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate761.errors = vErrors;
   return errors === 0;
 }
 validate761.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBuilds__r422 = validate763;
-const schema352 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r422" };
+const listEndpointBuilds__r405 = validate763;
+const schema352 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r405" };
 function validate763(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20019,16 +20118,16 @@ function validate763(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate763.errors = vErrors;
   return errors === 0;
 }
 validate763.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBuilds__r429 = validate765;
-const schema353 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r429" };
+const listEndpointBuilds__r422 = validate765;
+const schema353 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r422" };
 function validate765(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20040,16 +20139,16 @@ function validate765(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate765.errors = vErrors;
   return errors === 0;
 }
 validate765.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBuilds__r500 = validate767;
-const schema354 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r500" };
+const listEndpointBuilds__r429 = validate767;
+const schema354 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r429" };
 function validate767(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20061,16 +20160,16 @@ function validate767(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate767.errors = vErrors;
   return errors === 0;
 }
 validate767.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBuild__r200 = validate769;
-const schema355 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Build", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r200" };
+const listEndpointBuilds__r500 = validate769;
+const schema355 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r500" };
 function validate769(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20082,16 +20181,16 @@ function validate769(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate363(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate363.errors : vErrors.concat(validate363.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate769.errors = vErrors;
   return errors === 0;
 }
-validate769.evaluated = { "props": { "id": true, "status": true, "commitHash": true, "commitMessage": true, "branch": true, "commitDate": true, "imageName": true, "startedAt": true, "completedAt": true, "error": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBuild__r400 = validate771;
-const schema356 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r400" };
+validate769.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpointBuild__r200 = validate771;
+const schema356 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Build", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r200" };
 function validate771(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20103,16 +20202,16 @@ function validate771(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate365(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate365.errors : vErrors.concat(validate365.errors);
     errors = vErrors.length;
   }
   validate771.errors = vErrors;
   return errors === 0;
 }
-validate771.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBuild__r401 = validate773;
-const schema357 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r401" };
+validate771.evaluated = { "props": { "id": true, "status": true, "commitHash": true, "commitMessage": true, "branch": true, "commitDate": true, "imageName": true, "startedAt": true, "completedAt": true, "error": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpointBuild__r400 = validate773;
+const schema357 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r400" };
 function validate773(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20124,16 +20223,16 @@ function validate773(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate773.errors = vErrors;
   return errors === 0;
 }
 validate773.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBuild__r403 = validate775;
-const schema358 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r403" };
+const getEndpointBuild__r401 = validate775;
+const schema358 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r401" };
 function validate775(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20145,16 +20244,16 @@ function validate775(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate775.errors = vErrors;
   return errors === 0;
 }
 validate775.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBuild__r404 = validate777;
-const schema359 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r404" };
+const getEndpointBuild__r403 = validate777;
+const schema359 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r403" };
 function validate777(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20166,16 +20265,16 @@ function validate777(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate777.errors = vErrors;
   return errors === 0;
 }
 validate777.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBuild__r405 = validate779;
-const schema360 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r405" };
+const getEndpointBuild__r404 = validate779;
+const schema360 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r404" };
 function validate779(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20187,16 +20286,16 @@ function validate779(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate779.errors = vErrors;
   return errors === 0;
 }
 validate779.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBuild__r429 = validate781;
-const schema361 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r429" };
+const getEndpointBuild__r405 = validate781;
+const schema361 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r405" };
 function validate781(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20208,16 +20307,16 @@ function validate781(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate781.errors = vErrors;
   return errors === 0;
 }
 validate781.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBuild__r500 = validate783;
-const schema362 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r500" };
+const getEndpointBuild__r429 = validate783;
+const schema362 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r429" };
 function validate783(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20229,16 +20328,16 @@ function validate783(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate783.errors = vErrors;
   return errors === 0;
 }
 validate783.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBuildLogs__r400 = validate785;
-const schema363 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r400" };
+const getEndpointBuild__r500 = validate785;
+const schema363 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r500" };
 function validate785(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20250,16 +20349,16 @@ function validate785(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate785.errors = vErrors;
   return errors === 0;
 }
 validate785.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBuildLogs__r401 = validate787;
-const schema364 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r401" };
+const getEndpointBuildLogs__r400 = validate787;
+const schema364 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r400" };
 function validate787(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20271,16 +20370,16 @@ function validate787(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate787.errors = vErrors;
   return errors === 0;
 }
 validate787.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBuildLogs__r403 = validate789;
-const schema365 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r403" };
+const getEndpointBuildLogs__r401 = validate789;
+const schema365 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r401" };
 function validate789(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20292,16 +20391,16 @@ function validate789(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate789.errors = vErrors;
   return errors === 0;
 }
 validate789.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBuildLogs__r404 = validate791;
-const schema366 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r404" };
+const getEndpointBuildLogs__r403 = validate791;
+const schema366 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r403" };
 function validate791(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20313,16 +20412,16 @@ function validate791(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate791.errors = vErrors;
   return errors === 0;
 }
 validate791.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBuildLogs__r405 = validate793;
-const schema367 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r405" };
+const getEndpointBuildLogs__r404 = validate793;
+const schema367 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r404" };
 function validate793(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20334,16 +20433,16 @@ function validate793(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate793.errors = vErrors;
   return errors === 0;
 }
 validate793.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBuildLogs__r429 = validate795;
-const schema368 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r429" };
+const getEndpointBuildLogs__r405 = validate795;
+const schema368 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r405" };
 function validate795(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20355,16 +20454,16 @@ function validate795(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate795.errors = vErrors;
   return errors === 0;
 }
 validate795.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBuildLogs__r500 = validate797;
-const schema369 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r500" };
+const getEndpointBuildLogs__r429 = validate797;
+const schema369 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r429" };
 function validate797(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20376,16 +20475,16 @@ function validate797(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate797.errors = vErrors;
   return errors === 0;
 }
 validate797.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r200 = validate799;
-const schema370 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListTemplatesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r200" };
+const getEndpointBuildLogs__r500 = validate799;
+const schema370 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r500" };
 function validate799(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20397,16 +20496,16 @@ function validate799(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate385(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate385.errors : vErrors.concat(validate385.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate799.errors = vErrors;
   return errors === 0;
 }
-validate799.evaluated = { "props": { "templates": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r401 = validate801;
-const schema371 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r401" };
+validate799.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listTemplates__r200 = validate801;
+const schema371 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListTemplatesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r200" };
 function validate801(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20418,16 +20517,16 @@ function validate801(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate387(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate387.errors : vErrors.concat(validate387.errors);
     errors = vErrors.length;
   }
   validate801.errors = vErrors;
   return errors === 0;
 }
-validate801.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r403 = validate803;
-const schema372 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r403" };
+validate801.evaluated = { "props": { "templates": true }, "dynamicProps": false, "dynamicItems": false };
+const listTemplates__r401 = validate803;
+const schema372 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r401" };
 function validate803(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20439,16 +20538,16 @@ function validate803(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate803.errors = vErrors;
   return errors === 0;
 }
 validate803.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r405 = validate805;
-const schema373 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r405" };
+const listTemplates__r403 = validate805;
+const schema373 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r403" };
 function validate805(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20460,16 +20559,16 @@ function validate805(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate805.errors = vErrors;
   return errors === 0;
 }
 validate805.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r429 = validate807;
-const schema374 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r429" };
+const listTemplates__r405 = validate807;
+const schema374 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r405" };
 function validate807(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20481,16 +20580,16 @@ function validate807(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate807.errors = vErrors;
   return errors === 0;
 }
 validate807.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r500 = validate809;
-const schema375 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r500" };
+const listTemplates__r429 = validate809;
+const schema375 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r429" };
 function validate809(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20502,16 +20601,16 @@ function validate809(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate809.errors = vErrors;
   return errors === 0;
 }
 validate809.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__body = validate811;
-const schema376 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateTemplateRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__body" };
+const listTemplates__r500 = validate811;
+const schema376 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r500" };
 function validate811(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20523,16 +20622,16 @@ function validate811(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate369(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate369.errors : vErrors.concat(validate369.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate811.errors = vErrors;
   return errors === 0;
 }
-validate811.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r201 = validate813;
-const schema377 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r201" };
+validate811.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createTemplate__body = validate813;
+const schema377 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateTemplateRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__body" };
 function validate813(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20544,16 +20643,16 @@ function validate813(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate163(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
+  if (!validate371(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate371.errors : vErrors.concat(validate371.errors);
     errors = vErrors.length;
   }
   validate813.errors = vErrors;
   return errors === 0;
 }
-validate813.evaluated = { "props": { "id": true, "name": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true, "mounts": true, "serverless": true, "public": true, "category": true, "startSsh": true, "startJupyter": true, "allowedCudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r400 = validate815;
-const schema378 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r400" };
+validate813.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createTemplate__r201 = validate815;
+const schema378 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r201" };
 function validate815(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20565,16 +20664,16 @@ function validate815(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate163(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
     errors = vErrors.length;
   }
   validate815.errors = vErrors;
   return errors === 0;
 }
-validate815.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r401 = validate817;
-const schema379 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r401" };
+validate815.evaluated = { "props": { "id": true, "name": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true, "mounts": true, "serverless": true, "public": true, "category": true, "startSsh": true, "startJupyter": true, "allowedCudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
+const createTemplate__r400 = validate817;
+const schema379 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r400" };
 function validate817(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20586,16 +20685,16 @@ function validate817(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate817.errors = vErrors;
   return errors === 0;
 }
 validate817.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r403 = validate819;
-const schema380 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r403" };
+const createTemplate__r401 = validate819;
+const schema380 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r401" };
 function validate819(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20607,16 +20706,16 @@ function validate819(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate819.errors = vErrors;
   return errors === 0;
 }
 validate819.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r405 = validate821;
-const schema381 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r405" };
+const createTemplate__r403 = validate821;
+const schema381 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r403" };
 function validate821(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20628,16 +20727,16 @@ function validate821(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate821.errors = vErrors;
   return errors === 0;
 }
 validate821.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r422 = validate823;
-const schema382 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r422" };
+const createTemplate__r405 = validate823;
+const schema382 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r405" };
 function validate823(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20649,16 +20748,16 @@ function validate823(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate823.errors = vErrors;
   return errors === 0;
 }
 validate823.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r429 = validate825;
-const schema383 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r429" };
+const createTemplate__r422 = validate825;
+const schema383 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r422" };
 function validate825(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20670,16 +20769,16 @@ function validate825(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate825.errors = vErrors;
   return errors === 0;
 }
 validate825.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r500 = validate827;
-const schema384 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r500" };
+const createTemplate__r429 = validate827;
+const schema384 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r429" };
 function validate827(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20691,16 +20790,16 @@ function validate827(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate827.errors = vErrors;
   return errors === 0;
 }
 validate827.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r200 = validate829;
-const schema385 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r200" };
+const createTemplate__r500 = validate829;
+const schema385 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r500" };
 function validate829(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20712,16 +20811,16 @@ function validate829(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate163(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate829.errors = vErrors;
   return errors === 0;
 }
-validate829.evaluated = { "props": { "id": true, "name": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true, "mounts": true, "serverless": true, "public": true, "category": true, "startSsh": true, "startJupyter": true, "allowedCudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r401 = validate831;
-const schema386 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r401" };
+validate829.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getTemplate__r200 = validate831;
+const schema386 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r200" };
 function validate831(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20733,16 +20832,16 @@ function validate831(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate163(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
     errors = vErrors.length;
   }
   validate831.errors = vErrors;
   return errors === 0;
 }
-validate831.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r403 = validate833;
-const schema387 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r403" };
+validate831.evaluated = { "props": { "id": true, "name": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true, "mounts": true, "serverless": true, "public": true, "category": true, "startSsh": true, "startJupyter": true, "allowedCudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
+const getTemplate__r401 = validate833;
+const schema387 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r401" };
 function validate833(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20754,16 +20853,16 @@ function validate833(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate833.errors = vErrors;
   return errors === 0;
 }
 validate833.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r404 = validate835;
-const schema388 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r404" };
+const getTemplate__r403 = validate835;
+const schema388 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r403" };
 function validate835(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20775,16 +20874,16 @@ function validate835(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate835.errors = vErrors;
   return errors === 0;
 }
 validate835.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r405 = validate837;
-const schema389 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r405" };
+const getTemplate__r404 = validate837;
+const schema389 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r404" };
 function validate837(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20796,16 +20895,16 @@ function validate837(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate837.errors = vErrors;
   return errors === 0;
 }
 validate837.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r429 = validate839;
-const schema390 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r429" };
+const getTemplate__r405 = validate839;
+const schema390 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r405" };
 function validate839(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20817,16 +20916,16 @@ function validate839(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate839.errors = vErrors;
   return errors === 0;
 }
 validate839.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r500 = validate841;
-const schema391 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r500" };
+const getTemplate__r429 = validate841;
+const schema391 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r429" };
 function validate841(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20838,16 +20937,16 @@ function validate841(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate841.errors = vErrors;
   return errors === 0;
 }
 validate841.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r400 = validate843;
-const schema392 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r400" };
+const getTemplate__r500 = validate843;
+const schema392 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r500" };
 function validate843(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20859,16 +20958,16 @@ function validate843(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate843.errors = vErrors;
   return errors === 0;
 }
 validate843.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r401 = validate845;
-const schema393 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r401" };
+const deleteTemplate__r400 = validate845;
+const schema393 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r400" };
 function validate845(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20880,16 +20979,16 @@ function validate845(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate845.errors = vErrors;
   return errors === 0;
 }
 validate845.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r403 = validate847;
-const schema394 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r403" };
+const deleteTemplate__r401 = validate847;
+const schema394 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r401" };
 function validate847(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20901,16 +21000,16 @@ function validate847(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate847.errors = vErrors;
   return errors === 0;
 }
 validate847.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r404 = validate849;
-const schema395 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r404" };
+const deleteTemplate__r403 = validate849;
+const schema395 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r403" };
 function validate849(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20922,16 +21021,16 @@ function validate849(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate849.errors = vErrors;
   return errors === 0;
 }
 validate849.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r405 = validate851;
-const schema396 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r405" };
+const deleteTemplate__r404 = validate851;
+const schema396 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r404" };
 function validate851(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20943,16 +21042,16 @@ function validate851(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate851.errors = vErrors;
   return errors === 0;
 }
 validate851.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r429 = validate853;
-const schema397 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r429" };
+const deleteTemplate__r405 = validate853;
+const schema397 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r405" };
 function validate853(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20964,16 +21063,16 @@ function validate853(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate853.errors = vErrors;
   return errors === 0;
 }
 validate853.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r500 = validate855;
-const schema398 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r500" };
+const deleteTemplate__r429 = validate855;
+const schema398 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r429" };
 function validate855(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20985,16 +21084,16 @@ function validate855(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate855.errors = vErrors;
   return errors === 0;
 }
 validate855.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__body = validate857;
-const schema399 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateTemplateRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__body" };
+const deleteTemplate__r500 = validate857;
+const schema399 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r500" };
 function validate857(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21006,16 +21105,16 @@ function validate857(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate377(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate377.errors : vErrors.concat(validate377.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate857.errors = vErrors;
   return errors === 0;
 }
-validate857.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r200 = validate859;
-const schema400 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r200" };
+validate857.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateTemplate__body = validate859;
+const schema400 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateTemplateRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__body" };
 function validate859(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21027,16 +21126,16 @@ function validate859(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate163(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
+  if (!validate379(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate379.errors : vErrors.concat(validate379.errors);
     errors = vErrors.length;
   }
   validate859.errors = vErrors;
   return errors === 0;
 }
-validate859.evaluated = { "props": { "id": true, "name": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true, "mounts": true, "serverless": true, "public": true, "category": true, "startSsh": true, "startJupyter": true, "allowedCudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r400 = validate861;
-const schema401 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r400" };
+validate859.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updateTemplate__r200 = validate861;
+const schema401 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r200" };
 function validate861(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21048,16 +21147,16 @@ function validate861(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate163(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
     errors = vErrors.length;
   }
   validate861.errors = vErrors;
   return errors === 0;
 }
-validate861.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r401 = validate863;
-const schema402 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r401" };
+validate861.evaluated = { "props": { "id": true, "name": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true, "mounts": true, "serverless": true, "public": true, "category": true, "startSsh": true, "startJupyter": true, "allowedCudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
+const updateTemplate__r400 = validate863;
+const schema402 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r400" };
 function validate863(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21069,16 +21168,16 @@ function validate863(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate863.errors = vErrors;
   return errors === 0;
 }
 validate863.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r403 = validate865;
-const schema403 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r403" };
+const updateTemplate__r401 = validate865;
+const schema403 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r401" };
 function validate865(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21090,16 +21189,16 @@ function validate865(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate865.errors = vErrors;
   return errors === 0;
 }
 validate865.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r404 = validate867;
-const schema404 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r404" };
+const updateTemplate__r403 = validate867;
+const schema404 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r403" };
 function validate867(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21111,16 +21210,16 @@ function validate867(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate867.errors = vErrors;
   return errors === 0;
 }
 validate867.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r405 = validate869;
-const schema405 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r405" };
+const updateTemplate__r404 = validate869;
+const schema405 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r404" };
 function validate869(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21132,16 +21231,16 @@ function validate869(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate869.errors = vErrors;
   return errors === 0;
 }
 validate869.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r422 = validate871;
-const schema406 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r422" };
+const updateTemplate__r405 = validate871;
+const schema406 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r405" };
 function validate871(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21153,16 +21252,16 @@ function validate871(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate871.errors = vErrors;
   return errors === 0;
 }
 validate871.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r429 = validate873;
-const schema407 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r429" };
+const updateTemplate__r422 = validate873;
+const schema407 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r422" };
 function validate873(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21174,16 +21273,16 @@ function validate873(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate873.errors = vErrors;
   return errors === 0;
 }
 validate873.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r500 = validate875;
-const schema408 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r500" };
+const updateTemplate__r429 = validate875;
+const schema408 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r429" };
 function validate875(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21195,16 +21294,16 @@ function validate875(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate875.errors = vErrors;
   return errors === 0;
 }
 validate875.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r200 = validate877;
-const schema409 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListNetworkVolumesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r200" };
+const updateTemplate__r500 = validate877;
+const schema409 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r500" };
 function validate877(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21216,16 +21315,16 @@ function validate877(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate211(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate877.errors = vErrors;
   return errors === 0;
 }
-validate877.evaluated = { "props": { "networkVolumes": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r401 = validate879;
-const schema410 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r401" };
+validate877.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumes__r200 = validate879;
+const schema410 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListNetworkVolumesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r200" };
 function validate879(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21237,16 +21336,16 @@ function validate879(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate211(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
     errors = vErrors.length;
   }
   validate879.errors = vErrors;
   return errors === 0;
 }
-validate879.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r403 = validate881;
-const schema411 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r403" };
+validate879.evaluated = { "props": { "networkVolumes": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumes__r401 = validate881;
+const schema411 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r401" };
 function validate881(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21258,16 +21357,16 @@ function validate881(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate881.errors = vErrors;
   return errors === 0;
 }
 validate881.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r405 = validate883;
-const schema412 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r405" };
+const listNetworkVolumes__r403 = validate883;
+const schema412 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r403" };
 function validate883(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21279,16 +21378,16 @@ function validate883(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate883.errors = vErrors;
   return errors === 0;
 }
 validate883.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r429 = validate885;
-const schema413 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r429" };
+const listNetworkVolumes__r405 = validate885;
+const schema413 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r405" };
 function validate885(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21300,16 +21399,16 @@ function validate885(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate885.errors = vErrors;
   return errors === 0;
 }
 validate885.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r500 = validate887;
-const schema414 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r500" };
+const listNetworkVolumes__r429 = validate887;
+const schema414 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r429" };
 function validate887(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21321,16 +21420,16 @@ function validate887(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate887.errors = vErrors;
   return errors === 0;
 }
 validate887.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__body = validate889;
-const schema415 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateNetworkVolumeRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__body" };
+const listNetworkVolumes__r500 = validate889;
+const schema415 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r500" };
 function validate889(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21342,16 +21441,16 @@ function validate889(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate208(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate889.errors = vErrors;
   return errors === 0;
 }
-validate889.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r201 = validate891;
-const schema416 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r201" };
+validate889.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createNetworkVolume__body = validate891;
+const schema416 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateNetworkVolumeRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__body" };
 function validate891(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21363,16 +21462,16 @@ function validate891(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate206(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
+  if (!validate208(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
     errors = vErrors.length;
   }
   validate891.errors = vErrors;
   return errors === 0;
 }
-validate891.evaluated = { "props": { "id": true, "name": true, "size": true, "dataCenter": true, "type": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r400 = validate893;
-const schema417 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r400" };
+validate891.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createNetworkVolume__r201 = validate893;
+const schema417 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r201" };
 function validate893(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21384,16 +21483,16 @@ function validate893(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate206(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
     errors = vErrors.length;
   }
   validate893.errors = vErrors;
   return errors === 0;
 }
-validate893.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r401 = validate895;
-const schema418 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r401" };
+validate893.evaluated = { "props": { "id": true, "name": true, "size": true, "dataCenter": true, "type": true }, "dynamicProps": false, "dynamicItems": false };
+const createNetworkVolume__r400 = validate895;
+const schema418 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r400" };
 function validate895(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21405,16 +21504,16 @@ function validate895(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate895.errors = vErrors;
   return errors === 0;
 }
 validate895.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r403 = validate897;
-const schema419 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r403" };
+const createNetworkVolume__r401 = validate897;
+const schema419 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r401" };
 function validate897(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21426,16 +21525,16 @@ function validate897(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate897.errors = vErrors;
   return errors === 0;
 }
 validate897.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r405 = validate899;
-const schema420 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r405" };
+const createNetworkVolume__r403 = validate899;
+const schema420 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r403" };
 function validate899(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21447,16 +21546,16 @@ function validate899(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate899.errors = vErrors;
   return errors === 0;
 }
 validate899.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r422 = validate901;
-const schema421 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r422" };
+const createNetworkVolume__r405 = validate901;
+const schema421 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r405" };
 function validate901(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21468,16 +21567,16 @@ function validate901(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate901.errors = vErrors;
   return errors === 0;
 }
 validate901.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r429 = validate903;
-const schema422 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r429" };
+const createNetworkVolume__r422 = validate903;
+const schema422 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r422" };
 function validate903(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21489,16 +21588,16 @@ function validate903(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate903.errors = vErrors;
   return errors === 0;
 }
 validate903.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r500 = validate905;
-const schema423 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r500" };
+const createNetworkVolume__r429 = validate905;
+const schema423 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r429" };
 function validate905(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21510,16 +21609,16 @@ function validate905(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate905.errors = vErrors;
   return errors === 0;
 }
 validate905.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r200 = validate907;
-const schema424 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r200" };
+const createNetworkVolume__r500 = validate907;
+const schema424 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r500" };
 function validate907(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21531,16 +21630,16 @@ function validate907(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate206(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate907.errors = vErrors;
   return errors === 0;
 }
-validate907.evaluated = { "props": { "id": true, "name": true, "size": true, "dataCenter": true, "type": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r401 = validate909;
-const schema425 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r401" };
+validate907.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getNetworkVolume__r200 = validate909;
+const schema425 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r200" };
 function validate909(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21552,16 +21651,16 @@ function validate909(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate206(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
     errors = vErrors.length;
   }
   validate909.errors = vErrors;
   return errors === 0;
 }
-validate909.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r403 = validate911;
-const schema426 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r403" };
+validate909.evaluated = { "props": { "id": true, "name": true, "size": true, "dataCenter": true, "type": true }, "dynamicProps": false, "dynamicItems": false };
+const getNetworkVolume__r401 = validate911;
+const schema426 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r401" };
 function validate911(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21573,16 +21672,16 @@ function validate911(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate911.errors = vErrors;
   return errors === 0;
 }
 validate911.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r404 = validate913;
-const schema427 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r404" };
+const getNetworkVolume__r403 = validate913;
+const schema427 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r403" };
 function validate913(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21594,16 +21693,16 @@ function validate913(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate913.errors = vErrors;
   return errors === 0;
 }
 validate913.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r405 = validate915;
-const schema428 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r405" };
+const getNetworkVolume__r404 = validate915;
+const schema428 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r404" };
 function validate915(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21615,16 +21714,16 @@ function validate915(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate915.errors = vErrors;
   return errors === 0;
 }
 validate915.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r429 = validate917;
-const schema429 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r429" };
+const getNetworkVolume__r405 = validate917;
+const schema429 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r405" };
 function validate917(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21636,16 +21735,16 @@ function validate917(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate917.errors = vErrors;
   return errors === 0;
 }
 validate917.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r500 = validate919;
-const schema430 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r500" };
+const getNetworkVolume__r429 = validate919;
+const schema430 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r429" };
 function validate919(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21657,16 +21756,16 @@ function validate919(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate919.errors = vErrors;
   return errors === 0;
 }
 validate919.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r401 = validate921;
-const schema431 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r401" };
+const getNetworkVolume__r500 = validate921;
+const schema431 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r500" };
 function validate921(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21678,16 +21777,16 @@ function validate921(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate921.errors = vErrors;
   return errors === 0;
 }
 validate921.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r403 = validate923;
-const schema432 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r403" };
+const deleteNetworkVolume__r401 = validate923;
+const schema432 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r401" };
 function validate923(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21699,16 +21798,16 @@ function validate923(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate923.errors = vErrors;
   return errors === 0;
 }
 validate923.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r404 = validate925;
-const schema433 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r404" };
+const deleteNetworkVolume__r403 = validate925;
+const schema433 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r403" };
 function validate925(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21720,16 +21819,16 @@ function validate925(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate925.errors = vErrors;
   return errors === 0;
 }
 validate925.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r405 = validate927;
-const schema434 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r405" };
+const deleteNetworkVolume__r404 = validate927;
+const schema434 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r404" };
 function validate927(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21741,16 +21840,16 @@ function validate927(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate927.errors = vErrors;
   return errors === 0;
 }
 validate927.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r409 = validate929;
-const schema435 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r409" };
+const deleteNetworkVolume__r405 = validate929;
+const schema435 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r405" };
 function validate929(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21762,16 +21861,16 @@ function validate929(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate929.errors = vErrors;
   return errors === 0;
 }
 validate929.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r429 = validate931;
-const schema436 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r429" };
+const deleteNetworkVolume__r409 = validate931;
+const schema436 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r409" };
 function validate931(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21783,16 +21882,16 @@ function validate931(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate931.errors = vErrors;
   return errors === 0;
 }
 validate931.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r500 = validate933;
-const schema437 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r500" };
+const deleteNetworkVolume__r429 = validate933;
+const schema437 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r429" };
 function validate933(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21804,16 +21903,16 @@ function validate933(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate933.errors = vErrors;
   return errors === 0;
 }
 validate933.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__body = validate935;
-const schema438 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateNetworkVolumeRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__body" };
+const deleteNetworkVolume__r500 = validate935;
+const schema438 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r500" };
 function validate935(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21825,16 +21924,16 @@ function validate935(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate210(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate935.errors = vErrors;
   return errors === 0;
 }
-validate935.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r200 = validate937;
-const schema439 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r200" };
+validate935.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateNetworkVolume__body = validate937;
+const schema439 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateNetworkVolumeRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__body" };
 function validate937(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21846,16 +21945,16 @@ function validate937(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate206(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
+  if (!validate210(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
     errors = vErrors.length;
   }
   validate937.errors = vErrors;
   return errors === 0;
 }
-validate937.evaluated = { "props": { "id": true, "name": true, "size": true, "dataCenter": true, "type": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r400 = validate939;
-const schema440 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r400" };
+validate937.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updateNetworkVolume__r200 = validate939;
+const schema440 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r200" };
 function validate939(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21867,16 +21966,16 @@ function validate939(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate206(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
     errors = vErrors.length;
   }
   validate939.errors = vErrors;
   return errors === 0;
 }
-validate939.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r401 = validate941;
-const schema441 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r401" };
+validate939.evaluated = { "props": { "id": true, "name": true, "size": true, "dataCenter": true, "type": true }, "dynamicProps": false, "dynamicItems": false };
+const updateNetworkVolume__r400 = validate941;
+const schema441 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r400" };
 function validate941(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21888,16 +21987,16 @@ function validate941(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate941.errors = vErrors;
   return errors === 0;
 }
 validate941.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r403 = validate943;
-const schema442 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r403" };
+const updateNetworkVolume__r401 = validate943;
+const schema442 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r401" };
 function validate943(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21909,16 +22008,16 @@ function validate943(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate943.errors = vErrors;
   return errors === 0;
 }
 validate943.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r404 = validate945;
-const schema443 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r404" };
+const updateNetworkVolume__r403 = validate945;
+const schema443 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r403" };
 function validate945(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21930,16 +22029,16 @@ function validate945(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate945.errors = vErrors;
   return errors === 0;
 }
 validate945.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r405 = validate947;
-const schema444 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r405" };
+const updateNetworkVolume__r404 = validate947;
+const schema444 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r404" };
 function validate947(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21951,16 +22050,16 @@ function validate947(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate947.errors = vErrors;
   return errors === 0;
 }
 validate947.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r422 = validate949;
-const schema445 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r422" };
+const updateNetworkVolume__r405 = validate949;
+const schema445 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r405" };
 function validate949(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21972,16 +22071,16 @@ function validate949(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate949.errors = vErrors;
   return errors === 0;
 }
 validate949.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r429 = validate951;
-const schema446 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r429" };
+const updateNetworkVolume__r422 = validate951;
+const schema446 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r422" };
 function validate951(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21993,16 +22092,16 @@ function validate951(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate951.errors = vErrors;
   return errors === 0;
 }
 validate951.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r500 = validate953;
-const schema447 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r500" };
+const updateNetworkVolume__r429 = validate953;
+const schema447 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r429" };
 function validate953(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22014,16 +22113,16 @@ function validate953(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate953.errors = vErrors;
   return errors === 0;
 }
 validate953.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listRegistries__r200 = validate955;
-const schema448 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListRegistriesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r200" };
+const updateNetworkVolume__r500 = validate955;
+const schema448 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r500" };
 function validate955(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22035,16 +22134,16 @@ function validate955(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate276(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate276.errors : vErrors.concat(validate276.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate955.errors = vErrors;
   return errors === 0;
 }
-validate955.evaluated = { "props": { "registries": true }, "dynamicProps": false, "dynamicItems": false };
-const listRegistries__r401 = validate957;
-const schema449 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r401" };
+validate955.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listRegistries__r200 = validate957;
+const schema449 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListRegistriesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r200" };
 function validate957(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22056,16 +22155,16 @@ function validate957(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate278(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate278.errors : vErrors.concat(validate278.errors);
     errors = vErrors.length;
   }
   validate957.errors = vErrors;
   return errors === 0;
 }
-validate957.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listRegistries__r403 = validate959;
-const schema450 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r403" };
+validate957.evaluated = { "props": { "registries": true }, "dynamicProps": false, "dynamicItems": false };
+const listRegistries__r401 = validate959;
+const schema450 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r401" };
 function validate959(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22077,16 +22176,16 @@ function validate959(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate959.errors = vErrors;
   return errors === 0;
 }
 validate959.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listRegistries__r405 = validate961;
-const schema451 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r405" };
+const listRegistries__r403 = validate961;
+const schema451 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r403" };
 function validate961(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22098,16 +22197,16 @@ function validate961(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate961.errors = vErrors;
   return errors === 0;
 }
 validate961.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listRegistries__r429 = validate963;
-const schema452 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r429" };
+const listRegistries__r405 = validate963;
+const schema452 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r405" };
 function validate963(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22119,16 +22218,16 @@ function validate963(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate963.errors = vErrors;
   return errors === 0;
 }
 validate963.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listRegistries__r500 = validate965;
-const schema453 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r500" };
+const listRegistries__r429 = validate965;
+const schema453 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r429" };
 function validate965(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22140,16 +22239,16 @@ function validate965(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate965.errors = vErrors;
   return errors === 0;
 }
 validate965.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__body = validate967;
-const schema454 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateRegistryRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__body" };
+const listRegistries__r500 = validate967;
+const schema454 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r500" };
 function validate967(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22168,9 +22267,9 @@ function validate967(data, { instancePath = "", parentData, parentDataProperty, 
   validate967.errors = vErrors;
   return errors === 0;
 }
-validate967.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r201 = validate969;
-const schema455 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Registry", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r201" };
+validate967.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createRegistry__body = validate969;
+const schema455 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateRegistryRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__body" };
 function validate969(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22182,16 +22281,16 @@ function validate969(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate274(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate274.errors : vErrors.concat(validate274.errors);
+  if (!validate277(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate277.errors : vErrors.concat(validate277.errors);
     errors = vErrors.length;
   }
   validate969.errors = vErrors;
   return errors === 0;
 }
-validate969.evaluated = { "props": { "id": true, "name": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r400 = validate971;
-const schema456 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r400" };
+validate969.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createRegistry__r201 = validate971;
+const schema456 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Registry", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r201" };
 function validate971(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22203,16 +22302,16 @@ function validate971(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate276(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate276.errors : vErrors.concat(validate276.errors);
     errors = vErrors.length;
   }
   validate971.errors = vErrors;
   return errors === 0;
 }
-validate971.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r401 = validate973;
-const schema457 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r401" };
+validate971.evaluated = { "props": { "id": true, "name": true }, "dynamicProps": false, "dynamicItems": false };
+const createRegistry__r400 = validate973;
+const schema457 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r400" };
 function validate973(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22224,16 +22323,16 @@ function validate973(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate973.errors = vErrors;
   return errors === 0;
 }
 validate973.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r403 = validate975;
-const schema458 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r403" };
+const createRegistry__r401 = validate975;
+const schema458 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r401" };
 function validate975(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22245,16 +22344,16 @@ function validate975(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate975.errors = vErrors;
   return errors === 0;
 }
 validate975.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r405 = validate977;
-const schema459 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r405" };
+const createRegistry__r403 = validate977;
+const schema459 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r403" };
 function validate977(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22266,16 +22365,16 @@ function validate977(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate977.errors = vErrors;
   return errors === 0;
 }
 validate977.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r422 = validate979;
-const schema460 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r422" };
+const createRegistry__r405 = validate979;
+const schema460 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r405" };
 function validate979(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22287,16 +22386,16 @@ function validate979(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate979.errors = vErrors;
   return errors === 0;
 }
 validate979.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r429 = validate981;
-const schema461 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r429" };
+const createRegistry__r422 = validate981;
+const schema461 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r422" };
 function validate981(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22308,16 +22407,16 @@ function validate981(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate981.errors = vErrors;
   return errors === 0;
 }
 validate981.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r500 = validate983;
-const schema462 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r500" };
+const createRegistry__r429 = validate983;
+const schema462 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r429" };
 function validate983(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22329,16 +22428,16 @@ function validate983(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate983.errors = vErrors;
   return errors === 0;
 }
 validate983.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r200 = validate985;
-const schema463 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Registry", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r200" };
+const createRegistry__r500 = validate985;
+const schema463 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r500" };
 function validate985(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22350,16 +22449,16 @@ function validate985(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate274(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate274.errors : vErrors.concat(validate274.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate985.errors = vErrors;
   return errors === 0;
 }
-validate985.evaluated = { "props": { "id": true, "name": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r401 = validate987;
-const schema464 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r401" };
+validate985.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getRegistry__r200 = validate987;
+const schema464 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Registry", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r200" };
 function validate987(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22371,16 +22470,16 @@ function validate987(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate276(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate276.errors : vErrors.concat(validate276.errors);
     errors = vErrors.length;
   }
   validate987.errors = vErrors;
   return errors === 0;
 }
-validate987.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r403 = validate989;
-const schema465 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r403" };
+validate987.evaluated = { "props": { "id": true, "name": true }, "dynamicProps": false, "dynamicItems": false };
+const getRegistry__r401 = validate989;
+const schema465 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r401" };
 function validate989(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22392,16 +22491,16 @@ function validate989(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate989.errors = vErrors;
   return errors === 0;
 }
 validate989.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r404 = validate991;
-const schema466 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r404" };
+const getRegistry__r403 = validate991;
+const schema466 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r403" };
 function validate991(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22413,16 +22512,16 @@ function validate991(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate991.errors = vErrors;
   return errors === 0;
 }
 validate991.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r405 = validate993;
-const schema467 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r405" };
+const getRegistry__r404 = validate993;
+const schema467 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r404" };
 function validate993(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22434,16 +22533,16 @@ function validate993(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate993.errors = vErrors;
   return errors === 0;
 }
 validate993.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r429 = validate995;
-const schema468 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r429" };
+const getRegistry__r405 = validate995;
+const schema468 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r405" };
 function validate995(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22455,16 +22554,16 @@ function validate995(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate995.errors = vErrors;
   return errors === 0;
 }
 validate995.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r500 = validate997;
-const schema469 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r500" };
+const getRegistry__r429 = validate997;
+const schema469 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r429" };
 function validate997(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22476,16 +22575,16 @@ function validate997(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate997.errors = vErrors;
   return errors === 0;
 }
 validate997.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r400 = validate999;
-const schema470 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r400" };
+const getRegistry__r500 = validate999;
+const schema470 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r500" };
 function validate999(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22497,16 +22596,16 @@ function validate999(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate999.errors = vErrors;
   return errors === 0;
 }
 validate999.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r401 = validate1001;
-const schema471 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r401" };
+const deleteRegistry__r400 = validate1001;
+const schema471 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r400" };
 function validate1001(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22518,16 +22617,16 @@ function validate1001(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1001.errors = vErrors;
   return errors === 0;
 }
 validate1001.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r403 = validate1003;
-const schema472 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r403" };
+const deleteRegistry__r401 = validate1003;
+const schema472 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r401" };
 function validate1003(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22539,16 +22638,16 @@ function validate1003(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1003.errors = vErrors;
   return errors === 0;
 }
 validate1003.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r404 = validate1005;
-const schema473 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r404" };
+const deleteRegistry__r403 = validate1005;
+const schema473 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r403" };
 function validate1005(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22560,16 +22659,16 @@ function validate1005(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1005.errors = vErrors;
   return errors === 0;
 }
 validate1005.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r405 = validate1007;
-const schema474 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r405" };
+const deleteRegistry__r404 = validate1007;
+const schema474 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r404" };
 function validate1007(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22581,16 +22680,16 @@ function validate1007(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1007.errors = vErrors;
   return errors === 0;
 }
 validate1007.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r429 = validate1009;
-const schema475 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r429" };
+const deleteRegistry__r405 = validate1009;
+const schema475 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r405" };
 function validate1009(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22602,16 +22701,16 @@ function validate1009(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1009.errors = vErrors;
   return errors === 0;
 }
 validate1009.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r500 = validate1011;
-const schema476 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r500" };
+const deleteRegistry__r429 = validate1011;
+const schema476 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r429" };
 function validate1011(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22623,16 +22722,16 @@ function validate1011(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1011.errors = vErrors;
   return errors === 0;
 }
 validate1011.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDelegations__r200 = validate1013;
-const schema477 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListDelegationsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r200" };
+const deleteRegistry__r500 = validate1013;
+const schema477 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r500" };
 function validate1013(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22644,16 +22743,16 @@ function validate1013(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate280(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate280.errors : vErrors.concat(validate280.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1013.errors = vErrors;
   return errors === 0;
 }
-validate1013.evaluated = { "props": { "delegations": true }, "dynamicProps": false, "dynamicItems": false };
-const listDelegations__r401 = validate1015;
-const schema478 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r401" };
+validate1013.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listDelegations__r200 = validate1015;
+const schema478 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListDelegationsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r200" };
 function validate1015(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22665,16 +22764,16 @@ function validate1015(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate282(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate282.errors : vErrors.concat(validate282.errors);
     errors = vErrors.length;
   }
   validate1015.errors = vErrors;
   return errors === 0;
 }
-validate1015.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDelegations__r403 = validate1017;
-const schema479 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r403" };
+validate1015.evaluated = { "props": { "delegations": true }, "dynamicProps": false, "dynamicItems": false };
+const listDelegations__r401 = validate1017;
+const schema479 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r401" };
 function validate1017(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22686,16 +22785,16 @@ function validate1017(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1017.errors = vErrors;
   return errors === 0;
 }
 validate1017.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDelegations__r405 = validate1019;
-const schema480 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r405" };
+const listDelegations__r403 = validate1019;
+const schema480 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r403" };
 function validate1019(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22707,16 +22806,16 @@ function validate1019(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1019.errors = vErrors;
   return errors === 0;
 }
 validate1019.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDelegations__r429 = validate1021;
-const schema481 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r429" };
+const listDelegations__r405 = validate1021;
+const schema481 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r405" };
 function validate1021(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22728,16 +22827,16 @@ function validate1021(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1021.errors = vErrors;
   return errors === 0;
 }
 validate1021.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDelegations__r500 = validate1023;
-const schema482 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r500" };
+const listDelegations__r429 = validate1023;
+const schema482 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r429" };
 function validate1023(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22749,16 +22848,16 @@ function validate1023(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1023.errors = vErrors;
   return errors === 0;
 }
 validate1023.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__body = validate1025;
-const schema483 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateDelegationRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__body" };
+const listDelegations__r500 = validate1025;
+const schema483 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r500" };
 function validate1025(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22770,16 +22869,16 @@ function validate1025(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate279(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate279.errors : vErrors.concat(validate279.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1025.errors = vErrors;
   return errors === 0;
 }
-validate1025.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r201 = validate1027;
-const schema484 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EcrDelegation", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r201" };
+validate1025.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createDelegation__body = validate1027;
+const schema484 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateDelegationRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__body" };
 function validate1027(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22791,16 +22890,16 @@ function validate1027(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate278(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate278.errors : vErrors.concat(validate278.errors);
+  if (!validate281(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate281.errors : vErrors.concat(validate281.errors);
     errors = vErrors.length;
   }
   validate1027.errors = vErrors;
   return errors === 0;
 }
-validate1027.evaluated = { "props": { "id": true, "name": true, "delegatorUserId": true, "awsUser": true, "repository": true, "tag": true, "awsRegion": true, "dockerRegistryUri": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r400 = validate1029;
-const schema485 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r400" };
+validate1027.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createDelegation__r201 = validate1029;
+const schema485 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EcrDelegation", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r201" };
 function validate1029(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22812,16 +22911,16 @@ function validate1029(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate280(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate280.errors : vErrors.concat(validate280.errors);
     errors = vErrors.length;
   }
   validate1029.errors = vErrors;
   return errors === 0;
 }
-validate1029.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r401 = validate1031;
-const schema486 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r401" };
+validate1029.evaluated = { "props": { "id": true, "name": true, "delegatorUserId": true, "awsUser": true, "repository": true, "tag": true, "awsRegion": true, "dockerRegistryUri": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
+const createDelegation__r400 = validate1031;
+const schema486 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r400" };
 function validate1031(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22833,16 +22932,16 @@ function validate1031(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1031.errors = vErrors;
   return errors === 0;
 }
 validate1031.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r403 = validate1033;
-const schema487 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r403" };
+const createDelegation__r401 = validate1033;
+const schema487 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r401" };
 function validate1033(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22854,16 +22953,16 @@ function validate1033(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1033.errors = vErrors;
   return errors === 0;
 }
 validate1033.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r405 = validate1035;
-const schema488 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r405" };
+const createDelegation__r403 = validate1035;
+const schema488 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r403" };
 function validate1035(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22875,16 +22974,16 @@ function validate1035(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1035.errors = vErrors;
   return errors === 0;
 }
 validate1035.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r422 = validate1037;
-const schema489 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r422" };
+const createDelegation__r405 = validate1037;
+const schema489 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r405" };
 function validate1037(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22896,16 +22995,16 @@ function validate1037(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1037.errors = vErrors;
   return errors === 0;
 }
 validate1037.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r429 = validate1039;
-const schema490 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r429" };
+const createDelegation__r422 = validate1039;
+const schema490 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r422" };
 function validate1039(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22917,16 +23016,16 @@ function validate1039(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1039.errors = vErrors;
   return errors === 0;
 }
 validate1039.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r500 = validate1041;
-const schema491 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r500" };
+const createDelegation__r429 = validate1041;
+const schema491 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r429" };
 function validate1041(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22938,16 +23037,16 @@ function validate1041(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1041.errors = vErrors;
   return errors === 0;
 }
 validate1041.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const revokeDelegation__r401 = validate1043;
-const schema492 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r401" };
+const createDelegation__r500 = validate1043;
+const schema492 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r500" };
 function validate1043(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22959,16 +23058,16 @@ function validate1043(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1043.errors = vErrors;
   return errors === 0;
 }
 validate1043.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const revokeDelegation__r403 = validate1045;
-const schema493 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r403" };
+const revokeDelegation__r401 = validate1045;
+const schema493 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r401" };
 function validate1045(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22980,16 +23079,16 @@ function validate1045(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1045.errors = vErrors;
   return errors === 0;
 }
 validate1045.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const revokeDelegation__r404 = validate1047;
-const schema494 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r404" };
+const revokeDelegation__r403 = validate1047;
+const schema494 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r403" };
 function validate1047(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23001,16 +23100,16 @@ function validate1047(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1047.errors = vErrors;
   return errors === 0;
 }
 validate1047.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const revokeDelegation__r405 = validate1049;
-const schema495 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r405" };
+const revokeDelegation__r404 = validate1049;
+const schema495 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r404" };
 function validate1049(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23022,16 +23121,16 @@ function validate1049(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1049.errors = vErrors;
   return errors === 0;
 }
 validate1049.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const revokeDelegation__r429 = validate1051;
-const schema496 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r429" };
+const revokeDelegation__r405 = validate1051;
+const schema496 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r405" };
 function validate1051(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23043,16 +23142,16 @@ function validate1051(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1051.errors = vErrors;
   return errors === 0;
 }
 validate1051.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const revokeDelegation__r500 = validate1053;
-const schema497 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r500" };
+const revokeDelegation__r429 = validate1053;
+const schema497 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r429" };
 function validate1053(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23064,16 +23163,16 @@ function validate1053(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1053.errors = vErrors;
   return errors === 0;
 }
 validate1053.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r200 = validate1055;
-const schema498 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListGpuTypesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r200" };
+const revokeDelegation__r500 = validate1055;
+const schema498 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r500" };
 function validate1055(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23085,16 +23184,16 @@ function validate1055(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate146(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1055.errors = vErrors;
   return errors === 0;
 }
-validate1055.evaluated = { "props": { "gpus": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r400 = validate1057;
-const schema499 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r400" };
+validate1055.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listGpuTypes__r200 = validate1057;
+const schema499 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListGpuTypesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r200" };
 function validate1057(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23106,16 +23205,16 @@ function validate1057(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate146(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
     errors = vErrors.length;
   }
   validate1057.errors = vErrors;
   return errors === 0;
 }
-validate1057.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r401 = validate1059;
-const schema500 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r401" };
+validate1057.evaluated = { "props": { "gpus": true }, "dynamicProps": false, "dynamicItems": false };
+const listGpuTypes__r400 = validate1059;
+const schema500 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r400" };
 function validate1059(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23127,16 +23226,16 @@ function validate1059(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1059.errors = vErrors;
   return errors === 0;
 }
 validate1059.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r403 = validate1061;
-const schema501 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r403" };
+const listGpuTypes__r401 = validate1061;
+const schema501 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r401" };
 function validate1061(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23148,16 +23247,16 @@ function validate1061(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1061.errors = vErrors;
   return errors === 0;
 }
 validate1061.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r405 = validate1063;
-const schema502 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r405" };
+const listGpuTypes__r403 = validate1063;
+const schema502 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r403" };
 function validate1063(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23169,16 +23268,16 @@ function validate1063(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1063.errors = vErrors;
   return errors === 0;
 }
 validate1063.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r422 = validate1065;
-const schema503 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r422" };
+const listGpuTypes__r405 = validate1065;
+const schema503 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r405" };
 function validate1065(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23190,16 +23289,16 @@ function validate1065(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1065.errors = vErrors;
   return errors === 0;
 }
 validate1065.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r429 = validate1067;
-const schema504 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r429" };
+const listGpuTypes__r422 = validate1067;
+const schema504 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r422" };
 function validate1067(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23211,16 +23310,16 @@ function validate1067(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1067.errors = vErrors;
   return errors === 0;
 }
 validate1067.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r500 = validate1069;
-const schema505 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r500" };
+const listGpuTypes__r429 = validate1069;
+const schema505 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r429" };
 function validate1069(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23232,16 +23331,16 @@ function validate1069(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1069.errors = vErrors;
   return errors === 0;
 }
 validate1069.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r200 = validate1071;
-const schema506 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/GpuType", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r200" };
+const listGpuTypes__r500 = validate1071;
+const schema506 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r500" };
 function validate1071(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23253,16 +23352,16 @@ function validate1071(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate141(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1071.errors = vErrors;
   return errors === 0;
 }
-validate1071.evaluated = { "props": { "id": true, "name": true, "pool": true, "manufacturer": true, "memory": true, "secure": true, "community": true, "price": true, "maxCount": true, "availability": true, "dataCenters": true, "cudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r400 = validate1073;
-const schema507 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r400" };
+validate1071.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getGpuType__r200 = validate1073;
+const schema507 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/GpuType", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r200" };
 function validate1073(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23274,16 +23373,16 @@ function validate1073(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate141(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
     errors = vErrors.length;
   }
   validate1073.errors = vErrors;
   return errors === 0;
 }
-validate1073.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r401 = validate1075;
-const schema508 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r401" };
+validate1073.evaluated = { "props": { "id": true, "name": true, "pool": true, "manufacturer": true, "memory": true, "secure": true, "community": true, "price": true, "maxCount": true, "availability": true, "dataCenters": true, "cudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
+const getGpuType__r400 = validate1075;
+const schema508 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r400" };
 function validate1075(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23295,16 +23394,16 @@ function validate1075(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1075.errors = vErrors;
   return errors === 0;
 }
 validate1075.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r403 = validate1077;
-const schema509 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r403" };
+const getGpuType__r401 = validate1077;
+const schema509 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r401" };
 function validate1077(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23316,16 +23415,16 @@ function validate1077(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1077.errors = vErrors;
   return errors === 0;
 }
 validate1077.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r404 = validate1079;
-const schema510 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r404" };
+const getGpuType__r403 = validate1079;
+const schema510 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r403" };
 function validate1079(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23337,16 +23436,16 @@ function validate1079(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1079.errors = vErrors;
   return errors === 0;
 }
 validate1079.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r405 = validate1081;
-const schema511 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r405" };
+const getGpuType__r404 = validate1081;
+const schema511 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r404" };
 function validate1081(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23358,16 +23457,16 @@ function validate1081(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1081.errors = vErrors;
   return errors === 0;
 }
 validate1081.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r422 = validate1083;
-const schema512 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r422" };
+const getGpuType__r405 = validate1083;
+const schema512 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r405" };
 function validate1083(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23379,16 +23478,16 @@ function validate1083(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1083.errors = vErrors;
   return errors === 0;
 }
 validate1083.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r429 = validate1085;
-const schema513 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r429" };
+const getGpuType__r422 = validate1085;
+const schema513 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r422" };
 function validate1085(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23400,16 +23499,16 @@ function validate1085(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1085.errors = vErrors;
   return errors === 0;
 }
 validate1085.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r500 = validate1087;
-const schema514 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r500" };
+const getGpuType__r429 = validate1087;
+const schema514 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r429" };
 function validate1087(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23421,16 +23520,16 @@ function validate1087(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1087.errors = vErrors;
   return errors === 0;
 }
 validate1087.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r200 = validate1089;
-const schema515 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListCpuTypesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r200" };
+const getGpuType__r500 = validate1089;
+const schema515 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r500" };
 function validate1089(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23442,16 +23541,16 @@ function validate1089(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate151(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1089.errors = vErrors;
   return errors === 0;
 }
-validate1089.evaluated = { "props": { "cpus": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r400 = validate1091;
-const schema516 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r400" };
+validate1089.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listCpuTypes__r200 = validate1091;
+const schema516 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListCpuTypesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r200" };
 function validate1091(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23463,16 +23562,16 @@ function validate1091(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate151(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
     errors = vErrors.length;
   }
   validate1091.errors = vErrors;
   return errors === 0;
 }
-validate1091.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r401 = validate1093;
-const schema517 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r401" };
+validate1091.evaluated = { "props": { "cpus": true }, "dynamicProps": false, "dynamicItems": false };
+const listCpuTypes__r400 = validate1093;
+const schema517 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r400" };
 function validate1093(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23484,16 +23583,16 @@ function validate1093(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1093.errors = vErrors;
   return errors === 0;
 }
 validate1093.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r403 = validate1095;
-const schema518 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r403" };
+const listCpuTypes__r401 = validate1095;
+const schema518 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r401" };
 function validate1095(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23505,16 +23604,16 @@ function validate1095(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1095.errors = vErrors;
   return errors === 0;
 }
 validate1095.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r405 = validate1097;
-const schema519 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r405" };
+const listCpuTypes__r403 = validate1097;
+const schema519 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r403" };
 function validate1097(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23526,16 +23625,16 @@ function validate1097(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1097.errors = vErrors;
   return errors === 0;
 }
 validate1097.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r422 = validate1099;
-const schema520 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r422" };
+const listCpuTypes__r405 = validate1099;
+const schema520 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r405" };
 function validate1099(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23547,16 +23646,16 @@ function validate1099(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1099.errors = vErrors;
   return errors === 0;
 }
 validate1099.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r429 = validate1101;
-const schema521 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r429" };
+const listCpuTypes__r422 = validate1101;
+const schema521 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r422" };
 function validate1101(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23568,16 +23667,16 @@ function validate1101(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1101.errors = vErrors;
   return errors === 0;
 }
 validate1101.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r500 = validate1103;
-const schema522 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r500" };
+const listCpuTypes__r429 = validate1103;
+const schema522 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r429" };
 function validate1103(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23589,16 +23688,16 @@ function validate1103(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1103.errors = vErrors;
   return errors === 0;
 }
 validate1103.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r200 = validate1105;
-const schema523 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CpuType", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r200" };
+const listCpuTypes__r500 = validate1105;
+const schema523 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r500" };
 function validate1105(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23610,16 +23709,16 @@ function validate1105(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate148(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1105.errors = vErrors;
   return errors === 0;
 }
-validate1105.evaluated = { "props": { "id": true, "name": true, "group": true, "vcpu": true, "ramGbPerVcpu": true, "price": true, "availability": true, "dataCenters": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r400 = validate1107;
-const schema524 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r400" };
+validate1105.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getCpuType__r200 = validate1107;
+const schema524 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CpuType", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r200" };
 function validate1107(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23631,16 +23730,16 @@ function validate1107(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate148(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
     errors = vErrors.length;
   }
   validate1107.errors = vErrors;
   return errors === 0;
 }
-validate1107.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r401 = validate1109;
-const schema525 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r401" };
+validate1107.evaluated = { "props": { "id": true, "name": true, "group": true, "vcpu": true, "ramGbPerVcpu": true, "price": true, "availability": true, "dataCenters": true }, "dynamicProps": false, "dynamicItems": false };
+const getCpuType__r400 = validate1109;
+const schema525 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r400" };
 function validate1109(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23652,16 +23751,16 @@ function validate1109(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1109.errors = vErrors;
   return errors === 0;
 }
 validate1109.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r403 = validate1111;
-const schema526 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r403" };
+const getCpuType__r401 = validate1111;
+const schema526 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r401" };
 function validate1111(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23673,16 +23772,16 @@ function validate1111(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1111.errors = vErrors;
   return errors === 0;
 }
 validate1111.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r404 = validate1113;
-const schema527 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r404" };
+const getCpuType__r403 = validate1113;
+const schema527 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r403" };
 function validate1113(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23694,16 +23793,16 @@ function validate1113(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1113.errors = vErrors;
   return errors === 0;
 }
 validate1113.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r405 = validate1115;
-const schema528 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r405" };
+const getCpuType__r404 = validate1115;
+const schema528 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r404" };
 function validate1115(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23715,16 +23814,16 @@ function validate1115(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1115.errors = vErrors;
   return errors === 0;
 }
 validate1115.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r422 = validate1117;
-const schema529 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r422" };
+const getCpuType__r405 = validate1117;
+const schema529 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r405" };
 function validate1117(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23736,16 +23835,16 @@ function validate1117(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1117.errors = vErrors;
   return errors === 0;
 }
 validate1117.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r429 = validate1119;
-const schema530 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r429" };
+const getCpuType__r422 = validate1119;
+const schema530 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r422" };
 function validate1119(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23757,16 +23856,16 @@ function validate1119(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1119.errors = vErrors;
   return errors === 0;
 }
 validate1119.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r500 = validate1121;
-const schema531 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r500" };
+const getCpuType__r429 = validate1121;
+const schema531 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r429" };
 function validate1121(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23778,16 +23877,16 @@ function validate1121(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1121.errors = vErrors;
   return errors === 0;
 }
 validate1121.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r200 = validate1123;
-const schema532 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListDataCentersResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r200" };
+const getCpuType__r500 = validate1123;
+const schema532 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r500" };
 function validate1123(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23799,16 +23898,16 @@ function validate1123(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate160(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1123.errors = vErrors;
   return errors === 0;
 }
-validate1123.evaluated = { "props": { "dataCenters": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r400 = validate1125;
-const schema533 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r400" };
+validate1123.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listDataCenters__r200 = validate1125;
+const schema533 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListDataCentersResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r200" };
 function validate1125(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23820,16 +23919,16 @@ function validate1125(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate160(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
     errors = vErrors.length;
   }
   validate1125.errors = vErrors;
   return errors === 0;
 }
-validate1125.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r401 = validate1127;
-const schema534 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r401" };
+validate1125.evaluated = { "props": { "dataCenters": true }, "dynamicProps": false, "dynamicItems": false };
+const listDataCenters__r400 = validate1127;
+const schema534 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r400" };
 function validate1127(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23841,16 +23940,16 @@ function validate1127(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1127.errors = vErrors;
   return errors === 0;
 }
 validate1127.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r403 = validate1129;
-const schema535 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r403" };
+const listDataCenters__r401 = validate1129;
+const schema535 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r401" };
 function validate1129(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23862,16 +23961,16 @@ function validate1129(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1129.errors = vErrors;
   return errors === 0;
 }
 validate1129.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r405 = validate1131;
-const schema536 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r405" };
+const listDataCenters__r403 = validate1131;
+const schema536 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r403" };
 function validate1131(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23883,16 +23982,16 @@ function validate1131(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1131.errors = vErrors;
   return errors === 0;
 }
 validate1131.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r422 = validate1133;
-const schema537 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r422" };
+const listDataCenters__r405 = validate1133;
+const schema537 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r405" };
 function validate1133(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23904,16 +24003,16 @@ function validate1133(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1133.errors = vErrors;
   return errors === 0;
 }
 validate1133.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r429 = validate1135;
-const schema538 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r429" };
+const listDataCenters__r422 = validate1135;
+const schema538 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r422" };
 function validate1135(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23925,16 +24024,16 @@ function validate1135(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1135.errors = vErrors;
   return errors === 0;
 }
 validate1135.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r500 = validate1137;
-const schema539 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r500" };
+const listDataCenters__r429 = validate1137;
+const schema539 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r429" };
 function validate1137(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23946,16 +24045,16 @@ function validate1137(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1137.errors = vErrors;
   return errors === 0;
 }
 validate1137.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r200 = validate1139;
-const schema540 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/DataCenter", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r200" };
+const listDataCenters__r500 = validate1139;
+const schema540 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r500" };
 function validate1139(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23967,16 +24066,16 @@ function validate1139(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate153(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1139.errors = vErrors;
   return errors === 0;
 }
-validate1139.evaluated = { "props": { "id": true, "name": true, "region": true, "globalNetwork": true, "networkVolumeTypes": true, "compliance": true, "gpuAvailability": true, "cpuAvailability": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r400 = validate1141;
-const schema541 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r400" };
+validate1139.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getDataCenter__r200 = validate1141;
+const schema541 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/DataCenter", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r200" };
 function validate1141(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23988,16 +24087,16 @@ function validate1141(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate153(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
     errors = vErrors.length;
   }
   validate1141.errors = vErrors;
   return errors === 0;
 }
-validate1141.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r401 = validate1143;
-const schema542 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r401" };
+validate1141.evaluated = { "props": { "id": true, "name": true, "region": true, "globalNetwork": true, "networkVolumeTypes": true, "compliance": true, "gpuAvailability": true, "cpuAvailability": true }, "dynamicProps": false, "dynamicItems": false };
+const getDataCenter__r400 = validate1143;
+const schema542 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r400" };
 function validate1143(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24009,16 +24108,16 @@ function validate1143(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1143.errors = vErrors;
   return errors === 0;
 }
 validate1143.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r403 = validate1145;
-const schema543 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r403" };
+const getDataCenter__r401 = validate1145;
+const schema543 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r401" };
 function validate1145(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24030,16 +24129,16 @@ function validate1145(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1145.errors = vErrors;
   return errors === 0;
 }
 validate1145.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r404 = validate1147;
-const schema544 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r404" };
+const getDataCenter__r403 = validate1147;
+const schema544 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r403" };
 function validate1147(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24051,16 +24150,16 @@ function validate1147(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1147.errors = vErrors;
   return errors === 0;
 }
 validate1147.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r405 = validate1149;
-const schema545 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r405" };
+const getDataCenter__r404 = validate1149;
+const schema545 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r404" };
 function validate1149(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24072,16 +24171,16 @@ function validate1149(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1149.errors = vErrors;
   return errors === 0;
 }
 validate1149.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r422 = validate1151;
-const schema546 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r422" };
+const getDataCenter__r405 = validate1151;
+const schema546 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r405" };
 function validate1151(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24093,16 +24192,16 @@ function validate1151(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1151.errors = vErrors;
   return errors === 0;
 }
 validate1151.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r429 = validate1153;
-const schema547 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r429" };
+const getDataCenter__r422 = validate1153;
+const schema547 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r422" };
 function validate1153(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24114,16 +24213,16 @@ function validate1153(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1153.errors = vErrors;
   return errors === 0;
 }
 validate1153.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r500 = validate1155;
-const schema548 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r500" };
+const getDataCenter__r429 = validate1155;
+const schema548 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r429" };
 function validate1155(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24135,16 +24234,16 @@ function validate1155(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1155.errors = vErrors;
   return errors === 0;
 }
 validate1155.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r200 = validate1157;
-const schema549 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPublicTemplatesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r200" };
+const getDataCenter__r500 = validate1157;
+const schema549 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r500" };
 function validate1157(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24156,16 +24255,16 @@ function validate1157(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate162(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1157.errors = vErrors;
   return errors === 0;
 }
-validate1157.evaluated = { "props": { "templates": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r400 = validate1159;
-const schema550 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r400" };
+validate1157.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPublicTemplates__r200 = validate1159;
+const schema550 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPublicTemplatesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r200" };
 function validate1159(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24177,16 +24276,16 @@ function validate1159(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate162(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
     errors = vErrors.length;
   }
   validate1159.errors = vErrors;
   return errors === 0;
 }
-validate1159.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r401 = validate1161;
-const schema551 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r401" };
+validate1159.evaluated = { "props": { "templates": true }, "dynamicProps": false, "dynamicItems": false };
+const listPublicTemplates__r400 = validate1161;
+const schema551 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r400" };
 function validate1161(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24198,16 +24297,16 @@ function validate1161(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1161.errors = vErrors;
   return errors === 0;
 }
 validate1161.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r403 = validate1163;
-const schema552 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r403" };
+const listPublicTemplates__r401 = validate1163;
+const schema552 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r401" };
 function validate1163(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24219,16 +24318,16 @@ function validate1163(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1163.errors = vErrors;
   return errors === 0;
 }
 validate1163.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r405 = validate1165;
-const schema553 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r405" };
+const listPublicTemplates__r403 = validate1165;
+const schema553 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r403" };
 function validate1165(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24240,16 +24339,16 @@ function validate1165(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1165.errors = vErrors;
   return errors === 0;
 }
 validate1165.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r422 = validate1167;
-const schema554 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r422" };
+const listPublicTemplates__r405 = validate1167;
+const schema554 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r405" };
 function validate1167(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24261,16 +24360,16 @@ function validate1167(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1167.errors = vErrors;
   return errors === 0;
 }
 validate1167.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r429 = validate1169;
-const schema555 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r429" };
+const listPublicTemplates__r422 = validate1169;
+const schema555 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r422" };
 function validate1169(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24282,16 +24381,16 @@ function validate1169(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1169.errors = vErrors;
   return errors === 0;
 }
 validate1169.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r500 = validate1171;
-const schema556 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r500" };
+const listPublicTemplates__r429 = validate1171;
+const schema556 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r429" };
 function validate1171(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24303,16 +24402,16 @@ function validate1171(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1171.errors = vErrors;
   return errors === 0;
 }
 validate1171.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r200 = validate1173;
-const schema557 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r200" };
+const listPublicTemplates__r500 = validate1173;
+const schema557 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r500" };
 function validate1173(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24324,16 +24423,16 @@ function validate1173(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate109(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1173.errors = vErrors;
   return errors === 0;
 }
-validate1173.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r400 = validate1175;
-const schema558 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r400" };
+validate1173.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listBilling__r200 = validate1175;
+const schema558 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r200" };
 function validate1175(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24345,16 +24444,16 @@ function validate1175(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate109(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
     errors = vErrors.length;
   }
   validate1175.errors = vErrors;
   return errors === 0;
 }
-validate1175.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r401 = validate1177;
-const schema559 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r401" };
+validate1175.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const listBilling__r400 = validate1177;
+const schema559 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r400" };
 function validate1177(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24366,16 +24465,16 @@ function validate1177(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1177.errors = vErrors;
   return errors === 0;
 }
 validate1177.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r403 = validate1179;
-const schema560 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r403" };
+const listBilling__r401 = validate1179;
+const schema560 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r401" };
 function validate1179(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24387,16 +24486,16 @@ function validate1179(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1179.errors = vErrors;
   return errors === 0;
 }
 validate1179.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r405 = validate1181;
-const schema561 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r405" };
+const listBilling__r403 = validate1181;
+const schema561 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r403" };
 function validate1181(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24408,16 +24507,16 @@ function validate1181(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1181.errors = vErrors;
   return errors === 0;
 }
 validate1181.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r422 = validate1183;
-const schema562 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r422" };
+const listBilling__r405 = validate1183;
+const schema562 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r405" };
 function validate1183(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24429,16 +24528,16 @@ function validate1183(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1183.errors = vErrors;
   return errors === 0;
 }
 validate1183.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r429 = validate1185;
-const schema563 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r429" };
+const listBilling__r422 = validate1185;
+const schema563 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r422" };
 function validate1185(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24450,16 +24549,16 @@ function validate1185(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1185.errors = vErrors;
   return errors === 0;
 }
 validate1185.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r500 = validate1187;
-const schema564 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r500" };
+const listBilling__r429 = validate1187;
+const schema564 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r429" };
 function validate1187(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24471,16 +24570,16 @@ function validate1187(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1187.errors = vErrors;
   return errors === 0;
 }
 validate1187.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r200 = validate1189;
-const schema565 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPodBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r200" };
+const listBilling__r500 = validate1189;
+const schema565 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r500" };
 function validate1189(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24492,16 +24591,16 @@ function validate1189(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate112(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1189.errors = vErrors;
   return errors === 0;
 }
-validate1189.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r400 = validate1191;
-const schema566 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r400" };
+validate1189.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPodBilling__r200 = validate1191;
+const schema566 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPodBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r200" };
 function validate1191(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24513,16 +24612,16 @@ function validate1191(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate112(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
     errors = vErrors.length;
   }
   validate1191.errors = vErrors;
   return errors === 0;
 }
-validate1191.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r401 = validate1193;
-const schema567 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r401" };
+validate1191.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const listPodBilling__r400 = validate1193;
+const schema567 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r400" };
 function validate1193(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24534,16 +24633,16 @@ function validate1193(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1193.errors = vErrors;
   return errors === 0;
 }
 validate1193.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r403 = validate1195;
-const schema568 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r403" };
+const listPodBilling__r401 = validate1195;
+const schema568 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r401" };
 function validate1195(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24555,16 +24654,16 @@ function validate1195(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1195.errors = vErrors;
   return errors === 0;
 }
 validate1195.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r405 = validate1197;
-const schema569 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r405" };
+const listPodBilling__r403 = validate1197;
+const schema569 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r403" };
 function validate1197(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24576,16 +24675,16 @@ function validate1197(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1197.errors = vErrors;
   return errors === 0;
 }
 validate1197.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r422 = validate1199;
-const schema570 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r422" };
+const listPodBilling__r405 = validate1199;
+const schema570 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r405" };
 function validate1199(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24597,16 +24696,16 @@ function validate1199(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1199.errors = vErrors;
   return errors === 0;
 }
 validate1199.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r429 = validate1201;
-const schema571 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r429" };
+const listPodBilling__r422 = validate1201;
+const schema571 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r422" };
 function validate1201(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24618,16 +24717,16 @@ function validate1201(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1201.errors = vErrors;
   return errors === 0;
 }
 validate1201.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r500 = validate1203;
-const schema572 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r500" };
+const listPodBilling__r429 = validate1203;
+const schema572 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r429" };
 function validate1203(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24639,16 +24738,16 @@ function validate1203(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1203.errors = vErrors;
   return errors === 0;
 }
 validate1203.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r200 = validate1205;
-const schema573 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListServerlessBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r200" };
+const listPodBilling__r500 = validate1205;
+const schema573 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r500" };
 function validate1205(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24660,16 +24759,16 @@ function validate1205(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate115(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1205.errors = vErrors;
   return errors === 0;
 }
-validate1205.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r400 = validate1207;
-const schema574 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r400" };
+validate1205.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listServerlessBilling__r200 = validate1207;
+const schema574 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListServerlessBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r200" };
 function validate1207(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24681,16 +24780,16 @@ function validate1207(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate115(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
     errors = vErrors.length;
   }
   validate1207.errors = vErrors;
   return errors === 0;
 }
-validate1207.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r401 = validate1209;
-const schema575 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r401" };
+validate1207.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const listServerlessBilling__r400 = validate1209;
+const schema575 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r400" };
 function validate1209(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24702,16 +24801,16 @@ function validate1209(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1209.errors = vErrors;
   return errors === 0;
 }
 validate1209.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r403 = validate1211;
-const schema576 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r403" };
+const listServerlessBilling__r401 = validate1211;
+const schema576 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r401" };
 function validate1211(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24723,16 +24822,16 @@ function validate1211(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1211.errors = vErrors;
   return errors === 0;
 }
 validate1211.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r405 = validate1213;
-const schema577 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r405" };
+const listServerlessBilling__r403 = validate1213;
+const schema577 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r403" };
 function validate1213(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24744,16 +24843,16 @@ function validate1213(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1213.errors = vErrors;
   return errors === 0;
 }
 validate1213.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r422 = validate1215;
-const schema578 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r422" };
+const listServerlessBilling__r405 = validate1215;
+const schema578 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r405" };
 function validate1215(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24765,16 +24864,16 @@ function validate1215(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1215.errors = vErrors;
   return errors === 0;
 }
 validate1215.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r429 = validate1217;
-const schema579 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r429" };
+const listServerlessBilling__r422 = validate1217;
+const schema579 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r422" };
 function validate1217(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24786,16 +24885,16 @@ function validate1217(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1217.errors = vErrors;
   return errors === 0;
 }
 validate1217.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r500 = validate1219;
-const schema580 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r500" };
+const listServerlessBilling__r429 = validate1219;
+const schema580 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r429" };
 function validate1219(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24807,16 +24906,16 @@ function validate1219(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1219.errors = vErrors;
   return errors === 0;
 }
 validate1219.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r200 = validate1221;
-const schema581 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r200" };
+const listServerlessBilling__r500 = validate1221;
+const schema581 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r500" };
 function validate1221(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24828,16 +24927,16 @@ function validate1221(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate118(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1221.errors = vErrors;
   return errors === 0;
 }
-validate1221.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r400 = validate1223;
-const schema582 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r400" };
+validate1221.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBilling__r200 = validate1223;
+const schema582 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r200" };
 function validate1223(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24849,16 +24948,16 @@ function validate1223(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate118(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
     errors = vErrors.length;
   }
   validate1223.errors = vErrors;
   return errors === 0;
 }
-validate1223.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r401 = validate1225;
-const schema583 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r401" };
+validate1223.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBilling__r400 = validate1225;
+const schema583 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r400" };
 function validate1225(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24870,16 +24969,16 @@ function validate1225(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1225.errors = vErrors;
   return errors === 0;
 }
 validate1225.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r403 = validate1227;
-const schema584 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r403" };
+const listEndpointBilling__r401 = validate1227;
+const schema584 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r401" };
 function validate1227(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24891,16 +24990,16 @@ function validate1227(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1227.errors = vErrors;
   return errors === 0;
 }
 validate1227.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r405 = validate1229;
-const schema585 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r405" };
+const listEndpointBilling__r403 = validate1229;
+const schema585 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r403" };
 function validate1229(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24912,16 +25011,16 @@ function validate1229(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1229.errors = vErrors;
   return errors === 0;
 }
 validate1229.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r422 = validate1231;
-const schema586 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r422" };
+const listEndpointBilling__r405 = validate1231;
+const schema586 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r405" };
 function validate1231(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24933,16 +25032,16 @@ function validate1231(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1231.errors = vErrors;
   return errors === 0;
 }
 validate1231.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r429 = validate1233;
-const schema587 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r429" };
+const listEndpointBilling__r422 = validate1233;
+const schema587 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r422" };
 function validate1233(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24954,16 +25053,16 @@ function validate1233(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1233.errors = vErrors;
   return errors === 0;
 }
 validate1233.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r500 = validate1235;
-const schema588 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r500" };
+const listEndpointBilling__r429 = validate1235;
+const schema588 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r429" };
 function validate1235(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24975,16 +25074,16 @@ function validate1235(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1235.errors = vErrors;
   return errors === 0;
 }
 validate1235.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r200 = validate1237;
-const schema589 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListNetworkVolumeBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r200" };
+const listEndpointBilling__r500 = validate1237;
+const schema589 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r500" };
 function validate1237(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -24996,16 +25095,16 @@ function validate1237(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate121(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1237.errors = vErrors;
   return errors === 0;
 }
-validate1237.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r400 = validate1239;
-const schema590 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r400" };
+validate1237.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumeBilling__r200 = validate1239;
+const schema590 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListNetworkVolumeBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r200" };
 function validate1239(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -25017,16 +25116,16 @@ function validate1239(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate121(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
     errors = vErrors.length;
   }
   validate1239.errors = vErrors;
   return errors === 0;
 }
-validate1239.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r401 = validate1241;
-const schema591 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r401" };
+validate1239.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumeBilling__r400 = validate1241;
+const schema591 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r400" };
 function validate1241(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -25038,16 +25137,16 @@ function validate1241(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1241.errors = vErrors;
   return errors === 0;
 }
 validate1241.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r403 = validate1243;
-const schema592 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r403" };
+const listNetworkVolumeBilling__r401 = validate1243;
+const schema592 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r401" };
 function validate1243(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -25059,16 +25158,16 @@ function validate1243(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1243.errors = vErrors;
   return errors === 0;
 }
 validate1243.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r405 = validate1245;
-const schema593 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r405" };
+const listNetworkVolumeBilling__r403 = validate1245;
+const schema593 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r403" };
 function validate1245(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -25080,16 +25179,16 @@ function validate1245(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1245.errors = vErrors;
   return errors === 0;
 }
 validate1245.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r422 = validate1247;
-const schema594 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r422" };
+const listNetworkVolumeBilling__r405 = validate1247;
+const schema594 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r405" };
 function validate1247(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -25101,16 +25200,16 @@ function validate1247(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1247.errors = vErrors;
   return errors === 0;
 }
 validate1247.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r429 = validate1249;
-const schema595 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r429" };
+const listNetworkVolumeBilling__r422 = validate1249;
+const schema595 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r422" };
 function validate1249(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -25122,16 +25221,16 @@ function validate1249(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1249.errors = vErrors;
   return errors === 0;
 }
 validate1249.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r500 = validate1251;
-const schema596 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r500" };
+const listNetworkVolumeBilling__r429 = validate1251;
+const schema596 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r429" };
 function validate1251(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -25143,16 +25242,16 @@ function validate1251(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1251.errors = vErrors;
   return errors === 0;
 }
 validate1251.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r200 = validate1253;
-const schema597 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListClusterBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r200" };
+const listNetworkVolumeBilling__r500 = validate1253;
+const schema597 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r500" };
 function validate1253(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -25164,16 +25263,16 @@ function validate1253(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate124(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1253.errors = vErrors;
   return errors === 0;
 }
-validate1253.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r400 = validate1255;
-const schema598 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r400" };
+validate1253.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterBilling__r200 = validate1255;
+const schema598 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListClusterBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r200" };
 function validate1255(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -25185,16 +25284,16 @@ function validate1255(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate124(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
     errors = vErrors.length;
   }
   validate1255.errors = vErrors;
   return errors === 0;
 }
-validate1255.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r401 = validate1257;
-const schema599 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r401" };
+validate1255.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterBilling__r400 = validate1257;
+const schema599 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r400" };
 function validate1257(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -25206,16 +25305,16 @@ function validate1257(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1257.errors = vErrors;
   return errors === 0;
 }
 validate1257.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r403 = validate1259;
-const schema600 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r403" };
+const listClusterBilling__r401 = validate1259;
+const schema600 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r401" };
 function validate1259(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -25227,16 +25326,16 @@ function validate1259(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1259.errors = vErrors;
   return errors === 0;
 }
 validate1259.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r405 = validate1261;
-const schema601 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r405" };
+const listClusterBilling__r403 = validate1261;
+const schema601 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r403" };
 function validate1261(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -25248,16 +25347,16 @@ function validate1261(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1261.errors = vErrors;
   return errors === 0;
 }
 validate1261.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r422 = validate1263;
-const schema602 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r422" };
+const listClusterBilling__r405 = validate1263;
+const schema602 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r405" };
 function validate1263(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -25269,16 +25368,16 @@ function validate1263(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1263.errors = vErrors;
   return errors === 0;
 }
 validate1263.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r429 = validate1265;
-const schema603 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r429" };
+const listClusterBilling__r422 = validate1265;
+const schema603 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r422" };
 function validate1265(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -25290,16 +25389,16 @@ function validate1265(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1265.errors = vErrors;
   return errors === 0;
 }
 validate1265.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r500 = validate1267;
-const schema604 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r500" };
+const listClusterBilling__r429 = validate1267;
+const schema604 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r429" };
 function validate1267(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -25311,14 +25410,35 @@ function validate1267(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate273(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
   validate1267.errors = vErrors;
   return errors === 0;
 }
 validate1267.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterBilling__r500 = validate1269;
+const schema605 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r500" };
+function validate1269(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate1269.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
+    errors = vErrors.length;
+  }
+  validate1269.errors = vErrors;
+  return errors === 0;
+}
+validate1269.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
 export {
   createCluster__body,
   createCluster__r201,
@@ -25705,6 +25825,7 @@ export {
   schema__BaseContainerConfig,
   schema__BaseCpuConfig,
   schema__BaseEndpointGpuConfig,
+  schema__BaseGpuConfig,
   schema__BillingAmounts,
   schema__BillingBucketSize,
   schema__BillingMetadata,

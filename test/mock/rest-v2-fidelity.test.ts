@@ -100,4 +100,19 @@ describe('createPod gpu.minRamPerGpu / minVcpuCountPerGpu (sent by runpod-python
     expect((await mock.h.rest('GET', `/pods/${pod.body.id}`)).body.memoryInGb).toBe(128);
     expect((await mock.v2('POST', '/pods', { name: 'm', image: 'x:1', gpu: { ...GPU, minRamPerGpu: 2000 } })).status).toBe(422);
   });
+
+  it('report the totals the pod got in gpu.vcpuCount and gpu.memory (API reference 081392fe), the figures REST v1 shows', async () => {
+    const pod = await mock.v2('POST', '/pods', { name: 'm', image: 'x:1', gpu: { ...GPU, count: 2, minRamPerGpu: 64, minVcpuCountPerGpu: 12 } });
+    expect(pod.body.gpu).toMatchObject({ count: 2, vcpuCount: 24, memory: 128 });
+    expect((await mock.v2('GET', `/pods/${pod.body.id}`)).body.gpu).toMatchObject({ vcpuCount: 24, memory: 128 });
+    expect((await mock.h.rest('GET', `/pods/${pod.body.id}`)).body).toMatchObject({ vcpuCount: 24, memoryInGb: 128 });
+    const plain = await mock.v2('POST', '/pods', { name: 'p', image: 'x:1', gpu: { ...GPU } });
+    expect(plain.body.gpu).toMatchObject({ count: 1, vcpuCount: 8, memory: 31 });
+  });
+
+  it('are at least 1: 0 is refused (422) as the reference states minimum 1', async () => {
+    for (const gpu of [{ ...GPU, minRamPerGpu: 0 }, { ...GPU, minVcpuCountPerGpu: 0 }]) {
+      expect((await mock.v2('POST', '/pods', { name: 'z', image: 'x:1', gpu })).status).toBe(422);
+    }
+  });
 });

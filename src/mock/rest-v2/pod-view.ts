@@ -5,7 +5,7 @@
 import type { MockCore } from '../core.js';
 import { podGpuType, podHourlyCost } from '../rest/render.js';
 import type { PodRecord } from '../types.js';
-import { podCpuFlavorId, podMemoryGb } from '../state/pod-hardware.js';
+import { podCpuFlavorId, podMemoryGb, podVcpuCount } from '../state/pod-hardware.js';
 import { podTemplateId } from '../state/pod-template.js';
 import { gpuType } from './catalog-data.js';
 import { defaultDataCenter } from './placement.js';
@@ -61,7 +61,8 @@ function computeOf(pod: PodRecord): Record<string, unknown> {
     // The stored flavour and memory (state/pod-hardware.ts), the figures REST v1 renders too.
     return { cpu: { id: flavor, vcpuCount: (pod['vcpuCount'] as number | undefined) ?? 2, memory: podMemoryGb(pod) } };
   }
-  return { gpu: { id: podGpuType(pod)!, count: (pod['gpuCount'] as number | undefined) ?? 1 } };
+  // Totals across the GPUs (GpuConfig.vcpuCount / memory), the stored figures REST v1 renders too.
+  return { gpu: { id: podGpuType(pod)!, count: (pod['gpuCount'] as number | undefined) ?? 1, vcpuCount: podVcpuCount(pod), memory: podMemoryGb(pod) } };
 }
 
 /** As placed at create, else (REST v1 pods) the newest CUDA of the GPU type's hosts the pod accepts. */
