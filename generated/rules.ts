@@ -4377,7 +4377,7 @@ export const rules = [
   },
   {
     "id": "RESTV2-BUILD-001",
-    "title": "listEndpointBuilds answers {builds, pagination {nextCursor, hasNextPage}} with the endpoint's builds newest first, each {id, status} of the BuildState enum; getEndpointBuild of a listed id answers the same build; an unknown endpoint → 404 problem.",
+    "title": "listEndpointBuilds answers {builds} with the endpoint's builds newest first, each {id, status} of the BuildState enum; getEndpointBuild of a listed id answers the same build; an unknown endpoint → 404 problem.",
     "seed": "rest-v2 › GET /v2/serverless/{id}/builds; rest-v2 › GET /v2/serverless/{id}/builds/{buildId}; rest-v2 › Build",
     "surface": "rest-v2",
     "check": "black-box",
@@ -4431,19 +4431,18 @@ export const rules = [
   },
   {
     "id": "RESTV2-PAGE-001",
-    "title": "Cursor pages of listEndpointBuilds and listEndpointReleases: each page holds at most `limit` items, following nextCursor while hasNextPage walks the whole list newest first with no item twice or missing, and the last page has nextCursor null; a malformed cursor, or one issued for another endpoint, operation or limit, → 422 problem.",
-    "seed": "rest-v2 › GET /v2/serverless/{id}/builds; rest-v2 › GET /v2/serverless/{id}/releases; rest-v2 › Pagination",
+    "title": "listEndpointBuilds answers at most the 100 most recent builds, newest first, and no pagination object; a build older than those is still answered by getEndpointBuild; listEndpointReleases answers its releases newest first in one answer, with no pagination object.",
+    "seed": "rest-v2 › GET /v2/serverless/{id}/builds; rest-v2 › GET /v2/serverless/{id}/builds/{buildId}; rest-v2 › GET /v2/serverless/{id}/releases",
     "surface": "rest-v2",
     "check": "black-box",
     "tier": "safe",
     "source": "observed",
     "values": {
-      "status": 422,
-      "buildsLimitMax": 100,
-      "releasesLimitMax": 1000
+      "buildsListMax": 100
     },
     "operations": [
       "listEndpointBuilds",
+      "getEndpointBuild",
       "listEndpointReleases"
     ]
   },

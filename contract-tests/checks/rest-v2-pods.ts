@@ -160,7 +160,8 @@ defineCheck('RESTV2-POD-007', async (ctx) => {
   expectStatus(read, 200, 'getPod (REST v2) of a REST v1 pod');
   expectEqual(
     [read.body.name, read.body.image, read.body.gpu, read.body.disk, read.body.args, read.body.cloud, read.body.mounts],
-    [v1.name, ctx.target.workerImage, { id: POD_GPU.id, count: 2 }, 25, "python 'a b.py'", 'COMMUNITY', { persistent: { size: 15, path: '/vol' } }],
+    // gpu.vcpuCount / gpu.memory: the totals REST v1 shows as vcpuCount / memoryInGb (API reference 081392fe).
+    [v1.name, ctx.target.workerImage, { id: POD_GPU.id, count: 2, vcpuCount: v1.vcpuCount, memory: v1.memoryInGb }, 25, "python 'a b.py'", 'COMMUNITY', { persistent: { size: 15, path: '/vol' } }],
     'REST v1 pod through REST v2: name, image, gpu, disk, args, cloud, mounts',
   );
   const v2 = await v2Pod(ctx, { disk: 33, args: 'run --fast', mounts: { persistent: { size: 12, path: '/p' } } });

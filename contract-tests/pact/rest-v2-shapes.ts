@@ -67,7 +67,7 @@ export const v2Pod = (phase: 'booting' | 'stopped' = 'booting') => ({
   ports: ['8888/http'],
   env: { PACT: '1' },
   registry: null,
-  gpu: { id: V2_GPU.id, count: integer(1) },
+  gpu: { id: V2_GPU.id, count: integer(1), vcpuCount: number(8), memory: number(31) },
   cloud: oneOf(['SECURE', 'COMMUNITY']),
   dataCenterId: like('US-TX-3'),
   cudaVersion: like('12.8'),

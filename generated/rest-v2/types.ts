@@ -269,7 +269,7 @@ export interface paths {
         };
         /**
          * List the releases of an endpoint
-         * @description Releases of the endpoint, newest first, each with the fields it changed (`diff`: field, old, new), and the rollout progress of the latest. Cursor-paginated (`limit` 1–1000, 1000 by default; follow `pagination.nextCursor`); a malformed or foreign cursor → 422. A release made by a completed build has `source: GIT_BUILD` and its `buildId`; every other one is MANUAL. The creation is release 1; every change of what the workers run adds one. Assumed: at most 20 releases are kept (older ones drop; versions keep counting), `endpointVersion` is the latest release's version, and a busy worker of an older release is replaced when its job ends, an idle one at once.
+         * @description Releases of the endpoint, newest first, each with the fields it changed (`diff`: field, old, new), and the rollout progress of the latest, in one answer (no pagination). A release made by a completed build has `source: GIT_BUILD` and its `buildId`; every other one is MANUAL. The creation is release 1; every change of what the workers run adds one. Assumed: at most 20 releases are kept (older ones drop; versions keep counting), `endpointVersion` is the latest release's version, and a busy worker of an older release is replaced when its job ends, an idle one at once.
          */
         get: operations["listEndpointReleases"];
         put?: never;
@@ -309,7 +309,7 @@ export interface paths {
         };
         /**
          * List the builds of an endpoint
-         * @description The endpoint's GitHub builds, newest first, cursor-paginated (`limit` 1–100, 100 by default; follow `pagination.nextCursor` while `hasNextPage`). A cursor is valid only for this operation, this endpoint and the `limit` that issued it; a malformed or foreign cursor → 422. Any build can also be read by id (getEndpointBuild). The reference mock starts a build when the control API simulates a push (`POST /__control/endpoints/{id}/builds`) and keeps at most 200 builds per endpoint (assumed; older ones drop).
+         * @description The endpoint's GitHub builds, newest first: at most the 100 most recent, without pagination; any older build the service keeps is still answered by id (getEndpointBuild). The reference mock starts a build when the control API simulates a push (`POST /__control/endpoints/{id}/builds`) and keeps at most 200 builds per endpoint (assumed; older ones drop).
          */
         get: operations["listEndpointBuilds"];
         put?: never;
@@ -3837,9 +3837,8 @@ export interface components {
              */
             total: number;
         };
-        /** @description Releases of an endpoint, newest first (one cursor page), with the rollout progress of the endpoint now, whatever the page. */
+        /** @description Releases of an endpoint, newest first, with the rollout progress of the endpoint now. */
         ListEndpointReleasesResponse: {
-            pagination: components["schemas"]["Pagination"];
             /**
              * @description Current configuration version of the endpoint; null when unknown.
              * @example 4
@@ -3958,23 +3957,10 @@ export interface components {
              */
             workersTotal: number;
             /**
-             * @description Share of workers on the latest release.
+             * @description Share of workers on the latest release; 0 when there are no workers.
              * @example 67
              */
             percentOnLatest: number;
-        };
-        /** @description Cursor-pagination metadata, on every page of a cursor-paginated list; follow `nextCursor` while `hasNextPage` is true to walk the whole list. */
-        Pagination: {
-            /**
-             * @description The `cursor` of the next page; null on the last page.
-             * @example null
-             */
-            nextCursor: string | null;
-            /**
-             * @description Whether more items follow this page.
-             * @example false
-             */
-            hasNextPage: boolean;
         };
         /**
          * @description Build lifecycle state. PENDING, BUILDING, UPLOADING and TESTING are live; COMPLETED, FAILED, CANCELLED and TEST_FAILED are terminal. The reference mock moves a build PENDING → BUILDING (5 s) → UPLOADING (60 s) → TESTING (15 s) → COMPLETED (20 s) on its clock; a FAILED or CANCELLED build ends while BUILDING, a TEST_FAILED one while TESTING (assumed timings).
@@ -4033,10 +4019,10 @@ export interface components {
              */
             error?: string | null;
         };
-        /** @description Builds of an endpoint, newest first (one cursor page). */
+        /** @description Builds of an endpoint, newest first. */
         ListEndpointBuildsResponse: {
             /**
-             * @description Builds, newest first.
+             * @description The 100 most recent builds at most, newest first; an older one is still answered by getEndpointBuild.
              * @example [
              *       {
              *         "id": "build_abc123",
@@ -4053,7 +4039,6 @@ export interface components {
              *     ]
              */
             builds: components["schemas"]["Build"][];
-            pagination: components["schemas"]["Pagination"];
         };
         /**
          * @description Console grouping of a template (CPU-only, NVIDIA GPU or AMD GPU work). It changes neither hardware selection nor scheduling nor billing.
@@ -4571,12 +4556,6 @@ export interface components {
         LastEventId: string;
         /** @description Id of the resource named by the path. */
         Id: string;
-        /** @description Opaque resume cursor: the previous page's `pagination.nextCursor`, passed through verbatim; omit it for the first page. A cursor is valid only for the operation, endpoint and `limit` that issued it; a malformed or foreign one → 422. At most 512 characters. */
-        Cursor: string;
-        /** @description Page size, 1–1000; 1000 when omitted. */
-        ReleasesLimit: number;
-        /** @description Page size, 1–100; 100 when omitted. */
-        BuildsLimit: number;
         /** @description Build id (from listEndpointBuilds or a release's `buildId`); a build of another endpoint → 404. */
         BuildId: string;
     };
@@ -5291,12 +5270,7 @@ export interface operations {
     };
     listEndpointReleases: {
         parameters: {
-            query?: {
-                /** @description Opaque resume cursor: the previous page's `pagination.nextCursor`, passed through verbatim; omit it for the first page. A cursor is valid only for the operation, endpoint and `limit` that issued it; a malformed or foreign one → 422. At most 512 characters. */
-                cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1–1000; 1000 when omitted. */
-                limit?: components["parameters"]["ReleasesLimit"];
-            };
+            query?: never;
             header?: never;
             path: {
                 /** @description Id of the resource named by the path. */
@@ -5317,12 +5291,10 @@ export interface operations {
                     "application/json": components["schemas"]["ListEndpointReleasesResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
-            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -5377,12 +5349,7 @@ export interface operations {
     };
     listEndpointBuilds: {
         parameters: {
-            query?: {
-                /** @description Opaque resume cursor: the previous page's `pagination.nextCursor`, passed through verbatim; omit it for the first page. A cursor is valid only for the operation, endpoint and `limit` that issued it; a malformed or foreign one → 422. At most 512 characters. */
-                cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1–100; 100 when omitted. */
-                limit?: components["parameters"]["BuildsLimit"];
-            };
+            query?: never;
             header?: never;
             path: {
                 /** @description Id of the resource named by the path. */
@@ -5403,12 +5370,10 @@ export interface operations {
                     "application/json": components["schemas"]["ListEndpointBuildsResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
-            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };

@@ -99,7 +99,7 @@ export const validate = {
   },
   listEndpointReleases: {
     params: P.listEndpointReleases__params as Validator<RequestParams<Ops['listEndpointReleases']>>,
-    responses: { '200': V.listEndpointReleases__r200 as Validator<JsonResponse<Ops['listEndpointReleases'], 200>>, '400': V.listEndpointReleases__r400 as Validator<JsonResponse<Ops['listEndpointReleases'], 400>>, '401': V.listEndpointReleases__r401 as Validator<JsonResponse<Ops['listEndpointReleases'], 401>>, '403': V.listEndpointReleases__r403 as Validator<JsonResponse<Ops['listEndpointReleases'], 403>>, '404': V.listEndpointReleases__r404 as Validator<JsonResponse<Ops['listEndpointReleases'], 404>>, '405': V.listEndpointReleases__r405 as Validator<JsonResponse<Ops['listEndpointReleases'], 405>>, '422': V.listEndpointReleases__r422 as Validator<JsonResponse<Ops['listEndpointReleases'], 422>>, '429': V.listEndpointReleases__r429 as Validator<JsonResponse<Ops['listEndpointReleases'], 429>>, '500': V.listEndpointReleases__r500 as Validator<JsonResponse<Ops['listEndpointReleases'], 500>> },
+    responses: { '200': V.listEndpointReleases__r200 as Validator<JsonResponse<Ops['listEndpointReleases'], 200>>, '401': V.listEndpointReleases__r401 as Validator<JsonResponse<Ops['listEndpointReleases'], 401>>, '403': V.listEndpointReleases__r403 as Validator<JsonResponse<Ops['listEndpointReleases'], 403>>, '404': V.listEndpointReleases__r404 as Validator<JsonResponse<Ops['listEndpointReleases'], 404>>, '405': V.listEndpointReleases__r405 as Validator<JsonResponse<Ops['listEndpointReleases'], 405>>, '429': V.listEndpointReleases__r429 as Validator<JsonResponse<Ops['listEndpointReleases'], 429>>, '500': V.listEndpointReleases__r500 as Validator<JsonResponse<Ops['listEndpointReleases'], 500>> },
   },
   getWorkerLogs: {
     params: P.getWorkerLogs__params as Validator<RequestParams<Ops['getWorkerLogs']>>,
@@ -107,7 +107,7 @@ export const validate = {
   },
   listEndpointBuilds: {
     params: P.listEndpointBuilds__params as Validator<RequestParams<Ops['listEndpointBuilds']>>,
-    responses: { '200': V.listEndpointBuilds__r200 as Validator<JsonResponse<Ops['listEndpointBuilds'], 200>>, '400': V.listEndpointBuilds__r400 as Validator<JsonResponse<Ops['listEndpointBuilds'], 400>>, '401': V.listEndpointBuilds__r401 as Validator<JsonResponse<Ops['listEndpointBuilds'], 401>>, '403': V.listEndpointBuilds__r403 as Validator<JsonResponse<Ops['listEndpointBuilds'], 403>>, '404': V.listEndpointBuilds__r404 as Validator<JsonResponse<Ops['listEndpointBuilds'], 404>>, '405': V.listEndpointBuilds__r405 as Validator<JsonResponse<Ops['listEndpointBuilds'], 405>>, '422': V.listEndpointBuilds__r422 as Validator<JsonResponse<Ops['listEndpointBuilds'], 422>>, '429': V.listEndpointBuilds__r429 as Validator<JsonResponse<Ops['listEndpointBuilds'], 429>>, '500': V.listEndpointBuilds__r500 as Validator<JsonResponse<Ops['listEndpointBuilds'], 500>> },
+    responses: { '200': V.listEndpointBuilds__r200 as Validator<JsonResponse<Ops['listEndpointBuilds'], 200>>, '401': V.listEndpointBuilds__r401 as Validator<JsonResponse<Ops['listEndpointBuilds'], 401>>, '403': V.listEndpointBuilds__r403 as Validator<JsonResponse<Ops['listEndpointBuilds'], 403>>, '404': V.listEndpointBuilds__r404 as Validator<JsonResponse<Ops['listEndpointBuilds'], 404>>, '405': V.listEndpointBuilds__r405 as Validator<JsonResponse<Ops['listEndpointBuilds'], 405>>, '429': V.listEndpointBuilds__r429 as Validator<JsonResponse<Ops['listEndpointBuilds'], 429>>, '500': V.listEndpointBuilds__r500 as Validator<JsonResponse<Ops['listEndpointBuilds'], 500>> },
   },
   getEndpointBuild: {
     params: P.getEndpointBuild__params as Validator<RequestParams<Ops['getEndpointBuild']>>,
@@ -375,7 +375,6 @@ export const schemas = {
   ReleaseSource: V.schema__ReleaseSource as Validator<Components['schemas']['ReleaseSource']>,
   ReleaseDiffEntry: V.schema__ReleaseDiffEntry as Validator<Components['schemas']['ReleaseDiffEntry']>,
   RolloutSummary: V.schema__RolloutSummary as Validator<Components['schemas']['RolloutSummary']>,
-  Pagination: V.schema__Pagination as Validator<Components['schemas']['Pagination']>,
   BuildState: V.schema__BuildState as Validator<Components['schemas']['BuildState']>,
   Build: V.schema__Build as Validator<Components['schemas']['Build']>,
   ListEndpointBuildsResponse: V.schema__ListEndpointBuildsResponse as Validator<Components['schemas']['ListEndpointBuildsResponse']>,

@@ -14676,80 +14676,13 @@ const schema__Worker = validate347;
 const schema__WorkerStatus = validate348;
 const schema__WorkerSummary = validate351;
 const schema__ListEndpointReleasesResponse = validate353;
-const schema152 = { "description": "Releases of an endpoint, newest first (one cursor page), with the rollout progress of the endpoint now, whatever the page.", "type": "object", "required": ["rollout", "releases", "pagination"], "properties": { "pagination": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pagination" }, "endpointVersion": { "description": "Current configuration version of the endpoint; null when unknown.", "type": ["integer", "null"], "example": 4 }, "rollout": { "description": "Progress of the latest release.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RolloutSummary" }, "releases": { "description": "Releases, newest first.", "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Release" }, "example": [{ "id": "5r9x2m7q", "version": 4, "source": "MANUAL", "buildId": null, "createdByUserId": null, "workerCount": 2, "createdAt": "2026-06-01T12:10:00Z", "diff": [{ "field": "workers.max", "old": 5, "new": 10 }] }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointReleasesResponse" };
-const schema153 = { "description": "Cursor-pagination metadata, on every page of a cursor-paginated list; follow `nextCursor` while `hasNextPage` is true to walk the whole list.", "type": "object", "required": ["nextCursor", "hasNextPage"], "properties": { "nextCursor": { "description": "The `cursor` of the next page; null on the last page.", "type": ["string", "null"], "example": null }, "hasNextPage": { "description": "Whether more items follow this page.", "type": "boolean", "example": false } }, "x-source": "observed", "x-source-note": "RunPod API reference v2 (docs.runpod.io, list-serverless-endpoint-builds / -releases).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Pagination" };
+const schema152 = { "description": "Releases of an endpoint, newest first, with the rollout progress of the endpoint now.", "type": "object", "required": ["rollout", "releases"], "properties": { "endpointVersion": { "description": "Current configuration version of the endpoint; null when unknown.", "type": ["integer", "null"], "example": 4 }, "rollout": { "description": "Progress of the latest release.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RolloutSummary" }, "releases": { "description": "Releases, newest first.", "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Release" }, "example": [{ "id": "5r9x2m7q", "version": 4, "source": "MANUAL", "buildId": null, "createdByUserId": null, "workerCount": 2, "createdAt": "2026-06-01T12:10:00Z", "diff": [{ "field": "workers.max", "old": 5, "new": 10 }] }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointReleasesResponse" };
+const schema153 = { "description": "How far the latest release has reached the workers.", "type": "object", "required": ["inProgress", "workersOnLatest", "workersTotal", "percentOnLatest"], "properties": { "inProgress": { "description": "True while workers still run older releases.", "type": "boolean", "example": true }, "workersOnLatest": { "description": "Workers on the latest release.", "type": "integer", "minimum": 0, "example": 2 }, "workersTotal": { "description": "All workers.", "type": "integer", "minimum": 0, "example": 3 }, "percentOnLatest": { "description": "Share of workers on the latest release; 0 when there are no workers.", "type": "integer", "minimum": 0, "maximum": 100, "example": 67 } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/RolloutSummary" };
 function validate354(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
   const evaluated0 = validate354.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.nextCursor === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "nextCursor" }, message: "must have required property 'nextCursor'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.hasNextPage === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "hasNextPage" }, message: "must have required property 'hasNextPage'" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.nextCursor !== void 0) {
-      let data0 = data.nextCursor;
-      if (typeof data0 !== "string" && data0 !== null) {
-        const err2 = { instancePath: instancePath + "/nextCursor", schemaPath: "#/properties/nextCursor/type", keyword: "type", params: { type: schema153.properties.nextCursor.type }, message: "must be string,null" };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.hasNextPage !== void 0) {
-      if (typeof data.hasNextPage !== "boolean") {
-        const err3 = { instancePath: instancePath + "/hasNextPage", schemaPath: "#/properties/hasNextPage/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err4];
-    } else {
-      vErrors.push(err4);
-    }
-    errors++;
-  }
-  validate354.errors = vErrors;
-  return errors === 0;
-}
-validate354.evaluated = { "props": { "nextCursor": true, "hasNextPage": true }, "dynamicProps": false, "dynamicItems": false };
-const schema154 = { "description": "How far the latest release has reached the workers.", "type": "object", "required": ["inProgress", "workersOnLatest", "workersTotal", "percentOnLatest"], "properties": { "inProgress": { "description": "True while workers still run older releases.", "type": "boolean", "example": true }, "workersOnLatest": { "description": "Workers on the latest release.", "type": "integer", "minimum": 0, "example": 2 }, "workersTotal": { "description": "All workers.", "type": "integer", "minimum": 0, "example": 3 }, "percentOnLatest": { "description": "Share of workers on the latest release.", "type": "integer", "minimum": 0, "maximum": 100, "example": 67 } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/RolloutSummary" };
-function validate356(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate356.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -14891,17 +14824,17 @@ function validate356(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate356.errors = vErrors;
+  validate354.errors = vErrors;
   return errors === 0;
 }
-validate356.evaluated = { "props": { "inProgress": true, "workersOnLatest": true, "workersTotal": true, "percentOnLatest": true }, "dynamicProps": false, "dynamicItems": false };
-const schema155 = { "description": "One release (configuration version) of an endpoint and what changed.", "type": "object", "required": ["id", "source", "createdAt", "workerCount", "diff"], "properties": { "id": { "description": "Release id.", "type": "string", "example": "rel_abc123" }, "version": { "description": "Configuration version; null when unknown.", "type": ["integer", "null"], "example": 4 }, "source": { "description": "What produced it.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ReleaseSource" }, "buildId": { "description": "Build id for a GIT_BUILD release (a completed build, see getEndpointBuild); null for MANUAL.", "type": ["string", "null"], "example": "build_abc123" }, "createdByUserId": { "description": "User who made the change; null when not recorded.", "type": ["string", "null"], "example": null }, "workerCount": { "description": "Workers running this release.", "type": "integer", "minimum": 0, "example": 2 }, "createdAt": { "description": "Creation time (RFC 3339).", "type": "string", "format": "date-time", "example": "2026-03-13T20:00:00Z" }, "diff": { "description": "Fields changed against the previous release.", "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ReleaseDiffEntry" }, "example": [{ "field": "workers.max", "old": 5, "new": 10 }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Release" };
-const schema156 = { "description": "What produced a release.", "type": "string", "enum": ["GIT_BUILD", "MANUAL"], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ReleaseSource" };
-function validate359(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate354.evaluated = { "props": { "inProgress": true, "workersOnLatest": true, "workersTotal": true, "percentOnLatest": true }, "dynamicProps": false, "dynamicItems": false };
+const schema154 = { "description": "One release (configuration version) of an endpoint and what changed.", "type": "object", "required": ["id", "source", "createdAt", "workerCount", "diff"], "properties": { "id": { "description": "Release id.", "type": "string", "example": "rel_abc123" }, "version": { "description": "Configuration version; null when unknown.", "type": ["integer", "null"], "example": 4 }, "source": { "description": "What produced it.", "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ReleaseSource" }, "buildId": { "description": "Build id for a GIT_BUILD release (a completed build, see getEndpointBuild); null for MANUAL.", "type": ["string", "null"], "example": "build_abc123" }, "createdByUserId": { "description": "User who made the change; null when not recorded.", "type": ["string", "null"], "example": null }, "workerCount": { "description": "Workers running this release.", "type": "integer", "minimum": 0, "example": 2 }, "createdAt": { "description": "Creation time (RFC 3339).", "type": "string", "format": "date-time", "example": "2026-03-13T20:00:00Z" }, "diff": { "description": "Fields changed against the previous release.", "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ReleaseDiffEntry" }, "example": [{ "field": "workers.max", "old": 5, "new": 10 }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Release" };
+const schema155 = { "description": "What produced a release.", "type": "string", "enum": ["GIT_BUILD", "MANUAL"], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ReleaseSource" };
+function validate357(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate359.evaluated;
+  const evaluated0 = validate357.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -14918,7 +14851,7 @@ function validate359(data, { instancePath = "", parentData, parentDataProperty, 
     errors++;
   }
   if (!(data === "GIT_BUILD" || data === "MANUAL")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema156.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema155.enum }, message: "must be equal to one of the allowed values" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -14926,16 +14859,16 @@ function validate359(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate359.errors = vErrors;
+  validate357.errors = vErrors;
   return errors === 0;
 }
-validate359.evaluated = { "dynamicProps": false, "dynamicItems": false };
-const schema157 = { "description": "One changed field of a release: old and new value.", "type": "object", "required": ["field", "old", "new"], "properties": { "field": { "description": "Dotted field name.", "type": "string", "example": "template.imageName" }, "old": { "description": "Previous value (any JSON).", "example": 5 }, "new": { "description": "New value (any JSON).", "example": 10 } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ReleaseDiffEntry" };
-function validate361(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate357.evaluated = { "dynamicProps": false, "dynamicItems": false };
+const schema156 = { "description": "One changed field of a release: old and new value.", "type": "object", "required": ["field", "old", "new"], "properties": { "field": { "description": "Dotted field name.", "type": "string", "example": "template.imageName" }, "old": { "description": "Previous value (any JSON).", "example": 5 }, "new": { "description": "New value (any JSON).", "example": 10 } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ReleaseDiffEntry" };
+function validate359(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate361.evaluated;
+  const evaluated0 = validate359.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -14990,15 +14923,15 @@ function validate361(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate361.errors = vErrors;
+  validate359.errors = vErrors;
   return errors === 0;
 }
-validate361.evaluated = { "props": { "field": true, "old": true, "new": true }, "dynamicProps": false, "dynamicItems": false };
-function validate358(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate359.evaluated = { "props": { "field": true, "old": true, "new": true }, "dynamicProps": false, "dynamicItems": false };
+function validate356(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate358.evaluated;
+  const evaluated0 = validate356.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15065,7 +14998,7 @@ function validate358(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.version !== void 0) {
       let data1 = data.version;
       if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1)) && data1 !== null) {
-        const err6 = { instancePath: instancePath + "/version", schemaPath: "#/properties/version/type", keyword: "type", params: { type: schema155.properties.version.type }, message: "must be integer,null" };
+        const err6 = { instancePath: instancePath + "/version", schemaPath: "#/properties/version/type", keyword: "type", params: { type: schema154.properties.version.type }, message: "must be integer,null" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -15075,15 +15008,15 @@ function validate358(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.source !== void 0) {
-      if (!validate359(data.source, { instancePath: instancePath + "/source", parentData: data, parentDataProperty: "source", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate359.errors : vErrors.concat(validate359.errors);
+      if (!validate357(data.source, { instancePath: instancePath + "/source", parentData: data, parentDataProperty: "source", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate357.errors : vErrors.concat(validate357.errors);
         errors = vErrors.length;
       }
     }
     if (data.buildId !== void 0) {
       let data3 = data.buildId;
       if (typeof data3 !== "string" && data3 !== null) {
-        const err7 = { instancePath: instancePath + "/buildId", schemaPath: "#/properties/buildId/type", keyword: "type", params: { type: schema155.properties.buildId.type }, message: "must be string,null" };
+        const err7 = { instancePath: instancePath + "/buildId", schemaPath: "#/properties/buildId/type", keyword: "type", params: { type: schema154.properties.buildId.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -15095,7 +15028,7 @@ function validate358(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.createdByUserId !== void 0) {
       let data4 = data.createdByUserId;
       if (typeof data4 !== "string" && data4 !== null) {
-        const err8 = { instancePath: instancePath + "/createdByUserId", schemaPath: "#/properties/createdByUserId/type", keyword: "type", params: { type: schema155.properties.createdByUserId.type }, message: "must be string,null" };
+        const err8 = { instancePath: instancePath + "/createdByUserId", schemaPath: "#/properties/createdByUserId/type", keyword: "type", params: { type: schema154.properties.createdByUserId.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -15154,8 +15087,8 @@ function validate358(data, { instancePath = "", parentData, parentDataProperty, 
       if (Array.isArray(data7)) {
         const len0 = data7.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate361(data7[i0], { instancePath: instancePath + "/diff/" + i0, parentData: data7, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate361.errors : vErrors.concat(validate361.errors);
+          if (!validate359(data7[i0], { instancePath: instancePath + "/diff/" + i0, parentData: data7, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate359.errors : vErrors.concat(validate359.errors);
             errors = vErrors.length;
           }
         }
@@ -15178,10 +15111,10 @@ function validate358(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate358.errors = vErrors;
+  validate356.errors = vErrors;
   return errors === 0;
 }
-validate358.evaluated = { "props": { "id": true, "version": true, "source": true, "buildId": true, "createdByUserId": true, "workerCount": true, "createdAt": true, "diff": true }, "dynamicProps": false, "dynamicItems": false };
+validate356.evaluated = { "props": { "id": true, "version": true, "source": true, "buildId": true, "createdByUserId": true, "workerCount": true, "createdAt": true, "diff": true }, "dynamicProps": false, "dynamicItems": false };
 function validate353(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15212,25 +15145,36 @@ function validate353(data, { instancePath = "", parentData, parentDataProperty, 
       }
       errors++;
     }
-    if (data.pagination === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "pagination" }, message: "must have required property 'pagination'" };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
+    if (data.endpointVersion !== void 0) {
+      let data0 = data.endpointVersion;
+      if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0)) && data0 !== null) {
+        const err2 = { instancePath: instancePath + "/endpointVersion", schemaPath: "#/properties/endpointVersion/type", keyword: "type", params: { type: schema152.properties.endpointVersion.type }, message: "must be integer,null" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
       }
-      errors++;
     }
-    if (data.pagination !== void 0) {
-      if (!validate354(data.pagination, { instancePath: instancePath + "/pagination", parentData: data, parentDataProperty: "pagination", rootData, dynamicAnchors })) {
+    if (data.rollout !== void 0) {
+      if (!validate354(data.rollout, { instancePath: instancePath + "/rollout", parentData: data, parentDataProperty: "rollout", rootData, dynamicAnchors })) {
         vErrors = vErrors === null ? validate354.errors : vErrors.concat(validate354.errors);
         errors = vErrors.length;
       }
     }
-    if (data.endpointVersion !== void 0) {
-      let data1 = data.endpointVersion;
-      if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1)) && data1 !== null) {
-        const err3 = { instancePath: instancePath + "/endpointVersion", schemaPath: "#/properties/endpointVersion/type", keyword: "type", params: { type: schema152.properties.endpointVersion.type }, message: "must be integer,null" };
+    if (data.releases !== void 0) {
+      let data2 = data.releases;
+      if (Array.isArray(data2)) {
+        const len0 = data2.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          if (!validate356(data2[i0], { instancePath: instancePath + "/releases/" + i0, parentData: data2, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate356.errors : vErrors.concat(validate356.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err3 = { instancePath: instancePath + "/releases", schemaPath: "#/properties/releases/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -15239,57 +15183,30 @@ function validate353(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.rollout !== void 0) {
-      if (!validate356(data.rollout, { instancePath: instancePath + "/rollout", parentData: data, parentDataProperty: "rollout", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate356.errors : vErrors.concat(validate356.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.releases !== void 0) {
-      let data3 = data.releases;
-      if (Array.isArray(data3)) {
-        const len0 = data3.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate358(data3[i0], { instancePath: instancePath + "/releases/" + i0, parentData: data3, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate358.errors : vErrors.concat(validate358.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err4 = { instancePath: instancePath + "/releases", schemaPath: "#/properties/releases/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err5];
+      vErrors = [err4];
     } else {
-      vErrors.push(err5);
+      vErrors.push(err4);
     }
     errors++;
   }
   validate353.errors = vErrors;
   return errors === 0;
 }
-validate353.evaluated = { "props": { "pagination": true, "endpointVersion": true, "rollout": true, "releases": true }, "dynamicProps": false, "dynamicItems": false };
-const schema__Release = validate358;
-const schema__ReleaseSource = validate359;
-const schema__ReleaseDiffEntry = validate361;
-const schema__RolloutSummary = validate356;
-const schema__Pagination = validate354;
-const schema__BuildState = validate364;
-const schema158 = { "description": "Build lifecycle state. PENDING, BUILDING, UPLOADING and TESTING are live; COMPLETED, FAILED, CANCELLED and TEST_FAILED are terminal. The reference mock moves a build PENDING \u2192 BUILDING (5 s) \u2192 UPLOADING (60 s) \u2192 TESTING (15 s) \u2192 COMPLETED (20 s) on its clock; a FAILED or CANCELLED build ends while BUILDING, a TEST_FAILED one while TESTING (assumed timings).", "type": "string", "enum": ["PENDING", "BUILDING", "UPLOADING", "TESTING", "COMPLETED", "FAILED", "CANCELLED", "TEST_FAILED"], "x-source": "observed", "x-source-note": "RunPod API reference v2 (docs.runpod.io, get-a-serverless-endpoint-build); the mock's timings are assumed.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/BuildState" };
-function validate364(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate353.evaluated = { "props": { "endpointVersion": true, "rollout": true, "releases": true }, "dynamicProps": false, "dynamicItems": false };
+const schema__Release = validate356;
+const schema__ReleaseSource = validate357;
+const schema__ReleaseDiffEntry = validate359;
+const schema__RolloutSummary = validate354;
+const schema__BuildState = validate362;
+const schema157 = { "description": "Build lifecycle state. PENDING, BUILDING, UPLOADING and TESTING are live; COMPLETED, FAILED, CANCELLED and TEST_FAILED are terminal. The reference mock moves a build PENDING \u2192 BUILDING (5 s) \u2192 UPLOADING (60 s) \u2192 TESTING (15 s) \u2192 COMPLETED (20 s) on its clock; a FAILED or CANCELLED build ends while BUILDING, a TEST_FAILED one while TESTING (assumed timings).", "type": "string", "enum": ["PENDING", "BUILDING", "UPLOADING", "TESTING", "COMPLETED", "FAILED", "CANCELLED", "TEST_FAILED"], "x-source": "observed", "x-source-note": "RunPod API reference v2 (docs.runpod.io, get-a-serverless-endpoint-build); the mock's timings are assumed.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/BuildState" };
+function validate362(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate364.evaluated;
+  const evaluated0 = validate362.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15306,7 +15223,7 @@ function validate364(data, { instancePath = "", parentData, parentDataProperty, 
     errors++;
   }
   if (!(data === "PENDING" || data === "BUILDING" || data === "UPLOADING" || data === "TESTING" || data === "COMPLETED" || data === "FAILED" || data === "CANCELLED" || data === "TEST_FAILED")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema158.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema157.enum }, message: "must be equal to one of the allowed values" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -15314,17 +15231,17 @@ function validate364(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate364.errors = vErrors;
+  validate362.errors = vErrors;
   return errors === 0;
 }
-validate364.evaluated = { "dynamicProps": false, "dynamicItems": false };
-const schema__Build = validate365;
-const schema159 = { "description": "A GitHub build of an endpoint (RunPod's GitHub integration builds an image on every push); a COMPLETED build makes a GIT_BUILD release the workers roll to.", "type": "object", "required": ["id", "status"], "properties": { "id": { "description": "Build id.", "type": "string", "example": "build_abc123" }, "status": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BuildState" }, "commitHash": { "description": "Short hash of the commit that triggered the build.", "type": ["string", "null"], "example": "abc1234" }, "commitMessage": { "description": "Message of that commit.", "type": ["string", "null"], "example": "bump model" }, "branch": { "description": "Branch the commit was pushed to.", "type": ["string", "null"], "example": "main" }, "commitDate": { "description": "When the commit was authored (RFC 3339).", "type": ["string", "null"], "format": "date-time", "example": "2026-06-01T12:00:00Z" }, "imageName": { "description": "Image the build produces (or produced).", "type": ["string", "null"], "example": "registry.runpod.net/repo:abc1234" }, "startedAt": { "description": "When the build started; null while PENDING.", "type": ["string", "null"], "format": "date-time", "example": "2026-06-01T12:00:05Z" }, "completedAt": { "description": "When the build reached a terminal state; null while live.", "type": ["string", "null"], "format": "date-time", "example": "2026-06-01T12:04:31Z" }, "error": { "description": "Failure detail of a FAILED or TEST_FAILED build; null otherwise.", "type": ["string", "null"], "example": null } }, "x-source": "observed", "x-source-note": "RunPod API reference v2 (docs.runpod.io, get-a-serverless-endpoint-build).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Build" };
-function validate365(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate362.evaluated = { "dynamicProps": false, "dynamicItems": false };
+const schema__Build = validate363;
+const schema158 = { "description": "A GitHub build of an endpoint (RunPod's GitHub integration builds an image on every push); a COMPLETED build makes a GIT_BUILD release the workers roll to.", "type": "object", "required": ["id", "status"], "properties": { "id": { "description": "Build id.", "type": "string", "example": "build_abc123" }, "status": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BuildState" }, "commitHash": { "description": "Short hash of the commit that triggered the build.", "type": ["string", "null"], "example": "abc1234" }, "commitMessage": { "description": "Message of that commit.", "type": ["string", "null"], "example": "bump model" }, "branch": { "description": "Branch the commit was pushed to.", "type": ["string", "null"], "example": "main" }, "commitDate": { "description": "When the commit was authored (RFC 3339).", "type": ["string", "null"], "format": "date-time", "example": "2026-06-01T12:00:00Z" }, "imageName": { "description": "Image the build produces (or produced).", "type": ["string", "null"], "example": "registry.runpod.net/repo:abc1234" }, "startedAt": { "description": "When the build started; null while PENDING.", "type": ["string", "null"], "format": "date-time", "example": "2026-06-01T12:00:05Z" }, "completedAt": { "description": "When the build reached a terminal state; null while live.", "type": ["string", "null"], "format": "date-time", "example": "2026-06-01T12:04:31Z" }, "error": { "description": "Failure detail of a FAILED or TEST_FAILED build; null otherwise.", "type": ["string", "null"], "example": null } }, "x-source": "observed", "x-source-note": "RunPod API reference v2 (docs.runpod.io, get-a-serverless-endpoint-build).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Build" };
+function validate363(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate365.evaluated;
+  const evaluated0 = validate363.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15362,15 +15279,15 @@ function validate365(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.status !== void 0) {
-      if (!validate364(data.status, { instancePath: instancePath + "/status", parentData: data, parentDataProperty: "status", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate364.errors : vErrors.concat(validate364.errors);
+      if (!validate362(data.status, { instancePath: instancePath + "/status", parentData: data, parentDataProperty: "status", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate362.errors : vErrors.concat(validate362.errors);
         errors = vErrors.length;
       }
     }
     if (data.commitHash !== void 0) {
       let data2 = data.commitHash;
       if (typeof data2 !== "string" && data2 !== null) {
-        const err3 = { instancePath: instancePath + "/commitHash", schemaPath: "#/properties/commitHash/type", keyword: "type", params: { type: schema159.properties.commitHash.type }, message: "must be string,null" };
+        const err3 = { instancePath: instancePath + "/commitHash", schemaPath: "#/properties/commitHash/type", keyword: "type", params: { type: schema158.properties.commitHash.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -15382,7 +15299,7 @@ function validate365(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.commitMessage !== void 0) {
       let data3 = data.commitMessage;
       if (typeof data3 !== "string" && data3 !== null) {
-        const err4 = { instancePath: instancePath + "/commitMessage", schemaPath: "#/properties/commitMessage/type", keyword: "type", params: { type: schema159.properties.commitMessage.type }, message: "must be string,null" };
+        const err4 = { instancePath: instancePath + "/commitMessage", schemaPath: "#/properties/commitMessage/type", keyword: "type", params: { type: schema158.properties.commitMessage.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -15394,7 +15311,7 @@ function validate365(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.branch !== void 0) {
       let data4 = data.branch;
       if (typeof data4 !== "string" && data4 !== null) {
-        const err5 = { instancePath: instancePath + "/branch", schemaPath: "#/properties/branch/type", keyword: "type", params: { type: schema159.properties.branch.type }, message: "must be string,null" };
+        const err5 = { instancePath: instancePath + "/branch", schemaPath: "#/properties/branch/type", keyword: "type", params: { type: schema158.properties.branch.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -15406,7 +15323,7 @@ function validate365(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.commitDate !== void 0) {
       let data5 = data.commitDate;
       if (typeof data5 !== "string" && data5 !== null) {
-        const err6 = { instancePath: instancePath + "/commitDate", schemaPath: "#/properties/commitDate/type", keyword: "type", params: { type: schema159.properties.commitDate.type }, message: "must be string,null" };
+        const err6 = { instancePath: instancePath + "/commitDate", schemaPath: "#/properties/commitDate/type", keyword: "type", params: { type: schema158.properties.commitDate.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -15429,7 +15346,7 @@ function validate365(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.imageName !== void 0) {
       let data6 = data.imageName;
       if (typeof data6 !== "string" && data6 !== null) {
-        const err8 = { instancePath: instancePath + "/imageName", schemaPath: "#/properties/imageName/type", keyword: "type", params: { type: schema159.properties.imageName.type }, message: "must be string,null" };
+        const err8 = { instancePath: instancePath + "/imageName", schemaPath: "#/properties/imageName/type", keyword: "type", params: { type: schema158.properties.imageName.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -15441,7 +15358,7 @@ function validate365(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.startedAt !== void 0) {
       let data7 = data.startedAt;
       if (typeof data7 !== "string" && data7 !== null) {
-        const err9 = { instancePath: instancePath + "/startedAt", schemaPath: "#/properties/startedAt/type", keyword: "type", params: { type: schema159.properties.startedAt.type }, message: "must be string,null" };
+        const err9 = { instancePath: instancePath + "/startedAt", schemaPath: "#/properties/startedAt/type", keyword: "type", params: { type: schema158.properties.startedAt.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -15464,7 +15381,7 @@ function validate365(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.completedAt !== void 0) {
       let data8 = data.completedAt;
       if (typeof data8 !== "string" && data8 !== null) {
-        const err11 = { instancePath: instancePath + "/completedAt", schemaPath: "#/properties/completedAt/type", keyword: "type", params: { type: schema159.properties.completedAt.type }, message: "must be string,null" };
+        const err11 = { instancePath: instancePath + "/completedAt", schemaPath: "#/properties/completedAt/type", keyword: "type", params: { type: schema158.properties.completedAt.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -15487,7 +15404,7 @@ function validate365(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.error !== void 0) {
       let data9 = data.error;
       if (typeof data9 !== "string" && data9 !== null) {
-        const err13 = { instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: schema159.properties.error.type }, message: "must be string,null" };
+        const err13 = { instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: schema158.properties.error.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -15505,17 +15422,17 @@ function validate365(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate365.errors = vErrors;
+  validate363.errors = vErrors;
   return errors === 0;
 }
-validate365.evaluated = { "props": { "id": true, "status": true, "commitHash": true, "commitMessage": true, "branch": true, "commitDate": true, "imageName": true, "startedAt": true, "completedAt": true, "error": true }, "dynamicProps": false, "dynamicItems": false };
-const schema__ListEndpointBuildsResponse = validate367;
-const schema160 = { "description": "Builds of an endpoint, newest first (one cursor page).", "type": "object", "required": ["builds", "pagination"], "properties": { "builds": { "description": "Builds, newest first.", "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Build" }, "example": [{ "id": "build_abc123", "status": "COMPLETED", "commitHash": "abc1234", "commitMessage": "bump model", "branch": "main", "commitDate": "2026-06-01T12:00:00Z", "imageName": "registry.runpod.net/repo:abc1234", "startedAt": "2026-06-01T12:00:05Z", "completedAt": "2026-06-01T12:04:31Z", "error": null }] }, "pagination": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pagination" } }, "x-source": "observed", "x-source-note": "RunPod API reference v2 (docs.runpod.io, list-serverless-endpoint-builds).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointBuildsResponse" };
-function validate367(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate363.evaluated = { "props": { "id": true, "status": true, "commitHash": true, "commitMessage": true, "branch": true, "commitDate": true, "imageName": true, "startedAt": true, "completedAt": true, "error": true }, "dynamicProps": false, "dynamicItems": false };
+const schema__ListEndpointBuildsResponse = validate365;
+const schema159 = { "description": "Builds of an endpoint, newest first.", "type": "object", "required": ["builds"], "properties": { "builds": { "description": "The 100 most recent builds at most, newest first; an older one is still answered by getEndpointBuild.", "type": "array", "maxItems": 100, "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Build" }, "example": [{ "id": "build_abc123", "status": "COMPLETED", "commitHash": "abc1234", "commitMessage": "bump model", "branch": "main", "commitDate": "2026-06-01T12:00:00Z", "imageName": "registry.runpod.net/repo:abc1234", "startedAt": "2026-06-01T12:00:05Z", "completedAt": "2026-06-01T12:04:31Z", "error": null }] } }, "x-source": "observed", "x-source-note": "RunPod API reference v2 (runpod/docs api-reference-v2/openapi.json at 081392fe, ListEndpointBuildsResponse; at most the 100 most recent builds, no pagination).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointBuildsResponse" };
+function validate365(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate367.evaluated;
+  const evaluated0 = validate365.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15532,22 +15449,22 @@ function validate367(data, { instancePath = "", parentData, parentDataProperty, 
       }
       errors++;
     }
-    if (data.pagination === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "pagination" }, message: "must have required property 'pagination'" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
     if (data.builds !== void 0) {
       let data0 = data.builds;
       if (Array.isArray(data0)) {
+        if (data0.length > 100) {
+          const err1 = { instancePath: instancePath + "/builds", schemaPath: "#/properties/builds/maxItems", keyword: "maxItems", params: { limit: 100 }, message: "must NOT have more than 100 items" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
         const len0 = data0.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate365(data0[i0], { instancePath: instancePath + "/builds/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate365.errors : vErrors.concat(validate365.errors);
+          if (!validate363(data0[i0], { instancePath: instancePath + "/builds/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate363.errors : vErrors.concat(validate363.errors);
             errors = vErrors.length;
           }
         }
@@ -15561,12 +15478,6 @@ function validate367(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.pagination !== void 0) {
-      if (!validate354(data.pagination, { instancePath: instancePath + "/pagination", parentData: data, parentDataProperty: "pagination", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate354.errors : vErrors.concat(validate354.errors);
-        errors = vErrors.length;
-      }
-    }
   } else {
     const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
@@ -15576,17 +15487,17 @@ function validate367(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate367.errors = vErrors;
+  validate365.errors = vErrors;
   return errors === 0;
 }
-validate367.evaluated = { "props": { "builds": true, "pagination": true }, "dynamicProps": false, "dynamicItems": false };
-const schema__TemplateCategory = validate370;
-const schema161 = { "type": "string", "enum": ["CPU", "NVIDIA", "AMD"], "description": "Console grouping of a template (CPU-only, NVIDIA GPU or AMD GPU work). It changes neither hardware selection nor scheduling nor billing.", "example": "NVIDIA", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateCategory" };
-function validate370(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate365.evaluated = { "props": { "builds": true }, "dynamicProps": false, "dynamicItems": false };
+const schema__TemplateCategory = validate367;
+const schema160 = { "type": "string", "enum": ["CPU", "NVIDIA", "AMD"], "description": "Console grouping of a template (CPU-only, NVIDIA GPU or AMD GPU work). It changes neither hardware selection nor scheduling nor billing.", "example": "NVIDIA", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateCategory" };
+function validate367(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate370.evaluated;
+  const evaluated0 = validate367.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15603,7 +15514,7 @@ function validate370(data, { instancePath = "", parentData, parentDataProperty, 
     errors++;
   }
   if (!(data === "CPU" || data === "NVIDIA" || data === "AMD")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema161.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema160.enum }, message: "must be equal to one of the allowed values" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -15611,19 +15522,19 @@ function validate370(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate370.errors = vErrors;
+  validate367.errors = vErrors;
   return errors === 0;
 }
-validate370.evaluated = { "dynamicProps": false, "dynamicItems": false };
+validate367.evaluated = { "dynamicProps": false, "dynamicItems": false };
 const schema__TemplateMounts = validate168;
 const schema__Template = validate163;
-const schema__CreateTemplateRequest = validate371;
-const schema162 = { "type": "object", "description": "Body of createTemplate: the container settings plus the template fields. `name` and `image` are required. The shape is closed: any other property is rejected.", "required": ["name", "image"], "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "image": { "type": "string", "description": "Container image reference (not empty).", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." }, "name": { "type": "string", "minLength": 1, "maxLength": 191, "description": "Template name.", "example": "PyTorch GPU Template", "x-source": "assumed", "x-source-note": "minLength 1 from the public file; maxLength 191 assumed like REST v1 names (the public file states none)." }, "allowedCudaVersions": { "type": "array", "maxItems": 64, "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "description": "CUDA versions (`major.minor`) acceptable for containers made from it; leave out to accept any. CPU pods ignore it.", "example": ["12.8", "12.6"], "x-source": "assumed", "x-source-note": "Item pattern from the public file; maxItems 64 and item maxLength 16 assumed (the public file states none)." }, "category": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateCategory", "default": "NVIDIA", "description": "Console grouping; NVIDIA when left out." }, "mounts": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateMounts" }, "public": { "type": "boolean", "default": false, "description": "Make the template visible to every RunPod user.", "example": false }, "serverless": { "type": "boolean", "default": false, "description": "A serverless worker template instead of a pod template.", "example": false }, "startJupyter": { "type": "boolean", "default": true, "description": "Start JupyterLab in containers made from it: a generated `JUPYTER_PASSWORD` is injected unless `env` sets one. Only images that follow the convention act on it; expose `8888/http` to reach it.", "example": false }, "startSsh": { "type": "boolean", "default": true, "description": "Set up SSH in containers made from it: `PUBLIC_KEY` carries the account's registered keys (updateSshKeys) unless `env` sets one. Only images that follow the convention act on it; direct SSH also needs `22/tcp` in `ports`.", "example": true } }, "additionalProperties": false, "example": { "name": "PyTorch GPU Template", "image": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "category": "NVIDIA", "disk": 50, "ports": ["8888/http"], "env": { "JUPYTER_ENABLE_LAB": "yes" }, "mounts": { "persistent": { "size": 20, "path": "/workspace" } }, "serverless": false, "public": false }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json). Closed shape (unevaluatedProperties false) as in the public file.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreateTemplateRequest" };
-function validate371(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const schema__CreateTemplateRequest = validate368;
+const schema161 = { "type": "object", "description": "Body of createTemplate: the container settings plus the template fields. `name` and `image` are required. The shape is closed: any other property is rejected.", "required": ["name", "image"], "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "image": { "type": "string", "description": "Container image reference (not empty).", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." }, "name": { "type": "string", "minLength": 1, "maxLength": 191, "description": "Template name.", "example": "PyTorch GPU Template", "x-source": "assumed", "x-source-note": "minLength 1 from the public file; maxLength 191 assumed like REST v1 names (the public file states none)." }, "allowedCudaVersions": { "type": "array", "maxItems": 64, "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "description": "CUDA versions (`major.minor`) acceptable for containers made from it; leave out to accept any. CPU pods ignore it.", "example": ["12.8", "12.6"], "x-source": "assumed", "x-source-note": "Item pattern from the public file; maxItems 64 and item maxLength 16 assumed (the public file states none)." }, "category": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateCategory", "default": "NVIDIA", "description": "Console grouping; NVIDIA when left out." }, "mounts": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateMounts" }, "public": { "type": "boolean", "default": false, "description": "Make the template visible to every RunPod user.", "example": false }, "serverless": { "type": "boolean", "default": false, "description": "A serverless worker template instead of a pod template.", "example": false }, "startJupyter": { "type": "boolean", "default": true, "description": "Start JupyterLab in containers made from it: a generated `JUPYTER_PASSWORD` is injected unless `env` sets one. Only images that follow the convention act on it; expose `8888/http` to reach it.", "example": false }, "startSsh": { "type": "boolean", "default": true, "description": "Set up SSH in containers made from it: `PUBLIC_KEY` carries the account's registered keys (updateSshKeys) unless `env` sets one. Only images that follow the convention act on it; direct SSH also needs `22/tcp` in `ports`.", "example": true } }, "additionalProperties": false, "example": { "name": "PyTorch GPU Template", "image": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "category": "NVIDIA", "disk": 50, "ports": ["8888/http"], "env": { "JUPYTER_ENABLE_LAB": "yes" }, "mounts": { "persistent": { "size": 20, "path": "/workspace" } }, "serverless": false, "public": false }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json). Closed shape (unevaluatedProperties false) as in the public file.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CreateTemplateRequest" };
+function validate368(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate371.evaluated;
+  const evaluated0 = validate368.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15650,7 +15561,7 @@ function validate371(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func11.call(schema162.properties, key0)) {
+      if (!func11.call(schema161.properties, key0)) {
         const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err2];
@@ -15807,8 +15718,8 @@ function validate371(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.category !== void 0) {
-      if (!validate370(data.category, { instancePath: instancePath + "/category", parentData: data, parentDataProperty: "category", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate370.errors : vErrors.concat(validate370.errors);
+      if (!validate367(data.category, { instancePath: instancePath + "/category", parentData: data, parentDataProperty: "category", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate367.errors : vErrors.concat(validate367.errors);
         errors = vErrors.length;
       }
     }
@@ -15871,17 +15782,17 @@ function validate371(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate371.errors = vErrors;
+  validate368.errors = vErrors;
   return errors === 0;
 }
-validate371.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const schema__UpdateTemplateRequest = validate379;
-const schema163 = { "type": "object", "description": "Body of updateTemplate (PATCH): only the properties sent change. The shape is closed: any other property is rejected.", "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "image": { "description": "Container image reference (not empty).", "type": "string", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "allowedCudaVersions": { "type": "array", "maxItems": 64, "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "description": "CUDA versions (`major.minor`); `[]` removes the restriction, leaving it out keeps the current one.", "example": [], "x-source": "assumed", "x-source-note": "Item pattern from the public file; maxItems 64 and item maxLength 16 assumed (the public file states none)." }, "category": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateCategory" }, "mounts": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateMounts" }, "name": { "type": "string", "minLength": 1, "maxLength": 191, "description": "New template name.", "example": "Renamed PyTorch Template", "x-source": "assumed", "x-source-note": "minLength 1 from the public file; maxLength 191 assumed like REST v1 names (the public file states none)." }, "public": { "type": "boolean", "description": "Visible to every RunPod user.", "example": false }, "serverless": { "type": "boolean", "description": "Serverless worker template instead of pod template.", "example": false }, "startJupyter": { "type": "boolean", "description": "Start JupyterLab at container start (see createTemplate).", "example": false }, "startSsh": { "type": "boolean", "description": "Set up SSH at container start (see createTemplate).", "example": true } }, "additionalProperties": false, "example": { "name": "Renamed PyTorch Template" }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json). Closed shape (unevaluatedProperties false) as in the public file.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateTemplateRequest" };
-function validate379(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate368.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const schema__UpdateTemplateRequest = validate376;
+const schema162 = { "type": "object", "description": "Body of updateTemplate (PATCH): only the properties sent change. The shape is closed: any other property is rejected.", "properties": { "args": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/RequestArgs" }, "disk": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/disk" }, "env": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/env" }, "image": { "description": "Container image reference (not empty).", "type": "string", "minLength": 1, "maxLength": 1024, "example": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "x-source": "assumed", "x-source-note": "The service refuses an empty image; stated as minLength 1 (issue 21). maxLength as REST v1." }, "ports": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ports" }, "registry": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/registry" }, "allowedCudaVersions": { "type": "array", "maxItems": 64, "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "description": "CUDA versions (`major.minor`); `[]` removes the restriction, leaving it out keeps the current one.", "example": [], "x-source": "assumed", "x-source-note": "Item pattern from the public file; maxItems 64 and item maxLength 16 assumed (the public file states none)." }, "category": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateCategory" }, "mounts": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/TemplateMounts" }, "name": { "type": "string", "minLength": 1, "maxLength": 191, "description": "New template name.", "example": "Renamed PyTorch Template", "x-source": "assumed", "x-source-note": "minLength 1 from the public file; maxLength 191 assumed like REST v1 names (the public file states none)." }, "public": { "type": "boolean", "description": "Visible to every RunPod user.", "example": false }, "serverless": { "type": "boolean", "description": "Serverless worker template instead of pod template.", "example": false }, "startJupyter": { "type": "boolean", "description": "Start JupyterLab at container start (see createTemplate).", "example": false }, "startSsh": { "type": "boolean", "description": "Set up SSH at container start (see createTemplate).", "example": true } }, "additionalProperties": false, "example": { "name": "Renamed PyTorch Template" }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json). Closed shape (unevaluatedProperties false) as in the public file.", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateTemplateRequest" };
+function validate376(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate379.evaluated;
+  const evaluated0 = validate376.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -15890,7 +15801,7 @@ function validate379(data, { instancePath = "", parentData, parentDataProperty, 
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!func11.call(schema163.properties, key0)) {
+      if (!func11.call(schema162.properties, key0)) {
         const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err0];
@@ -16016,8 +15927,8 @@ function validate379(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.category !== void 0) {
-      if (!validate370(data.category, { instancePath: instancePath + "/category", parentData: data, parentDataProperty: "category", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate370.errors : vErrors.concat(validate370.errors);
+      if (!validate367(data.category, { instancePath: instancePath + "/category", parentData: data, parentDataProperty: "category", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate367.errors : vErrors.concat(validate367.errors);
         errors = vErrors.length;
       }
     }
@@ -16111,17 +16022,17 @@ function validate379(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate379.errors = vErrors;
+  validate376.errors = vErrors;
   return errors === 0;
 }
-validate379.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const schema__ListTemplatesResponse = validate387;
-const schema164 = { "type": "object", "required": ["templates"], "description": "Templates wrapped in an object; the public file states no pagination.", "properties": { "templates": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template" }, "example": [{ "id": "9x4m2p7v", "name": "PyTorch GPU Template", "image": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "args": "", "disk": 50, "mounts": { "persistent": { "size": 20, "path": "/workspace" } }, "ports": ["8888/http"], "env": { "JUPYTER_ENABLE_LAB": "yes" }, "registry": null, "serverless": false, "public": false, "category": "NVIDIA", "startSsh": true, "startJupyter": false, "allowedCudaVersions": [] }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListTemplatesResponse" };
-function validate387(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate376.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const schema__ListTemplatesResponse = validate384;
+const schema163 = { "type": "object", "required": ["templates"], "description": "Templates wrapped in an object; the public file states no pagination.", "properties": { "templates": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template" }, "example": [{ "id": "9x4m2p7v", "name": "PyTorch GPU Template", "image": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "args": "", "disk": 50, "mounts": { "persistent": { "size": 20, "path": "/workspace" } }, "ports": ["8888/http"], "env": { "JUPYTER_ENABLE_LAB": "yes" }, "registry": null, "serverless": false, "public": false, "category": "NVIDIA", "startSsh": true, "startJupyter": false, "allowedCudaVersions": [] }] } }, "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/ListTemplatesResponse" };
+function validate384(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate387.evaluated;
+  const evaluated0 = validate384.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16167,10 +16078,10 @@ function validate387(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate387.errors = vErrors;
+  validate384.errors = vErrors;
   return errors === 0;
 }
-validate387.evaluated = { "props": { "templates": true }, "dynamicProps": false, "dynamicItems": false };
+validate384.evaluated = { "props": { "templates": true }, "dynamicProps": false, "dynamicItems": false };
 const schema__disk = validate189;
 const schema__env = validate191;
 const schema__ports = validate193;
@@ -16178,13 +16089,13 @@ const schema__registry = validate256;
 const schema__pools = validate317;
 const schema__excludedTypes = validate319;
 const schema__count = validate321;
-const getSshKeys__r200 = validate389;
-const schema165 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/SshKeys", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r200" };
-function validate389(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const getSshKeys__r200 = validate386;
+const schema164 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/SshKeys", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r200" };
+function validate386(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate389.evaluated;
+  const evaluated0 = validate386.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16195,17 +16106,17 @@ function validate389(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
     errors = vErrors.length;
   }
-  validate389.errors = vErrors;
+  validate386.errors = vErrors;
   return errors === 0;
 }
-validate389.evaluated = { "props": { "keys": true }, "dynamicProps": false, "dynamicItems": false };
-const getSshKeys__r401 = validate391;
-const schema166 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r401" };
-function validate391(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate386.evaluated = { "props": { "keys": true }, "dynamicProps": false, "dynamicItems": false };
+const getSshKeys__r401 = validate388;
+const schema165 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r401" };
+function validate388(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate391.evaluated;
+  const evaluated0 = validate388.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16216,17 +16127,17 @@ function validate391(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate391.errors = vErrors;
+  validate388.errors = vErrors;
   return errors === 0;
 }
-validate391.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getSshKeys__r403 = validate393;
-const schema167 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r403" };
-function validate393(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate388.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getSshKeys__r403 = validate390;
+const schema166 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r403" };
+function validate390(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate393.evaluated;
+  const evaluated0 = validate390.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16237,17 +16148,17 @@ function validate393(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate393.errors = vErrors;
+  validate390.errors = vErrors;
   return errors === 0;
 }
-validate393.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getSshKeys__r405 = validate395;
-const schema168 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r405" };
-function validate395(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate390.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getSshKeys__r405 = validate392;
+const schema167 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r405" };
+function validate392(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate395.evaluated;
+  const evaluated0 = validate392.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16258,17 +16169,17 @@ function validate395(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate395.errors = vErrors;
+  validate392.errors = vErrors;
   return errors === 0;
 }
-validate395.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getSshKeys__r429 = validate397;
-const schema169 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r429" };
-function validate397(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate392.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getSshKeys__r429 = validate394;
+const schema168 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r429" };
+function validate394(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate397.evaluated;
+  const evaluated0 = validate394.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16279,17 +16190,17 @@ function validate397(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate397.errors = vErrors;
+  validate394.errors = vErrors;
   return errors === 0;
 }
-validate397.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getSshKeys__r500 = validate399;
-const schema170 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r500" };
-function validate399(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate394.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getSshKeys__r500 = validate396;
+const schema169 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getSshKeys__r500" };
+function validate396(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate399.evaluated;
+  const evaluated0 = validate396.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16300,17 +16211,17 @@ function validate399(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate399.errors = vErrors;
+  validate396.errors = vErrors;
   return errors === 0;
 }
-validate399.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__body = validate401;
-const schema171 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateSshKeysRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__body" };
-function validate401(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate396.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateSshKeys__body = validate398;
+const schema170 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateSshKeysRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__body" };
+function validate398(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate401.evaluated;
+  const evaluated0 = validate398.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16321,17 +16232,17 @@ function validate401(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
     errors = vErrors.length;
   }
-  validate401.errors = vErrors;
+  validate398.errors = vErrors;
   return errors === 0;
 }
-validate401.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__r200 = validate403;
-const schema172 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/SshKeys", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r200" };
-function validate403(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate398.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updateSshKeys__r200 = validate400;
+const schema171 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/SshKeys", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r200" };
+function validate400(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate403.evaluated;
+  const evaluated0 = validate400.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16342,17 +16253,17 @@ function validate403(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
     errors = vErrors.length;
   }
-  validate403.errors = vErrors;
+  validate400.errors = vErrors;
   return errors === 0;
 }
-validate403.evaluated = { "props": { "keys": true }, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__r400 = validate405;
-const schema173 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r400" };
-function validate405(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate400.evaluated = { "props": { "keys": true }, "dynamicProps": false, "dynamicItems": false };
+const updateSshKeys__r400 = validate402;
+const schema172 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r400" };
+function validate402(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate405.evaluated;
+  const evaluated0 = validate402.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16363,17 +16274,17 @@ function validate405(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate405.errors = vErrors;
+  validate402.errors = vErrors;
   return errors === 0;
 }
-validate405.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__r401 = validate407;
-const schema174 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r401" };
-function validate407(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate402.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateSshKeys__r401 = validate404;
+const schema173 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r401" };
+function validate404(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate407.evaluated;
+  const evaluated0 = validate404.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16384,17 +16295,17 @@ function validate407(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate407.errors = vErrors;
+  validate404.errors = vErrors;
   return errors === 0;
 }
-validate407.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__r403 = validate409;
-const schema175 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r403" };
-function validate409(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate404.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateSshKeys__r403 = validate406;
+const schema174 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r403" };
+function validate406(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate409.evaluated;
+  const evaluated0 = validate406.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16405,17 +16316,17 @@ function validate409(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate409.errors = vErrors;
+  validate406.errors = vErrors;
   return errors === 0;
 }
-validate409.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__r405 = validate411;
-const schema176 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r405" };
-function validate411(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate406.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateSshKeys__r405 = validate408;
+const schema175 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r405" };
+function validate408(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate411.evaluated;
+  const evaluated0 = validate408.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16426,17 +16337,17 @@ function validate411(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate411.errors = vErrors;
+  validate408.errors = vErrors;
   return errors === 0;
 }
-validate411.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__r422 = validate413;
-const schema177 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r422" };
-function validate413(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate408.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateSshKeys__r422 = validate410;
+const schema176 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r422" };
+function validate410(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate413.evaluated;
+  const evaluated0 = validate410.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16447,17 +16358,17 @@ function validate413(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate413.errors = vErrors;
+  validate410.errors = vErrors;
   return errors === 0;
 }
-validate413.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__r429 = validate415;
-const schema178 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r429" };
-function validate415(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate410.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateSshKeys__r429 = validate412;
+const schema177 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r429" };
+function validate412(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate415.evaluated;
+  const evaluated0 = validate412.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16468,17 +16379,17 @@ function validate415(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate415.errors = vErrors;
+  validate412.errors = vErrors;
   return errors === 0;
 }
-validate415.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateSshKeys__r500 = validate417;
-const schema179 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r500" };
-function validate417(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate412.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateSshKeys__r500 = validate414;
+const schema178 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateSshKeys__r500" };
+function validate414(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate417.evaluated;
+  const evaluated0 = validate414.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16489,17 +16400,17 @@ function validate417(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate417.errors = vErrors;
+  validate414.errors = vErrors;
   return errors === 0;
 }
-validate417.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPods__r200 = validate419;
-const schema180 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPodsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r200" };
-function validate419(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate414.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPods__r200 = validate416;
+const schema179 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPodsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r200" };
+function validate416(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate419.evaluated;
+  const evaluated0 = validate416.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16510,17 +16421,17 @@ function validate419(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate419.errors = vErrors;
+  validate416.errors = vErrors;
   return errors === 0;
 }
-validate419.evaluated = { "props": { "pods": true }, "dynamicProps": false, "dynamicItems": false };
-const listPods__r400 = validate421;
-const schema181 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r400" };
-function validate421(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate416.evaluated = { "props": { "pods": true }, "dynamicProps": false, "dynamicItems": false };
+const listPods__r400 = validate418;
+const schema180 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r400" };
+function validate418(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate421.evaluated;
+  const evaluated0 = validate418.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16531,17 +16442,17 @@ function validate421(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate421.errors = vErrors;
+  validate418.errors = vErrors;
   return errors === 0;
 }
-validate421.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPods__r401 = validate423;
-const schema182 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r401" };
-function validate423(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate418.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPods__r401 = validate420;
+const schema181 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r401" };
+function validate420(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate423.evaluated;
+  const evaluated0 = validate420.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16552,17 +16463,17 @@ function validate423(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate423.errors = vErrors;
+  validate420.errors = vErrors;
   return errors === 0;
 }
-validate423.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPods__r403 = validate425;
-const schema183 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r403" };
-function validate425(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate420.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPods__r403 = validate422;
+const schema182 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r403" };
+function validate422(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate425.evaluated;
+  const evaluated0 = validate422.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16573,17 +16484,17 @@ function validate425(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate425.errors = vErrors;
+  validate422.errors = vErrors;
   return errors === 0;
 }
-validate425.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPods__r405 = validate427;
-const schema184 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r405" };
-function validate427(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate422.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPods__r405 = validate424;
+const schema183 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r405" };
+function validate424(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate427.evaluated;
+  const evaluated0 = validate424.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16594,17 +16505,17 @@ function validate427(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate427.errors = vErrors;
+  validate424.errors = vErrors;
   return errors === 0;
 }
-validate427.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPods__r429 = validate429;
-const schema185 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r429" };
-function validate429(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate424.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPods__r429 = validate426;
+const schema184 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r429" };
+function validate426(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate429.evaluated;
+  const evaluated0 = validate426.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16615,17 +16526,17 @@ function validate429(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate429.errors = vErrors;
+  validate426.errors = vErrors;
   return errors === 0;
 }
-validate429.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPods__r500 = validate431;
-const schema186 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r500" };
-function validate431(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate426.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPods__r500 = validate428;
+const schema185 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__r500" };
+function validate428(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate431.evaluated;
+  const evaluated0 = validate428.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16636,17 +16547,17 @@ function validate431(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate431.errors = vErrors;
+  validate428.errors = vErrors;
   return errors === 0;
 }
-validate431.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__body = validate433;
-const schema187 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreatePodRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__body" };
-function validate433(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate428.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createPod__body = validate430;
+const schema186 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreatePodRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__body" };
+function validate430(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate433.evaluated;
+  const evaluated0 = validate430.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16657,17 +16568,17 @@ function validate433(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
     errors = vErrors.length;
   }
-  validate433.errors = vErrors;
+  validate430.errors = vErrors;
   return errors === 0;
 }
-validate433.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createPod__r201 = validate435;
-const schema188 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r201" };
-function validate435(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate430.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createPod__r201 = validate432;
+const schema187 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r201" };
+function validate432(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate435.evaluated;
+  const evaluated0 = validate432.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16678,17 +16589,17 @@ function validate435(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
     errors = vErrors.length;
   }
-  validate435.errors = vErrors;
+  validate432.errors = vErrors;
   return errors === 0;
 }
-validate435.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r400 = validate437;
-const schema189 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r400" };
-function validate437(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate432.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
+const createPod__r400 = validate434;
+const schema188 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r400" };
+function validate434(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate437.evaluated;
+  const evaluated0 = validate434.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16699,17 +16610,17 @@ function validate437(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate437.errors = vErrors;
+  validate434.errors = vErrors;
   return errors === 0;
 }
-validate437.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r401 = validate439;
-const schema190 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r401" };
-function validate439(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate434.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createPod__r401 = validate436;
+const schema189 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r401" };
+function validate436(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate439.evaluated;
+  const evaluated0 = validate436.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16720,17 +16631,17 @@ function validate439(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate439.errors = vErrors;
+  validate436.errors = vErrors;
   return errors === 0;
 }
-validate439.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r403 = validate441;
-const schema191 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r403" };
-function validate441(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate436.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createPod__r403 = validate438;
+const schema190 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r403" };
+function validate438(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate441.evaluated;
+  const evaluated0 = validate438.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16741,17 +16652,17 @@ function validate441(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate441.errors = vErrors;
+  validate438.errors = vErrors;
   return errors === 0;
 }
-validate441.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r404 = validate443;
-const schema192 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r404" };
-function validate443(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate438.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createPod__r404 = validate440;
+const schema191 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r404" };
+function validate440(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate443.evaluated;
+  const evaluated0 = validate440.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16762,17 +16673,17 @@ function validate443(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate443.errors = vErrors;
+  validate440.errors = vErrors;
   return errors === 0;
 }
-validate443.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r405 = validate445;
-const schema193 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r405" };
-function validate445(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate440.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createPod__r405 = validate442;
+const schema192 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r405" };
+function validate442(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate445.evaluated;
+  const evaluated0 = validate442.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16783,17 +16694,17 @@ function validate445(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate445.errors = vErrors;
+  validate442.errors = vErrors;
   return errors === 0;
 }
-validate445.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r422 = validate447;
-const schema194 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r422" };
-function validate447(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate442.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createPod__r422 = validate444;
+const schema193 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r422" };
+function validate444(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate447.evaluated;
+  const evaluated0 = validate444.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16804,17 +16715,17 @@ function validate447(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate447.errors = vErrors;
+  validate444.errors = vErrors;
   return errors === 0;
 }
-validate447.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r429 = validate449;
-const schema195 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r429" };
-function validate449(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate444.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createPod__r429 = validate446;
+const schema194 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r429" };
+function validate446(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate449.evaluated;
+  const evaluated0 = validate446.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16825,17 +16736,17 @@ function validate449(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate449.errors = vErrors;
+  validate446.errors = vErrors;
   return errors === 0;
 }
-validate449.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__r500 = validate451;
-const schema196 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r500" };
-function validate451(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate446.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createPod__r500 = validate448;
+const schema195 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__r500" };
+function validate448(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate451.evaluated;
+  const evaluated0 = validate448.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16846,17 +16757,17 @@ function validate451(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate451.errors = vErrors;
+  validate448.errors = vErrors;
   return errors === 0;
 }
-validate451.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r200 = validate453;
-const schema197 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r200" };
-function validate453(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate448.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getPod__r200 = validate450;
+const schema196 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r200" };
+function validate450(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate453.evaluated;
+  const evaluated0 = validate450.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16867,17 +16778,17 @@ function validate453(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
     errors = vErrors.length;
   }
-  validate453.errors = vErrors;
+  validate450.errors = vErrors;
   return errors === 0;
 }
-validate453.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r401 = validate455;
-const schema198 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r401" };
-function validate455(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate450.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
+const getPod__r401 = validate452;
+const schema197 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r401" };
+function validate452(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate455.evaluated;
+  const evaluated0 = validate452.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16888,17 +16799,17 @@ function validate455(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate455.errors = vErrors;
+  validate452.errors = vErrors;
   return errors === 0;
 }
-validate455.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r403 = validate457;
-const schema199 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r403" };
-function validate457(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate452.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getPod__r403 = validate454;
+const schema198 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r403" };
+function validate454(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate457.evaluated;
+  const evaluated0 = validate454.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16909,17 +16820,17 @@ function validate457(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate457.errors = vErrors;
+  validate454.errors = vErrors;
   return errors === 0;
 }
-validate457.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r404 = validate459;
-const schema200 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r404" };
-function validate459(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate454.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getPod__r404 = validate456;
+const schema199 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r404" };
+function validate456(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate459.evaluated;
+  const evaluated0 = validate456.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16930,17 +16841,17 @@ function validate459(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate459.errors = vErrors;
+  validate456.errors = vErrors;
   return errors === 0;
 }
-validate459.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r405 = validate461;
-const schema201 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r405" };
-function validate461(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate456.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getPod__r405 = validate458;
+const schema200 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r405" };
+function validate458(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate461.evaluated;
+  const evaluated0 = validate458.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16951,17 +16862,17 @@ function validate461(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate461.errors = vErrors;
+  validate458.errors = vErrors;
   return errors === 0;
 }
-validate461.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r429 = validate463;
-const schema202 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r429" };
-function validate463(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate458.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getPod__r429 = validate460;
+const schema201 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r429" };
+function validate460(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate463.evaluated;
+  const evaluated0 = validate460.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16972,17 +16883,17 @@ function validate463(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate463.errors = vErrors;
+  validate460.errors = vErrors;
   return errors === 0;
 }
-validate463.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__r500 = validate465;
-const schema203 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r500" };
-function validate465(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate460.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getPod__r500 = validate462;
+const schema202 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__r500" };
+function validate462(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate465.evaluated;
+  const evaluated0 = validate462.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -16993,17 +16904,17 @@ function validate465(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate465.errors = vErrors;
+  validate462.errors = vErrors;
   return errors === 0;
 }
-validate465.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r401 = validate467;
-const schema204 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r401" };
-function validate467(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate462.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deletePod__r401 = validate464;
+const schema203 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r401" };
+function validate464(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate467.evaluated;
+  const evaluated0 = validate464.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17014,17 +16925,17 @@ function validate467(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate467.errors = vErrors;
+  validate464.errors = vErrors;
   return errors === 0;
 }
-validate467.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r403 = validate469;
-const schema205 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r403" };
-function validate469(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate464.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deletePod__r403 = validate466;
+const schema204 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r403" };
+function validate466(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate469.evaluated;
+  const evaluated0 = validate466.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17035,17 +16946,17 @@ function validate469(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate469.errors = vErrors;
+  validate466.errors = vErrors;
   return errors === 0;
 }
-validate469.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r404 = validate471;
-const schema206 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r404" };
-function validate471(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate466.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deletePod__r404 = validate468;
+const schema205 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r404" };
+function validate468(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate471.evaluated;
+  const evaluated0 = validate468.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17056,17 +16967,17 @@ function validate471(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate471.errors = vErrors;
+  validate468.errors = vErrors;
   return errors === 0;
 }
-validate471.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r405 = validate473;
-const schema207 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r405" };
-function validate473(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate468.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deletePod__r405 = validate470;
+const schema206 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r405" };
+function validate470(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate473.evaluated;
+  const evaluated0 = validate470.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17077,17 +16988,17 @@ function validate473(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate473.errors = vErrors;
+  validate470.errors = vErrors;
   return errors === 0;
 }
-validate473.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r409 = validate475;
-const schema208 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r409" };
-function validate475(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate470.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deletePod__r409 = validate472;
+const schema207 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r409" };
+function validate472(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate475.evaluated;
+  const evaluated0 = validate472.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17098,17 +17009,17 @@ function validate475(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate475.errors = vErrors;
+  validate472.errors = vErrors;
   return errors === 0;
 }
-validate475.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r429 = validate477;
-const schema209 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r429" };
-function validate477(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate472.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deletePod__r429 = validate474;
+const schema208 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r429" };
+function validate474(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate477.evaluated;
+  const evaluated0 = validate474.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17119,17 +17030,17 @@ function validate477(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate477.errors = vErrors;
+  validate474.errors = vErrors;
   return errors === 0;
 }
-validate477.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__r500 = validate479;
-const schema210 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r500" };
-function validate479(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate474.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deletePod__r500 = validate476;
+const schema209 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__r500" };
+function validate476(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate479.evaluated;
+  const evaluated0 = validate476.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17140,17 +17051,17 @@ function validate479(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate479.errors = vErrors;
+  validate476.errors = vErrors;
   return errors === 0;
 }
-validate479.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__body = validate481;
-const schema211 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdatePodRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__body" };
-function validate481(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate476.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updatePod__body = validate478;
+const schema210 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdatePodRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__body" };
+function validate478(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate481.evaluated;
+  const evaluated0 = validate478.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17161,17 +17072,17 @@ function validate481(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate266.errors : vErrors.concat(validate266.errors);
     errors = vErrors.length;
   }
-  validate481.errors = vErrors;
+  validate478.errors = vErrors;
   return errors === 0;
 }
-validate481.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r200 = validate483;
-const schema212 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r200" };
-function validate483(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate478.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updatePod__r200 = validate480;
+const schema211 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r200" };
+function validate480(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate483.evaluated;
+  const evaluated0 = validate480.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17182,17 +17093,17 @@ function validate483(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
     errors = vErrors.length;
   }
-  validate483.errors = vErrors;
+  validate480.errors = vErrors;
   return errors === 0;
 }
-validate483.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r400 = validate485;
-const schema213 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r400" };
-function validate485(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate480.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
+const updatePod__r400 = validate482;
+const schema212 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r400" };
+function validate482(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate485.evaluated;
+  const evaluated0 = validate482.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17203,17 +17114,17 @@ function validate485(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate485.errors = vErrors;
+  validate482.errors = vErrors;
   return errors === 0;
 }
-validate485.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r401 = validate487;
-const schema214 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r401" };
-function validate487(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate482.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updatePod__r401 = validate484;
+const schema213 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r401" };
+function validate484(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate487.evaluated;
+  const evaluated0 = validate484.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17224,17 +17135,17 @@ function validate487(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate487.errors = vErrors;
+  validate484.errors = vErrors;
   return errors === 0;
 }
-validate487.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r403 = validate489;
-const schema215 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r403" };
-function validate489(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate484.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updatePod__r403 = validate486;
+const schema214 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r403" };
+function validate486(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate489.evaluated;
+  const evaluated0 = validate486.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17245,17 +17156,17 @@ function validate489(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate489.errors = vErrors;
+  validate486.errors = vErrors;
   return errors === 0;
 }
-validate489.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r404 = validate491;
-const schema216 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r404" };
-function validate491(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate486.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updatePod__r404 = validate488;
+const schema215 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r404" };
+function validate488(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate491.evaluated;
+  const evaluated0 = validate488.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17266,17 +17177,17 @@ function validate491(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate491.errors = vErrors;
+  validate488.errors = vErrors;
   return errors === 0;
 }
-validate491.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r405 = validate493;
-const schema217 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r405" };
-function validate493(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate488.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updatePod__r405 = validate490;
+const schema216 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r405" };
+function validate490(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate493.evaluated;
+  const evaluated0 = validate490.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17287,17 +17198,17 @@ function validate493(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate493.errors = vErrors;
+  validate490.errors = vErrors;
   return errors === 0;
 }
-validate493.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r409 = validate495;
-const schema218 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r409" };
-function validate495(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate490.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updatePod__r409 = validate492;
+const schema217 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r409" };
+function validate492(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate495.evaluated;
+  const evaluated0 = validate492.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17308,17 +17219,17 @@ function validate495(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate495.errors = vErrors;
+  validate492.errors = vErrors;
   return errors === 0;
 }
-validate495.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r422 = validate497;
-const schema219 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r422" };
-function validate497(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate492.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updatePod__r422 = validate494;
+const schema218 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r422" };
+function validate494(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate497.evaluated;
+  const evaluated0 = validate494.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17329,17 +17240,17 @@ function validate497(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate497.errors = vErrors;
+  validate494.errors = vErrors;
   return errors === 0;
 }
-validate497.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r429 = validate499;
-const schema220 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r429" };
-function validate499(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate494.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updatePod__r429 = validate496;
+const schema219 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r429" };
+function validate496(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate499.evaluated;
+  const evaluated0 = validate496.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17350,17 +17261,17 @@ function validate499(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate499.errors = vErrors;
+  validate496.errors = vErrors;
   return errors === 0;
 }
-validate499.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__r500 = validate501;
-const schema221 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r500" };
-function validate501(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate496.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updatePod__r500 = validate498;
+const schema220 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__r500" };
+function validate498(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate501.evaluated;
+  const evaluated0 = validate498.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17371,17 +17282,17 @@ function validate501(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate501.errors = vErrors;
+  validate498.errors = vErrors;
   return errors === 0;
 }
-validate501.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__r400 = validate503;
-const schema222 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r400" };
-function validate503(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate498.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getPodLogs__r400 = validate500;
+const schema221 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r400" };
+function validate500(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate503.evaluated;
+  const evaluated0 = validate500.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17392,17 +17303,17 @@ function validate503(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate503.errors = vErrors;
+  validate500.errors = vErrors;
   return errors === 0;
 }
-validate503.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__r401 = validate505;
-const schema223 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r401" };
-function validate505(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate500.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getPodLogs__r401 = validate502;
+const schema222 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r401" };
+function validate502(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate505.evaluated;
+  const evaluated0 = validate502.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17413,17 +17324,17 @@ function validate505(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate505.errors = vErrors;
+  validate502.errors = vErrors;
   return errors === 0;
 }
-validate505.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__r403 = validate507;
-const schema224 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r403" };
-function validate507(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate502.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getPodLogs__r403 = validate504;
+const schema223 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r403" };
+function validate504(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate507.evaluated;
+  const evaluated0 = validate504.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17434,17 +17345,17 @@ function validate507(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate507.errors = vErrors;
+  validate504.errors = vErrors;
   return errors === 0;
 }
-validate507.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__r404 = validate509;
-const schema225 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r404" };
-function validate509(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate504.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getPodLogs__r404 = validate506;
+const schema224 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r404" };
+function validate506(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate509.evaluated;
+  const evaluated0 = validate506.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17455,17 +17366,17 @@ function validate509(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate509.errors = vErrors;
+  validate506.errors = vErrors;
   return errors === 0;
 }
-validate509.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__r405 = validate511;
-const schema226 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r405" };
-function validate511(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate506.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getPodLogs__r405 = validate508;
+const schema225 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r405" };
+function validate508(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate511.evaluated;
+  const evaluated0 = validate508.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17476,17 +17387,17 @@ function validate511(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate511.errors = vErrors;
+  validate508.errors = vErrors;
   return errors === 0;
 }
-validate511.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__r429 = validate513;
-const schema227 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r429" };
-function validate513(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate508.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getPodLogs__r429 = validate510;
+const schema226 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r429" };
+function validate510(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate513.evaluated;
+  const evaluated0 = validate510.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17497,17 +17408,17 @@ function validate513(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate513.errors = vErrors;
+  validate510.errors = vErrors;
   return errors === 0;
 }
-validate513.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__r500 = validate515;
-const schema228 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r500" };
-function validate515(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate510.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getPodLogs__r500 = validate512;
+const schema227 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__r500" };
+function validate512(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate515.evaluated;
+  const evaluated0 = validate512.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17518,17 +17429,17 @@ function validate515(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate515.errors = vErrors;
+  validate512.errors = vErrors;
   return errors === 0;
 }
-validate515.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__body = validate517;
-const schema229 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/PodActionRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__body" };
-function validate517(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate512.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const podAction__body = validate514;
+const schema228 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/PodActionRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__body" };
+function validate514(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate517.evaluated;
+  const evaluated0 = validate514.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17539,17 +17450,17 @@ function validate517(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate249.errors : vErrors.concat(validate249.errors);
     errors = vErrors.length;
   }
-  validate517.errors = vErrors;
+  validate514.errors = vErrors;
   return errors === 0;
 }
-validate517.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const podAction__r200 = validate519;
-const schema230 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r200" };
-function validate519(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate514.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const podAction__r200 = validate516;
+const schema229 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Pod", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r200" };
+function validate516(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate519.evaluated;
+  const evaluated0 = validate516.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17560,17 +17471,17 @@ function validate519(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
     errors = vErrors.length;
   }
-  validate519.errors = vErrors;
+  validate516.errors = vErrors;
   return errors === 0;
 }
-validate519.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r400 = validate521;
-const schema231 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r400" };
-function validate521(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate516.evaluated = { "props": { "id": true, "name": true, "status": true, "actions": true, "mounts": true, "gpu": true, "cpu": true, "cloud": true, "dataCenterId": true, "cudaVersion": true, "ssh": true, "cluster": true, "template": true, "cost": true, "locked": true, "globalNetworking": true, "runtime": true, "createdAt": true, "startedAt": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true }, "dynamicProps": false, "dynamicItems": false };
+const podAction__r400 = validate518;
+const schema230 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r400" };
+function validate518(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate521.evaluated;
+  const evaluated0 = validate518.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17581,17 +17492,17 @@ function validate521(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate521.errors = vErrors;
+  validate518.errors = vErrors;
   return errors === 0;
 }
-validate521.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r401 = validate523;
-const schema232 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r401" };
-function validate523(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate518.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const podAction__r401 = validate520;
+const schema231 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r401" };
+function validate520(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate523.evaluated;
+  const evaluated0 = validate520.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17602,17 +17513,17 @@ function validate523(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate523.errors = vErrors;
+  validate520.errors = vErrors;
   return errors === 0;
 }
-validate523.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r403 = validate525;
-const schema233 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r403" };
-function validate525(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate520.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const podAction__r403 = validate522;
+const schema232 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r403" };
+function validate522(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate525.evaluated;
+  const evaluated0 = validate522.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17623,17 +17534,17 @@ function validate525(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate525.errors = vErrors;
+  validate522.errors = vErrors;
   return errors === 0;
 }
-validate525.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r404 = validate527;
-const schema234 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r404" };
-function validate527(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate522.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const podAction__r404 = validate524;
+const schema233 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r404" };
+function validate524(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate527.evaluated;
+  const evaluated0 = validate524.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17644,17 +17555,17 @@ function validate527(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate527.errors = vErrors;
+  validate524.errors = vErrors;
   return errors === 0;
 }
-validate527.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r405 = validate529;
-const schema235 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r405" };
-function validate529(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate524.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const podAction__r405 = validate526;
+const schema234 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r405" };
+function validate526(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate529.evaluated;
+  const evaluated0 = validate526.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17665,17 +17576,17 @@ function validate529(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate529.errors = vErrors;
+  validate526.errors = vErrors;
   return errors === 0;
 }
-validate529.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r409 = validate531;
-const schema236 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r409" };
-function validate531(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate526.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const podAction__r409 = validate528;
+const schema235 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r409" };
+function validate528(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate531.evaluated;
+  const evaluated0 = validate528.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17686,17 +17597,17 @@ function validate531(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate531.errors = vErrors;
+  validate528.errors = vErrors;
   return errors === 0;
 }
-validate531.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r422 = validate533;
-const schema237 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r422" };
-function validate533(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate528.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const podAction__r422 = validate530;
+const schema236 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r422" };
+function validate530(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate533.evaluated;
+  const evaluated0 = validate530.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17707,17 +17618,17 @@ function validate533(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate533.errors = vErrors;
+  validate530.errors = vErrors;
   return errors === 0;
 }
-validate533.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r429 = validate535;
-const schema238 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r429" };
-function validate535(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate530.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const podAction__r429 = validate532;
+const schema237 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r429" };
+function validate532(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate535.evaluated;
+  const evaluated0 = validate532.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17728,17 +17639,17 @@ function validate535(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate535.errors = vErrors;
+  validate532.errors = vErrors;
   return errors === 0;
 }
-validate535.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__r500 = validate537;
-const schema239 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r500" };
-function validate537(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate532.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const podAction__r500 = validate534;
+const schema238 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__r500" };
+function validate534(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate537.evaluated;
+  const evaluated0 = validate534.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17749,17 +17660,17 @@ function validate537(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate537.errors = vErrors;
+  validate534.errors = vErrors;
   return errors === 0;
 }
-validate537.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusters__r200 = validate539;
-const schema240 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListClustersResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r200" };
-function validate539(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate534.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusters__r200 = validate536;
+const schema239 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListClustersResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r200" };
+function validate536(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate539.evaluated;
+  const evaluated0 = validate536.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17770,17 +17681,17 @@ function validate539(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate203.errors : vErrors.concat(validate203.errors);
     errors = vErrors.length;
   }
-  validate539.errors = vErrors;
+  validate536.errors = vErrors;
   return errors === 0;
 }
-validate539.evaluated = { "props": { "clusters": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusters__r401 = validate541;
-const schema241 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r401" };
-function validate541(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate536.evaluated = { "props": { "clusters": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusters__r401 = validate538;
+const schema240 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r401" };
+function validate538(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate541.evaluated;
+  const evaluated0 = validate538.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17791,17 +17702,17 @@ function validate541(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate541.errors = vErrors;
+  validate538.errors = vErrors;
   return errors === 0;
 }
-validate541.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusters__r403 = validate543;
-const schema242 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r403" };
-function validate543(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate538.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusters__r403 = validate540;
+const schema241 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r403" };
+function validate540(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate543.evaluated;
+  const evaluated0 = validate540.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17812,17 +17723,17 @@ function validate543(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate543.errors = vErrors;
+  validate540.errors = vErrors;
   return errors === 0;
 }
-validate543.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusters__r405 = validate545;
-const schema243 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r405" };
-function validate545(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate540.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusters__r405 = validate542;
+const schema242 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r405" };
+function validate542(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate545.evaluated;
+  const evaluated0 = validate542.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17833,17 +17744,17 @@ function validate545(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate545.errors = vErrors;
+  validate542.errors = vErrors;
   return errors === 0;
 }
-validate545.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusters__r429 = validate547;
-const schema244 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r429" };
-function validate547(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate542.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusters__r429 = validate544;
+const schema243 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r429" };
+function validate544(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate547.evaluated;
+  const evaluated0 = validate544.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17854,17 +17765,17 @@ function validate547(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate547.errors = vErrors;
+  validate544.errors = vErrors;
   return errors === 0;
 }
-validate547.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusters__r500 = validate549;
-const schema245 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r500" };
-function validate549(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate544.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusters__r500 = validate546;
+const schema244 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__r500" };
+function validate546(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate549.evaluated;
+  const evaluated0 = validate546.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17875,17 +17786,17 @@ function validate549(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate549.errors = vErrors;
+  validate546.errors = vErrors;
   return errors === 0;
 }
-validate549.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__body = validate551;
-const schema246 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateClusterRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__body" };
-function validate551(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate546.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createCluster__body = validate548;
+const schema245 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateClusterRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__body" };
+function validate548(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate551.evaluated;
+  const evaluated0 = validate548.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17896,17 +17807,17 @@ function validate551(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate186.errors : vErrors.concat(validate186.errors);
     errors = vErrors.length;
   }
-  validate551.errors = vErrors;
+  validate548.errors = vErrors;
   return errors === 0;
 }
-validate551.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r201 = validate553;
-const schema247 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cluster", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r201" };
-function validate553(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate548.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createCluster__r201 = validate550;
+const schema246 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cluster", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r201" };
+function validate550(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate553.evaluated;
+  const evaluated0 = validate550.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17917,17 +17828,17 @@ function validate553(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
     errors = vErrors.length;
   }
-  validate553.errors = vErrors;
+  validate550.errors = vErrors;
   return errors === 0;
 }
-validate553.evaluated = { "props": { "id": true, "name": true, "type": true, "compute": true, "template": true, "dataCenterId": true, "pods": true, "network": true, "primary": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r400 = validate555;
-const schema248 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r400" };
-function validate555(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate550.evaluated = { "props": { "id": true, "name": true, "type": true, "compute": true, "template": true, "dataCenterId": true, "pods": true, "network": true, "primary": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
+const createCluster__r400 = validate552;
+const schema247 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r400" };
+function validate552(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate555.evaluated;
+  const evaluated0 = validate552.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17938,17 +17849,17 @@ function validate555(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate555.errors = vErrors;
+  validate552.errors = vErrors;
   return errors === 0;
 }
-validate555.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r401 = validate557;
-const schema249 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r401" };
-function validate557(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate552.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createCluster__r401 = validate554;
+const schema248 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r401" };
+function validate554(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate557.evaluated;
+  const evaluated0 = validate554.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17959,17 +17870,17 @@ function validate557(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate557.errors = vErrors;
+  validate554.errors = vErrors;
   return errors === 0;
 }
-validate557.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r403 = validate559;
-const schema250 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r403" };
-function validate559(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate554.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createCluster__r403 = validate556;
+const schema249 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r403" };
+function validate556(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate559.evaluated;
+  const evaluated0 = validate556.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -17980,17 +17891,17 @@ function validate559(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate559.errors = vErrors;
+  validate556.errors = vErrors;
   return errors === 0;
 }
-validate559.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r405 = validate561;
-const schema251 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r405" };
-function validate561(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate556.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createCluster__r405 = validate558;
+const schema250 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r405" };
+function validate558(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate561.evaluated;
+  const evaluated0 = validate558.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18001,17 +17912,17 @@ function validate561(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate561.errors = vErrors;
+  validate558.errors = vErrors;
   return errors === 0;
 }
-validate561.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r422 = validate563;
-const schema252 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r422" };
-function validate563(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate558.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createCluster__r422 = validate560;
+const schema251 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r422" };
+function validate560(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate563.evaluated;
+  const evaluated0 = validate560.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18022,17 +17933,17 @@ function validate563(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate563.errors = vErrors;
+  validate560.errors = vErrors;
   return errors === 0;
 }
-validate563.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r429 = validate565;
-const schema253 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r429" };
-function validate565(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate560.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createCluster__r429 = validate562;
+const schema252 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r429" };
+function validate562(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate565.evaluated;
+  const evaluated0 = validate562.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18043,17 +17954,17 @@ function validate565(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate565.errors = vErrors;
+  validate562.errors = vErrors;
   return errors === 0;
 }
-validate565.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__r500 = validate567;
-const schema254 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r500" };
-function validate567(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate562.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createCluster__r500 = validate564;
+const schema253 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__r500" };
+function validate564(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate567.evaluated;
+  const evaluated0 = validate564.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18064,17 +17975,17 @@ function validate567(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate567.errors = vErrors;
+  validate564.errors = vErrors;
   return errors === 0;
 }
-validate567.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r200 = validate569;
-const schema255 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cluster", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r200" };
-function validate569(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate564.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getCluster__r200 = validate566;
+const schema254 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cluster", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r200" };
+function validate566(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate569.evaluated;
+  const evaluated0 = validate566.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18085,17 +17996,17 @@ function validate569(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
     errors = vErrors.length;
   }
-  validate569.errors = vErrors;
+  validate566.errors = vErrors;
   return errors === 0;
 }
-validate569.evaluated = { "props": { "id": true, "name": true, "type": true, "compute": true, "template": true, "dataCenterId": true, "pods": true, "network": true, "primary": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r401 = validate571;
-const schema256 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r401" };
-function validate571(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate566.evaluated = { "props": { "id": true, "name": true, "type": true, "compute": true, "template": true, "dataCenterId": true, "pods": true, "network": true, "primary": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
+const getCluster__r401 = validate568;
+const schema255 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r401" };
+function validate568(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate571.evaluated;
+  const evaluated0 = validate568.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18106,17 +18017,17 @@ function validate571(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate571.errors = vErrors;
+  validate568.errors = vErrors;
   return errors === 0;
 }
-validate571.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r403 = validate573;
-const schema257 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r403" };
-function validate573(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate568.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getCluster__r403 = validate570;
+const schema256 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r403" };
+function validate570(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate573.evaluated;
+  const evaluated0 = validate570.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18127,17 +18038,17 @@ function validate573(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate573.errors = vErrors;
+  validate570.errors = vErrors;
   return errors === 0;
 }
-validate573.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r404 = validate575;
-const schema258 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r404" };
-function validate575(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate570.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getCluster__r404 = validate572;
+const schema257 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r404" };
+function validate572(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate575.evaluated;
+  const evaluated0 = validate572.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18148,17 +18059,17 @@ function validate575(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate575.errors = vErrors;
+  validate572.errors = vErrors;
   return errors === 0;
 }
-validate575.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r405 = validate577;
-const schema259 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r405" };
-function validate577(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate572.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getCluster__r405 = validate574;
+const schema258 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r405" };
+function validate574(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate577.evaluated;
+  const evaluated0 = validate574.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18169,17 +18080,17 @@ function validate577(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate577.errors = vErrors;
+  validate574.errors = vErrors;
   return errors === 0;
 }
-validate577.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r429 = validate579;
-const schema260 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r429" };
-function validate579(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate574.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getCluster__r429 = validate576;
+const schema259 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r429" };
+function validate576(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate579.evaluated;
+  const evaluated0 = validate576.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18190,17 +18101,17 @@ function validate579(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate579.errors = vErrors;
+  validate576.errors = vErrors;
   return errors === 0;
 }
-validate579.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__r500 = validate581;
-const schema261 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r500" };
-function validate581(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate576.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getCluster__r500 = validate578;
+const schema260 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__r500" };
+function validate578(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate581.evaluated;
+  const evaluated0 = validate578.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18211,17 +18122,17 @@ function validate581(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate581.errors = vErrors;
+  validate578.errors = vErrors;
   return errors === 0;
 }
-validate581.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteCluster__r401 = validate583;
-const schema262 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r401" };
-function validate583(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate578.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteCluster__r401 = validate580;
+const schema261 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r401" };
+function validate580(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate583.evaluated;
+  const evaluated0 = validate580.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18232,17 +18143,17 @@ function validate583(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate583.errors = vErrors;
+  validate580.errors = vErrors;
   return errors === 0;
 }
-validate583.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteCluster__r403 = validate585;
-const schema263 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r403" };
-function validate585(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate580.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteCluster__r403 = validate582;
+const schema262 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r403" };
+function validate582(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate585.evaluated;
+  const evaluated0 = validate582.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18253,17 +18164,17 @@ function validate585(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate585.errors = vErrors;
+  validate582.errors = vErrors;
   return errors === 0;
 }
-validate585.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteCluster__r404 = validate587;
-const schema264 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r404" };
-function validate587(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate582.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteCluster__r404 = validate584;
+const schema263 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r404" };
+function validate584(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate587.evaluated;
+  const evaluated0 = validate584.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18274,17 +18185,17 @@ function validate587(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate587.errors = vErrors;
+  validate584.errors = vErrors;
   return errors === 0;
 }
-validate587.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteCluster__r405 = validate589;
-const schema265 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r405" };
-function validate589(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate584.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteCluster__r405 = validate586;
+const schema264 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r405" };
+function validate586(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate589.evaluated;
+  const evaluated0 = validate586.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18295,17 +18206,17 @@ function validate589(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate589.errors = vErrors;
+  validate586.errors = vErrors;
   return errors === 0;
 }
-validate589.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteCluster__r429 = validate591;
-const schema266 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r429" };
-function validate591(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate586.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteCluster__r429 = validate588;
+const schema265 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r429" };
+function validate588(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate591.evaluated;
+  const evaluated0 = validate588.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18316,17 +18227,17 @@ function validate591(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate591.errors = vErrors;
+  validate588.errors = vErrors;
   return errors === 0;
 }
-validate591.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteCluster__r500 = validate593;
-const schema267 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r500" };
-function validate593(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate588.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteCluster__r500 = validate590;
+const schema266 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__r500" };
+function validate590(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate593.evaluated;
+  const evaluated0 = validate590.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18337,17 +18248,17 @@ function validate593(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate593.errors = vErrors;
+  validate590.errors = vErrors;
   return errors === 0;
 }
-validate593.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__body = validate595;
-const schema268 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateClusterRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__body" };
-function validate595(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate590.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateCluster__body = validate592;
+const schema267 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateClusterRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__body" };
+function validate592(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate595.evaluated;
+  const evaluated0 = validate592.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18358,17 +18269,17 @@ function validate595(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate202.errors : vErrors.concat(validate202.errors);
     errors = vErrors.length;
   }
-  validate595.errors = vErrors;
+  validate592.errors = vErrors;
   return errors === 0;
 }
-validate595.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r200 = validate597;
-const schema269 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cluster", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r200" };
-function validate597(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate592.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updateCluster__r200 = validate594;
+const schema268 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Cluster", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r200" };
+function validate594(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate597.evaluated;
+  const evaluated0 = validate594.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18379,17 +18290,17 @@ function validate597(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
     errors = vErrors.length;
   }
-  validate597.errors = vErrors;
+  validate594.errors = vErrors;
   return errors === 0;
 }
-validate597.evaluated = { "props": { "id": true, "name": true, "type": true, "compute": true, "template": true, "dataCenterId": true, "pods": true, "network": true, "primary": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r400 = validate599;
-const schema270 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r400" };
-function validate599(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate594.evaluated = { "props": { "id": true, "name": true, "type": true, "compute": true, "template": true, "dataCenterId": true, "pods": true, "network": true, "primary": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
+const updateCluster__r400 = validate596;
+const schema269 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r400" };
+function validate596(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate599.evaluated;
+  const evaluated0 = validate596.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18400,17 +18311,17 @@ function validate599(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate599.errors = vErrors;
+  validate596.errors = vErrors;
   return errors === 0;
 }
-validate599.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r401 = validate601;
-const schema271 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r401" };
-function validate601(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate596.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateCluster__r401 = validate598;
+const schema270 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r401" };
+function validate598(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate601.evaluated;
+  const evaluated0 = validate598.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18421,17 +18332,17 @@ function validate601(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate601.errors = vErrors;
+  validate598.errors = vErrors;
   return errors === 0;
 }
-validate601.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r403 = validate603;
-const schema272 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r403" };
-function validate603(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate598.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateCluster__r403 = validate600;
+const schema271 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r403" };
+function validate600(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate603.evaluated;
+  const evaluated0 = validate600.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18442,17 +18353,17 @@ function validate603(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate603.errors = vErrors;
+  validate600.errors = vErrors;
   return errors === 0;
 }
-validate603.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r404 = validate605;
-const schema273 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r404" };
-function validate605(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate600.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateCluster__r404 = validate602;
+const schema272 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r404" };
+function validate602(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate605.evaluated;
+  const evaluated0 = validate602.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18463,17 +18374,17 @@ function validate605(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate605.errors = vErrors;
+  validate602.errors = vErrors;
   return errors === 0;
 }
-validate605.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r405 = validate607;
-const schema274 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r405" };
-function validate607(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate602.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateCluster__r405 = validate604;
+const schema273 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r405" };
+function validate604(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate607.evaluated;
+  const evaluated0 = validate604.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18484,17 +18395,17 @@ function validate607(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate607.errors = vErrors;
+  validate604.errors = vErrors;
   return errors === 0;
 }
-validate607.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r422 = validate609;
-const schema275 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r422" };
-function validate609(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate604.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateCluster__r422 = validate606;
+const schema274 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r422" };
+function validate606(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate609.evaluated;
+  const evaluated0 = validate606.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18505,17 +18416,17 @@ function validate609(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate609.errors = vErrors;
+  validate606.errors = vErrors;
   return errors === 0;
 }
-validate609.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r429 = validate611;
-const schema276 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r429" };
-function validate611(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate606.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateCluster__r429 = validate608;
+const schema275 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r429" };
+function validate608(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate611.evaluated;
+  const evaluated0 = validate608.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18526,17 +18437,17 @@ function validate611(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate611.errors = vErrors;
+  validate608.errors = vErrors;
   return errors === 0;
 }
-validate611.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__r500 = validate613;
-const schema277 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r500" };
-function validate613(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate608.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateCluster__r500 = validate610;
+const schema276 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__r500" };
+function validate610(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate613.evaluated;
+  const evaluated0 = validate610.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18547,17 +18458,17 @@ function validate613(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate613.errors = vErrors;
+  validate610.errors = vErrors;
   return errors === 0;
 }
-validate613.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r200 = validate615;
-const schema278 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPodsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r200" };
-function validate615(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate610.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterPods__r200 = validate612;
+const schema277 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPodsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r200" };
+function validate612(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate615.evaluated;
+  const evaluated0 = validate612.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18568,17 +18479,17 @@ function validate615(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
     errors = vErrors.length;
   }
-  validate615.errors = vErrors;
+  validate612.errors = vErrors;
   return errors === 0;
 }
-validate615.evaluated = { "props": { "pods": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r401 = validate617;
-const schema279 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r401" };
-function validate617(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate612.evaluated = { "props": { "pods": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterPods__r401 = validate614;
+const schema278 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r401" };
+function validate614(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate617.evaluated;
+  const evaluated0 = validate614.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18589,17 +18500,17 @@ function validate617(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate617.errors = vErrors;
+  validate614.errors = vErrors;
   return errors === 0;
 }
-validate617.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r403 = validate619;
-const schema280 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r403" };
-function validate619(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate614.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterPods__r403 = validate616;
+const schema279 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r403" };
+function validate616(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate619.evaluated;
+  const evaluated0 = validate616.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18610,17 +18521,17 @@ function validate619(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate619.errors = vErrors;
+  validate616.errors = vErrors;
   return errors === 0;
 }
-validate619.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r404 = validate621;
-const schema281 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r404" };
-function validate621(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate616.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterPods__r404 = validate618;
+const schema280 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r404" };
+function validate618(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate621.evaluated;
+  const evaluated0 = validate618.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18631,17 +18542,17 @@ function validate621(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate621.errors = vErrors;
+  validate618.errors = vErrors;
   return errors === 0;
 }
-validate621.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r405 = validate623;
-const schema282 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r405" };
-function validate623(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate618.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterPods__r405 = validate620;
+const schema281 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r405" };
+function validate620(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate623.evaluated;
+  const evaluated0 = validate620.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18652,17 +18563,17 @@ function validate623(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate623.errors = vErrors;
+  validate620.errors = vErrors;
   return errors === 0;
 }
-validate623.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r429 = validate625;
-const schema283 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r429" };
-function validate625(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate620.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterPods__r429 = validate622;
+const schema282 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r429" };
+function validate622(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate625.evaluated;
+  const evaluated0 = validate622.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18673,17 +18584,17 @@ function validate625(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate625.errors = vErrors;
+  validate622.errors = vErrors;
   return errors === 0;
 }
-validate625.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__r500 = validate627;
-const schema284 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r500" };
-function validate627(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate622.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterPods__r500 = validate624;
+const schema283 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__r500" };
+function validate624(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate627.evaluated;
+  const evaluated0 = validate624.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18694,17 +18605,17 @@ function validate627(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate627.errors = vErrors;
+  validate624.errors = vErrors;
   return errors === 0;
 }
-validate627.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r200 = validate629;
-const schema285 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r200" };
-function validate629(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate624.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpoints__r200 = validate626;
+const schema284 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r200" };
+function validate626(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate629.evaluated;
+  const evaluated0 = validate626.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18715,17 +18626,17 @@ function validate629(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate344.errors : vErrors.concat(validate344.errors);
     errors = vErrors.length;
   }
-  validate629.errors = vErrors;
+  validate626.errors = vErrors;
   return errors === 0;
 }
-validate629.evaluated = { "props": { "endpoints": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r401 = validate631;
-const schema286 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r401" };
-function validate631(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate626.evaluated = { "props": { "endpoints": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpoints__r401 = validate628;
+const schema285 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r401" };
+function validate628(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate631.evaluated;
+  const evaluated0 = validate628.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18736,17 +18647,17 @@ function validate631(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate631.errors = vErrors;
+  validate628.errors = vErrors;
   return errors === 0;
 }
-validate631.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r403 = validate633;
-const schema287 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r403" };
-function validate633(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate628.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpoints__r403 = validate630;
+const schema286 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r403" };
+function validate630(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate633.evaluated;
+  const evaluated0 = validate630.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18757,17 +18668,17 @@ function validate633(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate633.errors = vErrors;
+  validate630.errors = vErrors;
   return errors === 0;
 }
-validate633.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r405 = validate635;
-const schema288 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r405" };
-function validate635(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate630.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpoints__r405 = validate632;
+const schema287 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r405" };
+function validate632(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate635.evaluated;
+  const evaluated0 = validate632.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18778,17 +18689,17 @@ function validate635(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate635.errors = vErrors;
+  validate632.errors = vErrors;
   return errors === 0;
 }
-validate635.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r429 = validate637;
-const schema289 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r429" };
-function validate637(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate632.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpoints__r429 = validate634;
+const schema288 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r429" };
+function validate634(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate637.evaluated;
+  const evaluated0 = validate634.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18799,17 +18710,17 @@ function validate637(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate637.errors = vErrors;
+  validate634.errors = vErrors;
   return errors === 0;
 }
-validate637.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__r500 = validate639;
-const schema290 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r500" };
-function validate639(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate634.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpoints__r500 = validate636;
+const schema289 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__r500" };
+function validate636(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate639.evaluated;
+  const evaluated0 = validate636.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18820,17 +18731,17 @@ function validate639(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate639.errors = vErrors;
+  validate636.errors = vErrors;
   return errors === 0;
 }
-validate639.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__body = validate641;
-const schema291 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateEndpointRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__body" };
-function validate641(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate636.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createEndpoint__body = validate638;
+const schema290 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateEndpointRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__body" };
+function validate638(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate641.evaluated;
+  const evaluated0 = validate638.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18841,17 +18752,17 @@ function validate641(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate309.errors : vErrors.concat(validate309.errors);
     errors = vErrors.length;
   }
-  validate641.errors = vErrors;
+  validate638.errors = vErrors;
   return errors === 0;
 }
-validate641.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r201 = validate643;
-const schema292 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r201" };
-function validate643(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate638.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createEndpoint__r201 = validate640;
+const schema291 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r201" };
+function validate640(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate643.evaluated;
+  const evaluated0 = validate640.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18862,17 +18773,17 @@ function validate643(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
     errors = vErrors.length;
   }
-  validate643.errors = vErrors;
+  validate640.errors = vErrors;
   return errors === 0;
 }
-validate643.evaluated = { "props": { "id": true, "name": true, "type": true, "requestUrls": true, "gpu": true, "cpu": true, "workers": true, "scaling": true, "dataCenterIds": true, "networkVolumes": true, "timeout": true, "flashboot": true, "createdAt": true, "registry": true, "args": true, "disk": true, "env": true, "image": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r400 = validate645;
-const schema293 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r400" };
-function validate645(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate640.evaluated = { "props": { "id": true, "name": true, "type": true, "requestUrls": true, "gpu": true, "cpu": true, "workers": true, "scaling": true, "dataCenterIds": true, "networkVolumes": true, "timeout": true, "flashboot": true, "createdAt": true, "registry": true, "args": true, "disk": true, "env": true, "image": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
+const createEndpoint__r400 = validate642;
+const schema292 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r400" };
+function validate642(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate645.evaluated;
+  const evaluated0 = validate642.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18883,17 +18794,17 @@ function validate645(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate645.errors = vErrors;
+  validate642.errors = vErrors;
   return errors === 0;
 }
-validate645.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r401 = validate647;
-const schema294 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r401" };
-function validate647(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate642.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createEndpoint__r401 = validate644;
+const schema293 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r401" };
+function validate644(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate647.evaluated;
+  const evaluated0 = validate644.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18904,17 +18815,17 @@ function validate647(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate647.errors = vErrors;
+  validate644.errors = vErrors;
   return errors === 0;
 }
-validate647.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r403 = validate649;
-const schema295 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r403" };
-function validate649(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate644.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createEndpoint__r403 = validate646;
+const schema294 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r403" };
+function validate646(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate649.evaluated;
+  const evaluated0 = validate646.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18925,17 +18836,17 @@ function validate649(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate649.errors = vErrors;
+  validate646.errors = vErrors;
   return errors === 0;
 }
-validate649.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r404 = validate651;
-const schema296 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r404" };
-function validate651(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate646.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createEndpoint__r404 = validate648;
+const schema295 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r404" };
+function validate648(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate651.evaluated;
+  const evaluated0 = validate648.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18946,17 +18857,17 @@ function validate651(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate651.errors = vErrors;
+  validate648.errors = vErrors;
   return errors === 0;
 }
-validate651.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r405 = validate653;
-const schema297 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r405" };
-function validate653(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate648.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createEndpoint__r405 = validate650;
+const schema296 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r405" };
+function validate650(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate653.evaluated;
+  const evaluated0 = validate650.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18967,17 +18878,17 @@ function validate653(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate653.errors = vErrors;
+  validate650.errors = vErrors;
   return errors === 0;
 }
-validate653.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r422 = validate655;
-const schema298 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r422" };
-function validate655(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate650.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createEndpoint__r422 = validate652;
+const schema297 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r422" };
+function validate652(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate655.evaluated;
+  const evaluated0 = validate652.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18988,17 +18899,17 @@ function validate655(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate655.errors = vErrors;
+  validate652.errors = vErrors;
   return errors === 0;
 }
-validate655.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r429 = validate657;
-const schema299 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r429" };
-function validate657(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate652.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createEndpoint__r429 = validate654;
+const schema298 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r429" };
+function validate654(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate657.evaluated;
+  const evaluated0 = validate654.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19009,17 +18920,17 @@ function validate657(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate657.errors = vErrors;
+  validate654.errors = vErrors;
   return errors === 0;
 }
-validate657.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__r500 = validate659;
-const schema300 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r500" };
-function validate659(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate654.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createEndpoint__r500 = validate656;
+const schema299 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__r500" };
+function validate656(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate659.evaluated;
+  const evaluated0 = validate656.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19030,17 +18941,17 @@ function validate659(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate659.errors = vErrors;
+  validate656.errors = vErrors;
   return errors === 0;
 }
-validate659.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r200 = validate661;
-const schema301 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r200" };
-function validate661(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate656.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpoint__r200 = validate658;
+const schema300 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r200" };
+function validate658(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate661.evaluated;
+  const evaluated0 = validate658.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19051,17 +18962,17 @@ function validate661(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
     errors = vErrors.length;
   }
-  validate661.errors = vErrors;
+  validate658.errors = vErrors;
   return errors === 0;
 }
-validate661.evaluated = { "props": { "id": true, "name": true, "type": true, "requestUrls": true, "gpu": true, "cpu": true, "workers": true, "scaling": true, "dataCenterIds": true, "networkVolumes": true, "timeout": true, "flashboot": true, "createdAt": true, "registry": true, "args": true, "disk": true, "env": true, "image": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r401 = validate663;
-const schema302 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r401" };
-function validate663(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate658.evaluated = { "props": { "id": true, "name": true, "type": true, "requestUrls": true, "gpu": true, "cpu": true, "workers": true, "scaling": true, "dataCenterIds": true, "networkVolumes": true, "timeout": true, "flashboot": true, "createdAt": true, "registry": true, "args": true, "disk": true, "env": true, "image": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpoint__r401 = validate660;
+const schema301 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r401" };
+function validate660(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate663.evaluated;
+  const evaluated0 = validate660.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19072,17 +18983,17 @@ function validate663(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate663.errors = vErrors;
+  validate660.errors = vErrors;
   return errors === 0;
 }
-validate663.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r403 = validate665;
-const schema303 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r403" };
-function validate665(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate660.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpoint__r403 = validate662;
+const schema302 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r403" };
+function validate662(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate665.evaluated;
+  const evaluated0 = validate662.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19093,17 +19004,17 @@ function validate665(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate665.errors = vErrors;
+  validate662.errors = vErrors;
   return errors === 0;
 }
-validate665.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r404 = validate667;
-const schema304 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r404" };
-function validate667(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate662.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpoint__r404 = validate664;
+const schema303 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r404" };
+function validate664(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate667.evaluated;
+  const evaluated0 = validate664.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19114,17 +19025,17 @@ function validate667(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate667.errors = vErrors;
+  validate664.errors = vErrors;
   return errors === 0;
 }
-validate667.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r405 = validate669;
-const schema305 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r405" };
-function validate669(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate664.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpoint__r405 = validate666;
+const schema304 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r405" };
+function validate666(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate669.evaluated;
+  const evaluated0 = validate666.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19135,17 +19046,17 @@ function validate669(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate669.errors = vErrors;
+  validate666.errors = vErrors;
   return errors === 0;
 }
-validate669.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r429 = validate671;
-const schema306 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r429" };
-function validate671(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate666.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpoint__r429 = validate668;
+const schema305 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r429" };
+function validate668(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate671.evaluated;
+  const evaluated0 = validate668.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19156,17 +19067,17 @@ function validate671(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate671.errors = vErrors;
+  validate668.errors = vErrors;
   return errors === 0;
 }
-validate671.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__r500 = validate673;
-const schema307 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r500" };
-function validate673(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate668.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpoint__r500 = validate670;
+const schema306 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__r500" };
+function validate670(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate673.evaluated;
+  const evaluated0 = validate670.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19177,17 +19088,17 @@ function validate673(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate673.errors = vErrors;
+  validate670.errors = vErrors;
   return errors === 0;
 }
-validate673.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r401 = validate675;
-const schema308 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r401" };
-function validate675(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate670.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteEndpoint__r401 = validate672;
+const schema307 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r401" };
+function validate672(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate675.evaluated;
+  const evaluated0 = validate672.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19198,17 +19109,17 @@ function validate675(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate675.errors = vErrors;
+  validate672.errors = vErrors;
   return errors === 0;
 }
-validate675.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r403 = validate677;
-const schema309 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r403" };
-function validate677(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate672.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteEndpoint__r403 = validate674;
+const schema308 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r403" };
+function validate674(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate677.evaluated;
+  const evaluated0 = validate674.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19219,17 +19130,17 @@ function validate677(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate677.errors = vErrors;
+  validate674.errors = vErrors;
   return errors === 0;
 }
-validate677.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r404 = validate679;
-const schema310 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r404" };
-function validate679(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate674.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteEndpoint__r404 = validate676;
+const schema309 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r404" };
+function validate676(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate679.evaluated;
+  const evaluated0 = validate676.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19240,17 +19151,17 @@ function validate679(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate679.errors = vErrors;
+  validate676.errors = vErrors;
   return errors === 0;
 }
-validate679.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r405 = validate681;
-const schema311 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r405" };
-function validate681(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate676.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteEndpoint__r405 = validate678;
+const schema310 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r405" };
+function validate678(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate681.evaluated;
+  const evaluated0 = validate678.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19261,17 +19172,17 @@ function validate681(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate681.errors = vErrors;
+  validate678.errors = vErrors;
   return errors === 0;
 }
-validate681.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r429 = validate683;
-const schema312 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r429" };
-function validate683(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate678.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteEndpoint__r429 = validate680;
+const schema311 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r429" };
+function validate680(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate683.evaluated;
+  const evaluated0 = validate680.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19282,17 +19193,17 @@ function validate683(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate683.errors = vErrors;
+  validate680.errors = vErrors;
   return errors === 0;
 }
-validate683.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__r500 = validate685;
-const schema313 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r500" };
-function validate685(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate680.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteEndpoint__r500 = validate682;
+const schema312 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__r500" };
+function validate682(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate685.evaluated;
+  const evaluated0 = validate682.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19303,17 +19214,17 @@ function validate685(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate685.errors = vErrors;
+  validate682.errors = vErrors;
   return errors === 0;
 }
-validate685.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__body = validate687;
-const schema314 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateEndpointRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__body" };
-function validate687(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate682.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__body = validate684;
+const schema313 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateEndpointRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__body" };
+function validate684(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate687.evaluated;
+  const evaluated0 = validate684.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19324,17 +19235,17 @@ function validate687(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate329.errors : vErrors.concat(validate329.errors);
     errors = vErrors.length;
   }
-  validate687.errors = vErrors;
+  validate684.errors = vErrors;
   return errors === 0;
 }
-validate687.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r200 = validate689;
-const schema315 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r200" };
-function validate689(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate684.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__r200 = validate686;
+const schema314 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Endpoint", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r200" };
+function validate686(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate689.evaluated;
+  const evaluated0 = validate686.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19345,17 +19256,17 @@ function validate689(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
     errors = vErrors.length;
   }
-  validate689.errors = vErrors;
+  validate686.errors = vErrors;
   return errors === 0;
 }
-validate689.evaluated = { "props": { "id": true, "name": true, "type": true, "requestUrls": true, "gpu": true, "cpu": true, "workers": true, "scaling": true, "dataCenterIds": true, "networkVolumes": true, "timeout": true, "flashboot": true, "createdAt": true, "registry": true, "args": true, "disk": true, "env": true, "image": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r400 = validate691;
-const schema316 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r400" };
-function validate691(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate686.evaluated = { "props": { "id": true, "name": true, "type": true, "requestUrls": true, "gpu": true, "cpu": true, "workers": true, "scaling": true, "dataCenterIds": true, "networkVolumes": true, "timeout": true, "flashboot": true, "createdAt": true, "registry": true, "args": true, "disk": true, "env": true, "image": true, "ports": true }, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__r400 = validate688;
+const schema315 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r400" };
+function validate688(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate691.evaluated;
+  const evaluated0 = validate688.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19366,17 +19277,17 @@ function validate691(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate691.errors = vErrors;
+  validate688.errors = vErrors;
   return errors === 0;
 }
-validate691.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r401 = validate693;
-const schema317 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r401" };
-function validate693(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate688.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__r401 = validate690;
+const schema316 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r401" };
+function validate690(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate693.evaluated;
+  const evaluated0 = validate690.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19387,17 +19298,17 @@ function validate693(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate693.errors = vErrors;
+  validate690.errors = vErrors;
   return errors === 0;
 }
-validate693.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r403 = validate695;
-const schema318 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r403" };
-function validate695(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate690.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__r403 = validate692;
+const schema317 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r403" };
+function validate692(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate695.evaluated;
+  const evaluated0 = validate692.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19408,17 +19319,17 @@ function validate695(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate695.errors = vErrors;
+  validate692.errors = vErrors;
   return errors === 0;
 }
-validate695.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r404 = validate697;
-const schema319 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r404" };
-function validate697(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate692.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__r404 = validate694;
+const schema318 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r404" };
+function validate694(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate697.evaluated;
+  const evaluated0 = validate694.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19429,17 +19340,17 @@ function validate697(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate697.errors = vErrors;
+  validate694.errors = vErrors;
   return errors === 0;
 }
-validate697.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r405 = validate699;
-const schema320 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r405" };
-function validate699(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate694.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__r405 = validate696;
+const schema319 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r405" };
+function validate696(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate699.evaluated;
+  const evaluated0 = validate696.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19450,17 +19361,17 @@ function validate699(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate699.errors = vErrors;
+  validate696.errors = vErrors;
   return errors === 0;
 }
-validate699.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r422 = validate701;
-const schema321 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r422" };
-function validate701(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate696.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__r422 = validate698;
+const schema320 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r422" };
+function validate698(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate701.evaluated;
+  const evaluated0 = validate698.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19471,17 +19382,17 @@ function validate701(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate701.errors = vErrors;
+  validate698.errors = vErrors;
   return errors === 0;
 }
-validate701.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r429 = validate703;
-const schema322 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r429" };
-function validate703(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate698.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__r429 = validate700;
+const schema321 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r429" };
+function validate700(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate703.evaluated;
+  const evaluated0 = validate700.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19492,17 +19403,17 @@ function validate703(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate703.errors = vErrors;
+  validate700.errors = vErrors;
   return errors === 0;
 }
-validate703.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__r500 = validate705;
-const schema323 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r500" };
-function validate705(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate700.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__r500 = validate702;
+const schema322 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__r500" };
+function validate702(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate705.evaluated;
+  const evaluated0 = validate702.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19513,17 +19424,17 @@ function validate705(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate705.errors = vErrors;
+  validate702.errors = vErrors;
   return errors === 0;
 }
-validate705.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r200 = validate707;
-const schema324 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointWorkersResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r200" };
-function validate707(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate702.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointWorkers__r200 = validate704;
+const schema323 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointWorkersResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r200" };
+function validate704(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate707.evaluated;
+  const evaluated0 = validate704.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19534,17 +19445,17 @@ function validate707(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate346.errors : vErrors.concat(validate346.errors);
     errors = vErrors.length;
   }
-  validate707.errors = vErrors;
+  validate704.errors = vErrors;
   return errors === 0;
 }
-validate707.evaluated = { "props": { "workers": true, "summary": true, "endpointVersion": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r401 = validate709;
-const schema325 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r401" };
-function validate709(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate704.evaluated = { "props": { "workers": true, "summary": true, "endpointVersion": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointWorkers__r401 = validate706;
+const schema324 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r401" };
+function validate706(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate709.evaluated;
+  const evaluated0 = validate706.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19555,17 +19466,17 @@ function validate709(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate709.errors = vErrors;
+  validate706.errors = vErrors;
   return errors === 0;
 }
-validate709.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r403 = validate711;
-const schema326 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r403" };
-function validate711(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate706.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointWorkers__r403 = validate708;
+const schema325 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r403" };
+function validate708(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate711.evaluated;
+  const evaluated0 = validate708.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19576,17 +19487,17 @@ function validate711(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate711.errors = vErrors;
+  validate708.errors = vErrors;
   return errors === 0;
 }
-validate711.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r404 = validate713;
-const schema327 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r404" };
-function validate713(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate708.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointWorkers__r404 = validate710;
+const schema326 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r404" };
+function validate710(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate713.evaluated;
+  const evaluated0 = validate710.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19597,17 +19508,17 @@ function validate713(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate713.errors = vErrors;
+  validate710.errors = vErrors;
   return errors === 0;
 }
-validate713.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r405 = validate715;
-const schema328 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r405" };
-function validate715(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate710.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointWorkers__r405 = validate712;
+const schema327 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r405" };
+function validate712(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate715.evaluated;
+  const evaluated0 = validate712.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19618,17 +19529,17 @@ function validate715(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate715.errors = vErrors;
+  validate712.errors = vErrors;
   return errors === 0;
 }
-validate715.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r429 = validate717;
-const schema329 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r429" };
-function validate717(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate712.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointWorkers__r429 = validate714;
+const schema328 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r429" };
+function validate714(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate717.evaluated;
+  const evaluated0 = validate714.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19639,17 +19550,17 @@ function validate717(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate717.errors = vErrors;
+  validate714.errors = vErrors;
   return errors === 0;
 }
-validate717.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__r500 = validate719;
-const schema330 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r500" };
-function validate719(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate714.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointWorkers__r500 = validate716;
+const schema329 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__r500" };
+function validate716(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate719.evaluated;
+  const evaluated0 = validate716.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19660,17 +19571,17 @@ function validate719(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate719.errors = vErrors;
+  validate716.errors = vErrors;
   return errors === 0;
 }
-validate719.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r200 = validate721;
-const schema331 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointReleasesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r200" };
-function validate721(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate716.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointReleases__r200 = validate718;
+const schema330 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointReleasesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r200" };
+function validate718(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate721.evaluated;
+  const evaluated0 = validate718.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19681,17 +19592,17 @@ function validate721(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate353.errors : vErrors.concat(validate353.errors);
     errors = vErrors.length;
   }
-  validate721.errors = vErrors;
+  validate718.errors = vErrors;
   return errors === 0;
 }
-validate721.evaluated = { "props": { "pagination": true, "endpointVersion": true, "rollout": true, "releases": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r400 = validate723;
-const schema332 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r400" };
-function validate723(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate718.evaluated = { "props": { "endpointVersion": true, "rollout": true, "releases": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointReleases__r401 = validate720;
+const schema331 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r401" };
+function validate720(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate723.evaluated;
+  const evaluated0 = validate720.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19702,17 +19613,17 @@ function validate723(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate723.errors = vErrors;
+  validate720.errors = vErrors;
   return errors === 0;
 }
-validate723.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r401 = validate725;
-const schema333 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r401" };
-function validate725(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate720.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointReleases__r403 = validate722;
+const schema332 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r403" };
+function validate722(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate725.evaluated;
+  const evaluated0 = validate722.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19723,17 +19634,17 @@ function validate725(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate725.errors = vErrors;
+  validate722.errors = vErrors;
   return errors === 0;
 }
-validate725.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r403 = validate727;
-const schema334 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r403" };
-function validate727(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate722.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointReleases__r404 = validate724;
+const schema333 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r404" };
+function validate724(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate727.evaluated;
+  const evaluated0 = validate724.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19744,17 +19655,17 @@ function validate727(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate727.errors = vErrors;
+  validate724.errors = vErrors;
   return errors === 0;
 }
-validate727.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r404 = validate729;
-const schema335 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r404" };
-function validate729(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate724.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointReleases__r405 = validate726;
+const schema334 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r405" };
+function validate726(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate729.evaluated;
+  const evaluated0 = validate726.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19765,17 +19676,17 @@ function validate729(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate729.errors = vErrors;
+  validate726.errors = vErrors;
   return errors === 0;
 }
-validate729.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r405 = validate731;
-const schema336 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r405" };
-function validate731(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate726.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointReleases__r429 = validate728;
+const schema335 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r429" };
+function validate728(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate731.evaluated;
+  const evaluated0 = validate728.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19786,17 +19697,17 @@ function validate731(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate731.errors = vErrors;
+  validate728.errors = vErrors;
   return errors === 0;
 }
-validate731.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r422 = validate733;
-const schema337 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r422" };
-function validate733(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate728.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointReleases__r500 = validate730;
+const schema336 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r500" };
+function validate730(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate733.evaluated;
+  const evaluated0 = validate730.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19807,17 +19718,17 @@ function validate733(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate733.errors = vErrors;
+  validate730.errors = vErrors;
   return errors === 0;
 }
-validate733.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r429 = validate735;
-const schema338 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r429" };
-function validate735(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate730.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getWorkerLogs__r400 = validate732;
+const schema337 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r400" };
+function validate732(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate735.evaluated;
+  const evaluated0 = validate732.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19828,17 +19739,17 @@ function validate735(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate735.errors = vErrors;
+  validate732.errors = vErrors;
   return errors === 0;
 }
-validate735.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__r500 = validate737;
-const schema339 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__r500" };
-function validate737(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate732.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getWorkerLogs__r401 = validate734;
+const schema338 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r401" };
+function validate734(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate737.evaluated;
+  const evaluated0 = validate734.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19849,17 +19760,17 @@ function validate737(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate737.errors = vErrors;
+  validate734.errors = vErrors;
   return errors === 0;
 }
-validate737.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__r400 = validate739;
-const schema340 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r400" };
-function validate739(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate734.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getWorkerLogs__r403 = validate736;
+const schema339 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r403" };
+function validate736(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate739.evaluated;
+  const evaluated0 = validate736.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19870,17 +19781,17 @@ function validate739(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate739.errors = vErrors;
+  validate736.errors = vErrors;
   return errors === 0;
 }
-validate739.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__r401 = validate741;
-const schema341 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r401" };
-function validate741(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate736.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getWorkerLogs__r404 = validate738;
+const schema340 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r404" };
+function validate738(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate741.evaluated;
+  const evaluated0 = validate738.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19891,17 +19802,17 @@ function validate741(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate741.errors = vErrors;
+  validate738.errors = vErrors;
   return errors === 0;
 }
-validate741.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__r403 = validate743;
-const schema342 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r403" };
-function validate743(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate738.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getWorkerLogs__r405 = validate740;
+const schema341 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r405" };
+function validate740(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate743.evaluated;
+  const evaluated0 = validate740.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19912,17 +19823,17 @@ function validate743(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate743.errors = vErrors;
+  validate740.errors = vErrors;
   return errors === 0;
 }
-validate743.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__r404 = validate745;
-const schema343 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r404" };
-function validate745(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate740.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getWorkerLogs__r429 = validate742;
+const schema342 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r429" };
+function validate742(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate745.evaluated;
+  const evaluated0 = validate742.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19933,17 +19844,17 @@ function validate745(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate745.errors = vErrors;
+  validate742.errors = vErrors;
   return errors === 0;
 }
-validate745.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__r405 = validate747;
-const schema344 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r405" };
-function validate747(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate742.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getWorkerLogs__r500 = validate744;
+const schema343 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r500" };
+function validate744(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate747.evaluated;
+  const evaluated0 = validate744.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19954,248 +19865,17 @@ function validate747(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate747.errors = vErrors;
+  validate744.errors = vErrors;
   return errors === 0;
 }
-validate747.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__r429 = validate749;
-const schema345 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r429" };
-function validate749(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate744.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBuilds__r200 = validate746;
+const schema344 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointBuildsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r200" };
+function validate746(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate749.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
-    errors = vErrors.length;
-  }
-  validate749.errors = vErrors;
-  return errors === 0;
-}
-validate749.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__r500 = validate751;
-const schema346 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__r500" };
-function validate751(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate751.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
-    errors = vErrors.length;
-  }
-  validate751.errors = vErrors;
-  return errors === 0;
-}
-validate751.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBuilds__r200 = validate753;
-const schema347 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointBuildsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r200" };
-function validate753(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate753.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate367(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate367.errors : vErrors.concat(validate367.errors);
-    errors = vErrors.length;
-  }
-  validate753.errors = vErrors;
-  return errors === 0;
-}
-validate753.evaluated = { "props": { "builds": true, "pagination": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBuilds__r400 = validate755;
-const schema348 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r400" };
-function validate755(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate755.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
-    errors = vErrors.length;
-  }
-  validate755.errors = vErrors;
-  return errors === 0;
-}
-validate755.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBuilds__r401 = validate757;
-const schema349 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r401" };
-function validate757(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate757.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
-    errors = vErrors.length;
-  }
-  validate757.errors = vErrors;
-  return errors === 0;
-}
-validate757.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBuilds__r403 = validate759;
-const schema350 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r403" };
-function validate759(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate759.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
-    errors = vErrors.length;
-  }
-  validate759.errors = vErrors;
-  return errors === 0;
-}
-validate759.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBuilds__r404 = validate761;
-const schema351 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r404" };
-function validate761(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate761.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
-    errors = vErrors.length;
-  }
-  validate761.errors = vErrors;
-  return errors === 0;
-}
-validate761.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBuilds__r405 = validate763;
-const schema352 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r405" };
-function validate763(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate763.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
-    errors = vErrors.length;
-  }
-  validate763.errors = vErrors;
-  return errors === 0;
-}
-validate763.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBuilds__r422 = validate765;
-const schema353 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r422" };
-function validate765(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate765.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
-    errors = vErrors.length;
-  }
-  validate765.errors = vErrors;
-  return errors === 0;
-}
-validate765.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBuilds__r429 = validate767;
-const schema354 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r429" };
-function validate767(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate767.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
-    errors = vErrors.length;
-  }
-  validate767.errors = vErrors;
-  return errors === 0;
-}
-validate767.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBuilds__r500 = validate769;
-const schema355 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r500" };
-function validate769(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate769.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
-    errors = vErrors.length;
-  }
-  validate769.errors = vErrors;
-  return errors === 0;
-}
-validate769.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBuild__r200 = validate771;
-const schema356 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Build", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r200" };
-function validate771(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate771.evaluated;
+  const evaluated0 = validate746.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20206,17 +19886,17 @@ function validate771(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate365.errors : vErrors.concat(validate365.errors);
     errors = vErrors.length;
   }
-  validate771.errors = vErrors;
+  validate746.errors = vErrors;
   return errors === 0;
 }
-validate771.evaluated = { "props": { "id": true, "status": true, "commitHash": true, "commitMessage": true, "branch": true, "commitDate": true, "imageName": true, "startedAt": true, "completedAt": true, "error": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBuild__r400 = validate773;
-const schema357 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r400" };
-function validate773(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate746.evaluated = { "props": { "builds": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBuilds__r401 = validate748;
+const schema345 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r401" };
+function validate748(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate773.evaluated;
+  const evaluated0 = validate748.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20227,17 +19907,17 @@ function validate773(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate773.errors = vErrors;
+  validate748.errors = vErrors;
   return errors === 0;
 }
-validate773.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBuild__r401 = validate775;
-const schema358 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r401" };
-function validate775(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate748.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBuilds__r403 = validate750;
+const schema346 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r403" };
+function validate750(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate775.evaluated;
+  const evaluated0 = validate750.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20248,17 +19928,17 @@ function validate775(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate775.errors = vErrors;
+  validate750.errors = vErrors;
   return errors === 0;
 }
-validate775.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBuild__r403 = validate777;
-const schema359 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r403" };
-function validate777(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate750.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBuilds__r404 = validate752;
+const schema347 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r404" };
+function validate752(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate777.evaluated;
+  const evaluated0 = validate752.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20269,17 +19949,17 @@ function validate777(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate777.errors = vErrors;
+  validate752.errors = vErrors;
   return errors === 0;
 }
-validate777.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBuild__r404 = validate779;
-const schema360 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r404" };
-function validate779(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate752.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBuilds__r405 = validate754;
+const schema348 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r405" };
+function validate754(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate779.evaluated;
+  const evaluated0 = validate754.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20290,17 +19970,17 @@ function validate779(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate779.errors = vErrors;
+  validate754.errors = vErrors;
   return errors === 0;
 }
-validate779.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBuild__r405 = validate781;
-const schema361 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r405" };
-function validate781(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate754.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBuilds__r429 = validate756;
+const schema349 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r429" };
+function validate756(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate781.evaluated;
+  const evaluated0 = validate756.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20311,17 +19991,17 @@ function validate781(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate781.errors = vErrors;
+  validate756.errors = vErrors;
   return errors === 0;
 }
-validate781.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBuild__r429 = validate783;
-const schema362 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r429" };
-function validate783(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate756.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBuilds__r500 = validate758;
+const schema350 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__r500" };
+function validate758(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate783.evaluated;
+  const evaluated0 = validate758.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20332,17 +20012,38 @@ function validate783(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate783.errors = vErrors;
+  validate758.errors = vErrors;
   return errors === 0;
 }
-validate783.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBuild__r500 = validate785;
-const schema363 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r500" };
-function validate785(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate758.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpointBuild__r200 = validate760;
+const schema351 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Build", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r200" };
+function validate760(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate785.evaluated;
+  const evaluated0 = validate760.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate363(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate363.errors : vErrors.concat(validate363.errors);
+    errors = vErrors.length;
+  }
+  validate760.errors = vErrors;
+  return errors === 0;
+}
+validate760.evaluated = { "props": { "id": true, "status": true, "commitHash": true, "commitMessage": true, "branch": true, "commitDate": true, "imageName": true, "startedAt": true, "completedAt": true, "error": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpointBuild__r400 = validate762;
+const schema352 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r400" };
+function validate762(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate762.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20353,17 +20054,17 @@ function validate785(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate785.errors = vErrors;
+  validate762.errors = vErrors;
   return errors === 0;
 }
-validate785.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBuildLogs__r400 = validate787;
-const schema364 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r400" };
-function validate787(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate762.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpointBuild__r401 = validate764;
+const schema353 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r401" };
+function validate764(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate787.evaluated;
+  const evaluated0 = validate764.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20374,17 +20075,17 @@ function validate787(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate787.errors = vErrors;
+  validate764.errors = vErrors;
   return errors === 0;
 }
-validate787.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBuildLogs__r401 = validate789;
-const schema365 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r401" };
-function validate789(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate764.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpointBuild__r403 = validate766;
+const schema354 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r403" };
+function validate766(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate789.evaluated;
+  const evaluated0 = validate766.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20395,17 +20096,17 @@ function validate789(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate789.errors = vErrors;
+  validate766.errors = vErrors;
   return errors === 0;
 }
-validate789.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBuildLogs__r403 = validate791;
-const schema366 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r403" };
-function validate791(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate766.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpointBuild__r404 = validate768;
+const schema355 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r404" };
+function validate768(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate791.evaluated;
+  const evaluated0 = validate768.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20416,17 +20117,17 @@ function validate791(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate791.errors = vErrors;
+  validate768.errors = vErrors;
   return errors === 0;
 }
-validate791.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBuildLogs__r404 = validate793;
-const schema367 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r404" };
-function validate793(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate768.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpointBuild__r405 = validate770;
+const schema356 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r405" };
+function validate770(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate793.evaluated;
+  const evaluated0 = validate770.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20437,17 +20138,17 @@ function validate793(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate793.errors = vErrors;
+  validate770.errors = vErrors;
   return errors === 0;
 }
-validate793.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBuildLogs__r405 = validate795;
-const schema368 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r405" };
-function validate795(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate770.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpointBuild__r429 = validate772;
+const schema357 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r429" };
+function validate772(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate795.evaluated;
+  const evaluated0 = validate772.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20458,17 +20159,17 @@ function validate795(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate795.errors = vErrors;
+  validate772.errors = vErrors;
   return errors === 0;
 }
-validate795.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBuildLogs__r429 = validate797;
-const schema369 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r429" };
-function validate797(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate772.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpointBuild__r500 = validate774;
+const schema358 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__r500" };
+function validate774(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate797.evaluated;
+  const evaluated0 = validate774.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20479,17 +20180,17 @@ function validate797(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate797.errors = vErrors;
+  validate774.errors = vErrors;
   return errors === 0;
 }
-validate797.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBuildLogs__r500 = validate799;
-const schema370 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r500" };
-function validate799(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate774.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpointBuildLogs__r400 = validate776;
+const schema359 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r400" };
+function validate776(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate799.evaluated;
+  const evaluated0 = validate776.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20500,38 +20201,17 @@ function validate799(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate799.errors = vErrors;
+  validate776.errors = vErrors;
   return errors === 0;
 }
-validate799.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r200 = validate801;
-const schema371 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListTemplatesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r200" };
-function validate801(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate776.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpointBuildLogs__r401 = validate778;
+const schema360 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r401" };
+function validate778(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate801.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate387(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate387.errors : vErrors.concat(validate387.errors);
-    errors = vErrors.length;
-  }
-  validate801.errors = vErrors;
-  return errors === 0;
-}
-validate801.evaluated = { "props": { "templates": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r401 = validate803;
-const schema372 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r401" };
-function validate803(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate803.evaluated;
+  const evaluated0 = validate778.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20542,17 +20222,17 @@ function validate803(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate803.errors = vErrors;
+  validate778.errors = vErrors;
   return errors === 0;
 }
-validate803.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r403 = validate805;
-const schema373 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r403" };
-function validate805(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate778.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpointBuildLogs__r403 = validate780;
+const schema361 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r403" };
+function validate780(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate805.evaluated;
+  const evaluated0 = validate780.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20563,17 +20243,17 @@ function validate805(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate805.errors = vErrors;
+  validate780.errors = vErrors;
   return errors === 0;
 }
-validate805.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r405 = validate807;
-const schema374 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r405" };
-function validate807(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate780.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpointBuildLogs__r404 = validate782;
+const schema362 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r404" };
+function validate782(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate807.evaluated;
+  const evaluated0 = validate782.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20584,17 +20264,17 @@ function validate807(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate807.errors = vErrors;
+  validate782.errors = vErrors;
   return errors === 0;
 }
-validate807.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r429 = validate809;
-const schema375 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r429" };
-function validate809(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate782.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpointBuildLogs__r405 = validate784;
+const schema363 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r405" };
+function validate784(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate809.evaluated;
+  const evaluated0 = validate784.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20605,17 +20285,17 @@ function validate809(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate809.errors = vErrors;
+  validate784.errors = vErrors;
   return errors === 0;
 }
-validate809.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__r500 = validate811;
-const schema376 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r500" };
-function validate811(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate784.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpointBuildLogs__r429 = validate786;
+const schema364 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r429" };
+function validate786(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate811.evaluated;
+  const evaluated0 = validate786.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20626,38 +20306,185 @@ function validate811(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate811.errors = vErrors;
+  validate786.errors = vErrors;
   return errors === 0;
 }
-validate811.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__body = validate813;
-const schema377 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateTemplateRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__body" };
-function validate813(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate786.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpointBuildLogs__r500 = validate788;
+const schema365 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__r500" };
+function validate788(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate813.evaluated;
+  const evaluated0 = validate788.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate371(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate371.errors : vErrors.concat(validate371.errors);
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate813.errors = vErrors;
+  validate788.errors = vErrors;
   return errors === 0;
 }
-validate813.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r201 = validate815;
-const schema378 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r201" };
-function validate815(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate788.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listTemplates__r200 = validate790;
+const schema366 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListTemplatesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r200" };
+function validate790(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate815.evaluated;
+  const evaluated0 = validate790.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate384(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate384.errors : vErrors.concat(validate384.errors);
+    errors = vErrors.length;
+  }
+  validate790.errors = vErrors;
+  return errors === 0;
+}
+validate790.evaluated = { "props": { "templates": true }, "dynamicProps": false, "dynamicItems": false };
+const listTemplates__r401 = validate792;
+const schema367 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r401" };
+function validate792(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate792.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
+    errors = vErrors.length;
+  }
+  validate792.errors = vErrors;
+  return errors === 0;
+}
+validate792.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listTemplates__r403 = validate794;
+const schema368 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r403" };
+function validate794(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate794.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
+    errors = vErrors.length;
+  }
+  validate794.errors = vErrors;
+  return errors === 0;
+}
+validate794.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listTemplates__r405 = validate796;
+const schema369 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r405" };
+function validate796(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate796.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
+    errors = vErrors.length;
+  }
+  validate796.errors = vErrors;
+  return errors === 0;
+}
+validate796.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listTemplates__r429 = validate798;
+const schema370 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r429" };
+function validate798(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate798.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
+    errors = vErrors.length;
+  }
+  validate798.errors = vErrors;
+  return errors === 0;
+}
+validate798.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listTemplates__r500 = validate800;
+const schema371 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__r500" };
+function validate800(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate800.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate275(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
+    errors = vErrors.length;
+  }
+  validate800.errors = vErrors;
+  return errors === 0;
+}
+validate800.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createTemplate__body = validate802;
+const schema372 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateTemplateRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__body" };
+function validate802(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate802.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate368(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate368.errors : vErrors.concat(validate368.errors);
+    errors = vErrors.length;
+  }
+  validate802.errors = vErrors;
+  return errors === 0;
+}
+validate802.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createTemplate__r201 = validate804;
+const schema373 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r201" };
+function validate804(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate804.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20668,17 +20495,17 @@ function validate815(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
     errors = vErrors.length;
   }
-  validate815.errors = vErrors;
+  validate804.errors = vErrors;
   return errors === 0;
 }
-validate815.evaluated = { "props": { "id": true, "name": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true, "mounts": true, "serverless": true, "public": true, "category": true, "startSsh": true, "startJupyter": true, "allowedCudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r400 = validate817;
-const schema379 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r400" };
-function validate817(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate804.evaluated = { "props": { "id": true, "name": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true, "mounts": true, "serverless": true, "public": true, "category": true, "startSsh": true, "startJupyter": true, "allowedCudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
+const createTemplate__r400 = validate806;
+const schema374 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r400" };
+function validate806(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate817.evaluated;
+  const evaluated0 = validate806.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20689,17 +20516,17 @@ function validate817(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate817.errors = vErrors;
+  validate806.errors = vErrors;
   return errors === 0;
 }
-validate817.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r401 = validate819;
-const schema380 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r401" };
-function validate819(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate806.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createTemplate__r401 = validate808;
+const schema375 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r401" };
+function validate808(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate819.evaluated;
+  const evaluated0 = validate808.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20710,17 +20537,17 @@ function validate819(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate819.errors = vErrors;
+  validate808.errors = vErrors;
   return errors === 0;
 }
-validate819.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r403 = validate821;
-const schema381 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r403" };
-function validate821(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate808.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createTemplate__r403 = validate810;
+const schema376 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r403" };
+function validate810(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate821.evaluated;
+  const evaluated0 = validate810.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20731,17 +20558,17 @@ function validate821(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate821.errors = vErrors;
+  validate810.errors = vErrors;
   return errors === 0;
 }
-validate821.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r405 = validate823;
-const schema382 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r405" };
-function validate823(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate810.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createTemplate__r405 = validate812;
+const schema377 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r405" };
+function validate812(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate823.evaluated;
+  const evaluated0 = validate812.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20752,17 +20579,17 @@ function validate823(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate823.errors = vErrors;
+  validate812.errors = vErrors;
   return errors === 0;
 }
-validate823.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r422 = validate825;
-const schema383 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r422" };
-function validate825(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate812.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createTemplate__r422 = validate814;
+const schema378 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r422" };
+function validate814(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate825.evaluated;
+  const evaluated0 = validate814.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20773,17 +20600,17 @@ function validate825(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate825.errors = vErrors;
+  validate814.errors = vErrors;
   return errors === 0;
 }
-validate825.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r429 = validate827;
-const schema384 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r429" };
-function validate827(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate814.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createTemplate__r429 = validate816;
+const schema379 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r429" };
+function validate816(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate827.evaluated;
+  const evaluated0 = validate816.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20794,17 +20621,17 @@ function validate827(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate827.errors = vErrors;
+  validate816.errors = vErrors;
   return errors === 0;
 }
-validate827.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__r500 = validate829;
-const schema385 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r500" };
-function validate829(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate816.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createTemplate__r500 = validate818;
+const schema380 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__r500" };
+function validate818(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate829.evaluated;
+  const evaluated0 = validate818.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20815,17 +20642,17 @@ function validate829(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate829.errors = vErrors;
+  validate818.errors = vErrors;
   return errors === 0;
 }
-validate829.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r200 = validate831;
-const schema386 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r200" };
-function validate831(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate818.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getTemplate__r200 = validate820;
+const schema381 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r200" };
+function validate820(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate831.evaluated;
+  const evaluated0 = validate820.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20836,17 +20663,17 @@ function validate831(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
     errors = vErrors.length;
   }
-  validate831.errors = vErrors;
+  validate820.errors = vErrors;
   return errors === 0;
 }
-validate831.evaluated = { "props": { "id": true, "name": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true, "mounts": true, "serverless": true, "public": true, "category": true, "startSsh": true, "startJupyter": true, "allowedCudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r401 = validate833;
-const schema387 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r401" };
-function validate833(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate820.evaluated = { "props": { "id": true, "name": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true, "mounts": true, "serverless": true, "public": true, "category": true, "startSsh": true, "startJupyter": true, "allowedCudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
+const getTemplate__r401 = validate822;
+const schema382 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r401" };
+function validate822(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate833.evaluated;
+  const evaluated0 = validate822.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20857,17 +20684,17 @@ function validate833(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate833.errors = vErrors;
+  validate822.errors = vErrors;
   return errors === 0;
 }
-validate833.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r403 = validate835;
-const schema388 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r403" };
-function validate835(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate822.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getTemplate__r403 = validate824;
+const schema383 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r403" };
+function validate824(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate835.evaluated;
+  const evaluated0 = validate824.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20878,17 +20705,17 @@ function validate835(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate835.errors = vErrors;
+  validate824.errors = vErrors;
   return errors === 0;
 }
-validate835.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r404 = validate837;
-const schema389 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r404" };
-function validate837(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate824.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getTemplate__r404 = validate826;
+const schema384 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r404" };
+function validate826(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate837.evaluated;
+  const evaluated0 = validate826.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20899,17 +20726,17 @@ function validate837(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate837.errors = vErrors;
+  validate826.errors = vErrors;
   return errors === 0;
 }
-validate837.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r405 = validate839;
-const schema390 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r405" };
-function validate839(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate826.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getTemplate__r405 = validate828;
+const schema385 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r405" };
+function validate828(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate839.evaluated;
+  const evaluated0 = validate828.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20920,17 +20747,17 @@ function validate839(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate839.errors = vErrors;
+  validate828.errors = vErrors;
   return errors === 0;
 }
-validate839.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r429 = validate841;
-const schema391 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r429" };
-function validate841(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate828.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getTemplate__r429 = validate830;
+const schema386 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r429" };
+function validate830(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate841.evaluated;
+  const evaluated0 = validate830.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20941,17 +20768,17 @@ function validate841(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate841.errors = vErrors;
+  validate830.errors = vErrors;
   return errors === 0;
 }
-validate841.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__r500 = validate843;
-const schema392 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r500" };
-function validate843(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate830.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getTemplate__r500 = validate832;
+const schema387 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__r500" };
+function validate832(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate843.evaluated;
+  const evaluated0 = validate832.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20962,17 +20789,17 @@ function validate843(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate843.errors = vErrors;
+  validate832.errors = vErrors;
   return errors === 0;
 }
-validate843.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r400 = validate845;
-const schema393 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r400" };
-function validate845(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate832.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteTemplate__r400 = validate834;
+const schema388 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r400" };
+function validate834(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate845.evaluated;
+  const evaluated0 = validate834.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20983,17 +20810,17 @@ function validate845(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate845.errors = vErrors;
+  validate834.errors = vErrors;
   return errors === 0;
 }
-validate845.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r401 = validate847;
-const schema394 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r401" };
-function validate847(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate834.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteTemplate__r401 = validate836;
+const schema389 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r401" };
+function validate836(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate847.evaluated;
+  const evaluated0 = validate836.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21004,17 +20831,17 @@ function validate847(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate847.errors = vErrors;
+  validate836.errors = vErrors;
   return errors === 0;
 }
-validate847.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r403 = validate849;
-const schema395 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r403" };
-function validate849(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate836.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteTemplate__r403 = validate838;
+const schema390 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r403" };
+function validate838(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate849.evaluated;
+  const evaluated0 = validate838.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21025,17 +20852,17 @@ function validate849(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate849.errors = vErrors;
+  validate838.errors = vErrors;
   return errors === 0;
 }
-validate849.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r404 = validate851;
-const schema396 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r404" };
-function validate851(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate838.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteTemplate__r404 = validate840;
+const schema391 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r404" };
+function validate840(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate851.evaluated;
+  const evaluated0 = validate840.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21046,17 +20873,17 @@ function validate851(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate851.errors = vErrors;
+  validate840.errors = vErrors;
   return errors === 0;
 }
-validate851.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r405 = validate853;
-const schema397 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r405" };
-function validate853(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate840.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteTemplate__r405 = validate842;
+const schema392 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r405" };
+function validate842(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate853.evaluated;
+  const evaluated0 = validate842.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21067,17 +20894,17 @@ function validate853(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate853.errors = vErrors;
+  validate842.errors = vErrors;
   return errors === 0;
 }
-validate853.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r429 = validate855;
-const schema398 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r429" };
-function validate855(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate842.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteTemplate__r429 = validate844;
+const schema393 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r429" };
+function validate844(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate855.evaluated;
+  const evaluated0 = validate844.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21088,17 +20915,17 @@ function validate855(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate855.errors = vErrors;
+  validate844.errors = vErrors;
   return errors === 0;
 }
-validate855.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__r500 = validate857;
-const schema399 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r500" };
-function validate857(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate844.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteTemplate__r500 = validate846;
+const schema394 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__r500" };
+function validate846(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate857.evaluated;
+  const evaluated0 = validate846.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21109,38 +20936,38 @@ function validate857(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate857.errors = vErrors;
+  validate846.errors = vErrors;
   return errors === 0;
 }
-validate857.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__body = validate859;
-const schema400 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateTemplateRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__body" };
-function validate859(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate846.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateTemplate__body = validate848;
+const schema395 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateTemplateRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__body" };
+function validate848(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate859.evaluated;
+  const evaluated0 = validate848.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate379(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate379.errors : vErrors.concat(validate379.errors);
+  if (!validate376(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate376.errors : vErrors.concat(validate376.errors);
     errors = vErrors.length;
   }
-  validate859.errors = vErrors;
+  validate848.errors = vErrors;
   return errors === 0;
 }
-validate859.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r200 = validate861;
-const schema401 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r200" };
-function validate861(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate848.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updateTemplate__r200 = validate850;
+const schema396 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Template", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r200" };
+function validate850(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate861.evaluated;
+  const evaluated0 = validate850.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21151,17 +20978,17 @@ function validate861(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
     errors = vErrors.length;
   }
-  validate861.errors = vErrors;
+  validate850.errors = vErrors;
   return errors === 0;
 }
-validate861.evaluated = { "props": { "id": true, "name": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true, "mounts": true, "serverless": true, "public": true, "category": true, "startSsh": true, "startJupyter": true, "allowedCudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r400 = validate863;
-const schema402 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r400" };
-function validate863(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate850.evaluated = { "props": { "id": true, "name": true, "image": true, "args": true, "disk": true, "ports": true, "env": true, "registry": true, "mounts": true, "serverless": true, "public": true, "category": true, "startSsh": true, "startJupyter": true, "allowedCudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
+const updateTemplate__r400 = validate852;
+const schema397 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r400" };
+function validate852(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate863.evaluated;
+  const evaluated0 = validate852.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21172,17 +20999,17 @@ function validate863(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate863.errors = vErrors;
+  validate852.errors = vErrors;
   return errors === 0;
 }
-validate863.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r401 = validate865;
-const schema403 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r401" };
-function validate865(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate852.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateTemplate__r401 = validate854;
+const schema398 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r401" };
+function validate854(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate865.evaluated;
+  const evaluated0 = validate854.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21193,17 +21020,17 @@ function validate865(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate865.errors = vErrors;
+  validate854.errors = vErrors;
   return errors === 0;
 }
-validate865.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r403 = validate867;
-const schema404 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r403" };
-function validate867(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate854.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateTemplate__r403 = validate856;
+const schema399 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r403" };
+function validate856(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate867.evaluated;
+  const evaluated0 = validate856.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21214,17 +21041,17 @@ function validate867(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate867.errors = vErrors;
+  validate856.errors = vErrors;
   return errors === 0;
 }
-validate867.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r404 = validate869;
-const schema405 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r404" };
-function validate869(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate856.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateTemplate__r404 = validate858;
+const schema400 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r404" };
+function validate858(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate869.evaluated;
+  const evaluated0 = validate858.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21235,17 +21062,17 @@ function validate869(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate869.errors = vErrors;
+  validate858.errors = vErrors;
   return errors === 0;
 }
-validate869.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r405 = validate871;
-const schema406 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r405" };
-function validate871(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate858.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateTemplate__r405 = validate860;
+const schema401 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r405" };
+function validate860(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate871.evaluated;
+  const evaluated0 = validate860.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21256,17 +21083,17 @@ function validate871(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate871.errors = vErrors;
+  validate860.errors = vErrors;
   return errors === 0;
 }
-validate871.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r422 = validate873;
-const schema407 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r422" };
-function validate873(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate860.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateTemplate__r422 = validate862;
+const schema402 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r422" };
+function validate862(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate873.evaluated;
+  const evaluated0 = validate862.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21277,17 +21104,17 @@ function validate873(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate873.errors = vErrors;
+  validate862.errors = vErrors;
   return errors === 0;
 }
-validate873.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r429 = validate875;
-const schema408 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r429" };
-function validate875(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate862.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateTemplate__r429 = validate864;
+const schema403 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r429" };
+function validate864(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate875.evaluated;
+  const evaluated0 = validate864.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21298,17 +21125,17 @@ function validate875(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate875.errors = vErrors;
+  validate864.errors = vErrors;
   return errors === 0;
 }
-validate875.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__r500 = validate877;
-const schema409 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r500" };
-function validate877(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate864.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateTemplate__r500 = validate866;
+const schema404 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__r500" };
+function validate866(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate877.evaluated;
+  const evaluated0 = validate866.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21319,17 +21146,17 @@ function validate877(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate877.errors = vErrors;
+  validate866.errors = vErrors;
   return errors === 0;
 }
-validate877.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r200 = validate879;
-const schema410 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListNetworkVolumesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r200" };
-function validate879(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate866.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumes__r200 = validate868;
+const schema405 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListNetworkVolumesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r200" };
+function validate868(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate879.evaluated;
+  const evaluated0 = validate868.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21340,17 +21167,17 @@ function validate879(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
     errors = vErrors.length;
   }
-  validate879.errors = vErrors;
+  validate868.errors = vErrors;
   return errors === 0;
 }
-validate879.evaluated = { "props": { "networkVolumes": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r401 = validate881;
-const schema411 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r401" };
-function validate881(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate868.evaluated = { "props": { "networkVolumes": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumes__r401 = validate870;
+const schema406 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r401" };
+function validate870(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate881.evaluated;
+  const evaluated0 = validate870.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21361,17 +21188,17 @@ function validate881(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate881.errors = vErrors;
+  validate870.errors = vErrors;
   return errors === 0;
 }
-validate881.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r403 = validate883;
-const schema412 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r403" };
-function validate883(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate870.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumes__r403 = validate872;
+const schema407 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r403" };
+function validate872(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate883.evaluated;
+  const evaluated0 = validate872.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21382,17 +21209,17 @@ function validate883(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate883.errors = vErrors;
+  validate872.errors = vErrors;
   return errors === 0;
 }
-validate883.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r405 = validate885;
-const schema413 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r405" };
-function validate885(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate872.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumes__r405 = validate874;
+const schema408 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r405" };
+function validate874(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate885.evaluated;
+  const evaluated0 = validate874.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21403,17 +21230,17 @@ function validate885(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate885.errors = vErrors;
+  validate874.errors = vErrors;
   return errors === 0;
 }
-validate885.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r429 = validate887;
-const schema414 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r429" };
-function validate887(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate874.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumes__r429 = validate876;
+const schema409 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r429" };
+function validate876(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate887.evaluated;
+  const evaluated0 = validate876.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21424,17 +21251,17 @@ function validate887(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate887.errors = vErrors;
+  validate876.errors = vErrors;
   return errors === 0;
 }
-validate887.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__r500 = validate889;
-const schema415 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r500" };
-function validate889(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate876.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumes__r500 = validate878;
+const schema410 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__r500" };
+function validate878(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate889.evaluated;
+  const evaluated0 = validate878.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21445,17 +21272,17 @@ function validate889(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate889.errors = vErrors;
+  validate878.errors = vErrors;
   return errors === 0;
 }
-validate889.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__body = validate891;
-const schema416 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateNetworkVolumeRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__body" };
-function validate891(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate878.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createNetworkVolume__body = validate880;
+const schema411 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateNetworkVolumeRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__body" };
+function validate880(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate891.evaluated;
+  const evaluated0 = validate880.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21466,17 +21293,17 @@ function validate891(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
     errors = vErrors.length;
   }
-  validate891.errors = vErrors;
+  validate880.errors = vErrors;
   return errors === 0;
 }
-validate891.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r201 = validate893;
-const schema417 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r201" };
-function validate893(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate880.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createNetworkVolume__r201 = validate882;
+const schema412 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r201" };
+function validate882(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate893.evaluated;
+  const evaluated0 = validate882.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21487,17 +21314,17 @@ function validate893(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
     errors = vErrors.length;
   }
-  validate893.errors = vErrors;
+  validate882.errors = vErrors;
   return errors === 0;
 }
-validate893.evaluated = { "props": { "id": true, "name": true, "size": true, "dataCenter": true, "type": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r400 = validate895;
-const schema418 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r400" };
-function validate895(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate882.evaluated = { "props": { "id": true, "name": true, "size": true, "dataCenter": true, "type": true }, "dynamicProps": false, "dynamicItems": false };
+const createNetworkVolume__r400 = validate884;
+const schema413 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r400" };
+function validate884(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate895.evaluated;
+  const evaluated0 = validate884.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21508,17 +21335,17 @@ function validate895(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate895.errors = vErrors;
+  validate884.errors = vErrors;
   return errors === 0;
 }
-validate895.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r401 = validate897;
-const schema419 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r401" };
-function validate897(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate884.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createNetworkVolume__r401 = validate886;
+const schema414 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r401" };
+function validate886(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate897.evaluated;
+  const evaluated0 = validate886.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21529,17 +21356,17 @@ function validate897(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate897.errors = vErrors;
+  validate886.errors = vErrors;
   return errors === 0;
 }
-validate897.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r403 = validate899;
-const schema420 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r403" };
-function validate899(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate886.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createNetworkVolume__r403 = validate888;
+const schema415 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r403" };
+function validate888(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate899.evaluated;
+  const evaluated0 = validate888.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21550,17 +21377,17 @@ function validate899(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate899.errors = vErrors;
+  validate888.errors = vErrors;
   return errors === 0;
 }
-validate899.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r405 = validate901;
-const schema421 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r405" };
-function validate901(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate888.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createNetworkVolume__r405 = validate890;
+const schema416 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r405" };
+function validate890(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate901.evaluated;
+  const evaluated0 = validate890.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21571,17 +21398,17 @@ function validate901(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate901.errors = vErrors;
+  validate890.errors = vErrors;
   return errors === 0;
 }
-validate901.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r422 = validate903;
-const schema422 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r422" };
-function validate903(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate890.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createNetworkVolume__r422 = validate892;
+const schema417 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r422" };
+function validate892(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate903.evaluated;
+  const evaluated0 = validate892.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21592,17 +21419,17 @@ function validate903(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate903.errors = vErrors;
+  validate892.errors = vErrors;
   return errors === 0;
 }
-validate903.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r429 = validate905;
-const schema423 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r429" };
-function validate905(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate892.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createNetworkVolume__r429 = validate894;
+const schema418 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r429" };
+function validate894(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate905.evaluated;
+  const evaluated0 = validate894.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21613,17 +21440,17 @@ function validate905(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate905.errors = vErrors;
+  validate894.errors = vErrors;
   return errors === 0;
 }
-validate905.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__r500 = validate907;
-const schema424 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r500" };
-function validate907(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate894.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createNetworkVolume__r500 = validate896;
+const schema419 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__r500" };
+function validate896(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate907.evaluated;
+  const evaluated0 = validate896.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21634,17 +21461,17 @@ function validate907(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate907.errors = vErrors;
+  validate896.errors = vErrors;
   return errors === 0;
 }
-validate907.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r200 = validate909;
-const schema425 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r200" };
-function validate909(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate896.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getNetworkVolume__r200 = validate898;
+const schema420 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r200" };
+function validate898(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate909.evaluated;
+  const evaluated0 = validate898.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21655,17 +21482,17 @@ function validate909(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
     errors = vErrors.length;
   }
-  validate909.errors = vErrors;
+  validate898.errors = vErrors;
   return errors === 0;
 }
-validate909.evaluated = { "props": { "id": true, "name": true, "size": true, "dataCenter": true, "type": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r401 = validate911;
-const schema426 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r401" };
-function validate911(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate898.evaluated = { "props": { "id": true, "name": true, "size": true, "dataCenter": true, "type": true }, "dynamicProps": false, "dynamicItems": false };
+const getNetworkVolume__r401 = validate900;
+const schema421 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r401" };
+function validate900(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate911.evaluated;
+  const evaluated0 = validate900.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21676,17 +21503,17 @@ function validate911(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate911.errors = vErrors;
+  validate900.errors = vErrors;
   return errors === 0;
 }
-validate911.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r403 = validate913;
-const schema427 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r403" };
-function validate913(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate900.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getNetworkVolume__r403 = validate902;
+const schema422 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r403" };
+function validate902(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate913.evaluated;
+  const evaluated0 = validate902.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21697,17 +21524,17 @@ function validate913(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate913.errors = vErrors;
+  validate902.errors = vErrors;
   return errors === 0;
 }
-validate913.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r404 = validate915;
-const schema428 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r404" };
-function validate915(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate902.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getNetworkVolume__r404 = validate904;
+const schema423 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r404" };
+function validate904(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate915.evaluated;
+  const evaluated0 = validate904.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21718,17 +21545,17 @@ function validate915(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate915.errors = vErrors;
+  validate904.errors = vErrors;
   return errors === 0;
 }
-validate915.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r405 = validate917;
-const schema429 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r405" };
-function validate917(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate904.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getNetworkVolume__r405 = validate906;
+const schema424 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r405" };
+function validate906(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate917.evaluated;
+  const evaluated0 = validate906.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21739,17 +21566,17 @@ function validate917(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate917.errors = vErrors;
+  validate906.errors = vErrors;
   return errors === 0;
 }
-validate917.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r429 = validate919;
-const schema430 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r429" };
-function validate919(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate906.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getNetworkVolume__r429 = validate908;
+const schema425 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r429" };
+function validate908(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate919.evaluated;
+  const evaluated0 = validate908.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21760,17 +21587,17 @@ function validate919(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate919.errors = vErrors;
+  validate908.errors = vErrors;
   return errors === 0;
 }
-validate919.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__r500 = validate921;
-const schema431 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r500" };
-function validate921(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate908.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getNetworkVolume__r500 = validate910;
+const schema426 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__r500" };
+function validate910(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate921.evaluated;
+  const evaluated0 = validate910.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21781,17 +21608,17 @@ function validate921(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate921.errors = vErrors;
+  validate910.errors = vErrors;
   return errors === 0;
 }
-validate921.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r401 = validate923;
-const schema432 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r401" };
-function validate923(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate910.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteNetworkVolume__r401 = validate912;
+const schema427 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r401" };
+function validate912(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate923.evaluated;
+  const evaluated0 = validate912.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21802,17 +21629,17 @@ function validate923(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate923.errors = vErrors;
+  validate912.errors = vErrors;
   return errors === 0;
 }
-validate923.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r403 = validate925;
-const schema433 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r403" };
-function validate925(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate912.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteNetworkVolume__r403 = validate914;
+const schema428 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r403" };
+function validate914(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate925.evaluated;
+  const evaluated0 = validate914.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21823,17 +21650,17 @@ function validate925(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate925.errors = vErrors;
+  validate914.errors = vErrors;
   return errors === 0;
 }
-validate925.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r404 = validate927;
-const schema434 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r404" };
-function validate927(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate914.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteNetworkVolume__r404 = validate916;
+const schema429 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r404" };
+function validate916(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate927.evaluated;
+  const evaluated0 = validate916.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21844,17 +21671,17 @@ function validate927(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate927.errors = vErrors;
+  validate916.errors = vErrors;
   return errors === 0;
 }
-validate927.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r405 = validate929;
-const schema435 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r405" };
-function validate929(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate916.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteNetworkVolume__r405 = validate918;
+const schema430 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r405" };
+function validate918(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate929.evaluated;
+  const evaluated0 = validate918.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21865,17 +21692,17 @@ function validate929(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate929.errors = vErrors;
+  validate918.errors = vErrors;
   return errors === 0;
 }
-validate929.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r409 = validate931;
-const schema436 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r409" };
-function validate931(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate918.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteNetworkVolume__r409 = validate920;
+const schema431 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r409" };
+function validate920(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate931.evaluated;
+  const evaluated0 = validate920.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21886,17 +21713,17 @@ function validate931(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate931.errors = vErrors;
+  validate920.errors = vErrors;
   return errors === 0;
 }
-validate931.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r429 = validate933;
-const schema437 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r429" };
-function validate933(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate920.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteNetworkVolume__r429 = validate922;
+const schema432 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r429" };
+function validate922(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate933.evaluated;
+  const evaluated0 = validate922.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21907,17 +21734,17 @@ function validate933(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate933.errors = vErrors;
+  validate922.errors = vErrors;
   return errors === 0;
 }
-validate933.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__r500 = validate935;
-const schema438 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r500" };
-function validate935(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate922.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteNetworkVolume__r500 = validate924;
+const schema433 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__r500" };
+function validate924(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate935.evaluated;
+  const evaluated0 = validate924.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21928,17 +21755,17 @@ function validate935(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate935.errors = vErrors;
+  validate924.errors = vErrors;
   return errors === 0;
 }
-validate935.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__body = validate937;
-const schema439 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateNetworkVolumeRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__body" };
-function validate937(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate924.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateNetworkVolume__body = validate926;
+const schema434 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/UpdateNetworkVolumeRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__body" };
+function validate926(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate937.evaluated;
+  const evaluated0 = validate926.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21949,17 +21776,17 @@ function validate937(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
     errors = vErrors.length;
   }
-  validate937.errors = vErrors;
+  validate926.errors = vErrors;
   return errors === 0;
 }
-validate937.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r200 = validate939;
-const schema440 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r200" };
-function validate939(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate926.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const updateNetworkVolume__r200 = validate928;
+const schema435 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/NetworkVolume", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r200" };
+function validate928(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate939.evaluated;
+  const evaluated0 = validate928.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21970,17 +21797,17 @@ function validate939(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
     errors = vErrors.length;
   }
-  validate939.errors = vErrors;
+  validate928.errors = vErrors;
   return errors === 0;
 }
-validate939.evaluated = { "props": { "id": true, "name": true, "size": true, "dataCenter": true, "type": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r400 = validate941;
-const schema441 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r400" };
-function validate941(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate928.evaluated = { "props": { "id": true, "name": true, "size": true, "dataCenter": true, "type": true }, "dynamicProps": false, "dynamicItems": false };
+const updateNetworkVolume__r400 = validate930;
+const schema436 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r400" };
+function validate930(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate941.evaluated;
+  const evaluated0 = validate930.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21991,17 +21818,17 @@ function validate941(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate941.errors = vErrors;
+  validate930.errors = vErrors;
   return errors === 0;
 }
-validate941.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r401 = validate943;
-const schema442 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r401" };
-function validate943(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate930.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateNetworkVolume__r401 = validate932;
+const schema437 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r401" };
+function validate932(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate943.evaluated;
+  const evaluated0 = validate932.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22012,17 +21839,17 @@ function validate943(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate943.errors = vErrors;
+  validate932.errors = vErrors;
   return errors === 0;
 }
-validate943.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r403 = validate945;
-const schema443 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r403" };
-function validate945(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate932.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateNetworkVolume__r403 = validate934;
+const schema438 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r403" };
+function validate934(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate945.evaluated;
+  const evaluated0 = validate934.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22033,17 +21860,17 @@ function validate945(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate945.errors = vErrors;
+  validate934.errors = vErrors;
   return errors === 0;
 }
-validate945.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r404 = validate947;
-const schema444 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r404" };
-function validate947(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate934.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateNetworkVolume__r404 = validate936;
+const schema439 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r404" };
+function validate936(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate947.evaluated;
+  const evaluated0 = validate936.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22054,17 +21881,17 @@ function validate947(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate947.errors = vErrors;
+  validate936.errors = vErrors;
   return errors === 0;
 }
-validate947.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r405 = validate949;
-const schema445 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r405" };
-function validate949(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate936.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateNetworkVolume__r405 = validate938;
+const schema440 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r405" };
+function validate938(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate949.evaluated;
+  const evaluated0 = validate938.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22075,17 +21902,17 @@ function validate949(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate949.errors = vErrors;
+  validate938.errors = vErrors;
   return errors === 0;
 }
-validate949.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r422 = validate951;
-const schema446 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r422" };
-function validate951(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate938.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateNetworkVolume__r422 = validate940;
+const schema441 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r422" };
+function validate940(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate951.evaluated;
+  const evaluated0 = validate940.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22096,17 +21923,17 @@ function validate951(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate951.errors = vErrors;
+  validate940.errors = vErrors;
   return errors === 0;
 }
-validate951.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r429 = validate953;
-const schema447 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r429" };
-function validate953(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate940.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateNetworkVolume__r429 = validate942;
+const schema442 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r429" };
+function validate942(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate953.evaluated;
+  const evaluated0 = validate942.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22117,17 +21944,17 @@ function validate953(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate953.errors = vErrors;
+  validate942.errors = vErrors;
   return errors === 0;
 }
-validate953.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__r500 = validate955;
-const schema448 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r500" };
-function validate955(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate942.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const updateNetworkVolume__r500 = validate944;
+const schema443 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__r500" };
+function validate944(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate955.evaluated;
+  const evaluated0 = validate944.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22138,17 +21965,17 @@ function validate955(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate955.errors = vErrors;
+  validate944.errors = vErrors;
   return errors === 0;
 }
-validate955.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listRegistries__r200 = validate957;
-const schema449 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListRegistriesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r200" };
-function validate957(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate944.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listRegistries__r200 = validate946;
+const schema444 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListRegistriesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r200" };
+function validate946(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate957.evaluated;
+  const evaluated0 = validate946.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22159,17 +21986,17 @@ function validate957(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate278.errors : vErrors.concat(validate278.errors);
     errors = vErrors.length;
   }
-  validate957.errors = vErrors;
+  validate946.errors = vErrors;
   return errors === 0;
 }
-validate957.evaluated = { "props": { "registries": true }, "dynamicProps": false, "dynamicItems": false };
-const listRegistries__r401 = validate959;
-const schema450 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r401" };
-function validate959(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate946.evaluated = { "props": { "registries": true }, "dynamicProps": false, "dynamicItems": false };
+const listRegistries__r401 = validate948;
+const schema445 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r401" };
+function validate948(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate959.evaluated;
+  const evaluated0 = validate948.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22180,17 +22007,17 @@ function validate959(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate959.errors = vErrors;
+  validate948.errors = vErrors;
   return errors === 0;
 }
-validate959.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listRegistries__r403 = validate961;
-const schema451 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r403" };
-function validate961(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate948.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listRegistries__r403 = validate950;
+const schema446 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r403" };
+function validate950(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate961.evaluated;
+  const evaluated0 = validate950.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22201,17 +22028,17 @@ function validate961(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate961.errors = vErrors;
+  validate950.errors = vErrors;
   return errors === 0;
 }
-validate961.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listRegistries__r405 = validate963;
-const schema452 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r405" };
-function validate963(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate950.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listRegistries__r405 = validate952;
+const schema447 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r405" };
+function validate952(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate963.evaluated;
+  const evaluated0 = validate952.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22222,17 +22049,17 @@ function validate963(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate963.errors = vErrors;
+  validate952.errors = vErrors;
   return errors === 0;
 }
-validate963.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listRegistries__r429 = validate965;
-const schema453 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r429" };
-function validate965(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate952.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listRegistries__r429 = validate954;
+const schema448 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r429" };
+function validate954(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate965.evaluated;
+  const evaluated0 = validate954.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22243,17 +22070,17 @@ function validate965(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate965.errors = vErrors;
+  validate954.errors = vErrors;
   return errors === 0;
 }
-validate965.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listRegistries__r500 = validate967;
-const schema454 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r500" };
-function validate967(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate954.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listRegistries__r500 = validate956;
+const schema449 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__r500" };
+function validate956(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate967.evaluated;
+  const evaluated0 = validate956.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22264,17 +22091,17 @@ function validate967(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate967.errors = vErrors;
+  validate956.errors = vErrors;
   return errors === 0;
 }
-validate967.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__body = validate969;
-const schema455 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateRegistryRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__body" };
-function validate969(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate956.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createRegistry__body = validate958;
+const schema450 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateRegistryRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__body" };
+function validate958(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate969.evaluated;
+  const evaluated0 = validate958.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22285,17 +22112,17 @@ function validate969(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate277.errors : vErrors.concat(validate277.errors);
     errors = vErrors.length;
   }
-  validate969.errors = vErrors;
+  validate958.errors = vErrors;
   return errors === 0;
 }
-validate969.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r201 = validate971;
-const schema456 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Registry", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r201" };
-function validate971(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate958.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createRegistry__r201 = validate960;
+const schema451 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Registry", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r201" };
+function validate960(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate971.evaluated;
+  const evaluated0 = validate960.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22306,17 +22133,17 @@ function validate971(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate276.errors : vErrors.concat(validate276.errors);
     errors = vErrors.length;
   }
-  validate971.errors = vErrors;
+  validate960.errors = vErrors;
   return errors === 0;
 }
-validate971.evaluated = { "props": { "id": true, "name": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r400 = validate973;
-const schema457 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r400" };
-function validate973(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate960.evaluated = { "props": { "id": true, "name": true }, "dynamicProps": false, "dynamicItems": false };
+const createRegistry__r400 = validate962;
+const schema452 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r400" };
+function validate962(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate973.evaluated;
+  const evaluated0 = validate962.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22327,17 +22154,17 @@ function validate973(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate973.errors = vErrors;
+  validate962.errors = vErrors;
   return errors === 0;
 }
-validate973.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r401 = validate975;
-const schema458 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r401" };
-function validate975(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate962.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createRegistry__r401 = validate964;
+const schema453 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r401" };
+function validate964(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate975.evaluated;
+  const evaluated0 = validate964.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22348,17 +22175,17 @@ function validate975(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate975.errors = vErrors;
+  validate964.errors = vErrors;
   return errors === 0;
 }
-validate975.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r403 = validate977;
-const schema459 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r403" };
-function validate977(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate964.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createRegistry__r403 = validate966;
+const schema454 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r403" };
+function validate966(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate977.evaluated;
+  const evaluated0 = validate966.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22369,17 +22196,17 @@ function validate977(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate977.errors = vErrors;
+  validate966.errors = vErrors;
   return errors === 0;
 }
-validate977.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r405 = validate979;
-const schema460 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r405" };
-function validate979(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate966.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createRegistry__r405 = validate968;
+const schema455 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r405" };
+function validate968(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate979.evaluated;
+  const evaluated0 = validate968.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22390,17 +22217,17 @@ function validate979(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate979.errors = vErrors;
+  validate968.errors = vErrors;
   return errors === 0;
 }
-validate979.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r422 = validate981;
-const schema461 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r422" };
-function validate981(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate968.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createRegistry__r422 = validate970;
+const schema456 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r422" };
+function validate970(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate981.evaluated;
+  const evaluated0 = validate970.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22411,17 +22238,17 @@ function validate981(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate981.errors = vErrors;
+  validate970.errors = vErrors;
   return errors === 0;
 }
-validate981.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r429 = validate983;
-const schema462 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r429" };
-function validate983(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate970.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createRegistry__r429 = validate972;
+const schema457 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r429" };
+function validate972(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate983.evaluated;
+  const evaluated0 = validate972.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22432,17 +22259,17 @@ function validate983(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate983.errors = vErrors;
+  validate972.errors = vErrors;
   return errors === 0;
 }
-validate983.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__r500 = validate985;
-const schema463 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r500" };
-function validate985(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate972.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createRegistry__r500 = validate974;
+const schema458 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__r500" };
+function validate974(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate985.evaluated;
+  const evaluated0 = validate974.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22453,17 +22280,17 @@ function validate985(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate985.errors = vErrors;
+  validate974.errors = vErrors;
   return errors === 0;
 }
-validate985.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r200 = validate987;
-const schema464 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Registry", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r200" };
-function validate987(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate974.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getRegistry__r200 = validate976;
+const schema459 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Registry", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r200" };
+function validate976(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate987.evaluated;
+  const evaluated0 = validate976.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22474,17 +22301,17 @@ function validate987(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate276.errors : vErrors.concat(validate276.errors);
     errors = vErrors.length;
   }
-  validate987.errors = vErrors;
+  validate976.errors = vErrors;
   return errors === 0;
 }
-validate987.evaluated = { "props": { "id": true, "name": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r401 = validate989;
-const schema465 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r401" };
-function validate989(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate976.evaluated = { "props": { "id": true, "name": true }, "dynamicProps": false, "dynamicItems": false };
+const getRegistry__r401 = validate978;
+const schema460 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r401" };
+function validate978(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate989.evaluated;
+  const evaluated0 = validate978.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22495,17 +22322,17 @@ function validate989(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate989.errors = vErrors;
+  validate978.errors = vErrors;
   return errors === 0;
 }
-validate989.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r403 = validate991;
-const schema466 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r403" };
-function validate991(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate978.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getRegistry__r403 = validate980;
+const schema461 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r403" };
+function validate980(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate991.evaluated;
+  const evaluated0 = validate980.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22516,17 +22343,17 @@ function validate991(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate991.errors = vErrors;
+  validate980.errors = vErrors;
   return errors === 0;
 }
-validate991.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r404 = validate993;
-const schema467 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r404" };
-function validate993(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate980.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getRegistry__r404 = validate982;
+const schema462 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r404" };
+function validate982(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate993.evaluated;
+  const evaluated0 = validate982.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22537,17 +22364,17 @@ function validate993(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate993.errors = vErrors;
+  validate982.errors = vErrors;
   return errors === 0;
 }
-validate993.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r405 = validate995;
-const schema468 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r405" };
-function validate995(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate982.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getRegistry__r405 = validate984;
+const schema463 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r405" };
+function validate984(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate995.evaluated;
+  const evaluated0 = validate984.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22558,17 +22385,17 @@ function validate995(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate995.errors = vErrors;
+  validate984.errors = vErrors;
   return errors === 0;
 }
-validate995.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r429 = validate997;
-const schema469 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r429" };
-function validate997(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate984.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getRegistry__r429 = validate986;
+const schema464 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r429" };
+function validate986(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate997.evaluated;
+  const evaluated0 = validate986.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22579,17 +22406,17 @@ function validate997(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate997.errors = vErrors;
+  validate986.errors = vErrors;
   return errors === 0;
 }
-validate997.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__r500 = validate999;
-const schema470 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r500" };
-function validate999(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate986.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getRegistry__r500 = validate988;
+const schema465 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__r500" };
+function validate988(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate999.evaluated;
+  const evaluated0 = validate988.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22600,17 +22427,17 @@ function validate999(data, { instancePath = "", parentData, parentDataProperty, 
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate999.errors = vErrors;
+  validate988.errors = vErrors;
   return errors === 0;
 }
-validate999.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r400 = validate1001;
-const schema471 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r400" };
-function validate1001(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate988.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteRegistry__r400 = validate990;
+const schema466 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r400" };
+function validate990(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1001.evaluated;
+  const evaluated0 = validate990.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22621,17 +22448,17 @@ function validate1001(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1001.errors = vErrors;
+  validate990.errors = vErrors;
   return errors === 0;
 }
-validate1001.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r401 = validate1003;
-const schema472 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r401" };
-function validate1003(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate990.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteRegistry__r401 = validate992;
+const schema467 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r401" };
+function validate992(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1003.evaluated;
+  const evaluated0 = validate992.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22642,17 +22469,17 @@ function validate1003(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1003.errors = vErrors;
+  validate992.errors = vErrors;
   return errors === 0;
 }
-validate1003.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r403 = validate1005;
-const schema473 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r403" };
-function validate1005(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate992.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteRegistry__r403 = validate994;
+const schema468 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r403" };
+function validate994(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1005.evaluated;
+  const evaluated0 = validate994.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22663,17 +22490,17 @@ function validate1005(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1005.errors = vErrors;
+  validate994.errors = vErrors;
   return errors === 0;
 }
-validate1005.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r404 = validate1007;
-const schema474 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r404" };
-function validate1007(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate994.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteRegistry__r404 = validate996;
+const schema469 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r404" };
+function validate996(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1007.evaluated;
+  const evaluated0 = validate996.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22684,17 +22511,17 @@ function validate1007(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1007.errors = vErrors;
+  validate996.errors = vErrors;
   return errors === 0;
 }
-validate1007.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r405 = validate1009;
-const schema475 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r405" };
-function validate1009(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate996.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteRegistry__r405 = validate998;
+const schema470 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r405" };
+function validate998(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1009.evaluated;
+  const evaluated0 = validate998.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22705,17 +22532,17 @@ function validate1009(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1009.errors = vErrors;
+  validate998.errors = vErrors;
   return errors === 0;
 }
-validate1009.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r429 = validate1011;
-const schema476 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r429" };
-function validate1011(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate998.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteRegistry__r429 = validate1000;
+const schema471 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r429" };
+function validate1000(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1011.evaluated;
+  const evaluated0 = validate1000.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22726,17 +22553,17 @@ function validate1011(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1011.errors = vErrors;
+  validate1000.errors = vErrors;
   return errors === 0;
 }
-validate1011.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__r500 = validate1013;
-const schema477 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r500" };
-function validate1013(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1000.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteRegistry__r500 = validate1002;
+const schema472 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__r500" };
+function validate1002(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1013.evaluated;
+  const evaluated0 = validate1002.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22747,17 +22574,17 @@ function validate1013(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1013.errors = vErrors;
+  validate1002.errors = vErrors;
   return errors === 0;
 }
-validate1013.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDelegations__r200 = validate1015;
-const schema478 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListDelegationsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r200" };
-function validate1015(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1002.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listDelegations__r200 = validate1004;
+const schema473 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListDelegationsResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r200" };
+function validate1004(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1015.evaluated;
+  const evaluated0 = validate1004.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22768,17 +22595,17 @@ function validate1015(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate282.errors : vErrors.concat(validate282.errors);
     errors = vErrors.length;
   }
-  validate1015.errors = vErrors;
+  validate1004.errors = vErrors;
   return errors === 0;
 }
-validate1015.evaluated = { "props": { "delegations": true }, "dynamicProps": false, "dynamicItems": false };
-const listDelegations__r401 = validate1017;
-const schema479 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r401" };
-function validate1017(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1004.evaluated = { "props": { "delegations": true }, "dynamicProps": false, "dynamicItems": false };
+const listDelegations__r401 = validate1006;
+const schema474 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r401" };
+function validate1006(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1017.evaluated;
+  const evaluated0 = validate1006.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22789,17 +22616,17 @@ function validate1017(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1017.errors = vErrors;
+  validate1006.errors = vErrors;
   return errors === 0;
 }
-validate1017.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDelegations__r403 = validate1019;
-const schema480 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r403" };
-function validate1019(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1006.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listDelegations__r403 = validate1008;
+const schema475 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r403" };
+function validate1008(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1019.evaluated;
+  const evaluated0 = validate1008.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22810,17 +22637,17 @@ function validate1019(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1019.errors = vErrors;
+  validate1008.errors = vErrors;
   return errors === 0;
 }
-validate1019.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDelegations__r405 = validate1021;
-const schema481 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r405" };
-function validate1021(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1008.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listDelegations__r405 = validate1010;
+const schema476 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r405" };
+function validate1010(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1021.evaluated;
+  const evaluated0 = validate1010.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22831,17 +22658,17 @@ function validate1021(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1021.errors = vErrors;
+  validate1010.errors = vErrors;
   return errors === 0;
 }
-validate1021.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDelegations__r429 = validate1023;
-const schema482 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r429" };
-function validate1023(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1010.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listDelegations__r429 = validate1012;
+const schema477 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r429" };
+function validate1012(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1023.evaluated;
+  const evaluated0 = validate1012.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22852,17 +22679,17 @@ function validate1023(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1023.errors = vErrors;
+  validate1012.errors = vErrors;
   return errors === 0;
 }
-validate1023.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDelegations__r500 = validate1025;
-const schema483 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r500" };
-function validate1025(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1012.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listDelegations__r500 = validate1014;
+const schema478 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__r500" };
+function validate1014(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1025.evaluated;
+  const evaluated0 = validate1014.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22873,17 +22700,17 @@ function validate1025(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1025.errors = vErrors;
+  validate1014.errors = vErrors;
   return errors === 0;
 }
-validate1025.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__body = validate1027;
-const schema484 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateDelegationRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__body" };
-function validate1027(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1014.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createDelegation__body = validate1016;
+const schema479 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CreateDelegationRequest", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__body" };
+function validate1016(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1027.evaluated;
+  const evaluated0 = validate1016.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22894,17 +22721,17 @@ function validate1027(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate281.errors : vErrors.concat(validate281.errors);
     errors = vErrors.length;
   }
-  validate1027.errors = vErrors;
+  validate1016.errors = vErrors;
   return errors === 0;
 }
-validate1027.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r201 = validate1029;
-const schema485 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EcrDelegation", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r201" };
-function validate1029(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1016.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+const createDelegation__r201 = validate1018;
+const schema480 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/EcrDelegation", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r201" };
+function validate1018(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1029.evaluated;
+  const evaluated0 = validate1018.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22915,17 +22742,17 @@ function validate1029(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate280.errors : vErrors.concat(validate280.errors);
     errors = vErrors.length;
   }
-  validate1029.errors = vErrors;
+  validate1018.errors = vErrors;
   return errors === 0;
 }
-validate1029.evaluated = { "props": { "id": true, "name": true, "delegatorUserId": true, "awsUser": true, "repository": true, "tag": true, "awsRegion": true, "dockerRegistryUri": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r400 = validate1031;
-const schema486 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r400" };
-function validate1031(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1018.evaluated = { "props": { "id": true, "name": true, "delegatorUserId": true, "awsUser": true, "repository": true, "tag": true, "awsRegion": true, "dockerRegistryUri": true, "createdAt": true }, "dynamicProps": false, "dynamicItems": false };
+const createDelegation__r400 = validate1020;
+const schema481 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r400" };
+function validate1020(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1031.evaluated;
+  const evaluated0 = validate1020.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22936,17 +22763,17 @@ function validate1031(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1031.errors = vErrors;
+  validate1020.errors = vErrors;
   return errors === 0;
 }
-validate1031.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r401 = validate1033;
-const schema487 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r401" };
-function validate1033(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1020.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createDelegation__r401 = validate1022;
+const schema482 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r401" };
+function validate1022(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1033.evaluated;
+  const evaluated0 = validate1022.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22957,17 +22784,17 @@ function validate1033(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1033.errors = vErrors;
+  validate1022.errors = vErrors;
   return errors === 0;
 }
-validate1033.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r403 = validate1035;
-const schema488 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r403" };
-function validate1035(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1022.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createDelegation__r403 = validate1024;
+const schema483 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r403" };
+function validate1024(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1035.evaluated;
+  const evaluated0 = validate1024.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22978,17 +22805,17 @@ function validate1035(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1035.errors = vErrors;
+  validate1024.errors = vErrors;
   return errors === 0;
 }
-validate1035.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r405 = validate1037;
-const schema489 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r405" };
-function validate1037(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1024.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createDelegation__r405 = validate1026;
+const schema484 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r405" };
+function validate1026(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1037.evaluated;
+  const evaluated0 = validate1026.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22999,17 +22826,17 @@ function validate1037(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1037.errors = vErrors;
+  validate1026.errors = vErrors;
   return errors === 0;
 }
-validate1037.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r422 = validate1039;
-const schema490 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r422" };
-function validate1039(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1026.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createDelegation__r422 = validate1028;
+const schema485 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r422" };
+function validate1028(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1039.evaluated;
+  const evaluated0 = validate1028.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23020,17 +22847,17 @@ function validate1039(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1039.errors = vErrors;
+  validate1028.errors = vErrors;
   return errors === 0;
 }
-validate1039.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r429 = validate1041;
-const schema491 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r429" };
-function validate1041(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1028.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createDelegation__r429 = validate1030;
+const schema486 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r429" };
+function validate1030(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1041.evaluated;
+  const evaluated0 = validate1030.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23041,17 +22868,17 @@ function validate1041(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1041.errors = vErrors;
+  validate1030.errors = vErrors;
   return errors === 0;
 }
-validate1041.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__r500 = validate1043;
-const schema492 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r500" };
-function validate1043(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1030.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const createDelegation__r500 = validate1032;
+const schema487 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__r500" };
+function validate1032(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1043.evaluated;
+  const evaluated0 = validate1032.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23062,17 +22889,17 @@ function validate1043(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1043.errors = vErrors;
+  validate1032.errors = vErrors;
   return errors === 0;
 }
-validate1043.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const revokeDelegation__r401 = validate1045;
-const schema493 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r401" };
-function validate1045(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1032.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const revokeDelegation__r401 = validate1034;
+const schema488 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r401" };
+function validate1034(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1045.evaluated;
+  const evaluated0 = validate1034.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23083,17 +22910,17 @@ function validate1045(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1045.errors = vErrors;
+  validate1034.errors = vErrors;
   return errors === 0;
 }
-validate1045.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const revokeDelegation__r403 = validate1047;
-const schema494 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r403" };
-function validate1047(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1034.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const revokeDelegation__r403 = validate1036;
+const schema489 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r403" };
+function validate1036(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1047.evaluated;
+  const evaluated0 = validate1036.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23104,17 +22931,17 @@ function validate1047(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1047.errors = vErrors;
+  validate1036.errors = vErrors;
   return errors === 0;
 }
-validate1047.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const revokeDelegation__r404 = validate1049;
-const schema495 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r404" };
-function validate1049(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1036.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const revokeDelegation__r404 = validate1038;
+const schema490 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r404" };
+function validate1038(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1049.evaluated;
+  const evaluated0 = validate1038.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23125,17 +22952,17 @@ function validate1049(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1049.errors = vErrors;
+  validate1038.errors = vErrors;
   return errors === 0;
 }
-validate1049.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const revokeDelegation__r405 = validate1051;
-const schema496 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r405" };
-function validate1051(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1038.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const revokeDelegation__r405 = validate1040;
+const schema491 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r405" };
+function validate1040(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1051.evaluated;
+  const evaluated0 = validate1040.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23146,17 +22973,17 @@ function validate1051(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1051.errors = vErrors;
+  validate1040.errors = vErrors;
   return errors === 0;
 }
-validate1051.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const revokeDelegation__r429 = validate1053;
-const schema497 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r429" };
-function validate1053(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1040.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const revokeDelegation__r429 = validate1042;
+const schema492 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r429" };
+function validate1042(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1053.evaluated;
+  const evaluated0 = validate1042.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23167,17 +22994,17 @@ function validate1053(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1053.errors = vErrors;
+  validate1042.errors = vErrors;
   return errors === 0;
 }
-validate1053.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const revokeDelegation__r500 = validate1055;
-const schema498 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r500" };
-function validate1055(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1042.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const revokeDelegation__r500 = validate1044;
+const schema493 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__r500" };
+function validate1044(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1055.evaluated;
+  const evaluated0 = validate1044.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23188,17 +23015,17 @@ function validate1055(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1055.errors = vErrors;
+  validate1044.errors = vErrors;
   return errors === 0;
 }
-validate1055.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r200 = validate1057;
-const schema499 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListGpuTypesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r200" };
-function validate1057(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1044.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listGpuTypes__r200 = validate1046;
+const schema494 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListGpuTypesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r200" };
+function validate1046(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1057.evaluated;
+  const evaluated0 = validate1046.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23209,17 +23036,17 @@ function validate1057(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
     errors = vErrors.length;
   }
-  validate1057.errors = vErrors;
+  validate1046.errors = vErrors;
   return errors === 0;
 }
-validate1057.evaluated = { "props": { "gpus": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r400 = validate1059;
-const schema500 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r400" };
-function validate1059(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1046.evaluated = { "props": { "gpus": true }, "dynamicProps": false, "dynamicItems": false };
+const listGpuTypes__r400 = validate1048;
+const schema495 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r400" };
+function validate1048(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1059.evaluated;
+  const evaluated0 = validate1048.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23230,17 +23057,17 @@ function validate1059(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1059.errors = vErrors;
+  validate1048.errors = vErrors;
   return errors === 0;
 }
-validate1059.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r401 = validate1061;
-const schema501 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r401" };
-function validate1061(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1048.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listGpuTypes__r401 = validate1050;
+const schema496 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r401" };
+function validate1050(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1061.evaluated;
+  const evaluated0 = validate1050.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23251,17 +23078,17 @@ function validate1061(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1061.errors = vErrors;
+  validate1050.errors = vErrors;
   return errors === 0;
 }
-validate1061.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r403 = validate1063;
-const schema502 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r403" };
-function validate1063(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1050.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listGpuTypes__r403 = validate1052;
+const schema497 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r403" };
+function validate1052(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1063.evaluated;
+  const evaluated0 = validate1052.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23272,17 +23099,17 @@ function validate1063(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1063.errors = vErrors;
+  validate1052.errors = vErrors;
   return errors === 0;
 }
-validate1063.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r405 = validate1065;
-const schema503 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r405" };
-function validate1065(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1052.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listGpuTypes__r405 = validate1054;
+const schema498 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r405" };
+function validate1054(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1065.evaluated;
+  const evaluated0 = validate1054.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23293,17 +23120,17 @@ function validate1065(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1065.errors = vErrors;
+  validate1054.errors = vErrors;
   return errors === 0;
 }
-validate1065.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r422 = validate1067;
-const schema504 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r422" };
-function validate1067(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1054.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listGpuTypes__r422 = validate1056;
+const schema499 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r422" };
+function validate1056(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1067.evaluated;
+  const evaluated0 = validate1056.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23314,17 +23141,17 @@ function validate1067(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1067.errors = vErrors;
+  validate1056.errors = vErrors;
   return errors === 0;
 }
-validate1067.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r429 = validate1069;
-const schema505 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r429" };
-function validate1069(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1056.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listGpuTypes__r429 = validate1058;
+const schema500 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r429" };
+function validate1058(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1069.evaluated;
+  const evaluated0 = validate1058.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23335,17 +23162,17 @@ function validate1069(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1069.errors = vErrors;
+  validate1058.errors = vErrors;
   return errors === 0;
 }
-validate1069.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__r500 = validate1071;
-const schema506 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r500" };
-function validate1071(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1058.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listGpuTypes__r500 = validate1060;
+const schema501 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__r500" };
+function validate1060(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1071.evaluated;
+  const evaluated0 = validate1060.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23356,17 +23183,17 @@ function validate1071(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1071.errors = vErrors;
+  validate1060.errors = vErrors;
   return errors === 0;
 }
-validate1071.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r200 = validate1073;
-const schema507 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/GpuType", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r200" };
-function validate1073(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1060.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getGpuType__r200 = validate1062;
+const schema502 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/GpuType", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r200" };
+function validate1062(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1073.evaluated;
+  const evaluated0 = validate1062.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23377,17 +23204,17 @@ function validate1073(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
     errors = vErrors.length;
   }
-  validate1073.errors = vErrors;
+  validate1062.errors = vErrors;
   return errors === 0;
 }
-validate1073.evaluated = { "props": { "id": true, "name": true, "pool": true, "manufacturer": true, "memory": true, "secure": true, "community": true, "price": true, "maxCount": true, "availability": true, "dataCenters": true, "cudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r400 = validate1075;
-const schema508 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r400" };
-function validate1075(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1062.evaluated = { "props": { "id": true, "name": true, "pool": true, "manufacturer": true, "memory": true, "secure": true, "community": true, "price": true, "maxCount": true, "availability": true, "dataCenters": true, "cudaVersions": true }, "dynamicProps": false, "dynamicItems": false };
+const getGpuType__r400 = validate1064;
+const schema503 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r400" };
+function validate1064(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1075.evaluated;
+  const evaluated0 = validate1064.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23398,17 +23225,17 @@ function validate1075(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1075.errors = vErrors;
+  validate1064.errors = vErrors;
   return errors === 0;
 }
-validate1075.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r401 = validate1077;
-const schema509 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r401" };
-function validate1077(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1064.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getGpuType__r401 = validate1066;
+const schema504 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r401" };
+function validate1066(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1077.evaluated;
+  const evaluated0 = validate1066.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23419,17 +23246,17 @@ function validate1077(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1077.errors = vErrors;
+  validate1066.errors = vErrors;
   return errors === 0;
 }
-validate1077.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r403 = validate1079;
-const schema510 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r403" };
-function validate1079(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1066.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getGpuType__r403 = validate1068;
+const schema505 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r403" };
+function validate1068(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1079.evaluated;
+  const evaluated0 = validate1068.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23440,17 +23267,17 @@ function validate1079(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1079.errors = vErrors;
+  validate1068.errors = vErrors;
   return errors === 0;
 }
-validate1079.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r404 = validate1081;
-const schema511 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r404" };
-function validate1081(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1068.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getGpuType__r404 = validate1070;
+const schema506 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r404" };
+function validate1070(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1081.evaluated;
+  const evaluated0 = validate1070.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23461,17 +23288,17 @@ function validate1081(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1081.errors = vErrors;
+  validate1070.errors = vErrors;
   return errors === 0;
 }
-validate1081.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r405 = validate1083;
-const schema512 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r405" };
-function validate1083(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1070.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getGpuType__r405 = validate1072;
+const schema507 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r405" };
+function validate1072(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1083.evaluated;
+  const evaluated0 = validate1072.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23482,17 +23309,17 @@ function validate1083(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1083.errors = vErrors;
+  validate1072.errors = vErrors;
   return errors === 0;
 }
-validate1083.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r422 = validate1085;
-const schema513 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r422" };
-function validate1085(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1072.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getGpuType__r422 = validate1074;
+const schema508 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r422" };
+function validate1074(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1085.evaluated;
+  const evaluated0 = validate1074.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23503,17 +23330,17 @@ function validate1085(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1085.errors = vErrors;
+  validate1074.errors = vErrors;
   return errors === 0;
 }
-validate1085.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r429 = validate1087;
-const schema514 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r429" };
-function validate1087(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1074.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getGpuType__r429 = validate1076;
+const schema509 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r429" };
+function validate1076(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1087.evaluated;
+  const evaluated0 = validate1076.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23524,17 +23351,17 @@ function validate1087(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1087.errors = vErrors;
+  validate1076.errors = vErrors;
   return errors === 0;
 }
-validate1087.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__r500 = validate1089;
-const schema515 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r500" };
-function validate1089(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1076.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getGpuType__r500 = validate1078;
+const schema510 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__r500" };
+function validate1078(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1089.evaluated;
+  const evaluated0 = validate1078.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23545,17 +23372,17 @@ function validate1089(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1089.errors = vErrors;
+  validate1078.errors = vErrors;
   return errors === 0;
 }
-validate1089.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r200 = validate1091;
-const schema516 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListCpuTypesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r200" };
-function validate1091(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1078.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listCpuTypes__r200 = validate1080;
+const schema511 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListCpuTypesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r200" };
+function validate1080(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1091.evaluated;
+  const evaluated0 = validate1080.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23566,17 +23393,17 @@ function validate1091(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
     errors = vErrors.length;
   }
-  validate1091.errors = vErrors;
+  validate1080.errors = vErrors;
   return errors === 0;
 }
-validate1091.evaluated = { "props": { "cpus": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r400 = validate1093;
-const schema517 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r400" };
-function validate1093(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1080.evaluated = { "props": { "cpus": true }, "dynamicProps": false, "dynamicItems": false };
+const listCpuTypes__r400 = validate1082;
+const schema512 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r400" };
+function validate1082(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1093.evaluated;
+  const evaluated0 = validate1082.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23587,17 +23414,17 @@ function validate1093(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1093.errors = vErrors;
+  validate1082.errors = vErrors;
   return errors === 0;
 }
-validate1093.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r401 = validate1095;
-const schema518 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r401" };
-function validate1095(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1082.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listCpuTypes__r401 = validate1084;
+const schema513 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r401" };
+function validate1084(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1095.evaluated;
+  const evaluated0 = validate1084.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23608,17 +23435,17 @@ function validate1095(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1095.errors = vErrors;
+  validate1084.errors = vErrors;
   return errors === 0;
 }
-validate1095.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r403 = validate1097;
-const schema519 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r403" };
-function validate1097(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1084.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listCpuTypes__r403 = validate1086;
+const schema514 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r403" };
+function validate1086(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1097.evaluated;
+  const evaluated0 = validate1086.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23629,17 +23456,17 @@ function validate1097(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1097.errors = vErrors;
+  validate1086.errors = vErrors;
   return errors === 0;
 }
-validate1097.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r405 = validate1099;
-const schema520 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r405" };
-function validate1099(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1086.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listCpuTypes__r405 = validate1088;
+const schema515 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r405" };
+function validate1088(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1099.evaluated;
+  const evaluated0 = validate1088.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23650,17 +23477,17 @@ function validate1099(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1099.errors = vErrors;
+  validate1088.errors = vErrors;
   return errors === 0;
 }
-validate1099.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r422 = validate1101;
-const schema521 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r422" };
-function validate1101(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1088.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listCpuTypes__r422 = validate1090;
+const schema516 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r422" };
+function validate1090(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1101.evaluated;
+  const evaluated0 = validate1090.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23671,17 +23498,17 @@ function validate1101(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1101.errors = vErrors;
+  validate1090.errors = vErrors;
   return errors === 0;
 }
-validate1101.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r429 = validate1103;
-const schema522 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r429" };
-function validate1103(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1090.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listCpuTypes__r429 = validate1092;
+const schema517 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r429" };
+function validate1092(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1103.evaluated;
+  const evaluated0 = validate1092.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23692,17 +23519,17 @@ function validate1103(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1103.errors = vErrors;
+  validate1092.errors = vErrors;
   return errors === 0;
 }
-validate1103.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__r500 = validate1105;
-const schema523 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r500" };
-function validate1105(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1092.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listCpuTypes__r500 = validate1094;
+const schema518 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__r500" };
+function validate1094(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1105.evaluated;
+  const evaluated0 = validate1094.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23713,17 +23540,17 @@ function validate1105(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1105.errors = vErrors;
+  validate1094.errors = vErrors;
   return errors === 0;
 }
-validate1105.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r200 = validate1107;
-const schema524 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CpuType", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r200" };
-function validate1107(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1094.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getCpuType__r200 = validate1096;
+const schema519 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CpuType", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r200" };
+function validate1096(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1107.evaluated;
+  const evaluated0 = validate1096.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23734,17 +23561,17 @@ function validate1107(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
     errors = vErrors.length;
   }
-  validate1107.errors = vErrors;
+  validate1096.errors = vErrors;
   return errors === 0;
 }
-validate1107.evaluated = { "props": { "id": true, "name": true, "group": true, "vcpu": true, "ramGbPerVcpu": true, "price": true, "availability": true, "dataCenters": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r400 = validate1109;
-const schema525 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r400" };
-function validate1109(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1096.evaluated = { "props": { "id": true, "name": true, "group": true, "vcpu": true, "ramGbPerVcpu": true, "price": true, "availability": true, "dataCenters": true }, "dynamicProps": false, "dynamicItems": false };
+const getCpuType__r400 = validate1098;
+const schema520 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r400" };
+function validate1098(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1109.evaluated;
+  const evaluated0 = validate1098.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23755,17 +23582,17 @@ function validate1109(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1109.errors = vErrors;
+  validate1098.errors = vErrors;
   return errors === 0;
 }
-validate1109.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r401 = validate1111;
-const schema526 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r401" };
-function validate1111(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1098.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getCpuType__r401 = validate1100;
+const schema521 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r401" };
+function validate1100(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1111.evaluated;
+  const evaluated0 = validate1100.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23776,17 +23603,17 @@ function validate1111(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1111.errors = vErrors;
+  validate1100.errors = vErrors;
   return errors === 0;
 }
-validate1111.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r403 = validate1113;
-const schema527 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r403" };
-function validate1113(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1100.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getCpuType__r403 = validate1102;
+const schema522 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r403" };
+function validate1102(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1113.evaluated;
+  const evaluated0 = validate1102.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23797,17 +23624,17 @@ function validate1113(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1113.errors = vErrors;
+  validate1102.errors = vErrors;
   return errors === 0;
 }
-validate1113.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r404 = validate1115;
-const schema528 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r404" };
-function validate1115(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1102.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getCpuType__r404 = validate1104;
+const schema523 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r404" };
+function validate1104(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1115.evaluated;
+  const evaluated0 = validate1104.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23818,17 +23645,17 @@ function validate1115(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1115.errors = vErrors;
+  validate1104.errors = vErrors;
   return errors === 0;
 }
-validate1115.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r405 = validate1117;
-const schema529 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r405" };
-function validate1117(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1104.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getCpuType__r405 = validate1106;
+const schema524 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r405" };
+function validate1106(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1117.evaluated;
+  const evaluated0 = validate1106.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23839,17 +23666,17 @@ function validate1117(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1117.errors = vErrors;
+  validate1106.errors = vErrors;
   return errors === 0;
 }
-validate1117.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r422 = validate1119;
-const schema530 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r422" };
-function validate1119(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1106.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getCpuType__r422 = validate1108;
+const schema525 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r422" };
+function validate1108(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1119.evaluated;
+  const evaluated0 = validate1108.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23860,17 +23687,17 @@ function validate1119(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1119.errors = vErrors;
+  validate1108.errors = vErrors;
   return errors === 0;
 }
-validate1119.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r429 = validate1121;
-const schema531 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r429" };
-function validate1121(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1108.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getCpuType__r429 = validate1110;
+const schema526 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r429" };
+function validate1110(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1121.evaluated;
+  const evaluated0 = validate1110.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23881,17 +23708,17 @@ function validate1121(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1121.errors = vErrors;
+  validate1110.errors = vErrors;
   return errors === 0;
 }
-validate1121.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__r500 = validate1123;
-const schema532 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r500" };
-function validate1123(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1110.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getCpuType__r500 = validate1112;
+const schema527 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__r500" };
+function validate1112(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1123.evaluated;
+  const evaluated0 = validate1112.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23902,17 +23729,17 @@ function validate1123(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1123.errors = vErrors;
+  validate1112.errors = vErrors;
   return errors === 0;
 }
-validate1123.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r200 = validate1125;
-const schema533 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListDataCentersResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r200" };
-function validate1125(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1112.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listDataCenters__r200 = validate1114;
+const schema528 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListDataCentersResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r200" };
+function validate1114(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1125.evaluated;
+  const evaluated0 = validate1114.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23923,17 +23750,17 @@ function validate1125(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
     errors = vErrors.length;
   }
-  validate1125.errors = vErrors;
+  validate1114.errors = vErrors;
   return errors === 0;
 }
-validate1125.evaluated = { "props": { "dataCenters": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r400 = validate1127;
-const schema534 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r400" };
-function validate1127(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1114.evaluated = { "props": { "dataCenters": true }, "dynamicProps": false, "dynamicItems": false };
+const listDataCenters__r400 = validate1116;
+const schema529 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r400" };
+function validate1116(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1127.evaluated;
+  const evaluated0 = validate1116.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23944,17 +23771,17 @@ function validate1127(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1127.errors = vErrors;
+  validate1116.errors = vErrors;
   return errors === 0;
 }
-validate1127.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r401 = validate1129;
-const schema535 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r401" };
-function validate1129(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1116.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listDataCenters__r401 = validate1118;
+const schema530 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r401" };
+function validate1118(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1129.evaluated;
+  const evaluated0 = validate1118.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23965,17 +23792,17 @@ function validate1129(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1129.errors = vErrors;
+  validate1118.errors = vErrors;
   return errors === 0;
 }
-validate1129.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r403 = validate1131;
-const schema536 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r403" };
-function validate1131(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1118.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listDataCenters__r403 = validate1120;
+const schema531 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r403" };
+function validate1120(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1131.evaluated;
+  const evaluated0 = validate1120.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23986,17 +23813,17 @@ function validate1131(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1131.errors = vErrors;
+  validate1120.errors = vErrors;
   return errors === 0;
 }
-validate1131.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r405 = validate1133;
-const schema537 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r405" };
-function validate1133(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1120.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listDataCenters__r405 = validate1122;
+const schema532 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r405" };
+function validate1122(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1133.evaluated;
+  const evaluated0 = validate1122.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24007,17 +23834,17 @@ function validate1133(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1133.errors = vErrors;
+  validate1122.errors = vErrors;
   return errors === 0;
 }
-validate1133.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r422 = validate1135;
-const schema538 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r422" };
-function validate1135(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1122.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listDataCenters__r422 = validate1124;
+const schema533 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r422" };
+function validate1124(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1135.evaluated;
+  const evaluated0 = validate1124.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24028,17 +23855,17 @@ function validate1135(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1135.errors = vErrors;
+  validate1124.errors = vErrors;
   return errors === 0;
 }
-validate1135.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r429 = validate1137;
-const schema539 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r429" };
-function validate1137(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1124.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listDataCenters__r429 = validate1126;
+const schema534 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r429" };
+function validate1126(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1137.evaluated;
+  const evaluated0 = validate1126.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24049,17 +23876,17 @@ function validate1137(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1137.errors = vErrors;
+  validate1126.errors = vErrors;
   return errors === 0;
 }
-validate1137.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__r500 = validate1139;
-const schema540 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r500" };
-function validate1139(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1126.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listDataCenters__r500 = validate1128;
+const schema535 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__r500" };
+function validate1128(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1139.evaluated;
+  const evaluated0 = validate1128.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24070,17 +23897,17 @@ function validate1139(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1139.errors = vErrors;
+  validate1128.errors = vErrors;
   return errors === 0;
 }
-validate1139.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r200 = validate1141;
-const schema541 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/DataCenter", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r200" };
-function validate1141(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1128.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getDataCenter__r200 = validate1130;
+const schema536 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/DataCenter", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r200" };
+function validate1130(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1141.evaluated;
+  const evaluated0 = validate1130.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24091,17 +23918,17 @@ function validate1141(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
     errors = vErrors.length;
   }
-  validate1141.errors = vErrors;
+  validate1130.errors = vErrors;
   return errors === 0;
 }
-validate1141.evaluated = { "props": { "id": true, "name": true, "region": true, "globalNetwork": true, "networkVolumeTypes": true, "compliance": true, "gpuAvailability": true, "cpuAvailability": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r400 = validate1143;
-const schema542 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r400" };
-function validate1143(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1130.evaluated = { "props": { "id": true, "name": true, "region": true, "globalNetwork": true, "networkVolumeTypes": true, "compliance": true, "gpuAvailability": true, "cpuAvailability": true }, "dynamicProps": false, "dynamicItems": false };
+const getDataCenter__r400 = validate1132;
+const schema537 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r400" };
+function validate1132(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1143.evaluated;
+  const evaluated0 = validate1132.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24112,17 +23939,17 @@ function validate1143(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1143.errors = vErrors;
+  validate1132.errors = vErrors;
   return errors === 0;
 }
-validate1143.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r401 = validate1145;
-const schema543 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r401" };
-function validate1145(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1132.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getDataCenter__r401 = validate1134;
+const schema538 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r401" };
+function validate1134(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1145.evaluated;
+  const evaluated0 = validate1134.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24133,17 +23960,17 @@ function validate1145(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1145.errors = vErrors;
+  validate1134.errors = vErrors;
   return errors === 0;
 }
-validate1145.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r403 = validate1147;
-const schema544 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r403" };
-function validate1147(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1134.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getDataCenter__r403 = validate1136;
+const schema539 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r403" };
+function validate1136(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1147.evaluated;
+  const evaluated0 = validate1136.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24154,17 +23981,17 @@ function validate1147(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1147.errors = vErrors;
+  validate1136.errors = vErrors;
   return errors === 0;
 }
-validate1147.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r404 = validate1149;
-const schema545 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r404" };
-function validate1149(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1136.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getDataCenter__r404 = validate1138;
+const schema540 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r404" };
+function validate1138(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1149.evaluated;
+  const evaluated0 = validate1138.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24175,17 +24002,17 @@ function validate1149(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1149.errors = vErrors;
+  validate1138.errors = vErrors;
   return errors === 0;
 }
-validate1149.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r405 = validate1151;
-const schema546 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r405" };
-function validate1151(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1138.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getDataCenter__r405 = validate1140;
+const schema541 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r405" };
+function validate1140(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1151.evaluated;
+  const evaluated0 = validate1140.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24196,17 +24023,17 @@ function validate1151(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1151.errors = vErrors;
+  validate1140.errors = vErrors;
   return errors === 0;
 }
-validate1151.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r422 = validate1153;
-const schema547 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r422" };
-function validate1153(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1140.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getDataCenter__r422 = validate1142;
+const schema542 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r422" };
+function validate1142(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1153.evaluated;
+  const evaluated0 = validate1142.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24217,17 +24044,17 @@ function validate1153(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1153.errors = vErrors;
+  validate1142.errors = vErrors;
   return errors === 0;
 }
-validate1153.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r429 = validate1155;
-const schema548 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r429" };
-function validate1155(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1142.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getDataCenter__r429 = validate1144;
+const schema543 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r429" };
+function validate1144(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1155.evaluated;
+  const evaluated0 = validate1144.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24238,17 +24065,17 @@ function validate1155(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1155.errors = vErrors;
+  validate1144.errors = vErrors;
   return errors === 0;
 }
-validate1155.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__r500 = validate1157;
-const schema549 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r500" };
-function validate1157(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1144.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const getDataCenter__r500 = validate1146;
+const schema544 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__r500" };
+function validate1146(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1157.evaluated;
+  const evaluated0 = validate1146.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24259,17 +24086,17 @@ function validate1157(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1157.errors = vErrors;
+  validate1146.errors = vErrors;
   return errors === 0;
 }
-validate1157.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r200 = validate1159;
-const schema550 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPublicTemplatesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r200" };
-function validate1159(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1146.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPublicTemplates__r200 = validate1148;
+const schema545 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPublicTemplatesResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r200" };
+function validate1148(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1159.evaluated;
+  const evaluated0 = validate1148.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24280,17 +24107,17 @@ function validate1159(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
     errors = vErrors.length;
   }
-  validate1159.errors = vErrors;
+  validate1148.errors = vErrors;
   return errors === 0;
 }
-validate1159.evaluated = { "props": { "templates": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r400 = validate1161;
-const schema551 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r400" };
-function validate1161(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1148.evaluated = { "props": { "templates": true }, "dynamicProps": false, "dynamicItems": false };
+const listPublicTemplates__r400 = validate1150;
+const schema546 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r400" };
+function validate1150(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1161.evaluated;
+  const evaluated0 = validate1150.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24301,17 +24128,17 @@ function validate1161(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1161.errors = vErrors;
+  validate1150.errors = vErrors;
   return errors === 0;
 }
-validate1161.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r401 = validate1163;
-const schema552 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r401" };
-function validate1163(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1150.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPublicTemplates__r401 = validate1152;
+const schema547 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r401" };
+function validate1152(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1163.evaluated;
+  const evaluated0 = validate1152.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24322,17 +24149,17 @@ function validate1163(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1163.errors = vErrors;
+  validate1152.errors = vErrors;
   return errors === 0;
 }
-validate1163.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r403 = validate1165;
-const schema553 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r403" };
-function validate1165(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1152.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPublicTemplates__r403 = validate1154;
+const schema548 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r403" };
+function validate1154(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1165.evaluated;
+  const evaluated0 = validate1154.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24343,17 +24170,17 @@ function validate1165(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1165.errors = vErrors;
+  validate1154.errors = vErrors;
   return errors === 0;
 }
-validate1165.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r405 = validate1167;
-const schema554 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r405" };
-function validate1167(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1154.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPublicTemplates__r405 = validate1156;
+const schema549 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r405" };
+function validate1156(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1167.evaluated;
+  const evaluated0 = validate1156.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24364,17 +24191,17 @@ function validate1167(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1167.errors = vErrors;
+  validate1156.errors = vErrors;
   return errors === 0;
 }
-validate1167.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r422 = validate1169;
-const schema555 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r422" };
-function validate1169(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1156.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPublicTemplates__r422 = validate1158;
+const schema550 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r422" };
+function validate1158(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1169.evaluated;
+  const evaluated0 = validate1158.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24385,17 +24212,17 @@ function validate1169(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1169.errors = vErrors;
+  validate1158.errors = vErrors;
   return errors === 0;
 }
-validate1169.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r429 = validate1171;
-const schema556 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r429" };
-function validate1171(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1158.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPublicTemplates__r429 = validate1160;
+const schema551 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r429" };
+function validate1160(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1171.evaluated;
+  const evaluated0 = validate1160.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24406,17 +24233,17 @@ function validate1171(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1171.errors = vErrors;
+  validate1160.errors = vErrors;
   return errors === 0;
 }
-validate1171.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__r500 = validate1173;
-const schema557 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r500" };
-function validate1173(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1160.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPublicTemplates__r500 = validate1162;
+const schema552 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__r500" };
+function validate1162(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1173.evaluated;
+  const evaluated0 = validate1162.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24427,17 +24254,17 @@ function validate1173(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1173.errors = vErrors;
+  validate1162.errors = vErrors;
   return errors === 0;
 }
-validate1173.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r200 = validate1175;
-const schema558 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r200" };
-function validate1175(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1162.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listBilling__r200 = validate1164;
+const schema553 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r200" };
+function validate1164(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1175.evaluated;
+  const evaluated0 = validate1164.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24448,17 +24275,17 @@ function validate1175(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
     errors = vErrors.length;
   }
-  validate1175.errors = vErrors;
+  validate1164.errors = vErrors;
   return errors === 0;
 }
-validate1175.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r400 = validate1177;
-const schema559 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r400" };
-function validate1177(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1164.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const listBilling__r400 = validate1166;
+const schema554 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r400" };
+function validate1166(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1177.evaluated;
+  const evaluated0 = validate1166.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24469,17 +24296,17 @@ function validate1177(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1177.errors = vErrors;
+  validate1166.errors = vErrors;
   return errors === 0;
 }
-validate1177.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r401 = validate1179;
-const schema560 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r401" };
-function validate1179(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1166.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listBilling__r401 = validate1168;
+const schema555 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r401" };
+function validate1168(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1179.evaluated;
+  const evaluated0 = validate1168.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24490,17 +24317,17 @@ function validate1179(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1179.errors = vErrors;
+  validate1168.errors = vErrors;
   return errors === 0;
 }
-validate1179.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r403 = validate1181;
-const schema561 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r403" };
-function validate1181(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1168.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listBilling__r403 = validate1170;
+const schema556 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r403" };
+function validate1170(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1181.evaluated;
+  const evaluated0 = validate1170.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24511,17 +24338,17 @@ function validate1181(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1181.errors = vErrors;
+  validate1170.errors = vErrors;
   return errors === 0;
 }
-validate1181.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r405 = validate1183;
-const schema562 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r405" };
-function validate1183(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1170.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listBilling__r405 = validate1172;
+const schema557 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r405" };
+function validate1172(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1183.evaluated;
+  const evaluated0 = validate1172.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24532,17 +24359,17 @@ function validate1183(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1183.errors = vErrors;
+  validate1172.errors = vErrors;
   return errors === 0;
 }
-validate1183.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r422 = validate1185;
-const schema563 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r422" };
-function validate1185(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1172.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listBilling__r422 = validate1174;
+const schema558 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r422" };
+function validate1174(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1185.evaluated;
+  const evaluated0 = validate1174.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24553,17 +24380,17 @@ function validate1185(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1185.errors = vErrors;
+  validate1174.errors = vErrors;
   return errors === 0;
 }
-validate1185.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r429 = validate1187;
-const schema564 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r429" };
-function validate1187(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1174.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listBilling__r429 = validate1176;
+const schema559 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r429" };
+function validate1176(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1187.evaluated;
+  const evaluated0 = validate1176.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24574,17 +24401,17 @@ function validate1187(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1187.errors = vErrors;
+  validate1176.errors = vErrors;
   return errors === 0;
 }
-validate1187.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__r500 = validate1189;
-const schema565 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r500" };
-function validate1189(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1176.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listBilling__r500 = validate1178;
+const schema560 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__r500" };
+function validate1178(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1189.evaluated;
+  const evaluated0 = validate1178.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24595,17 +24422,17 @@ function validate1189(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1189.errors = vErrors;
+  validate1178.errors = vErrors;
   return errors === 0;
 }
-validate1189.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r200 = validate1191;
-const schema566 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPodBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r200" };
-function validate1191(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1178.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPodBilling__r200 = validate1180;
+const schema561 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListPodBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r200" };
+function validate1180(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1191.evaluated;
+  const evaluated0 = validate1180.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24616,17 +24443,17 @@ function validate1191(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
     errors = vErrors.length;
   }
-  validate1191.errors = vErrors;
+  validate1180.errors = vErrors;
   return errors === 0;
 }
-validate1191.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r400 = validate1193;
-const schema567 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r400" };
-function validate1193(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1180.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const listPodBilling__r400 = validate1182;
+const schema562 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r400" };
+function validate1182(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1193.evaluated;
+  const evaluated0 = validate1182.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24637,17 +24464,17 @@ function validate1193(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1193.errors = vErrors;
+  validate1182.errors = vErrors;
   return errors === 0;
 }
-validate1193.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r401 = validate1195;
-const schema568 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r401" };
-function validate1195(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1182.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPodBilling__r401 = validate1184;
+const schema563 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r401" };
+function validate1184(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1195.evaluated;
+  const evaluated0 = validate1184.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24658,17 +24485,17 @@ function validate1195(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1195.errors = vErrors;
+  validate1184.errors = vErrors;
   return errors === 0;
 }
-validate1195.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r403 = validate1197;
-const schema569 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r403" };
-function validate1197(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1184.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPodBilling__r403 = validate1186;
+const schema564 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r403" };
+function validate1186(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1197.evaluated;
+  const evaluated0 = validate1186.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24679,17 +24506,17 @@ function validate1197(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1197.errors = vErrors;
+  validate1186.errors = vErrors;
   return errors === 0;
 }
-validate1197.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r405 = validate1199;
-const schema570 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r405" };
-function validate1199(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1186.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPodBilling__r405 = validate1188;
+const schema565 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r405" };
+function validate1188(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1199.evaluated;
+  const evaluated0 = validate1188.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24700,17 +24527,17 @@ function validate1199(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1199.errors = vErrors;
+  validate1188.errors = vErrors;
   return errors === 0;
 }
-validate1199.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r422 = validate1201;
-const schema571 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r422" };
-function validate1201(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1188.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPodBilling__r422 = validate1190;
+const schema566 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r422" };
+function validate1190(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1201.evaluated;
+  const evaluated0 = validate1190.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24721,17 +24548,17 @@ function validate1201(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1201.errors = vErrors;
+  validate1190.errors = vErrors;
   return errors === 0;
 }
-validate1201.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r429 = validate1203;
-const schema572 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r429" };
-function validate1203(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1190.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPodBilling__r429 = validate1192;
+const schema567 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r429" };
+function validate1192(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1203.evaluated;
+  const evaluated0 = validate1192.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24742,17 +24569,17 @@ function validate1203(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1203.errors = vErrors;
+  validate1192.errors = vErrors;
   return errors === 0;
 }
-validate1203.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__r500 = validate1205;
-const schema573 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r500" };
-function validate1205(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1192.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listPodBilling__r500 = validate1194;
+const schema568 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__r500" };
+function validate1194(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1205.evaluated;
+  const evaluated0 = validate1194.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24763,17 +24590,17 @@ function validate1205(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1205.errors = vErrors;
+  validate1194.errors = vErrors;
   return errors === 0;
 }
-validate1205.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r200 = validate1207;
-const schema574 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListServerlessBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r200" };
-function validate1207(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1194.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listServerlessBilling__r200 = validate1196;
+const schema569 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListServerlessBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r200" };
+function validate1196(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1207.evaluated;
+  const evaluated0 = validate1196.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24784,17 +24611,17 @@ function validate1207(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
     errors = vErrors.length;
   }
-  validate1207.errors = vErrors;
+  validate1196.errors = vErrors;
   return errors === 0;
 }
-validate1207.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r400 = validate1209;
-const schema575 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r400" };
-function validate1209(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1196.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const listServerlessBilling__r400 = validate1198;
+const schema570 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r400" };
+function validate1198(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1209.evaluated;
+  const evaluated0 = validate1198.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24805,17 +24632,17 @@ function validate1209(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1209.errors = vErrors;
+  validate1198.errors = vErrors;
   return errors === 0;
 }
-validate1209.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r401 = validate1211;
-const schema576 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r401" };
-function validate1211(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1198.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listServerlessBilling__r401 = validate1200;
+const schema571 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r401" };
+function validate1200(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1211.evaluated;
+  const evaluated0 = validate1200.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24826,17 +24653,17 @@ function validate1211(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1211.errors = vErrors;
+  validate1200.errors = vErrors;
   return errors === 0;
 }
-validate1211.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r403 = validate1213;
-const schema577 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r403" };
-function validate1213(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1200.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listServerlessBilling__r403 = validate1202;
+const schema572 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r403" };
+function validate1202(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1213.evaluated;
+  const evaluated0 = validate1202.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24847,17 +24674,17 @@ function validate1213(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1213.errors = vErrors;
+  validate1202.errors = vErrors;
   return errors === 0;
 }
-validate1213.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r405 = validate1215;
-const schema578 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r405" };
-function validate1215(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1202.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listServerlessBilling__r405 = validate1204;
+const schema573 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r405" };
+function validate1204(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1215.evaluated;
+  const evaluated0 = validate1204.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24868,17 +24695,17 @@ function validate1215(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1215.errors = vErrors;
+  validate1204.errors = vErrors;
   return errors === 0;
 }
-validate1215.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r422 = validate1217;
-const schema579 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r422" };
-function validate1217(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1204.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listServerlessBilling__r422 = validate1206;
+const schema574 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r422" };
+function validate1206(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1217.evaluated;
+  const evaluated0 = validate1206.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24889,17 +24716,17 @@ function validate1217(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1217.errors = vErrors;
+  validate1206.errors = vErrors;
   return errors === 0;
 }
-validate1217.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r429 = validate1219;
-const schema580 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r429" };
-function validate1219(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1206.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listServerlessBilling__r429 = validate1208;
+const schema575 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r429" };
+function validate1208(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1219.evaluated;
+  const evaluated0 = validate1208.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24910,17 +24737,17 @@ function validate1219(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1219.errors = vErrors;
+  validate1208.errors = vErrors;
   return errors === 0;
 }
-validate1219.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__r500 = validate1221;
-const schema581 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r500" };
-function validate1221(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1208.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listServerlessBilling__r500 = validate1210;
+const schema576 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__r500" };
+function validate1210(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1221.evaluated;
+  const evaluated0 = validate1210.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24931,17 +24758,17 @@ function validate1221(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1221.errors = vErrors;
+  validate1210.errors = vErrors;
   return errors === 0;
 }
-validate1221.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r200 = validate1223;
-const schema582 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r200" };
-function validate1223(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1210.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBilling__r200 = validate1212;
+const schema577 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListEndpointBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r200" };
+function validate1212(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1223.evaluated;
+  const evaluated0 = validate1212.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24952,17 +24779,17 @@ function validate1223(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
     errors = vErrors.length;
   }
-  validate1223.errors = vErrors;
+  validate1212.errors = vErrors;
   return errors === 0;
 }
-validate1223.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r400 = validate1225;
-const schema583 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r400" };
-function validate1225(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1212.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBilling__r400 = validate1214;
+const schema578 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r400" };
+function validate1214(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1225.evaluated;
+  const evaluated0 = validate1214.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24973,17 +24800,17 @@ function validate1225(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1225.errors = vErrors;
+  validate1214.errors = vErrors;
   return errors === 0;
 }
-validate1225.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r401 = validate1227;
-const schema584 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r401" };
-function validate1227(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1214.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBilling__r401 = validate1216;
+const schema579 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r401" };
+function validate1216(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1227.evaluated;
+  const evaluated0 = validate1216.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24994,17 +24821,17 @@ function validate1227(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1227.errors = vErrors;
+  validate1216.errors = vErrors;
   return errors === 0;
 }
-validate1227.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r403 = validate1229;
-const schema585 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r403" };
-function validate1229(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1216.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBilling__r403 = validate1218;
+const schema580 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r403" };
+function validate1218(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1229.evaluated;
+  const evaluated0 = validate1218.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -25015,17 +24842,17 @@ function validate1229(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1229.errors = vErrors;
+  validate1218.errors = vErrors;
   return errors === 0;
 }
-validate1229.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r405 = validate1231;
-const schema586 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r405" };
-function validate1231(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1218.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBilling__r405 = validate1220;
+const schema581 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r405" };
+function validate1220(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1231.evaluated;
+  const evaluated0 = validate1220.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -25036,17 +24863,17 @@ function validate1231(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1231.errors = vErrors;
+  validate1220.errors = vErrors;
   return errors === 0;
 }
-validate1231.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r422 = validate1233;
-const schema587 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r422" };
-function validate1233(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1220.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBilling__r422 = validate1222;
+const schema582 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r422" };
+function validate1222(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1233.evaluated;
+  const evaluated0 = validate1222.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -25057,17 +24884,17 @@ function validate1233(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1233.errors = vErrors;
+  validate1222.errors = vErrors;
   return errors === 0;
 }
-validate1233.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r429 = validate1235;
-const schema588 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r429" };
-function validate1235(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1222.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBilling__r429 = validate1224;
+const schema583 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r429" };
+function validate1224(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1235.evaluated;
+  const evaluated0 = validate1224.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -25078,17 +24905,17 @@ function validate1235(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1235.errors = vErrors;
+  validate1224.errors = vErrors;
   return errors === 0;
 }
-validate1235.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__r500 = validate1237;
-const schema589 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r500" };
-function validate1237(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1224.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBilling__r500 = validate1226;
+const schema584 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__r500" };
+function validate1226(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1237.evaluated;
+  const evaluated0 = validate1226.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -25099,17 +24926,17 @@ function validate1237(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1237.errors = vErrors;
+  validate1226.errors = vErrors;
   return errors === 0;
 }
-validate1237.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r200 = validate1239;
-const schema590 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListNetworkVolumeBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r200" };
-function validate1239(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1226.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumeBilling__r200 = validate1228;
+const schema585 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListNetworkVolumeBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r200" };
+function validate1228(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1239.evaluated;
+  const evaluated0 = validate1228.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -25120,17 +24947,17 @@ function validate1239(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
     errors = vErrors.length;
   }
-  validate1239.errors = vErrors;
+  validate1228.errors = vErrors;
   return errors === 0;
 }
-validate1239.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r400 = validate1241;
-const schema591 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r400" };
-function validate1241(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1228.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumeBilling__r400 = validate1230;
+const schema586 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r400" };
+function validate1230(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1241.evaluated;
+  const evaluated0 = validate1230.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -25141,17 +24968,17 @@ function validate1241(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1241.errors = vErrors;
+  validate1230.errors = vErrors;
   return errors === 0;
 }
-validate1241.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r401 = validate1243;
-const schema592 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r401" };
-function validate1243(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1230.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumeBilling__r401 = validate1232;
+const schema587 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r401" };
+function validate1232(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1243.evaluated;
+  const evaluated0 = validate1232.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -25162,17 +24989,17 @@ function validate1243(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1243.errors = vErrors;
+  validate1232.errors = vErrors;
   return errors === 0;
 }
-validate1243.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r403 = validate1245;
-const schema593 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r403" };
-function validate1245(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1232.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumeBilling__r403 = validate1234;
+const schema588 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r403" };
+function validate1234(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1245.evaluated;
+  const evaluated0 = validate1234.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -25183,17 +25010,17 @@ function validate1245(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1245.errors = vErrors;
+  validate1234.errors = vErrors;
   return errors === 0;
 }
-validate1245.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r405 = validate1247;
-const schema594 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r405" };
-function validate1247(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1234.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumeBilling__r405 = validate1236;
+const schema589 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r405" };
+function validate1236(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1247.evaluated;
+  const evaluated0 = validate1236.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -25204,17 +25031,17 @@ function validate1247(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1247.errors = vErrors;
+  validate1236.errors = vErrors;
   return errors === 0;
 }
-validate1247.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r422 = validate1249;
-const schema595 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r422" };
-function validate1249(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1236.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumeBilling__r422 = validate1238;
+const schema590 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r422" };
+function validate1238(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1249.evaluated;
+  const evaluated0 = validate1238.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -25225,17 +25052,17 @@ function validate1249(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1249.errors = vErrors;
+  validate1238.errors = vErrors;
   return errors === 0;
 }
-validate1249.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r429 = validate1251;
-const schema596 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r429" };
-function validate1251(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1238.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumeBilling__r429 = validate1240;
+const schema591 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r429" };
+function validate1240(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1251.evaluated;
+  const evaluated0 = validate1240.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -25246,17 +25073,17 @@ function validate1251(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1251.errors = vErrors;
+  validate1240.errors = vErrors;
   return errors === 0;
 }
-validate1251.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__r500 = validate1253;
-const schema597 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r500" };
-function validate1253(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1240.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumeBilling__r500 = validate1242;
+const schema592 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__r500" };
+function validate1242(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1253.evaluated;
+  const evaluated0 = validate1242.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -25267,17 +25094,17 @@ function validate1253(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1253.errors = vErrors;
+  validate1242.errors = vErrors;
   return errors === 0;
 }
-validate1253.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r200 = validate1255;
-const schema598 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListClusterBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r200" };
-function validate1255(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1242.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterBilling__r200 = validate1244;
+const schema593 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/ListClusterBillingResponse", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r200" };
+function validate1244(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1255.evaluated;
+  const evaluated0 = validate1244.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -25288,17 +25115,17 @@ function validate1255(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
     errors = vErrors.length;
   }
-  validate1255.errors = vErrors;
+  validate1244.errors = vErrors;
   return errors === 0;
 }
-validate1255.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r400 = validate1257;
-const schema599 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r400" };
-function validate1257(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1244.evaluated = { "props": { "records": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterBilling__r400 = validate1246;
+const schema594 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r400" };
+function validate1246(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1257.evaluated;
+  const evaluated0 = validate1246.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -25309,17 +25136,17 @@ function validate1257(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1257.errors = vErrors;
+  validate1246.errors = vErrors;
   return errors === 0;
 }
-validate1257.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r401 = validate1259;
-const schema600 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r401" };
-function validate1259(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1246.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterBilling__r401 = validate1248;
+const schema595 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r401" };
+function validate1248(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1259.evaluated;
+  const evaluated0 = validate1248.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -25330,17 +25157,17 @@ function validate1259(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1259.errors = vErrors;
+  validate1248.errors = vErrors;
   return errors === 0;
 }
-validate1259.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r403 = validate1261;
-const schema601 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r403" };
-function validate1261(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1248.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterBilling__r403 = validate1250;
+const schema596 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r403" };
+function validate1250(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1261.evaluated;
+  const evaluated0 = validate1250.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -25351,17 +25178,17 @@ function validate1261(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1261.errors = vErrors;
+  validate1250.errors = vErrors;
   return errors === 0;
 }
-validate1261.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r405 = validate1263;
-const schema602 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r405" };
-function validate1263(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1250.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterBilling__r405 = validate1252;
+const schema597 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r405" };
+function validate1252(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1263.evaluated;
+  const evaluated0 = validate1252.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -25372,17 +25199,17 @@ function validate1263(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1263.errors = vErrors;
+  validate1252.errors = vErrors;
   return errors === 0;
 }
-validate1263.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r422 = validate1265;
-const schema603 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r422" };
-function validate1265(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1252.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterBilling__r422 = validate1254;
+const schema598 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r422" };
+function validate1254(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1265.evaluated;
+  const evaluated0 = validate1254.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -25393,17 +25220,17 @@ function validate1265(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1265.errors = vErrors;
+  validate1254.errors = vErrors;
   return errors === 0;
 }
-validate1265.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r429 = validate1267;
-const schema604 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r429" };
-function validate1267(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1254.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterBilling__r429 = validate1256;
+const schema599 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r429" };
+function validate1256(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1267.evaluated;
+  const evaluated0 = validate1256.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -25414,17 +25241,17 @@ function validate1267(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1267.errors = vErrors;
+  validate1256.errors = vErrors;
   return errors === 0;
 }
-validate1267.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__r500 = validate1269;
-const schema605 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r500" };
-function validate1269(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1256.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterBilling__r500 = validate1258;
+const schema600 = { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Problem", "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__r500" };
+function validate1258(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1269.evaluated;
+  const evaluated0 = validate1258.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -25435,10 +25262,10 @@ function validate1269(data, { instancePath = "", parentData, parentDataProperty,
     vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
     errors = vErrors.length;
   }
-  validate1269.errors = vErrors;
+  validate1258.errors = vErrors;
   return errors === 0;
 }
-validate1269.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
+validate1258.evaluated = { "props": { "title": true, "status": true, "detail": true, "errors": true }, "dynamicProps": false, "dynamicItems": false };
 export {
   createCluster__body,
   createCluster__r201,
@@ -25709,21 +25536,17 @@ export {
   listEndpointBilling__r429,
   listEndpointBilling__r500,
   listEndpointBuilds__r200,
-  listEndpointBuilds__r400,
   listEndpointBuilds__r401,
   listEndpointBuilds__r403,
   listEndpointBuilds__r404,
   listEndpointBuilds__r405,
-  listEndpointBuilds__r422,
   listEndpointBuilds__r429,
   listEndpointBuilds__r500,
   listEndpointReleases__r200,
-  listEndpointReleases__r400,
   listEndpointReleases__r401,
   listEndpointReleases__r403,
   listEndpointReleases__r404,
   listEndpointReleases__r405,
-  listEndpointReleases__r422,
   listEndpointReleases__r429,
   listEndpointReleases__r500,
   listEndpointWorkers__r200,
@@ -25911,7 +25734,6 @@ export {
   schema__NetworkVolumeBillingMetadata,
   schema__NetworkVolumeBillingQuery,
   schema__NetworkVolumeBillingRecord,
-  schema__Pagination,
   schema__PersistentMount,
   schema__Pod,
   schema__PodAction,

@@ -2342,7 +2342,7 @@ function validate74(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate74.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
 const listEndpointReleases__params = validate75;
-const schema41 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": { "cursor": { "type": "string", "minLength": 1, "maxLength": 512, "example": "eyJvcCI6Imxpc3RFbmRwb2ludEJ1aWxkcyJ9" }, "limit": { "type": "integer", "minimum": 1, "maximum": 1e3, "example": 50 } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__params" };
+const schema41 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__params" };
 function validate75(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2445,131 +2445,22 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.query !== void 0) {
       let data2 = data.query;
-      if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
-        if (data2.cursor !== void 0) {
-          let data3 = data2.cursor;
-          if (typeof data3 !== "string") {
-            let dataType1 = typeof data3;
-            let coerced1 = void 0;
-            if (dataType1 == "object" && Array.isArray(data3) && data3.length == 1) {
-              data3 = data3[0];
-              dataType1 = typeof data3;
-              if (typeof data3 === "string") {
-                coerced1 = data3;
-              }
-            }
-            if (!(coerced1 !== void 0)) {
-              if (dataType1 == "number" || dataType1 == "boolean") {
-                coerced1 = "" + data3;
-              } else if (data3 === null) {
-                coerced1 = "";
-              } else {
-                const err6 = { instancePath: instancePath + "/query/cursor", schemaPath: "#/properties/query/properties/cursor/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err6];
-                } else {
-                  vErrors.push(err6);
-                }
-                errors++;
-              }
-            }
-            if (coerced1 !== void 0) {
-              data3 = coerced1;
-              if (data2 !== void 0) {
-                data2["cursor"] = coerced1;
-              }
-            }
-          }
-          if (typeof data3 === "string") {
-            if (func1(data3) > 512) {
-              const err7 = { instancePath: instancePath + "/query/cursor", schemaPath: "#/properties/query/properties/cursor/maxLength", keyword: "maxLength", params: { limit: 512 }, message: "must NOT have more than 512 characters" };
-              if (vErrors === null) {
-                vErrors = [err7];
-              } else {
-                vErrors.push(err7);
-              }
-              errors++;
-            }
-            if (func1(data3) < 1) {
-              const err8 = { instancePath: instancePath + "/query/cursor", schemaPath: "#/properties/query/properties/cursor/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-              if (vErrors === null) {
-                vErrors = [err8];
-              } else {
-                vErrors.push(err8);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data2.limit !== void 0) {
-          let data4 = data2.limit;
-          if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
-            let dataType2 = typeof data4;
-            let coerced2 = void 0;
-            if (dataType2 == "object" && Array.isArray(data4) && data4.length == 1) {
-              data4 = data4[0];
-              dataType2 = typeof data4;
-              if (typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4)) {
-                coerced2 = data4;
-              }
-            }
-            if (!(coerced2 !== void 0)) {
-              if (dataType2 === "boolean" || data4 === null || dataType2 === "string" && data4 && data4 == +data4 && !(data4 % 1)) {
-                coerced2 = +data4;
-              } else {
-                const err9 = { instancePath: instancePath + "/query/limit", schemaPath: "#/properties/query/properties/limit/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-                if (vErrors === null) {
-                  vErrors = [err9];
-                } else {
-                  vErrors.push(err9);
-                }
-                errors++;
-              }
-            }
-            if (coerced2 !== void 0) {
-              data4 = coerced2;
-              if (data2 !== void 0) {
-                data2["limit"] = coerced2;
-              }
-            }
-          }
-          if (typeof data4 == "number" && isFinite(data4)) {
-            if (data4 > 1e3 || isNaN(data4)) {
-              const err10 = { instancePath: instancePath + "/query/limit", schemaPath: "#/properties/query/properties/limit/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e3 }, message: "must be <= 1000" };
-              if (vErrors === null) {
-                vErrors = [err10];
-              } else {
-                vErrors.push(err10);
-              }
-              errors++;
-            }
-            if (data4 < 1 || isNaN(data4)) {
-              const err11 = { instancePath: instancePath + "/query/limit", schemaPath: "#/properties/query/properties/limit/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
-              if (vErrors === null) {
-                vErrors = [err11];
-              } else {
-                vErrors.push(err11);
-              }
-              errors++;
-            }
-          }
-        }
-      } else {
-        const err12 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
+        const err6 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err12];
+          vErrors = [err6];
         } else {
-          vErrors.push(err12);
+          vErrors.push(err6);
         }
         errors++;
       }
     }
   } else {
-    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err13];
+      vErrors = [err7];
     } else {
-      vErrors.push(err13);
+      vErrors.push(err7);
     }
     errors++;
   }
@@ -2875,7 +2766,7 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate76.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
 const listEndpointBuilds__params = validate78;
-const schema43 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": { "cursor": { "type": "string", "minLength": 1, "maxLength": 512, "example": "eyJvcCI6Imxpc3RFbmRwb2ludEJ1aWxkcyJ9" }, "limit": { "type": "integer", "minimum": 1, "maximum": 100, "example": 50 } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__params" };
+const schema43 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__params" };
 function validate78(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2978,131 +2869,22 @@ function validate78(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.query !== void 0) {
       let data2 = data.query;
-      if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
-        if (data2.cursor !== void 0) {
-          let data3 = data2.cursor;
-          if (typeof data3 !== "string") {
-            let dataType1 = typeof data3;
-            let coerced1 = void 0;
-            if (dataType1 == "object" && Array.isArray(data3) && data3.length == 1) {
-              data3 = data3[0];
-              dataType1 = typeof data3;
-              if (typeof data3 === "string") {
-                coerced1 = data3;
-              }
-            }
-            if (!(coerced1 !== void 0)) {
-              if (dataType1 == "number" || dataType1 == "boolean") {
-                coerced1 = "" + data3;
-              } else if (data3 === null) {
-                coerced1 = "";
-              } else {
-                const err6 = { instancePath: instancePath + "/query/cursor", schemaPath: "#/properties/query/properties/cursor/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err6];
-                } else {
-                  vErrors.push(err6);
-                }
-                errors++;
-              }
-            }
-            if (coerced1 !== void 0) {
-              data3 = coerced1;
-              if (data2 !== void 0) {
-                data2["cursor"] = coerced1;
-              }
-            }
-          }
-          if (typeof data3 === "string") {
-            if (func1(data3) > 512) {
-              const err7 = { instancePath: instancePath + "/query/cursor", schemaPath: "#/properties/query/properties/cursor/maxLength", keyword: "maxLength", params: { limit: 512 }, message: "must NOT have more than 512 characters" };
-              if (vErrors === null) {
-                vErrors = [err7];
-              } else {
-                vErrors.push(err7);
-              }
-              errors++;
-            }
-            if (func1(data3) < 1) {
-              const err8 = { instancePath: instancePath + "/query/cursor", schemaPath: "#/properties/query/properties/cursor/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-              if (vErrors === null) {
-                vErrors = [err8];
-              } else {
-                vErrors.push(err8);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data2.limit !== void 0) {
-          let data4 = data2.limit;
-          if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
-            let dataType2 = typeof data4;
-            let coerced2 = void 0;
-            if (dataType2 == "object" && Array.isArray(data4) && data4.length == 1) {
-              data4 = data4[0];
-              dataType2 = typeof data4;
-              if (typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4)) {
-                coerced2 = data4;
-              }
-            }
-            if (!(coerced2 !== void 0)) {
-              if (dataType2 === "boolean" || data4 === null || dataType2 === "string" && data4 && data4 == +data4 && !(data4 % 1)) {
-                coerced2 = +data4;
-              } else {
-                const err9 = { instancePath: instancePath + "/query/limit", schemaPath: "#/properties/query/properties/limit/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-                if (vErrors === null) {
-                  vErrors = [err9];
-                } else {
-                  vErrors.push(err9);
-                }
-                errors++;
-              }
-            }
-            if (coerced2 !== void 0) {
-              data4 = coerced2;
-              if (data2 !== void 0) {
-                data2["limit"] = coerced2;
-              }
-            }
-          }
-          if (typeof data4 == "number" && isFinite(data4)) {
-            if (data4 > 100 || isNaN(data4)) {
-              const err10 = { instancePath: instancePath + "/query/limit", schemaPath: "#/properties/query/properties/limit/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
-              if (vErrors === null) {
-                vErrors = [err10];
-              } else {
-                vErrors.push(err10);
-              }
-              errors++;
-            }
-            if (data4 < 1 || isNaN(data4)) {
-              const err11 = { instancePath: instancePath + "/query/limit", schemaPath: "#/properties/query/properties/limit/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
-              if (vErrors === null) {
-                vErrors = [err11];
-              } else {
-                vErrors.push(err11);
-              }
-              errors++;
-            }
-          }
-        }
-      } else {
-        const err12 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
+        const err6 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err12];
+          vErrors = [err6];
         } else {
-          vErrors.push(err12);
+          vErrors.push(err6);
         }
         errors++;
       }
     }
   } else {
-    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err13];
+      vErrors = [err7];
     } else {
-      vErrors.push(err13);
+      vErrors.push(err7);
     }
     errors++;
   }

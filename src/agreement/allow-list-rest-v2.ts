@@ -32,8 +32,6 @@ export const REST_V2_CONDITIONS = {
   'v2-workers-given': (_q: Query, b: Body) => has(b, 'workers'),
   /** RESTV2-CLUSTER-003: a cluster takes no template, so without image it is refused (400, not a schema 422). */
   'v2-no-image': (_q: Query, b: Body) => !has(b, 'image'),
-  /** RESTV2-PAGE-001: a cursor given; only one this list issued (same endpoint and limit) resumes it. */
-  'v2-cursor-given': (q: Query) => has(q, 'cursor'),
   /** RESTV2-BUILD-003: the run creates no build (only a push can start one), so every buildId it sends is unknown. */
   'v2-build-unknown': () => true,
   /** RESTV2-ACTION-002: an action the pod's current status may not allow. */
@@ -75,7 +73,6 @@ export const REST_V2_ALLOWED_REFUSALS: readonly RefusalEntry<CommonCondition | R
     errorPath: ['include', ...AVAILABILITY_FILTERS].map((name) => `/query/${name}`), exact: true },
   { rule: 'RESTV2-BILLING-002', surface: 'restV2', status: 400, when: 'v2-billing-window', errorPath: ['/query/startTime', '/query/endTime', '/query/lastN', '/query/bucketSize'], exact: true,
     operations: ['listBilling', 'listPodBilling', 'listServerlessBilling', 'listEndpointBilling', 'listNetworkVolumeBilling', 'listClusterBilling'] },
-  { rule: 'RESTV2-PAGE-001', surface: 'restV2', status: 422, when: 'v2-cursor-given', operations: ['listEndpointBuilds', 'listEndpointReleases'], errorPath: '/query/cursor', exact: true },
   // Stored state.
   { rule: 'RESTV2-ACTION-002', surface: 'restV2', status: 409, when: 'v2-pod-state', operations: ['podAction'] },
   { rule: 'RESTV2-VOLUME-002', surface: 'restV2', status: 400, when: 'size-given', operations: ['updateNetworkVolume'], errorPath: '/body/size' },

@@ -3,10 +3,9 @@
  * operations, `stream(operationId, args)` for the 3 SSE log operations, resource helpers on top, the
  * last rate-limit state seen (`rateLimit`) and the non-throwing openapi-fetch layer (`raw`).
  *
- * Lists: the service wraps every list (`{"pods": [...]}`); most have no pagination, so their helpers
- * resolve the unwrapped array. Builds and releases are cursor-paginated: `serverless.builds.list(id)` and
- * `serverless.allReleases(id)` are async iterators over every item, page after page. Answers that carry
- * more than a list (workers + summary, releases + rollout, billing records + metadata) are returned whole.
+ * Lists: the service wraps every list (`{"pods": [...]}`) and paginates none, so their helpers resolve the
+ * unwrapped array (`serverless.builds.list(id)`: the 100 most recent builds). Answers that carry more than a
+ * list (workers + summary, releases + rollout, billing records + metadata) are returned whole.
  */
 import type { CallOptions } from '../http.js';
 import { compact } from '../http.js';
@@ -115,16 +114,6 @@ export function createRestV2Client(options: RestV2ClientOptions) {
     <K extends RestV2JsonOperationId>(id: K) =>
     (value: string, query?: RestV2QueryParams<K>, o?: CallOptions) =>
       request(id, { path: { id: value }, query } as unknown as RestV2Args<K>, o);
-  /** Every item of a cursor-paginated list, page after page (`pagination.nextCursor`), newest first. */
-  async function* paginate<K extends 'listEndpointBuilds' | 'listEndpointReleases', Key extends ListKey<K>>(
-    id: K, key: Key, endpointId: string, query?: RestV2QueryParams<K>, o?: CallOptions,
-  ): AsyncGenerator<Item<K, Key> extends readonly (infer T)[] ? T : never> {
-    for (let cursor: string | undefined; ;) {
-      const page = (await request(id, { path: { id: endpointId }, query: { ...query, cursor } } as never, o)) as never as Record<string, never[]> & { pagination: { nextCursor?: string } };
-      yield* page[key]!;
-      if (!(cursor = page.pagination.nextCursor)) return;
-    }
-  }
   const updateById =
     <K extends RestV2JsonOperationId>(id: K) =>
     (value: string, body: RestV2RequestBody<K>, o?: CallOptions) =>
@@ -155,13 +144,11 @@ export function createRestV2Client(options: RestV2ClientOptions) {
       delete: byId('deleteEndpoint'),
       /** `{workers, summary, endpointVersion}` (not unwrapped: the summary matters). */
       workers: byId('listEndpointWorkers'),
-      /** `{endpointVersion, rollout, releases, pagination}`: the first page (not unwrapped: the rollout matters). */
-      releases: getById('listEndpointReleases'),
-      /** Every release, newest first, following the cursor pages. */
-      allReleases: (id: string, query?: RestV2QueryParams<'listEndpointReleases'>, o?: CallOptions) => paginate('listEndpointReleases', 'releases', id, query, o),
+      /** `{endpointVersion, rollout, releases}`, releases newest first (not unwrapped: the rollout matters). */
+      releases: byId('listEndpointReleases'),
       builds: {
-        /** Every build of the endpoint, newest first: an async iterator over the cursor pages (`limit` = page size). */
-        list: (id: string, query?: RestV2QueryParams<'listEndpointBuilds'>, o?: CallOptions) => paginate('listEndpointBuilds', 'builds', id, query, o),
+        /** The endpoint's 100 most recent builds, newest first (older ones: `get` by id). */
+        list: listOf('listEndpointBuilds', 'builds'),
         get: (id: string, buildId: string, o?: CallOptions) => request('getEndpointBuild', { path: { id, buildId } }, o),
         logs: (id: string, buildId: string, o?: LogStreamOptions) => logLines('getEndpointBuildLogs', { path: { id, buildId } }, o),
       },

@@ -1,15 +1,15 @@
-// REST v2 builds of an endpoint: listEndpointBuilds (cursor pages, newest first), getEndpointBuild and
-// getEndpointBuildLogs (SSE, like worker logs), over the mock's BuildBook (builds.ts).
+// REST v2 builds of an endpoint: listEndpointBuilds (the 100 most recent, newest first, not paginated, as the
+// API reference states), getEndpointBuild (any kept build) and getEndpointBuildLogs (SSE, like worker logs),
+// over the mock's BuildBook (builds.ts).
 import type { MockCore } from '../core.js';
 import type { BuildRecord } from './builds.js';
-import { isReply, malformedCursor, pageOf } from './cursor.js';
 import { cursorOf, logStream } from './logs.js';
 import type { LogSourceName } from './log-lines.js';
 import { problem } from './problem.js';
 import { json, type V2Handler, type V2Reply } from './types.js';
 
-/** Builds per page when `limit` is left out (the spec's default). */
-export const BUILDS_DEFAULT_LIMIT = 100;
+/** Builds listEndpointBuilds answers at most: the most recent ones (RESTV2-PAGE-001). */
+export const BUILDS_LIST_MAX = 100;
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString().replace('.000Z', 'Z'));
 
 export function renderBuild(b: BuildRecord): Record<string, unknown> {
@@ -27,14 +27,10 @@ function buildOf(core: MockCore, params: Record<string, string>): BuildRecord | 
 }
 
 export const buildHandlers: Record<string, V2Handler> = {
-  listEndpointBuilds: (core, { params, query }) => {
-    const malformed = malformedCursor(query);
-    if (malformed) return malformed;
+  listEndpointBuilds: (core, { params }) => {
     const endpointId = params['id']!;
     if (!core.store.endpoints.has(endpointId)) return problem(404, `endpoint ${endpointId} not found`);
-    const page = pageOf(core.builds.list(endpointId), (b) => b.seq, { op: 'listEndpointBuilds', id: endpointId }, query, BUILDS_DEFAULT_LIMIT);
-    if (isReply(page)) return page;
-    return json(200, { builds: page.items.map(renderBuild), pagination: page.pagination });
+    return json(200, { builds: core.builds.list(endpointId).slice(0, BUILDS_LIST_MAX).map(renderBuild) });
   },
   getEndpointBuild: (core, { params }) => {
     const build = buildOf(core, params);

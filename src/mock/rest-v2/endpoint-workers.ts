@@ -5,7 +5,6 @@ import type { MockCore } from '../core.js';
 import { currentRelease, releasesOf } from '../state/releases.js';
 import type { EndpointRecord, Worker } from '../types.js';
 import type { BuildRelease } from './build-release.js';
-import { isReply, malformedCursor, pageOf } from './cursor.js';
 import { problem } from './problem.js';
 import { json, type V2Handler } from './types.js';
 
@@ -56,20 +55,14 @@ const listEndpointWorkers: V2Handler = (core, { params }) => {
   });
 };
 
-/** Releases per page when `limit` is left out (the spec's default). */
-export const RELEASES_DEFAULT_LIMIT = 1000;
-
-const listEndpointReleases: V2Handler = (core, { params, query }) => {
-  const malformed = malformedCursor(query);
-  if (malformed) return malformed;
+const listEndpointReleases: V2Handler = (core, { params }) => {
   const e = core.store.endpoints.get(params['id']!);
   if (!e) return problem(404, 'endpoint not found');
   const workers = core.engine.workersOf(e.id);
   const latest = currentRelease(e);
   const onLatest = workers.filter((w) => w.release >= latest).length;
-  const page = pageOf([...releasesOf(e)].reverse() as BuildRelease[], (r) => r.version, { op: 'listEndpointReleases', id: e.id }, query, RELEASES_DEFAULT_LIMIT);
-  if (isReply(page)) return page;
-  const releases = page.items.map((r) => ({
+  // Every kept release in one answer, newest first: the API reference paginates none of them.
+  const releases = ([...releasesOf(e)].reverse() as BuildRelease[]).map((r) => ({
     id: `${e.id}-r${r.version}`,
     version: r.version,
     source: r.source ?? 'MANUAL',
@@ -85,10 +78,10 @@ const listEndpointReleases: V2Handler = (core, { params, query }) => {
       inProgress: onLatest < workers.length,
       workersOnLatest: onLatest,
       workersTotal: workers.length,
-      percentOnLatest: workers.length === 0 ? 100 : Math.floor((onLatest * 100) / workers.length),
+      // 0 with no workers, as RolloutSummary.percentOnLatest is documented.
+      percentOnLatest: workers.length === 0 ? 0 : Math.floor((onLatest * 100) / workers.length),
     },
     releases,
-    pagination: page.pagination,
   });
 };
 
