@@ -3982,6 +3982,26 @@ export const rules = [
     ]
   },
   {
+    "id": "RESTV2-POD-009",
+    "title": "createPod with globalNetworking true for a CPU pod, for a GPU that is not NVIDIA, or with dataCenterIds none of which supports global networking is answered 400 naming /body/globalNetworking and stores nothing; otherwise the pod is placed in a data centre with globalNetwork true and reports globalNetworking {enabled: true, ip, internalDns: <podId>.runpod.internal}. updatePod globalNetworking takes effect on the next start or restart, not live: the pod reports its old state until then.",
+    "seed": "rest-v2 › POST /v2/pods; rest-v2 › PATCH /v2/pods/{id}; rest-v2 › CreatePodRequest; rest-v2 › UpdatePodRequest; rest-v2 › PodGlobalNetworking; rest-v2 › GET /v2/catalog/datacenters",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "values": {
+      "status": 400
+    },
+    "operations": [
+      "createPod",
+      "updatePod",
+      "podAction",
+      "getPod",
+      "listDataCenters",
+      "listGpuTypes"
+    ]
+  },
+  {
     "id": "RESTV2-ACTION-001",
     "title": "A new pod is PROVISIONING, then STARTING, then RUNNING, and its actions are at every moment those of its status (RUNNING stop, restart, terminate; EXITED and ERROR start, terminate; PROVISIONING and STARTING stop, terminate); the mock takes 2 s to provision and 3 s to start on its clock.",
     "seed": "rest-v2 › POST /v2/pods/{id}/action; rest-v2 › PodStatus; rest-v2 › POST /v2/pods",

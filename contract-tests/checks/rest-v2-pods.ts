@@ -185,6 +185,31 @@ defineCheck('RESTV2-POD-008', async (ctx) => {
   expect(typeof pod.dataCenterId === 'string' && pod.dataCenterId !== '', 'placed pod reports no dataCenterId');
 });
 
+defineCheck('RESTV2-POD-009', async (ctx) => {
+  const status = ctx.value<number>('status');
+  const dcs = (await ctx.v2('listDataCenters', {})).body.dataCenters as { id: string; globalNetwork: boolean }[];
+  const withGlobal = new Set(dcs.filter((d) => d.globalNetwork).map((d) => d.id));
+  const without = dcs.filter((d) => !d.globalNetwork).map((d) => d.id).slice(0, 64);
+  const notNvidia = ((await ctx.v2('listGpuTypes', {})).body.gpus as { id: string; manufacturer: string }[]).find((g) => g.manufacturer !== 'NVIDIA');
+  const on = { globalNetworking: true };
+  const cases: [string, Record<string, unknown>, number, string][] = [['a CPU pod', { cpu: { id: 'cpu3c', vcpuCount: 2 }, ...on }, status, '/body/globalNetworking']];
+  if (notNvidia) cases.push([`a ${notNvidia.manufacturer} GPU`, { gpu: { id: notNvidia.id, count: 1 }, ...on }, status, '/body/globalNetworking']);
+  if (without.length > 0) cases.push(['only data centres without global networking', { gpu: POD_GPU, dataCenterIds: without, ...on }, status, '/body/globalNetworking']);
+  await createsNoPod(ctx, cases);
+
+  const pod = await v2Pod(ctx, on);
+  expect(withGlobal.has(pod.dataCenterId), `a globally networked pod placed in ${String(pod.dataCenterId)}, which has no global networking`);
+  const net = pod.globalNetworking as { enabled: boolean; ip?: string; internalDns?: string };
+  expect(net.enabled === true && typeof net.ip === 'string' && net.internalDns === `${pod.id}.runpod.internal`, `globalNetworking of the new pod: ${JSON.stringify(net)}`);
+  const patched = await ctx.v2('updatePod', { path: { id: pod.id }, body: { globalNetworking: false } });
+  expectStatus(patched, 200, 'updatePod globalNetworking false');
+  expectEqual(patched.body.globalNetworking?.enabled, true, 'globalNetworking.enabled right after the update (it waits for a restart)');
+  await untilStatus(ctx, pod.id, ['RUNNING']);
+  const restarted = await ctx.v2('podAction', { path: { id: pod.id }, body: { action: 'restart' } });
+  expectStatus(restarted, 200, 'podAction restart');
+  expectEqual(restarted.body.globalNetworking, { enabled: false }, 'globalNetworking after the restart');
+});
+
 defineCheck('RESTV2-ACTION-001', async (ctx) => {
   const created = await v2Pod(ctx);
   expect(['PROVISIONING', 'STARTING', 'RUNNING'].includes(created.status), `a new pod is ${created.status}`);

@@ -2627,7 +2627,7 @@ export interface components {
              */
             dataCenterIds?: string[];
             /**
-             * @description Global networking (private network across data centres).
+             * @description Global networking (a private address reachable across data centres). Needs an NVIDIA GPU (a CPU pod or another GPU → 400) and places the pod only in a data centre that supports it (`globalNetwork` of getDataCenter); when none of the allowed ones can take it → 400 naming `/body/globalNetworking`.
              * @default false
              * @example false
              */
@@ -2678,7 +2678,7 @@ export interface components {
             ports?: components["schemas"]["ports"];
             registry?: components["schemas"]["registry"];
             /**
-             * @description Global networking (private network across data centres).
+             * @description Turn global networking on or off. Takes effect on the pod's next start or restart, not live (until then the pod reports its current state). Turning it on needs an NVIDIA GPU and a data centre that supports it → else 400 naming `/body/globalNetworking`.
              * @example true
              */
             globalNetworking?: boolean;
@@ -2917,17 +2917,17 @@ export interface components {
         /** @description Global networking of a pod: whether it is on and its private address and DNS name. */
         PodGlobalNetworking: {
             /**
-             * @description Whether global networking is on.
+             * @description Whether global networking is on (the pod has a global-network address).
              * @example true
              */
             enabled: boolean;
             /**
-             * @description Private IP address.
+             * @description The pod's global-network IP address; present only when enabled.
              * @example 10.65.1.42
              */
             ip?: string;
             /**
-             * @description Private DNS name.
+             * @description `<podId>.runpod.internal`, reachable from the account's other globally networked pods; present only when enabled.
              * @example gfj8b292vyg08g.runpod.internal
              */
             internalDns?: string;

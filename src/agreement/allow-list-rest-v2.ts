@@ -32,6 +32,8 @@ export const REST_V2_CONDITIONS = {
   'v2-workers-given': (_q: Query, b: Body) => has(b, 'workers'),
   /** RESTV2-CLUSTER-003: a cluster takes no template, so without image it is refused (400, not a schema 422). */
   'v2-no-image': (_q: Query, b: Body) => !has(b, 'image'),
+  /** RESTV2-POD-009: global networking asked; a CPU pod, a GPU not NVIDIA or a data centre without it refuses it. */
+  'v2-global-networking': (_q: Query, b: Body) => has(b, 'globalNetworking') && (b as Record<string, unknown>)['globalNetworking'] === true,
   /** RESTV2-BUILD-003: the run creates no build (only a push can start one), so every buildId it sends is unknown. */
   'v2-build-unknown': () => true,
   /** RESTV2-ACTION-002: an action the pod's current status may not allow. */
@@ -65,6 +67,7 @@ export const REST_V2_ALLOWED_REFUSALS: readonly RefusalEntry<CommonCondition | R
   { rule: 'RESTV2-POD-002', surface: 'restV2', status: 400, when: 'v2-mounts-given', operations: ['createCluster'], errorPath: '/body/mounts' },
   { rule: 'RESTV2-TEMPLATE-002', surface: 'restV2', status: 422, when: 'unknown-reference', operations: ['createTemplate', 'updateTemplate'], errorPath: '/body/registry' },
   { rule: 'RESTV2-POD-006', surface: 'restV2', status: 400, when: 'v2-mounts-given', operations: ['updatePod'], errorPath: '/body/mounts' },
+  { rule: 'RESTV2-POD-009', surface: 'restV2', status: 400, when: 'v2-global-networking', operations: ['createPod', 'updatePod'], errorPath: '/body/globalNetworking' },
   { rule: 'RESTV2-ENDPOINT-002', surface: 'restV2', status: 400, when: 'v2-compute-choice', operations: ['createEndpoint', 'updateEndpoint'], errorPath: '/body' },
   { rule: 'RESTV2-ENDPOINT-002', surface: 'restV2', status: 400, when: 'v2-compute-given', operations: ['createEndpoint', 'updateEndpoint'], errorPath: COMPUTE_PATHS },
   { rule: 'RESTV2-ENDPOINT-003', surface: 'restV2', status: 400, when: 'v2-workers-given', operations: ['createEndpoint', 'updateEndpoint'], errorPath: '/body/workers' },

@@ -20,6 +20,8 @@ export interface PlacementRequest {
   fixed?: string;
   /** Members of an Instant Cluster: only GPU types offered for clusters. */
   cluster?: boolean;
+  /** globalNetworking asked: only data centres that support global networking (catalog `globalNetwork`). */
+  globalNetwork?: boolean;
   /** Path prefix of the compute in the request (`/body/gpu`, `/body/compute`). */
   at: { id: string; count: string; cuda: string };
 }
@@ -58,13 +60,28 @@ export function place(core: MockCore, req: PlacementRequest): PlacementResult {
   const candidates = req.fixed !== undefined ? [req.fixed] : req.preferred.length > 0 ? req.preferred : DATA_CENTERS.map((d) => d.id);
   const dc = candidates.find((id) => {
     const known = dataCenter(id);
-    return known !== undefined && (req.gpu !== undefined || known.cpu) && seededLevel(resource, id) !== 'NONE';
+    return known !== undefined && (req.gpu !== undefined || known.cpu) && (!req.globalNetwork || known.globalNetwork) && seededLevel(resource, id) !== 'NONE';
   });
+  if (dc === undefined && req.globalNetwork) {
+    return refuse('/body/globalNetworking', `'${resource}' could not be placed in a data centre with global networking (GET /v2/catalog/datacenters?globalNetwork=true)`);
+  }
   if (dc === undefined) {
     const where = req.fixed !== undefined ? `${req.fixed} (the network volume's data centre)` : req.preferred.length > 0 ? req.preferred.join(', ') : 'any data centre';
     return refuse(req.preferred.length > 0 ? '/body/dataCenterIds' : req.at.id, `'${resource}' could not be placed in ${where}: no stock`);
   }
   return { ok: true, dataCenterId: dc, cudaVersion };
+}
+
+/**
+ * Why global networking cannot be had (REST v2 createPod / updatePod `globalNetworking`): it needs an NVIDIA
+ * GPU and, once the pod is placed, a data centre that supports it. Undefined when it can.
+ */
+export function globalNetworkRefusal(gpuTypeId: string | undefined, dataCenterId: string | undefined): { path: string; message: string } | undefined {
+  const path = '/body/globalNetworking';
+  if (gpuTypeId === undefined) return { path, message: 'global networking needs an NVIDIA GPU; a CPU pod cannot have it' };
+  if (gpuType(gpuTypeId)?.manufacturer !== 'NVIDIA') return { path, message: `global networking needs an NVIDIA GPU; '${gpuTypeId}' is not one` };
+  if (dataCenterId !== undefined && dataCenter(dataCenterId)?.globalNetwork !== true) return { path, message: `data centre ${dataCenterId} does not support global networking` };
+  return undefined;
 }
 
 /** The catalog's first data centre with stock for a stored pod that names none (REST v1 pods). */

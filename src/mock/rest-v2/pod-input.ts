@@ -7,7 +7,9 @@ import type { ResourceStore } from '../state/store.js';
 import type { PodRecord, TemplateRecord } from '../types.js';
 import type { MockCore } from '../core.js';
 import { publicTemplate } from './catalog-data.js';
-import { place } from './placement.js';
+import { podGpuType } from '../rest/render.js';
+import { globalNetworkRefusal, place } from './placement.js';
+import { podDataCenter } from './pod-view.js';
 import { wordsFromArgs, type Body } from './shared.js';
 
 export interface Refusal {
@@ -111,7 +113,12 @@ export function createPodFields(core: MockCore, body: Body): Body | Refusal {
   } else {
     Object.assign(fields, { computeType: 'CPU', cpuFlavorIds: [cpu!.id], vcpuCount: cpu!.vcpuCount });
   }
-  if (body['globalNetworking'] !== undefined) fields['globalNetworking'] = body['globalNetworking'];
+  const globalNetwork = body['globalNetworking'] === true;
+  if (globalNetwork) {
+    const refused = globalNetworkRefusal(gpu?.id, undefined);
+    if (refused) return refuse(400, refused.path, refused.message);
+    fields['globalNetworking'] = true;
+  }
   const preferred = Array.isArray(body['dataCenterIds']) ? (body['dataCenterIds'] as string[]) : [];
   if (preferred.length > 0) fields['dataCenterIds'] = preferred;
 
@@ -122,6 +129,7 @@ export function createPodFields(core: MockCore, body: Body): Body | Refusal {
     cloud: fields['cloudType'] as 'SECURE' | 'COMMUNITY',
     preferred,
     ...(fixed !== undefined ? { fixed } : {}),
+    globalNetwork,
     at: gpu ? { id: '/body/gpu/id', count: '/body/gpu/count', cuda: '/body/gpu/allowedCudaVersions' } : { id: '/body/cpu/id', count: '/body/cpu/vcpuCount', cuda: '/body/cpu' },
   });
   if (!placed.ok) return refuse(400, placed.path, placed.message);
@@ -164,7 +172,14 @@ export function updatePodFields(core: MockCore, pod: PodRecord, body: Body): Bod
   }
   Object.assign(fields, containerFields(body));
   if (env !== undefined) fields['env'] = env;
-  for (const key of ['name', 'locked', 'globalNetworking'] as const) if (body[key] !== undefined) fields[key] = body[key];
+  for (const key of ['name', 'locked'] as const) if (body[key] !== undefined) fields[key] = body[key];
+  if (typeof body['globalNetworking'] === 'boolean') {
+    // Takes effect on the pod's next start or restart (store.setPodStatus), not live.
+    const gpuTypeId = pod['computeType'] === 'CPU' ? undefined : podGpuType(pod);
+    const refused = body['globalNetworking'] ? globalNetworkRefusal(gpuTypeId, podDataCenter(core, pod)) : undefined;
+    if (refused) return refuse(400, refused.path, refused.message);
+    fields['globalNetworkingNext'] = body['globalNetworking'];
+  }
   const registry = registryRefusal(store, fields);
   if (registry) return registry;
   const mounts = body['mounts'] as Mounts | undefined;

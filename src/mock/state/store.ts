@@ -316,6 +316,11 @@ export class ResourceStore {
     pod.runningSince = now;
     pod.lastStartedAt = iso;
     pod.lastStatusChange = `${action === 'start' ? 'Resumed' : action === 'reset' ? 'Reset' : 'Restarted'} by User: ${iso}`;
+    // A globalNetworking change (REST v2 updatePod) waits for the next start or restart, on any surface.
+    if (typeof pod['globalNetworkingNext'] === 'boolean') {
+      pod['globalNetworking'] = pod['globalNetworkingNext'];
+      delete pod['globalNetworkingNext'];
+    }
     this.pods.touch(id);
     this.podObserver?.podChanged(pod, action === 'start' ? 'started' : action === 'reset' ? 'reset' : 'restarted');
     return ok(pod);
