@@ -137,7 +137,7 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
   for (const key of options.apiKeys) accounts.store(key.account ?? DEFAULT_ACCOUNT);
 
   if (opened) {
-    const persisted = { clock, accounts, engine, webhooks };
+    const persisted = { clock, accounts, engine, webhooks, builds };
     restoreState(opened.image, persisted);
     attachJournal(opened.journal, opened.image, persisted);
   }

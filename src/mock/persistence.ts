@@ -1,13 +1,15 @@
 // --state FILE: which parts of the mock are stored under which kind, restoring them on start, and
 // wiring every change and every answer to the journal (src/mock/state-journal, docs/state.md).
 // Kinds: each store collection by its name, `account` (sshKeys), `jobs`, `billedMs` (per endpoint),
-// `webhookLog` (by sequence number) and `webhookPending` (due attempts). The default account's
+// `webhookLog` (by sequence number), `webhookPending` (due attempts) and `builds` (REST v2 endpoint builds,
+// each carrying its account; the releases they make live on the endpoint records). The default account's
 // collections keep those names (a file written before accounts restores into it); another account's
 // are `<kind>@<account>` (`pods@acme`) and its SSH keys `account`/`sshKeys@<account>`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DEFAULT_ACCOUNT, splitAccountKind, type Accounts } from './accounts.js';
 import type { Clock } from './clock.js';
 import type { JobEngine } from './jobs/engine.js';
+import { BUILDS_KIND, type BuildBook, type StoredBuild } from './rest-v2/builds.js';
 import type { WebhookDispatcher, WebhookSnapshot } from './jobs/webhooks.js';
 import { loadStateFile, StateFileError, type Image } from './state-journal/file.js';
 import { REST_V2_COLLECTIONS } from '../contract/url-layout.js';
@@ -24,6 +26,7 @@ export interface PersistedParts {
   accounts: Accounts;
   engine: JobEngine;
   webhooks: WebhookDispatcher;
+  builds: BuildBook;
 }
 
 export interface OpenedState {
@@ -55,7 +58,7 @@ export function openState(file: string, options: JournalOptions = {}): OpenedSta
 }
 
 /** Puts the stored state back into the mock's parts (running jobs go back to the queue). */
-export function restoreState(image: Image, { accounts, engine, webhooks }: PersistedParts): void {
+export function restoreState(image: Image, { accounts, engine, webhooks, builds }: PersistedParts): void {
   const values = (kind: string): unknown[] => [...(image.kinds.get(kind)?.values() ?? [])];
   const kinds = new Set(accounts.default.collections.keys());
   const snapshots = new Map<string, Record<string, unknown>>([[DEFAULT_ACCOUNT, {}]]);
@@ -74,6 +77,7 @@ export function restoreState(image: Image, { accounts, engine, webhooks }: Persi
   }
   for (const [account, snapshot] of snapshots) accounts.store(account).restore(snapshot as Partial<StoreSnapshot>);
   engine.restore(values('jobs') as Job[]);
+  builds.restore(values(BUILDS_KIND) as StoredBuild[]);
   for (const [id, ms] of image.kinds.get('billedMs') ?? []) engine.restoreBilledMs(id, ms as number);
   const log = [...(image.kinds.get('webhookLog') ?? [])].sort(([a], [b]) => Number(a) - Number(b));
   webhooks.restore({
@@ -84,7 +88,7 @@ export function restoreState(image: Image, { accounts, engine, webhooks }: Persi
 }
 
 /** From now on every change of the parts is journaled. */
-export function attachJournal(journal: Journal, image: Image, { clock, accounts, engine, webhooks }: PersistedParts): void {
+export function attachJournal(journal: Journal, image: Image, { clock, accounts, engine, webhooks, builds }: PersistedParts): void {
   const sources: JournalSources = {
     clockIsState: clock.mode === 'virtual',
     clockNow: () => clock.now(),
@@ -106,6 +110,8 @@ export function attachJournal(journal: Journal, image: Image, { clock, accounts,
         case 'webhookLog':
         case 'webhookPending':
           return webhooks.peek(kind, id);
+        case BUILDS_KIND:
+          return builds.peek(id);
         default:
           return undefined;
       }
@@ -123,11 +129,13 @@ export function attachJournal(journal: Journal, image: Image, { clock, accounts,
         }
       }
       yield* webhooks.entries();
+      yield* builds.entries();
     },
   };
   accounts.journalTo(journal);
   engine.journalTo(journal);
   webhooks.sink = journal;
+  builds.sink = journal;
   journal.attach(sources, image.clock, [...image.kinds.values()].some((entities) => entities.size > 0));
 }
 
