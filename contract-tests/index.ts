@@ -31,5 +31,7 @@ import './checks/rest-v2-clusters.js';
 import './checks/rest-v2-cross.js';
 import './checks/isolation.js';
 import './checks/rest-v2-builds.js';
+import './checks/rest-v2-secrets.js';
+import './checks/rest-v2-secrets-cross.js';
 
 export const conformanceChecks: CheckSuite = registeredChecks();

@@ -10,6 +10,11 @@ export const migrationMapData: MigrationMap & { operations: Record<MigratedV1Ope
     "operationIds": [
       "getSshKeys",
       "updateSshKeys",
+      "listSecrets",
+      "createSecret",
+      "getSecret",
+      "updateSecret",
+      "deleteSecret",
       "listPods",
       "createPod",
       "getPod",

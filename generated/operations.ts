@@ -718,6 +718,73 @@ export const operations: readonly OperationInfo[] = [
   },
   {
     "surface": "restV2",
+    "operationId": "listSecrets",
+    "method": "GET",
+    "path": "/v2/account/secrets",
+    "tag": "account",
+    "summary": "List secrets",
+    "requiredScope": "read",
+    "successStatus": 200,
+    "source": "observed",
+    "hasBody": false,
+    "bodyRequired": false
+  },
+  {
+    "surface": "restV2",
+    "operationId": "createSecret",
+    "method": "POST",
+    "path": "/v2/account/secrets",
+    "tag": "account",
+    "summary": "Create a secret",
+    "requiredScope": "write",
+    "successStatus": 201,
+    "source": "observed",
+    "hasBody": true,
+    "bodyRequired": true,
+    "maxBodyBytes": 33554432
+  },
+  {
+    "surface": "restV2",
+    "operationId": "getSecret",
+    "method": "GET",
+    "path": "/v2/account/secrets/{id}",
+    "tag": "account",
+    "summary": "Get a secret",
+    "requiredScope": "read",
+    "successStatus": 200,
+    "source": "observed",
+    "hasBody": false,
+    "bodyRequired": false
+  },
+  {
+    "surface": "restV2",
+    "operationId": "deleteSecret",
+    "method": "DELETE",
+    "path": "/v2/account/secrets/{id}",
+    "tag": "account",
+    "summary": "Delete a secret",
+    "requiredScope": "write",
+    "successStatus": 204,
+    "source": "assumed",
+    "hasBody": false,
+    "bodyRequired": false
+  },
+  {
+    "surface": "restV2",
+    "operationId": "updateSecret",
+    "method": "PATCH",
+    "path": "/v2/account/secrets/{id}",
+    "tag": "account",
+    "summary": "Update a secret",
+    "requiredScope": "write",
+    "successStatus": 200,
+    "source": "observed",
+    "hasBody": true,
+    "bodyRequired": true,
+    "maxBodyBytes": 33554432
+  },
+  {
+    "surface": "restV2",
     "operationId": "listPods",
     "method": "GET",
     "path": "/v2/pods",
@@ -1425,4 +1492,4 @@ export const rateLimitPolicy = {"windowMs":10000,"requestsPerWorkerPer10s":10} a
 export const restV2RateLimitWindows = [{"name":"minute","limit":60,"seconds":60},{"name":"hour","limit":3000,"seconds":3600},{"name":"day","limit":50000,"seconds":86400}] as const;
 export type RestV1OperationId = "listPods" | "createPod" | "getPod" | "deletePod" | "updatePod" | "updatePodViaPost" | "listEndpoints" | "createEndpoint" | "getEndpoint" | "deleteEndpoint" | "updateEndpoint" | "updateEndpointViaPost" | "listTemplates" | "createTemplate" | "getTemplate" | "deleteTemplate" | "updateTemplate" | "updateTemplateViaPost" | "listNetworkVolumes" | "createNetworkVolume" | "getNetworkVolume" | "deleteNetworkVolume" | "updateNetworkVolume" | "updateNetworkVolumeViaPost" | "resetPod" | "restartPod" | "startPod" | "stopPod" | "listContainerRegistryAuths" | "createContainerRegistryAuth" | "getContainerRegistryAuth" | "deleteContainerRegistryAuth" | "getPodBilling" | "getEndpointBilling" | "getNetworkVolumeBilling";
 export type QueueV2OperationId = "runJob" | "runJobSync" | "getJobStatus" | "getJobStatusSync" | "streamJob" | "cancelJob" | "retryJob" | "purgeQueue" | "getHealth" | "listRequests" | "openaiProxyGet" | "openaiProxy";
-export type RestV2OperationId = "getSshKeys" | "updateSshKeys" | "listPods" | "createPod" | "getPod" | "deletePod" | "updatePod" | "getPodLogs" | "podAction" | "listClusters" | "createCluster" | "getCluster" | "deleteCluster" | "updateCluster" | "listClusterPods" | "listEndpoints" | "createEndpoint" | "getEndpoint" | "deleteEndpoint" | "updateEndpoint" | "listEndpointWorkers" | "listEndpointReleases" | "getWorkerLogs" | "listEndpointBuilds" | "getEndpointBuild" | "getEndpointBuildLogs" | "listTemplates" | "createTemplate" | "getTemplate" | "deleteTemplate" | "updateTemplate" | "listNetworkVolumes" | "createNetworkVolume" | "getNetworkVolume" | "deleteNetworkVolume" | "updateNetworkVolume" | "listRegistries" | "createRegistry" | "getRegistry" | "deleteRegistry" | "listDelegations" | "createDelegation" | "revokeDelegation" | "listGpuTypes" | "getGpuType" | "listCpuTypes" | "getCpuType" | "listDataCenters" | "getDataCenter" | "listPublicTemplates" | "listBilling" | "listPodBilling" | "listServerlessBilling" | "listEndpointBilling" | "listNetworkVolumeBilling" | "listClusterBilling";
+export type RestV2OperationId = "getSshKeys" | "updateSshKeys" | "listSecrets" | "createSecret" | "getSecret" | "deleteSecret" | "updateSecret" | "listPods" | "createPod" | "getPod" | "deletePod" | "updatePod" | "getPodLogs" | "podAction" | "listClusters" | "createCluster" | "getCluster" | "deleteCluster" | "updateCluster" | "listClusterPods" | "listEndpoints" | "createEndpoint" | "getEndpoint" | "deleteEndpoint" | "updateEndpoint" | "listEndpointWorkers" | "listEndpointReleases" | "getWorkerLogs" | "listEndpointBuilds" | "getEndpointBuild" | "getEndpointBuildLogs" | "listTemplates" | "createTemplate" | "getTemplate" | "deleteTemplate" | "updateTemplate" | "listNetworkVolumes" | "createNetworkVolume" | "getNetworkVolume" | "deleteNetworkVolume" | "updateNetworkVolume" | "listRegistries" | "createRegistry" | "getRegistry" | "deleteRegistry" | "listDelegations" | "createDelegation" | "revokeDelegation" | "listGpuTypes" | "getGpuType" | "listCpuTypes" | "getCpuType" | "listDataCenters" | "getDataCenter" | "listPublicTemplates" | "listBilling" | "listPodBilling" | "listServerlessBilling" | "listEndpointBilling" | "listNetworkVolumeBilling" | "listClusterBilling";

@@ -4237,6 +4237,141 @@ export const rules = [
     ]
   },
   {
+    "id": "RESTV2-SECRET-001",
+    "title": "createSecret answers 201 with exactly {id, name, description, createdAt, valueLastUpdatedAt} (description null when none was sent, valueLastUpdatedAt = createdAt); getSecret and the listSecrets entry answer the same object; listSecrets?name= answers only the secret of that name compared without case, and an empty list for an unknown name.",
+    "seed": "rest-v2 › POST /v2/account/secrets; rest-v2 › GET /v2/account/secrets; rest-v2 › GET /v2/account/secrets/{id}; rest-v2 › Secret",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "values": {
+      "fields": [
+        "id",
+        "name",
+        "description",
+        "createdAt",
+        "valueLastUpdatedAt"
+      ]
+    },
+    "operations": [
+      "createSecret",
+      "getSecret",
+      "listSecrets"
+    ]
+  },
+  {
+    "id": "RESTV2-SECRET-002",
+    "title": "A secret value is write-only: no answer of createSecret, getSecret, listSecrets or updateSecret carries it, nor a refused createSecret or updateSecret (409, 422) that sent it, under any key or inside any string.",
+    "seed": "rest-v2 › POST /v2/account/secrets; rest-v2 › PATCH /v2/account/secrets/{id}; rest-v2 › Secret",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "operations": [
+      "createSecret",
+      "getSecret",
+      "listSecrets",
+      "updateSecret"
+    ]
+  },
+  {
+    "id": "RESTV2-SECRET-003",
+    "title": "Secret names are unique in the account and compared without case: a createSecret with a taken name (in any case) is 409 problem+json and stores nothing; the name is immutable (updateSecret with name is 422 and changes nothing).",
+    "seed": "rest-v2 › POST /v2/account/secrets; rest-v2 › PATCH /v2/account/secrets/{id}",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "values": {
+      "taken": 409,
+      "immutable": 422
+    },
+    "operations": [
+      "createSecret",
+      "updateSecret",
+      "listSecrets"
+    ]
+  },
+  {
+    "id": "RESTV2-SECRET-004",
+    "title": "createSecret refuses with 422 problem+json, storing nothing: a name of more than 191 characters, one not starting with a letter or _ or holding a character outside letters, digits and _.-/, one starting with RUNPOD in any case, an empty value, a description over 65535 bytes of UTF-8; updateSecret refuses {} and an empty value alike.",
+    "seed": "rest-v2 › CreateSecretRequest; rest-v2 › UpdateSecretRequest",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "values": {
+      "status": 422,
+      "nameMaxLength": 191,
+      "descriptionMaxBytes": 65535,
+      "valueMaxBytes": 16777215
+    },
+    "operations": [
+      "createSecret",
+      "updateSecret"
+    ]
+  },
+  {
+    "id": "RESTV2-SECRET-005",
+    "title": "updateSecret changes only what it is sent: a value moves valueLastUpdatedAt (createdAt and description stay), a description alone leaves valueLastUpdatedAt, \"\" clears the description to null; an unknown id is 404.",
+    "seed": "rest-v2 › PATCH /v2/account/secrets/{id}",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "observed",
+    "operations": [
+      "updateSecret",
+      "getSecret"
+    ]
+  },
+  {
+    "id": "RESTV2-SECRET-006",
+    "title": "deleteSecret answers 204 without a body; afterwards getSecret and a second deleteSecret are 404, listSecrets lacks it and its name can be created again.",
+    "seed": "rest-v2 › DELETE /v2/account/secrets/{id}",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "operations": [
+      "deleteSecret",
+      "getSecret",
+      "listSecrets",
+      "createSecret"
+    ]
+  },
+  {
+    "id": "RESTV2-SECRET-007",
+    "title": "REST v2 and GraphQL share the account's secrets: one made by GraphQL secretCreate is listed and read by REST v2 with its id, name and description, and one made by createSecret is deleted by GraphQL secretDelete (then 404 over REST v2); an endpoint's worker resolves {{ RUNPOD_SECRET_<name> }} to the value createSecret set, and the worker of an endpoint created after updateSecret to the rotated one.",
+    "seed": "rest-v2 › GET /v2/account/secrets; rest-v2 › POST /v2/account/secrets; rest-v2 › Secret",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "operations": [
+      "createSecret",
+      "getSecret",
+      "listSecrets"
+    ]
+  },
+  {
+    "id": "RESTV2-SECRET-008",
+    "title": "An account holds at most 100 secrets: the createSecret that would make the 101st is 400 problem+json and stores nothing (GraphQL secretCreate fails alike); deleting one makes room again.",
+    "seed": "rest-v2 › POST /v2/account/secrets; rest-v2 › ListSecretsResponse",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "assumed",
+    "values": {
+      "maxPerAccount": 100,
+      "status": 400
+    },
+    "operations": [
+      "createSecret",
+      "listSecrets",
+      "deleteSecret"
+    ]
+  },
+  {
     "id": "RESTV2-ENDPOINT-001",
     "title": "REST v2 endpoint round trip: createEndpoint (image + gpu) answers 201 with the endpoint and the v2 defaults (workers min 0, max 3, idleTimeout 10; timeout 300000; flashboot OFF), getEndpoint answers it unchanged, listEndpoints wraps it under endpoints, PATCH changes only what it sends, deleteEndpoint answers 204 and the id is then 404.",
     "seed": "rest-v2 › POST /v2/serverless; rest-v2 › GET /v2/serverless/{id}; rest-v2 › PATCH /v2/serverless/{id}; rest-v2 › DELETE /v2/serverless/{id}; rest-v2 › CreateEndpointRequest; rest-v2 › Endpoint",

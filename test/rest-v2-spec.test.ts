@@ -14,8 +14,10 @@ const spec = JSON.parse(readFileSync(new URL('generated/rest-v2/openapi.json', r
   components: { responses?: Record<string, Json>; schemas: Record<string, Json> };
 };
 
-/** The committed list of the 56 operations: `| operationId | METHOD | `path` | tag |`. */
-const expected = readFileSync(new URL('specs/rest-v2/OPERATIONS.md', root), 'utf8')
+/** The committed list of the operations: `| operationId | METHOD | `path` | tag |`, their count in the heading. */
+const table = readFileSync(new URL('specs/rest-v2/OPERATIONS.md', root), 'utf8');
+const stated = Number(/^# REST v2 operations \((\d+):/.exec(table)?.[1]);
+const expected = table
   .split('\n')
   .map((line) => /^\| (\w+) \| (GET|POST|PUT|PATCH|DELETE) \| `([^`]+)` \| ([\w-]+) \|$/.exec(line))
   .filter((m): m is RegExpExecArray => m !== null)
@@ -37,9 +39,10 @@ function resolve(node: unknown): Json {
 const responsesOf = (op: Json) => op.responses as Record<string, Json>;
 
 describe('REST v2 spec (contract and validators)', () => {
-  it('OPERATIONS.md lists the 56 operations (53 public + 3 builds)', () => {
-    expect(expected).toHaveLength(56);
-    expect(new Set(expected.map((e) => e.operationId)).size).toBe(56);
+  it('OPERATIONS.md lists as many operations as its heading states (53 public + 3 builds + 5 secrets, at least)', () => {
+    expect(stated).toBeGreaterThanOrEqual(61);
+    expect(expected).toHaveLength(stated);
+    expect(new Set(expected.map((e) => e.operationId)).size).toBe(stated);
   });
 
   it('the bundled spec has exactly these operations, at their method and path, under their tag', () => {

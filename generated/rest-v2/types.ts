@@ -24,6 +24,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/account/secrets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List secrets
+         * @description The account's secrets, metadata only (never a value), oldest first, made through REST v2 or GraphQL secretCreate alike. `name` narrows the list to the secret of that name, compared without case.
+         */
+        get: operations["listSecrets"];
+        put?: never;
+        /**
+         * Create a secret
+         * @description Stores a new secret and answers 201 with its metadata (never the value). A name taken in the account (compared without case) → 409; the account's 100th secret is its last (one more → 400, nothing stored). Body bounds → 422. Pods, endpoints and templates use it as `{{ RUNPOD_SECRET_<name> }}` in an environment value.
+         */
+        post: operations["createSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/account/secrets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a secret
+         * @description One secret's metadata by id (never the value); an unknown id, or another account's, → 404.
+         */
+        get: operations["getSecret"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a secret
+         * @description Deletes a secret: 204, then the id is 404 and the name free again. References to it are no obstacle: pods and workers that boot afterwards no longer resolve `{{ RUNPOD_SECRET_<name> }}` (the placeholder stays as written).
+         */
+        delete: operations["deleteSecret"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a secret
+         * @description Rotates the value and/or changes the description; only the fields sent change, `{}` → 422 and `name` cannot be sent (immutable). Answers 200 with the metadata: a new value moves `valueLastUpdatedAt`, never `createdAt`. Pods and workers that boot afterwards resolve the new value; running ones keep theirs.
+         */
+        patch: operations["updateSecret"];
+        trace?: never;
+    };
     "/v2/pods": {
         parameters: {
             query?: never;
@@ -4331,6 +4383,103 @@ export interface components {
             templates: components["schemas"]["Template"][];
         };
         /**
+         * @description An account secret's metadata. Environment values of pods, endpoints and templates reference it as `{{ RUNPOD_SECRET_<name> }}`, substituted when the pod or worker boots. The value is write-only: no answer ever carries it (there is no `value` property).
+         * @example {
+         *       "id": "2q9m7x4cavgd",
+         *       "name": "hf-token",
+         *       "description": "Hugging Face read token",
+         *       "createdAt": "2026-08-01T12:00:00Z",
+         *       "valueLastUpdatedAt": "2026-09-01T08:30:00Z"
+         *     }
+         */
+        Secret: {
+            /**
+             * @description Secret id, assigned on create (the same id GraphQL secretCreate answers).
+             * @example 2q9m7x4cavgd
+             */
+            id: string;
+            /**
+             * @description Unique name in the account; the `<name>` of `{{ RUNPOD_SECRET_<name> }}`. Immutable. (A secret made through GraphQL may carry a name outside createSecret's pattern; it is shown as stored.)
+             * @example hf-token
+             */
+            name: string;
+            /**
+             * @description Description; null when none was given (or it was cleared with `""`).
+             * @example Hugging Face read token
+             */
+            description?: string | null;
+            /**
+             * Format: date-time
+             * @description When the secret was created (RFC 3339).
+             * @example 2026-08-01T12:00:00Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the value was last set (creation or rotation). Only a sent `value` moves it.
+             * @example 2026-09-01T08:30:00Z
+             */
+            valueLastUpdatedAt?: string | null;
+        };
+        /** @description The account's secrets (metadata only), oldest first; at most 100 (the per-account maximum), so there are no pages. */
+        ListSecretsResponse: {
+            /**
+             * @example [
+             *       {
+             *         "id": "2q9m7x4cavgd",
+             *         "name": "hf-token",
+             *         "description": "Hugging Face read token",
+             *         "createdAt": "2026-08-01T12:00:00Z",
+             *         "valueLastUpdatedAt": "2026-09-01T08:30:00Z"
+             *       }
+             *     ]
+             */
+            secrets: components["schemas"]["Secret"][];
+        };
+        /**
+         * @description Body of createSecret.
+         * @example {
+         *       "name": "hf-token",
+         *       "value": "hf_example_read_token",
+         *       "description": "Hugging Face read token"
+         *     }
+         */
+        CreateSecretRequest: {
+            /**
+             * @description Unique name in the account (compared without case: `HF-token` is taken when `hf-token` exists); immutable. 1 to 191 characters: a letter or `_` first, then letters, digits and `_.-/`. Names starting with `RUNPOD` (any case) are reserved and refused.
+             * @example hf-token
+             */
+            name: string;
+            /**
+             * @description The secret value, under 16 MiB: at most 16,777,215 bytes of UTF-8. Write-only: never in an answer, a log line or a report.
+             * @example hf_example_read_token
+             */
+            value: string;
+            /**
+             * @description Optional description, at most 65,535 bytes of UTF-8; `""` stores none (null).
+             * @example Hugging Face read token
+             */
+            description?: string;
+        };
+        /**
+         * @description Body of updateSecret: only the fields sent change, at least one is required; `name` is immutable (sending it is a 422 like any other unknown field). A sent `value` rotates the secret: pods and workers that boot afterwards get the new value, running ones keep theirs.
+         * @example {
+         *       "description": "Rotated HF token"
+         *     }
+         */
+        UpdateSecretRequest: {
+            /**
+             * @description New value, under 16 MiB (at most 16,777,215 bytes of UTF-8). Write-only.
+             * @example hf_example_rotated_token
+             */
+            value?: string;
+            /**
+             * @description New description, at most 65,535 bytes of UTF-8; `""` clears it (null).
+             * @example Rotated HF token
+             */
+            description?: string;
+        };
+        /**
          * @description Container disk in GB, wiped on restart. A create (pod, endpoint, template, cluster) that leaves it out gets 50 GB, REST v1's containerDiskInGb default; an update that leaves it out keeps the stored size.
          * @example 50
          */
@@ -4544,6 +4693,24 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description A secret with this name already exists in the account (names compared without case). */
+        SecretNameTaken: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Conflict",
+                 *       "status": 409,
+                 *       "detail": "a secret named 'hf-token' already exists"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
     };
     parameters: {
         /** @description Only this log stream; both when omitted. */
@@ -4556,6 +4723,8 @@ export interface components {
         LastEventId: string;
         /** @description Id of the resource named by the path. */
         Id: string;
+        /** @description Only the secret with this name, compared without case (an empty list when there is none). At most 191 characters, like a name. */
+        SecretNameFilter: string;
         /** @description Build id (from listEndpointBuilds or a release's `buildId`); a build of another endpoint → 404. */
         BuildId: string;
     };
@@ -4628,6 +4797,170 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listSecrets: {
+        parameters: {
+            query?: {
+                /** @description Only the secret with this name, compared without case (an empty list when there is none). At most 191 characters, like a name. */
+                name?: components["parameters"]["SecretNameFilter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListSecretsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The new secret. Bodies up to 32 MiB are read (a value under 16 MiB, JSON-escaped, with its name and description); a larger one → 400. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSecretRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Secret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["SecretNameTaken"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the resource named by the path. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Secret"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deleteSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the resource named by the path. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the resource named by the path. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** @description What changes. Bodies up to 32 MiB are read, as for createSecret; a larger one → 400. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSecretRequest"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Secret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];

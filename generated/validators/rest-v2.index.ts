@@ -14,6 +14,28 @@ export const validate = {
     params: P.updateSshKeys__params as Validator<RequestParams<Ops['updateSshKeys']>>,
     responses: { '200': V.updateSshKeys__r200 as Validator<JsonResponse<Ops['updateSshKeys'], 200>>, '400': V.updateSshKeys__r400 as Validator<JsonResponse<Ops['updateSshKeys'], 400>>, '401': V.updateSshKeys__r401 as Validator<JsonResponse<Ops['updateSshKeys'], 401>>, '403': V.updateSshKeys__r403 as Validator<JsonResponse<Ops['updateSshKeys'], 403>>, '405': V.updateSshKeys__r405 as Validator<JsonResponse<Ops['updateSshKeys'], 405>>, '422': V.updateSshKeys__r422 as Validator<JsonResponse<Ops['updateSshKeys'], 422>>, '429': V.updateSshKeys__r429 as Validator<JsonResponse<Ops['updateSshKeys'], 429>>, '500': V.updateSshKeys__r500 as Validator<JsonResponse<Ops['updateSshKeys'], 500>> },
   },
+  listSecrets: {
+    params: P.listSecrets__params as Validator<RequestParams<Ops['listSecrets']>>,
+    responses: { '200': V.listSecrets__r200 as Validator<JsonResponse<Ops['listSecrets'], 200>>, '400': V.listSecrets__r400 as Validator<JsonResponse<Ops['listSecrets'], 400>>, '401': V.listSecrets__r401 as Validator<JsonResponse<Ops['listSecrets'], 401>>, '403': V.listSecrets__r403 as Validator<JsonResponse<Ops['listSecrets'], 403>>, '405': V.listSecrets__r405 as Validator<JsonResponse<Ops['listSecrets'], 405>>, '429': V.listSecrets__r429 as Validator<JsonResponse<Ops['listSecrets'], 429>>, '500': V.listSecrets__r500 as Validator<JsonResponse<Ops['listSecrets'], 500>> },
+  },
+  createSecret: {
+    body: V.createSecret__body as Validator<JsonBody<Ops['createSecret']>>,
+    params: P.createSecret__params as Validator<RequestParams<Ops['createSecret']>>,
+    responses: { '201': V.createSecret__r201 as Validator<JsonResponse<Ops['createSecret'], 201>>, '400': V.createSecret__r400 as Validator<JsonResponse<Ops['createSecret'], 400>>, '401': V.createSecret__r401 as Validator<JsonResponse<Ops['createSecret'], 401>>, '403': V.createSecret__r403 as Validator<JsonResponse<Ops['createSecret'], 403>>, '405': V.createSecret__r405 as Validator<JsonResponse<Ops['createSecret'], 405>>, '409': V.createSecret__r409 as Validator<JsonResponse<Ops['createSecret'], 409>>, '422': V.createSecret__r422 as Validator<JsonResponse<Ops['createSecret'], 422>>, '429': V.createSecret__r429 as Validator<JsonResponse<Ops['createSecret'], 429>>, '500': V.createSecret__r500 as Validator<JsonResponse<Ops['createSecret'], 500>> },
+  },
+  getSecret: {
+    params: P.getSecret__params as Validator<RequestParams<Ops['getSecret']>>,
+    responses: { '200': V.getSecret__r200 as Validator<JsonResponse<Ops['getSecret'], 200>>, '401': V.getSecret__r401 as Validator<JsonResponse<Ops['getSecret'], 401>>, '403': V.getSecret__r403 as Validator<JsonResponse<Ops['getSecret'], 403>>, '404': V.getSecret__r404 as Validator<JsonResponse<Ops['getSecret'], 404>>, '405': V.getSecret__r405 as Validator<JsonResponse<Ops['getSecret'], 405>>, '429': V.getSecret__r429 as Validator<JsonResponse<Ops['getSecret'], 429>>, '500': V.getSecret__r500 as Validator<JsonResponse<Ops['getSecret'], 500>> },
+  },
+  deleteSecret: {
+    params: P.deleteSecret__params as Validator<RequestParams<Ops['deleteSecret']>>,
+    responses: { '204': null, '401': V.deleteSecret__r401 as Validator<JsonResponse<Ops['deleteSecret'], 401>>, '403': V.deleteSecret__r403 as Validator<JsonResponse<Ops['deleteSecret'], 403>>, '404': V.deleteSecret__r404 as Validator<JsonResponse<Ops['deleteSecret'], 404>>, '405': V.deleteSecret__r405 as Validator<JsonResponse<Ops['deleteSecret'], 405>>, '429': V.deleteSecret__r429 as Validator<JsonResponse<Ops['deleteSecret'], 429>>, '500': V.deleteSecret__r500 as Validator<JsonResponse<Ops['deleteSecret'], 500>> },
+  },
+  updateSecret: {
+    body: V.updateSecret__body as Validator<JsonBody<Ops['updateSecret']>>,
+    params: P.updateSecret__params as Validator<RequestParams<Ops['updateSecret']>>,
+    responses: { '200': V.updateSecret__r200 as Validator<JsonResponse<Ops['updateSecret'], 200>>, '400': V.updateSecret__r400 as Validator<JsonResponse<Ops['updateSecret'], 400>>, '401': V.updateSecret__r401 as Validator<JsonResponse<Ops['updateSecret'], 401>>, '403': V.updateSecret__r403 as Validator<JsonResponse<Ops['updateSecret'], 403>>, '404': V.updateSecret__r404 as Validator<JsonResponse<Ops['updateSecret'], 404>>, '405': V.updateSecret__r405 as Validator<JsonResponse<Ops['updateSecret'], 405>>, '422': V.updateSecret__r422 as Validator<JsonResponse<Ops['updateSecret'], 422>>, '429': V.updateSecret__r429 as Validator<JsonResponse<Ops['updateSecret'], 429>>, '500': V.updateSecret__r500 as Validator<JsonResponse<Ops['updateSecret'], 500>> },
+  },
   listPods: {
     params: P.listPods__params as Validator<RequestParams<Ops['listPods']>>,
     responses: { '200': V.listPods__r200 as Validator<JsonResponse<Ops['listPods'], 200>>, '400': V.listPods__r400 as Validator<JsonResponse<Ops['listPods'], 400>>, '401': V.listPods__r401 as Validator<JsonResponse<Ops['listPods'], 401>>, '403': V.listPods__r403 as Validator<JsonResponse<Ops['listPods'], 403>>, '405': V.listPods__r405 as Validator<JsonResponse<Ops['listPods'], 405>>, '429': V.listPods__r429 as Validator<JsonResponse<Ops['listPods'], 429>>, '500': V.listPods__r500 as Validator<JsonResponse<Ops['listPods'], 500>> },
@@ -384,6 +406,10 @@ export const schemas = {
   CreateTemplateRequest: V.schema__CreateTemplateRequest as Validator<Components['schemas']['CreateTemplateRequest']>,
   UpdateTemplateRequest: V.schema__UpdateTemplateRequest as Validator<Components['schemas']['UpdateTemplateRequest']>,
   ListTemplatesResponse: V.schema__ListTemplatesResponse as Validator<Components['schemas']['ListTemplatesResponse']>,
+  Secret: V.schema__Secret as Validator<Components['schemas']['Secret']>,
+  ListSecretsResponse: V.schema__ListSecretsResponse as Validator<Components['schemas']['ListSecretsResponse']>,
+  CreateSecretRequest: V.schema__CreateSecretRequest as Validator<Components['schemas']['CreateSecretRequest']>,
+  UpdateSecretRequest: V.schema__UpdateSecretRequest as Validator<Components['schemas']['UpdateSecretRequest']>,
   disk: V.schema__disk as Validator<Components['schemas']['disk']>,
   env: V.schema__env as Validator<Components['schemas']['env']>,
   ports: V.schema__ports as Validator<Components['schemas']['ports']>,
@@ -397,4 +423,4 @@ export const webhooks = {
 
 } as const;
 /** operationIds whose request body is required; an optional body may be absent. */
-export const requiredBodies: ReadonlySet<string> = new Set(['updateSshKeys', 'createPod', 'updatePod', 'podAction', 'createCluster', 'updateCluster', 'createEndpoint', 'updateEndpoint', 'createTemplate', 'updateTemplate', 'createNetworkVolume', 'updateNetworkVolume', 'createRegistry', 'createDelegation']);
+export const requiredBodies: ReadonlySet<string> = new Set(['updateSshKeys', 'createSecret', 'updateSecret', 'createPod', 'updatePod', 'podAction', 'createCluster', 'updateCluster', 'createEndpoint', 'updateEndpoint', 'createTemplate', 'updateTemplate', 'createNetworkVolume', 'updateNetworkVolume', 'createRegistry', 'createDelegation']);

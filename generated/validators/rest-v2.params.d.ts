@@ -2,6 +2,11 @@
 import type { ValidateFunction } from 'ajv';
 export declare const getSshKeys__params: ValidateFunction;
 export declare const updateSshKeys__params: ValidateFunction;
+export declare const listSecrets__params: ValidateFunction;
+export declare const createSecret__params: ValidateFunction;
+export declare const getSecret__params: ValidateFunction;
+export declare const deleteSecret__params: ValidateFunction;
+export declare const updateSecret__params: ValidateFunction;
 export declare const listPods__params: ValidateFunction;
 export declare const createPod__params: ValidateFunction;
 export declare const getPod__params: ValidateFunction;

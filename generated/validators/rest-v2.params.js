@@ -123,8 +123,9 @@ function validate53(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate53.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listPods__params = validate54;
-const schema21 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "includeClusterPods": { "type": "boolean", "default": false, "example": true } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__params" };
+const listSecrets__params = validate54;
+const schema21 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 191, "example": "hf-token" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listSecrets__params" };
+const func1 = require("ajv/dist/runtime/ucs2length").default;
 function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -162,25 +163,25 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.query !== void 0) {
       let data1 = data.query;
       if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
-        if (data1.includeClusterPods !== void 0) {
-          let data2 = data1.includeClusterPods;
-          if (typeof data2 !== "boolean") {
+        if (data1.name !== void 0) {
+          let data2 = data1.name;
+          if (typeof data2 !== "string") {
             let dataType0 = typeof data2;
             let coerced0 = void 0;
             if (dataType0 == "object" && Array.isArray(data2) && data2.length == 1) {
               data2 = data2[0];
               dataType0 = typeof data2;
-              if (typeof data2 === "boolean") {
+              if (typeof data2 === "string") {
                 coerced0 = data2;
               }
             }
             if (!(coerced0 !== void 0)) {
-              if (data2 === "false" || data2 === 0 || data2 === null) {
-                coerced0 = false;
-              } else if (data2 === "true" || data2 === 1) {
-                coerced0 = true;
+              if (dataType0 == "number" || dataType0 == "boolean") {
+                coerced0 = "" + data2;
+              } else if (data2 === null) {
+                coerced0 = "";
               } else {
-                const err2 = { instancePath: instancePath + "/query/includeClusterPods", schemaPath: "#/properties/query/properties/includeClusterPods/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                const err2 = { instancePath: instancePath + "/query/name", schemaPath: "#/properties/query/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
                   vErrors = [err2];
                 } else {
@@ -192,27 +193,47 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
             if (coerced0 !== void 0) {
               data2 = coerced0;
               if (data1 !== void 0) {
-                data1["includeClusterPods"] = coerced0;
+                data1["name"] = coerced0;
               }
+            }
+          }
+          if (typeof data2 === "string") {
+            if (func1(data2) > 191) {
+              const err3 = { instancePath: instancePath + "/query/name", schemaPath: "#/properties/query/properties/name/maxLength", keyword: "maxLength", params: { limit: 191 }, message: "must NOT have more than 191 characters" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            if (func1(data2) < 1) {
+              const err4 = { instancePath: instancePath + "/query/name", schemaPath: "#/properties/query/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
             }
           }
         }
       } else {
-        const err3 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err5 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err3];
+          vErrors = [err5];
         } else {
-          vErrors.push(err3);
+          vErrors.push(err5);
         }
         errors++;
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err4];
+      vErrors = [err6];
     } else {
-      vErrors.push(err4);
+      vErrors.push(err6);
     }
     errors++;
   }
@@ -220,8 +241,8 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate54.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const createPod__params = validate55;
-const schema22 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__params" };
+const createSecret__params = validate55;
+const schema22 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/createSecret__params" };
 function validate55(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -281,9 +302,8 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate55.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const getPod__params = validate56;
-const schema23 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__params" };
-const func1 = require("ajv/dist/runtime/ucs2length").default;
+const getSecret__params = validate56;
+const schema23 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getSecret__params" };
 function validate56(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -409,8 +429,8 @@ function validate56(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate56.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const deletePod__params = validate57;
-const schema24 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__params" };
+const deleteSecret__params = validate57;
+const schema24 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/deleteSecret__params" };
 function validate57(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -536,8 +556,8 @@ function validate57(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate57.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const updatePod__params = validate58;
-const schema25 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__params" };
+const updateSecret__params = validate58;
+const schema25 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/updateSecret__params" };
 function validate58(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -663,9 +683,105 @@ function validate58(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate58.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const getPodLogs__params = validate59;
-const schema26 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": { "source": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/LogSource" }, "tail": { "type": "integer", "minimum": 0, "maximum": 5e3, "default": 100, "example": 200 }, "since": { "type": "string", "format": "date-time", "example": "2026-06-01T12:00:00Z" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__params" };
-const schema27 = { "description": "Which log stream to read: the container (stdout/stderr) or the host system.", "type": "string", "enum": ["container", "system"], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/LogSource" };
+const listPods__params = validate59;
+const schema26 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "includeClusterPods": { "type": "boolean", "default": false, "example": true } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listPods__params" };
+function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate59.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        for (const key0 in data0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+      } else {
+        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      let data1 = data.query;
+      if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
+        if (data1.includeClusterPods !== void 0) {
+          let data2 = data1.includeClusterPods;
+          if (typeof data2 !== "boolean") {
+            let dataType0 = typeof data2;
+            let coerced0 = void 0;
+            if (dataType0 == "object" && Array.isArray(data2) && data2.length == 1) {
+              data2 = data2[0];
+              dataType0 = typeof data2;
+              if (typeof data2 === "boolean") {
+                coerced0 = data2;
+              }
+            }
+            if (!(coerced0 !== void 0)) {
+              if (data2 === "false" || data2 === 0 || data2 === null) {
+                coerced0 = false;
+              } else if (data2 === "true" || data2 === 1) {
+                coerced0 = true;
+              } else {
+                const err2 = { instancePath: instancePath + "/query/includeClusterPods", schemaPath: "#/properties/query/properties/includeClusterPods/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                if (vErrors === null) {
+                  vErrors = [err2];
+                } else {
+                  vErrors.push(err2);
+                }
+                errors++;
+              }
+            }
+            if (coerced0 !== void 0) {
+              data2 = coerced0;
+              if (data1 !== void 0) {
+                data1["includeClusterPods"] = coerced0;
+              }
+            }
+          }
+        }
+      } else {
+        const err3 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err4];
+    } else {
+      vErrors.push(err4);
+    }
+    errors++;
+  }
+  validate59.errors = vErrors;
+  return errors === 0;
+}
+validate59.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const createPod__params = validate60;
+const schema27 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/createPod__params" };
 function validate60(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -677,57 +793,61 @@ function validate60(data, { instancePath = "", parentData, parentDataProperty, r
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (typeof data !== "string") {
-    let dataType0 = typeof data;
-    let coerced0 = void 0;
-    if (dataType0 == "object" && Array.isArray(data) && data.length == 1) {
-      data = data[0];
-      dataType0 = typeof data;
-      if (typeof data === "string") {
-        coerced0 = data;
-      }
-    }
-    if (!(coerced0 !== void 0)) {
-      if (dataType0 == "number" || dataType0 == "boolean") {
-        coerced0 = "" + data;
-      } else if (data === null) {
-        coerced0 = "";
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        for (const key0 in data0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
       } else {
-        const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err0];
+          vErrors = [err1];
         } else {
-          vErrors.push(err0);
+          vErrors.push(err1);
         }
         errors++;
       }
     }
-    if (coerced0 !== void 0) {
-      data = coerced0;
-      if (parentData !== void 0) {
-        parentData[parentDataProperty] = coerced0;
+    if (data.query !== void 0) {
+      let data1 = data.query;
+      if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
+        const err2 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
       }
     }
-  }
-  if (!(data === "container" || data === "system")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema27.enum }, message: "must be equal to one of the allowed values" };
+  } else {
+    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err1];
+      vErrors = [err3];
     } else {
-      vErrors.push(err1);
+      vErrors.push(err3);
     }
     errors++;
   }
   validate60.errors = vErrors;
   return errors === 0;
 }
-validate60.evaluated = { "dynamicProps": false, "dynamicItems": false };
-const formats0 = require("ajv-formats/dist/formats").fullFormats["date-time"];
-function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate60.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const getPod__params = validate61;
+const schema28 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getPod__params" };
+function validate61(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate59.evaluated;
+  const evaluated0 = validate61.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -825,137 +945,31 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.query !== void 0) {
       let data2 = data.query;
-      if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
-        if (data2.source !== void 0) {
-          if (!validate60(data2.source, { instancePath: instancePath + "/query/source", parentData: data2, parentDataProperty: "source", rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
-            errors = vErrors.length;
-          }
-        }
-        if (data2.tail !== void 0) {
-          let data4 = data2.tail;
-          if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
-            let dataType1 = typeof data4;
-            let coerced1 = void 0;
-            if (dataType1 == "object" && Array.isArray(data4) && data4.length == 1) {
-              data4 = data4[0];
-              dataType1 = typeof data4;
-              if (typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4)) {
-                coerced1 = data4;
-              }
-            }
-            if (!(coerced1 !== void 0)) {
-              if (dataType1 === "boolean" || data4 === null || dataType1 === "string" && data4 && data4 == +data4 && !(data4 % 1)) {
-                coerced1 = +data4;
-              } else {
-                const err6 = { instancePath: instancePath + "/query/tail", schemaPath: "#/properties/query/properties/tail/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-                if (vErrors === null) {
-                  vErrors = [err6];
-                } else {
-                  vErrors.push(err6);
-                }
-                errors++;
-              }
-            }
-            if (coerced1 !== void 0) {
-              data4 = coerced1;
-              if (data2 !== void 0) {
-                data2["tail"] = coerced1;
-              }
-            }
-          }
-          if (typeof data4 == "number" && isFinite(data4)) {
-            if (data4 > 5e3 || isNaN(data4)) {
-              const err7 = { instancePath: instancePath + "/query/tail", schemaPath: "#/properties/query/properties/tail/maximum", keyword: "maximum", params: { comparison: "<=", limit: 5e3 }, message: "must be <= 5000" };
-              if (vErrors === null) {
-                vErrors = [err7];
-              } else {
-                vErrors.push(err7);
-              }
-              errors++;
-            }
-            if (data4 < 0 || isNaN(data4)) {
-              const err8 = { instancePath: instancePath + "/query/tail", schemaPath: "#/properties/query/properties/tail/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-              if (vErrors === null) {
-                vErrors = [err8];
-              } else {
-                vErrors.push(err8);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data2.since !== void 0) {
-          let data5 = data2.since;
-          if (typeof data5 !== "string") {
-            let dataType2 = typeof data5;
-            let coerced2 = void 0;
-            if (dataType2 == "object" && Array.isArray(data5) && data5.length == 1) {
-              data5 = data5[0];
-              dataType2 = typeof data5;
-              if (typeof data5 === "string") {
-                coerced2 = data5;
-              }
-            }
-            if (!(coerced2 !== void 0)) {
-              if (dataType2 == "number" || dataType2 == "boolean") {
-                coerced2 = "" + data5;
-              } else if (data5 === null) {
-                coerced2 = "";
-              } else {
-                const err9 = { instancePath: instancePath + "/query/since", schemaPath: "#/properties/query/properties/since/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err9];
-                } else {
-                  vErrors.push(err9);
-                }
-                errors++;
-              }
-            }
-            if (coerced2 !== void 0) {
-              data5 = coerced2;
-              if (data2 !== void 0) {
-                data2["since"] = coerced2;
-              }
-            }
-          }
-          if (typeof data5 === "string") {
-            if (!formats0.validate(data5)) {
-              const err10 = { instancePath: instancePath + "/query/since", schemaPath: "#/properties/query/properties/since/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-              if (vErrors === null) {
-                vErrors = [err10];
-              } else {
-                vErrors.push(err10);
-              }
-              errors++;
-            }
-          }
-        }
-      } else {
-        const err11 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
+        const err6 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err11];
+          vErrors = [err6];
         } else {
-          vErrors.push(err11);
+          vErrors.push(err6);
         }
         errors++;
       }
     }
   } else {
-    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err12];
+      vErrors = [err7];
     } else {
-      vErrors.push(err12);
+      vErrors.push(err7);
     }
     errors++;
   }
-  validate59.errors = vErrors;
+  validate61.errors = vErrors;
   return errors === 0;
 }
-validate59.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const podAction__params = validate62;
-const schema28 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__params" };
+validate61.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const deletePod__params = validate62;
+const schema29 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/deletePod__params" };
 function validate62(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -1081,8 +1095,8 @@ function validate62(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate62.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusters__params = validate63;
-const schema29 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__params" };
+const updatePod__params = validate63;
+const schema30 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/updatePod__params" };
 function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -1098,8 +1112,8 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.path !== void 0) {
       let data0 = data.path;
       if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        for (const key0 in data0) {
-          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (data0.id === void 0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
           if (vErrors === null) {
             vErrors = [err0];
           } else {
@@ -1107,34 +1121,100 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
+        for (const key0 in data0) {
+          if (!(key0 === "id")) {
+            const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data0.id !== void 0) {
+          let data1 = data0.id;
+          if (typeof data1 !== "string") {
+            let dataType0 = typeof data1;
+            let coerced0 = void 0;
+            if (dataType0 == "object" && Array.isArray(data1) && data1.length == 1) {
+              data1 = data1[0];
+              dataType0 = typeof data1;
+              if (typeof data1 === "string") {
+                coerced0 = data1;
+              }
+            }
+            if (!(coerced0 !== void 0)) {
+              if (dataType0 == "number" || dataType0 == "boolean") {
+                coerced0 = "" + data1;
+              } else if (data1 === null) {
+                coerced0 = "";
+              } else {
+                const err2 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err2];
+                } else {
+                  vErrors.push(err2);
+                }
+                errors++;
+              }
+            }
+            if (coerced0 !== void 0) {
+              data1 = coerced0;
+              if (data0 !== void 0) {
+                data0["id"] = coerced0;
+              }
+            }
+          }
+          if (typeof data1 === "string") {
+            if (func1(data1) > 128) {
+              const err3 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            if (func1(data1) < 1) {
+              const err4 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          }
+        }
       } else {
-        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err5 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err1];
+          vErrors = [err5];
         } else {
-          vErrors.push(err1);
+          vErrors.push(err5);
         }
         errors++;
       }
     }
     if (data.query !== void 0) {
-      let data1 = data.query;
-      if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
-        const err2 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+      let data2 = data.query;
+      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
+        const err6 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err2];
+          vErrors = [err6];
         } else {
-          vErrors.push(err2);
+          vErrors.push(err6);
         }
         errors++;
       }
     }
   } else {
-    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err3];
+      vErrors = [err7];
     } else {
-      vErrors.push(err3);
+      vErrors.push(err7);
     }
     errors++;
   }
@@ -1142,8 +1222,66 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate63.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const createCluster__params = validate64;
-const schema30 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__params" };
+const getPodLogs__params = validate64;
+const schema31 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": { "source": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/LogSource" }, "tail": { "type": "integer", "minimum": 0, "maximum": 5e3, "default": 100, "example": 200 }, "since": { "type": "string", "format": "date-time", "example": "2026-06-01T12:00:00Z" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getPodLogs__params" };
+const schema32 = { "description": "Which log stream to read: the container (stdout/stderr) or the host system.", "type": "string", "enum": ["container", "system"], "x-source": "observed", "x-source-note": "Public REST v2 description (api.runpod.io/v2).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/LogSource" };
+function validate65(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate65.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (typeof data !== "string") {
+    let dataType0 = typeof data;
+    let coerced0 = void 0;
+    if (dataType0 == "object" && Array.isArray(data) && data.length == 1) {
+      data = data[0];
+      dataType0 = typeof data;
+      if (typeof data === "string") {
+        coerced0 = data;
+      }
+    }
+    if (!(coerced0 !== void 0)) {
+      if (dataType0 == "number" || dataType0 == "boolean") {
+        coerced0 = "" + data;
+      } else if (data === null) {
+        coerced0 = "";
+      } else {
+        const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    if (coerced0 !== void 0) {
+      data = coerced0;
+      if (parentData !== void 0) {
+        parentData[parentDataProperty] = coerced0;
+      }
+    }
+  }
+  if (!(data === "container" || data === "system")) {
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema32.enum }, message: "must be equal to one of the allowed values" };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
+  validate65.errors = vErrors;
+  return errors === 0;
+}
+validate65.evaluated = { "dynamicProps": false, "dynamicItems": false };
+const formats0 = require("ajv-formats/dist/formats").fullFormats["date-time"];
 function validate64(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -1159,8 +1297,8 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.path !== void 0) {
       let data0 = data.path;
       if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        for (const key0 in data0) {
-          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (data0.id === void 0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
           if (vErrors === null) {
             vErrors = [err0];
           } else {
@@ -1168,34 +1306,206 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
+        for (const key0 in data0) {
+          if (!(key0 === "id")) {
+            const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data0.id !== void 0) {
+          let data1 = data0.id;
+          if (typeof data1 !== "string") {
+            let dataType0 = typeof data1;
+            let coerced0 = void 0;
+            if (dataType0 == "object" && Array.isArray(data1) && data1.length == 1) {
+              data1 = data1[0];
+              dataType0 = typeof data1;
+              if (typeof data1 === "string") {
+                coerced0 = data1;
+              }
+            }
+            if (!(coerced0 !== void 0)) {
+              if (dataType0 == "number" || dataType0 == "boolean") {
+                coerced0 = "" + data1;
+              } else if (data1 === null) {
+                coerced0 = "";
+              } else {
+                const err2 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err2];
+                } else {
+                  vErrors.push(err2);
+                }
+                errors++;
+              }
+            }
+            if (coerced0 !== void 0) {
+              data1 = coerced0;
+              if (data0 !== void 0) {
+                data0["id"] = coerced0;
+              }
+            }
+          }
+          if (typeof data1 === "string") {
+            if (func1(data1) > 128) {
+              const err3 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            if (func1(data1) < 1) {
+              const err4 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          }
+        }
       } else {
-        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err5 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err1];
+          vErrors = [err5];
         } else {
-          vErrors.push(err1);
+          vErrors.push(err5);
         }
         errors++;
       }
     }
     if (data.query !== void 0) {
-      let data1 = data.query;
-      if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
-        const err2 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+      let data2 = data.query;
+      if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
+        if (data2.source !== void 0) {
+          if (!validate65(data2.source, { instancePath: instancePath + "/query/source", parentData: data2, parentDataProperty: "source", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data2.tail !== void 0) {
+          let data4 = data2.tail;
+          if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
+            let dataType1 = typeof data4;
+            let coerced1 = void 0;
+            if (dataType1 == "object" && Array.isArray(data4) && data4.length == 1) {
+              data4 = data4[0];
+              dataType1 = typeof data4;
+              if (typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4)) {
+                coerced1 = data4;
+              }
+            }
+            if (!(coerced1 !== void 0)) {
+              if (dataType1 === "boolean" || data4 === null || dataType1 === "string" && data4 && data4 == +data4 && !(data4 % 1)) {
+                coerced1 = +data4;
+              } else {
+                const err6 = { instancePath: instancePath + "/query/tail", schemaPath: "#/properties/query/properties/tail/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                if (vErrors === null) {
+                  vErrors = [err6];
+                } else {
+                  vErrors.push(err6);
+                }
+                errors++;
+              }
+            }
+            if (coerced1 !== void 0) {
+              data4 = coerced1;
+              if (data2 !== void 0) {
+                data2["tail"] = coerced1;
+              }
+            }
+          }
+          if (typeof data4 == "number" && isFinite(data4)) {
+            if (data4 > 5e3 || isNaN(data4)) {
+              const err7 = { instancePath: instancePath + "/query/tail", schemaPath: "#/properties/query/properties/tail/maximum", keyword: "maximum", params: { comparison: "<=", limit: 5e3 }, message: "must be <= 5000" };
+              if (vErrors === null) {
+                vErrors = [err7];
+              } else {
+                vErrors.push(err7);
+              }
+              errors++;
+            }
+            if (data4 < 0 || isNaN(data4)) {
+              const err8 = { instancePath: instancePath + "/query/tail", schemaPath: "#/properties/query/properties/tail/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err8];
+              } else {
+                vErrors.push(err8);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data2.since !== void 0) {
+          let data5 = data2.since;
+          if (typeof data5 !== "string") {
+            let dataType2 = typeof data5;
+            let coerced2 = void 0;
+            if (dataType2 == "object" && Array.isArray(data5) && data5.length == 1) {
+              data5 = data5[0];
+              dataType2 = typeof data5;
+              if (typeof data5 === "string") {
+                coerced2 = data5;
+              }
+            }
+            if (!(coerced2 !== void 0)) {
+              if (dataType2 == "number" || dataType2 == "boolean") {
+                coerced2 = "" + data5;
+              } else if (data5 === null) {
+                coerced2 = "";
+              } else {
+                const err9 = { instancePath: instancePath + "/query/since", schemaPath: "#/properties/query/properties/since/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err9];
+                } else {
+                  vErrors.push(err9);
+                }
+                errors++;
+              }
+            }
+            if (coerced2 !== void 0) {
+              data5 = coerced2;
+              if (data2 !== void 0) {
+                data2["since"] = coerced2;
+              }
+            }
+          }
+          if (typeof data5 === "string") {
+            if (!formats0.validate(data5)) {
+              const err10 = { instancePath: instancePath + "/query/since", schemaPath: "#/properties/query/properties/since/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+              if (vErrors === null) {
+                vErrors = [err10];
+              } else {
+                vErrors.push(err10);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err11 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err2];
+          vErrors = [err11];
         } else {
-          vErrors.push(err2);
+          vErrors.push(err11);
         }
         errors++;
       }
     }
   } else {
-    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err3];
+      vErrors = [err12];
     } else {
-      vErrors.push(err3);
+      vErrors.push(err12);
     }
     errors++;
   }
@@ -1203,262 +1513,8 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate64.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const getCluster__params = validate65;
-const schema31 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__params" };
-function validate65(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate65.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.path !== void 0) {
-      let data0 = data.path;
-      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        if (data0.id === void 0) {
-          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
-          if (vErrors === null) {
-            vErrors = [err0];
-          } else {
-            vErrors.push(err0);
-          }
-          errors++;
-        }
-        for (const key0 in data0) {
-          if (!(key0 === "id")) {
-            const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err1];
-            } else {
-              vErrors.push(err1);
-            }
-            errors++;
-          }
-        }
-        if (data0.id !== void 0) {
-          let data1 = data0.id;
-          if (typeof data1 !== "string") {
-            let dataType0 = typeof data1;
-            let coerced0 = void 0;
-            if (dataType0 == "object" && Array.isArray(data1) && data1.length == 1) {
-              data1 = data1[0];
-              dataType0 = typeof data1;
-              if (typeof data1 === "string") {
-                coerced0 = data1;
-              }
-            }
-            if (!(coerced0 !== void 0)) {
-              if (dataType0 == "number" || dataType0 == "boolean") {
-                coerced0 = "" + data1;
-              } else if (data1 === null) {
-                coerced0 = "";
-              } else {
-                const err2 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err2];
-                } else {
-                  vErrors.push(err2);
-                }
-                errors++;
-              }
-            }
-            if (coerced0 !== void 0) {
-              data1 = coerced0;
-              if (data0 !== void 0) {
-                data0["id"] = coerced0;
-              }
-            }
-          }
-          if (typeof data1 === "string") {
-            if (func1(data1) > 128) {
-              const err3 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
-              if (vErrors === null) {
-                vErrors = [err3];
-              } else {
-                vErrors.push(err3);
-              }
-              errors++;
-            }
-            if (func1(data1) < 1) {
-              const err4 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-              if (vErrors === null) {
-                vErrors = [err4];
-              } else {
-                vErrors.push(err4);
-              }
-              errors++;
-            }
-          }
-        }
-      } else {
-        const err5 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.query !== void 0) {
-      let data2 = data.query;
-      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-        const err6 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err7];
-    } else {
-      vErrors.push(err7);
-    }
-    errors++;
-  }
-  validate65.errors = vErrors;
-  return errors === 0;
-}
-validate65.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteCluster__params = validate66;
-const schema32 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__params" };
-function validate66(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate66.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.path !== void 0) {
-      let data0 = data.path;
-      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        if (data0.id === void 0) {
-          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
-          if (vErrors === null) {
-            vErrors = [err0];
-          } else {
-            vErrors.push(err0);
-          }
-          errors++;
-        }
-        for (const key0 in data0) {
-          if (!(key0 === "id")) {
-            const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err1];
-            } else {
-              vErrors.push(err1);
-            }
-            errors++;
-          }
-        }
-        if (data0.id !== void 0) {
-          let data1 = data0.id;
-          if (typeof data1 !== "string") {
-            let dataType0 = typeof data1;
-            let coerced0 = void 0;
-            if (dataType0 == "object" && Array.isArray(data1) && data1.length == 1) {
-              data1 = data1[0];
-              dataType0 = typeof data1;
-              if (typeof data1 === "string") {
-                coerced0 = data1;
-              }
-            }
-            if (!(coerced0 !== void 0)) {
-              if (dataType0 == "number" || dataType0 == "boolean") {
-                coerced0 = "" + data1;
-              } else if (data1 === null) {
-                coerced0 = "";
-              } else {
-                const err2 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err2];
-                } else {
-                  vErrors.push(err2);
-                }
-                errors++;
-              }
-            }
-            if (coerced0 !== void 0) {
-              data1 = coerced0;
-              if (data0 !== void 0) {
-                data0["id"] = coerced0;
-              }
-            }
-          }
-          if (typeof data1 === "string") {
-            if (func1(data1) > 128) {
-              const err3 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
-              if (vErrors === null) {
-                vErrors = [err3];
-              } else {
-                vErrors.push(err3);
-              }
-              errors++;
-            }
-            if (func1(data1) < 1) {
-              const err4 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-              if (vErrors === null) {
-                vErrors = [err4];
-              } else {
-                vErrors.push(err4);
-              }
-              errors++;
-            }
-          }
-        }
-      } else {
-        const err5 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.query !== void 0) {
-      let data2 = data.query;
-      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-        const err6 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err7];
-    } else {
-      vErrors.push(err7);
-    }
-    errors++;
-  }
-  validate66.errors = vErrors;
-  return errors === 0;
-}
-validate66.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const updateCluster__params = validate67;
-const schema33 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__params" };
+const podAction__params = validate67;
+const schema33 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/podAction__params" };
 function validate67(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -1584,13 +1640,135 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate67.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterPods__params = validate68;
-const schema34 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__params" };
+const listClusters__params = validate68;
+const schema34 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listClusters__params" };
 function validate68(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
   const evaluated0 = validate68.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        for (const key0 in data0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+      } else {
+        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      let data1 = data.query;
+      if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
+        const err2 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  validate68.errors = vErrors;
+  return errors === 0;
+}
+validate68.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const createCluster__params = validate69;
+const schema35 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/createCluster__params" };
+function validate69(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate69.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        for (const key0 in data0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+      } else {
+        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      let data1 = data.query;
+      if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
+        const err2 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  validate69.errors = vErrors;
+  return errors === 0;
+}
+validate69.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const getCluster__params = validate70;
+const schema36 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getCluster__params" };
+function validate70(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate70.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -1707,134 +1885,12 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate68.errors = vErrors;
-  return errors === 0;
-}
-validate68.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpoints__params = validate69;
-const schema35 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__params" };
-function validate69(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate69.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.path !== void 0) {
-      let data0 = data.path;
-      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        for (const key0 in data0) {
-          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-          if (vErrors === null) {
-            vErrors = [err0];
-          } else {
-            vErrors.push(err0);
-          }
-          errors++;
-        }
-      } else {
-        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.query !== void 0) {
-      let data1 = data.query;
-      if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
-        const err2 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
-    errors++;
-  }
-  validate69.errors = vErrors;
-  return errors === 0;
-}
-validate69.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const createEndpoint__params = validate70;
-const schema36 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__params" };
-function validate70(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate70.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.path !== void 0) {
-      let data0 = data.path;
-      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        for (const key0 in data0) {
-          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-          if (vErrors === null) {
-            vErrors = [err0];
-          } else {
-            vErrors.push(err0);
-          }
-          errors++;
-        }
-      } else {
-        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.query !== void 0) {
-      let data1 = data.query;
-      if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
-        const err2 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
-    errors++;
-  }
   validate70.errors = vErrors;
   return errors === 0;
 }
 validate70.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpoint__params = validate71;
-const schema37 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__params" };
+const deleteCluster__params = validate71;
+const schema37 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/deleteCluster__params" };
 function validate71(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -1960,8 +2016,8 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate71.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteEndpoint__params = validate72;
-const schema38 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__params" };
+const updateCluster__params = validate72;
+const schema38 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/updateCluster__params" };
 function validate72(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2087,8 +2143,8 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate72.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const updateEndpoint__params = validate73;
-const schema39 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__params" };
+const listClusterPods__params = validate73;
+const schema39 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterPods__params" };
 function validate73(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2214,8 +2270,8 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate73.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointWorkers__params = validate74;
-const schema40 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__params" };
+const listEndpoints__params = validate74;
+const schema40 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpoints__params" };
 function validate74(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2231,8 +2287,8 @@ function validate74(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.path !== void 0) {
       let data0 = data.path;
       if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        if (data0.id === void 0) {
-          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+        for (const key0 in data0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
           if (vErrors === null) {
             vErrors = [err0];
           } else {
@@ -2240,100 +2296,34 @@ function validate74(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        for (const key0 in data0) {
-          if (!(key0 === "id")) {
-            const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err1];
-            } else {
-              vErrors.push(err1);
-            }
-            errors++;
-          }
-        }
-        if (data0.id !== void 0) {
-          let data1 = data0.id;
-          if (typeof data1 !== "string") {
-            let dataType0 = typeof data1;
-            let coerced0 = void 0;
-            if (dataType0 == "object" && Array.isArray(data1) && data1.length == 1) {
-              data1 = data1[0];
-              dataType0 = typeof data1;
-              if (typeof data1 === "string") {
-                coerced0 = data1;
-              }
-            }
-            if (!(coerced0 !== void 0)) {
-              if (dataType0 == "number" || dataType0 == "boolean") {
-                coerced0 = "" + data1;
-              } else if (data1 === null) {
-                coerced0 = "";
-              } else {
-                const err2 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err2];
-                } else {
-                  vErrors.push(err2);
-                }
-                errors++;
-              }
-            }
-            if (coerced0 !== void 0) {
-              data1 = coerced0;
-              if (data0 !== void 0) {
-                data0["id"] = coerced0;
-              }
-            }
-          }
-          if (typeof data1 === "string") {
-            if (func1(data1) > 128) {
-              const err3 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
-              if (vErrors === null) {
-                vErrors = [err3];
-              } else {
-                vErrors.push(err3);
-              }
-              errors++;
-            }
-            if (func1(data1) < 1) {
-              const err4 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-              if (vErrors === null) {
-                vErrors = [err4];
-              } else {
-                vErrors.push(err4);
-              }
-              errors++;
-            }
-          }
-        }
       } else {
-        const err5 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err5];
+          vErrors = [err1];
         } else {
-          vErrors.push(err5);
+          vErrors.push(err1);
         }
         errors++;
       }
     }
     if (data.query !== void 0) {
-      let data2 = data.query;
-      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-        const err6 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+      let data1 = data.query;
+      if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
+        const err2 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err6];
+          vErrors = [err2];
         } else {
-          vErrors.push(err6);
+          vErrors.push(err2);
         }
         errors++;
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err7];
+      vErrors = [err3];
     } else {
-      vErrors.push(err7);
+      vErrors.push(err3);
     }
     errors++;
   }
@@ -2341,13 +2331,74 @@ function validate74(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate74.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointReleases__params = validate75;
-const schema41 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__params" };
+const createEndpoint__params = validate75;
+const schema41 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/createEndpoint__params" };
 function validate75(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
   const evaluated0 = validate75.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        for (const key0 in data0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+      } else {
+        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      let data1 = data.query;
+      if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
+        const err2 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  validate75.errors = vErrors;
+  return errors === 0;
+}
+validate75.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpoint__params = validate76;
+const schema42 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpoint__params" };
+function validate76(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate76.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2464,17 +2515,525 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate75.errors = vErrors;
+  validate76.errors = vErrors;
   return errors === 0;
 }
-validate75.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const getWorkerLogs__params = validate76;
-const schema42 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" }, "workerId": { "type": "string", "minLength": 1, "maxLength": 128, "example": "8g3n5t6r" } }, "required": ["id", "workerId"], "additionalProperties": false }, "query": { "type": "object", "properties": { "source": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/LogSource" }, "tail": { "type": "integer", "minimum": 0, "maximum": 5e3, "default": 100, "example": 200 }, "since": { "type": "string", "format": "date-time", "example": "2026-06-01T12:00:00Z" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__params" };
-function validate76(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate76.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteEndpoint__params = validate77;
+const schema43 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/deleteEndpoint__params" };
+function validate77(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate76.evaluated;
+  const evaluated0 = validate77.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        if (data0.id === void 0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        for (const key0 in data0) {
+          if (!(key0 === "id")) {
+            const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data0.id !== void 0) {
+          let data1 = data0.id;
+          if (typeof data1 !== "string") {
+            let dataType0 = typeof data1;
+            let coerced0 = void 0;
+            if (dataType0 == "object" && Array.isArray(data1) && data1.length == 1) {
+              data1 = data1[0];
+              dataType0 = typeof data1;
+              if (typeof data1 === "string") {
+                coerced0 = data1;
+              }
+            }
+            if (!(coerced0 !== void 0)) {
+              if (dataType0 == "number" || dataType0 == "boolean") {
+                coerced0 = "" + data1;
+              } else if (data1 === null) {
+                coerced0 = "";
+              } else {
+                const err2 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err2];
+                } else {
+                  vErrors.push(err2);
+                }
+                errors++;
+              }
+            }
+            if (coerced0 !== void 0) {
+              data1 = coerced0;
+              if (data0 !== void 0) {
+                data0["id"] = coerced0;
+              }
+            }
+          }
+          if (typeof data1 === "string") {
+            if (func1(data1) > 128) {
+              const err3 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            if (func1(data1) < 1) {
+              const err4 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err5 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      let data2 = data.query;
+      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
+        const err6 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err7];
+    } else {
+      vErrors.push(err7);
+    }
+    errors++;
+  }
+  validate77.errors = vErrors;
+  return errors === 0;
+}
+validate77.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const updateEndpoint__params = validate78;
+const schema44 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/updateEndpoint__params" };
+function validate78(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate78.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        if (data0.id === void 0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        for (const key0 in data0) {
+          if (!(key0 === "id")) {
+            const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data0.id !== void 0) {
+          let data1 = data0.id;
+          if (typeof data1 !== "string") {
+            let dataType0 = typeof data1;
+            let coerced0 = void 0;
+            if (dataType0 == "object" && Array.isArray(data1) && data1.length == 1) {
+              data1 = data1[0];
+              dataType0 = typeof data1;
+              if (typeof data1 === "string") {
+                coerced0 = data1;
+              }
+            }
+            if (!(coerced0 !== void 0)) {
+              if (dataType0 == "number" || dataType0 == "boolean") {
+                coerced0 = "" + data1;
+              } else if (data1 === null) {
+                coerced0 = "";
+              } else {
+                const err2 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err2];
+                } else {
+                  vErrors.push(err2);
+                }
+                errors++;
+              }
+            }
+            if (coerced0 !== void 0) {
+              data1 = coerced0;
+              if (data0 !== void 0) {
+                data0["id"] = coerced0;
+              }
+            }
+          }
+          if (typeof data1 === "string") {
+            if (func1(data1) > 128) {
+              const err3 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            if (func1(data1) < 1) {
+              const err4 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err5 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      let data2 = data.query;
+      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
+        const err6 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err7];
+    } else {
+      vErrors.push(err7);
+    }
+    errors++;
+  }
+  validate78.errors = vErrors;
+  return errors === 0;
+}
+validate78.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointWorkers__params = validate79;
+const schema45 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointWorkers__params" };
+function validate79(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate79.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        if (data0.id === void 0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        for (const key0 in data0) {
+          if (!(key0 === "id")) {
+            const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data0.id !== void 0) {
+          let data1 = data0.id;
+          if (typeof data1 !== "string") {
+            let dataType0 = typeof data1;
+            let coerced0 = void 0;
+            if (dataType0 == "object" && Array.isArray(data1) && data1.length == 1) {
+              data1 = data1[0];
+              dataType0 = typeof data1;
+              if (typeof data1 === "string") {
+                coerced0 = data1;
+              }
+            }
+            if (!(coerced0 !== void 0)) {
+              if (dataType0 == "number" || dataType0 == "boolean") {
+                coerced0 = "" + data1;
+              } else if (data1 === null) {
+                coerced0 = "";
+              } else {
+                const err2 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err2];
+                } else {
+                  vErrors.push(err2);
+                }
+                errors++;
+              }
+            }
+            if (coerced0 !== void 0) {
+              data1 = coerced0;
+              if (data0 !== void 0) {
+                data0["id"] = coerced0;
+              }
+            }
+          }
+          if (typeof data1 === "string") {
+            if (func1(data1) > 128) {
+              const err3 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            if (func1(data1) < 1) {
+              const err4 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err5 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      let data2 = data.query;
+      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
+        const err6 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err7];
+    } else {
+      vErrors.push(err7);
+    }
+    errors++;
+  }
+  validate79.errors = vErrors;
+  return errors === 0;
+}
+validate79.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointReleases__params = validate80;
+const schema46 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointReleases__params" };
+function validate80(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate80.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        if (data0.id === void 0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        for (const key0 in data0) {
+          if (!(key0 === "id")) {
+            const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data0.id !== void 0) {
+          let data1 = data0.id;
+          if (typeof data1 !== "string") {
+            let dataType0 = typeof data1;
+            let coerced0 = void 0;
+            if (dataType0 == "object" && Array.isArray(data1) && data1.length == 1) {
+              data1 = data1[0];
+              dataType0 = typeof data1;
+              if (typeof data1 === "string") {
+                coerced0 = data1;
+              }
+            }
+            if (!(coerced0 !== void 0)) {
+              if (dataType0 == "number" || dataType0 == "boolean") {
+                coerced0 = "" + data1;
+              } else if (data1 === null) {
+                coerced0 = "";
+              } else {
+                const err2 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err2];
+                } else {
+                  vErrors.push(err2);
+                }
+                errors++;
+              }
+            }
+            if (coerced0 !== void 0) {
+              data1 = coerced0;
+              if (data0 !== void 0) {
+                data0["id"] = coerced0;
+              }
+            }
+          }
+          if (typeof data1 === "string") {
+            if (func1(data1) > 128) {
+              const err3 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            if (func1(data1) < 1) {
+              const err4 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err5 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      let data2 = data.query;
+      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
+        const err6 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err7];
+    } else {
+      vErrors.push(err7);
+    }
+    errors++;
+  }
+  validate80.errors = vErrors;
+  return errors === 0;
+}
+validate80.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const getWorkerLogs__params = validate81;
+const schema47 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" }, "workerId": { "type": "string", "minLength": 1, "maxLength": 128, "example": "8g3n5t6r" } }, "required": ["id", "workerId"], "additionalProperties": false }, "query": { "type": "object", "properties": { "source": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/LogSource" }, "tail": { "type": "integer", "minimum": 0, "maximum": 5e3, "default": 100, "example": 200 }, "since": { "type": "string", "format": "date-time", "example": "2026-06-01T12:00:00Z" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getWorkerLogs__params" };
+function validate81(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate81.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2638,8 +3197,8 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
       let data3 = data.query;
       if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
         if (data3.source !== void 0) {
-          if (!validate60(data3.source, { instancePath: instancePath + "/query/source", parentData: data3, parentDataProperty: "source", rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+          if (!validate65(data3.source, { instancePath: instancePath + "/query/source", parentData: data3, parentDataProperty: "source", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
             errors = vErrors.length;
           }
         }
@@ -2761,17 +3320,17 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate76.errors = vErrors;
+  validate81.errors = vErrors;
   return errors === 0;
 }
-validate76.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBuilds__params = validate78;
-const schema43 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__params" };
-function validate78(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate81.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBuilds__params = validate83;
+const schema48 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBuilds__params" };
+function validate83(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate78.evaluated;
+  const evaluated0 = validate83.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2888,17 +3447,17 @@ function validate78(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate78.errors = vErrors;
+  validate83.errors = vErrors;
   return errors === 0;
 }
-validate78.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBuild__params = validate79;
-const schema44 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" }, "buildId": { "type": "string", "minLength": 1, "maxLength": 128, "example": "build_abc123" } }, "required": ["id", "buildId"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__params" };
-function validate79(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate83.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpointBuild__params = validate84;
+const schema49 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" }, "buildId": { "type": "string", "minLength": 1, "maxLength": 128, "example": "build_abc123" } }, "required": ["id", "buildId"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuild__params" };
+function validate84(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate79.evaluated;
+  const evaluated0 = validate84.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -3079,17 +3638,17 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate79.errors = vErrors;
+  validate84.errors = vErrors;
   return errors === 0;
 }
-validate79.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const getEndpointBuildLogs__params = validate80;
-const schema45 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" }, "buildId": { "type": "string", "minLength": 1, "maxLength": 128, "example": "build_abc123" } }, "required": ["id", "buildId"], "additionalProperties": false }, "query": { "type": "object", "properties": { "source": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/LogSource" }, "tail": { "type": "integer", "minimum": 0, "maximum": 5e3, "default": 100, "example": 200 }, "since": { "type": "string", "format": "date-time", "example": "2026-06-01T12:00:00Z" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__params" };
-function validate80(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate84.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const getEndpointBuildLogs__params = validate85;
+const schema50 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" }, "buildId": { "type": "string", "minLength": 1, "maxLength": 128, "example": "build_abc123" } }, "required": ["id", "buildId"], "additionalProperties": false }, "query": { "type": "object", "properties": { "source": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/LogSource" }, "tail": { "type": "integer", "minimum": 0, "maximum": 5e3, "default": 100, "example": 200 }, "since": { "type": "string", "format": "date-time", "example": "2026-06-01T12:00:00Z" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getEndpointBuildLogs__params" };
+function validate85(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate80.evaluated;
+  const evaluated0 = validate85.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -3253,8 +3812,8 @@ function validate80(data, { instancePath = "", parentData, parentDataProperty, r
       let data3 = data.query;
       if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
         if (data3.source !== void 0) {
-          if (!validate60(data3.source, { instancePath: instancePath + "/query/source", parentData: data3, parentDataProperty: "source", rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+          if (!validate65(data3.source, { instancePath: instancePath + "/query/source", parentData: data3, parentDataProperty: "source", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
             errors = vErrors.length;
           }
         }
@@ -3376,515 +3935,12 @@ function validate80(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate80.errors = vErrors;
-  return errors === 0;
-}
-validate80.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listTemplates__params = validate82;
-const schema46 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__params" };
-function validate82(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate82.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.path !== void 0) {
-      let data0 = data.path;
-      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        for (const key0 in data0) {
-          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-          if (vErrors === null) {
-            vErrors = [err0];
-          } else {
-            vErrors.push(err0);
-          }
-          errors++;
-        }
-      } else {
-        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.query !== void 0) {
-      let data1 = data.query;
-      if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
-        const err2 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
-    errors++;
-  }
-  validate82.errors = vErrors;
-  return errors === 0;
-}
-validate82.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const createTemplate__params = validate83;
-const schema47 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__params" };
-function validate83(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate83.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.path !== void 0) {
-      let data0 = data.path;
-      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        for (const key0 in data0) {
-          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-          if (vErrors === null) {
-            vErrors = [err0];
-          } else {
-            vErrors.push(err0);
-          }
-          errors++;
-        }
-      } else {
-        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.query !== void 0) {
-      let data1 = data.query;
-      if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
-        const err2 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
-    errors++;
-  }
-  validate83.errors = vErrors;
-  return errors === 0;
-}
-validate83.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const getTemplate__params = validate84;
-const schema48 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__params" };
-function validate84(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate84.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.path !== void 0) {
-      let data0 = data.path;
-      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        if (data0.id === void 0) {
-          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
-          if (vErrors === null) {
-            vErrors = [err0];
-          } else {
-            vErrors.push(err0);
-          }
-          errors++;
-        }
-        for (const key0 in data0) {
-          if (!(key0 === "id")) {
-            const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err1];
-            } else {
-              vErrors.push(err1);
-            }
-            errors++;
-          }
-        }
-        if (data0.id !== void 0) {
-          let data1 = data0.id;
-          if (typeof data1 !== "string") {
-            let dataType0 = typeof data1;
-            let coerced0 = void 0;
-            if (dataType0 == "object" && Array.isArray(data1) && data1.length == 1) {
-              data1 = data1[0];
-              dataType0 = typeof data1;
-              if (typeof data1 === "string") {
-                coerced0 = data1;
-              }
-            }
-            if (!(coerced0 !== void 0)) {
-              if (dataType0 == "number" || dataType0 == "boolean") {
-                coerced0 = "" + data1;
-              } else if (data1 === null) {
-                coerced0 = "";
-              } else {
-                const err2 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err2];
-                } else {
-                  vErrors.push(err2);
-                }
-                errors++;
-              }
-            }
-            if (coerced0 !== void 0) {
-              data1 = coerced0;
-              if (data0 !== void 0) {
-                data0["id"] = coerced0;
-              }
-            }
-          }
-          if (typeof data1 === "string") {
-            if (func1(data1) > 128) {
-              const err3 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
-              if (vErrors === null) {
-                vErrors = [err3];
-              } else {
-                vErrors.push(err3);
-              }
-              errors++;
-            }
-            if (func1(data1) < 1) {
-              const err4 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-              if (vErrors === null) {
-                vErrors = [err4];
-              } else {
-                vErrors.push(err4);
-              }
-              errors++;
-            }
-          }
-        }
-      } else {
-        const err5 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.query !== void 0) {
-      let data2 = data.query;
-      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-        const err6 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err7];
-    } else {
-      vErrors.push(err7);
-    }
-    errors++;
-  }
-  validate84.errors = vErrors;
-  return errors === 0;
-}
-validate84.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteTemplate__params = validate85;
-const schema49 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__params" };
-function validate85(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate85.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.path !== void 0) {
-      let data0 = data.path;
-      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        if (data0.id === void 0) {
-          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
-          if (vErrors === null) {
-            vErrors = [err0];
-          } else {
-            vErrors.push(err0);
-          }
-          errors++;
-        }
-        for (const key0 in data0) {
-          if (!(key0 === "id")) {
-            const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err1];
-            } else {
-              vErrors.push(err1);
-            }
-            errors++;
-          }
-        }
-        if (data0.id !== void 0) {
-          let data1 = data0.id;
-          if (typeof data1 !== "string") {
-            let dataType0 = typeof data1;
-            let coerced0 = void 0;
-            if (dataType0 == "object" && Array.isArray(data1) && data1.length == 1) {
-              data1 = data1[0];
-              dataType0 = typeof data1;
-              if (typeof data1 === "string") {
-                coerced0 = data1;
-              }
-            }
-            if (!(coerced0 !== void 0)) {
-              if (dataType0 == "number" || dataType0 == "boolean") {
-                coerced0 = "" + data1;
-              } else if (data1 === null) {
-                coerced0 = "";
-              } else {
-                const err2 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err2];
-                } else {
-                  vErrors.push(err2);
-                }
-                errors++;
-              }
-            }
-            if (coerced0 !== void 0) {
-              data1 = coerced0;
-              if (data0 !== void 0) {
-                data0["id"] = coerced0;
-              }
-            }
-          }
-          if (typeof data1 === "string") {
-            if (func1(data1) > 128) {
-              const err3 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
-              if (vErrors === null) {
-                vErrors = [err3];
-              } else {
-                vErrors.push(err3);
-              }
-              errors++;
-            }
-            if (func1(data1) < 1) {
-              const err4 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-              if (vErrors === null) {
-                vErrors = [err4];
-              } else {
-                vErrors.push(err4);
-              }
-              errors++;
-            }
-          }
-        }
-      } else {
-        const err5 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.query !== void 0) {
-      let data2 = data.query;
-      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-        const err6 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err7];
-    } else {
-      vErrors.push(err7);
-    }
-    errors++;
-  }
   validate85.errors = vErrors;
   return errors === 0;
 }
 validate85.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const updateTemplate__params = validate86;
-const schema50 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__params" };
-function validate86(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate86.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.path !== void 0) {
-      let data0 = data.path;
-      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        if (data0.id === void 0) {
-          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
-          if (vErrors === null) {
-            vErrors = [err0];
-          } else {
-            vErrors.push(err0);
-          }
-          errors++;
-        }
-        for (const key0 in data0) {
-          if (!(key0 === "id")) {
-            const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err1];
-            } else {
-              vErrors.push(err1);
-            }
-            errors++;
-          }
-        }
-        if (data0.id !== void 0) {
-          let data1 = data0.id;
-          if (typeof data1 !== "string") {
-            let dataType0 = typeof data1;
-            let coerced0 = void 0;
-            if (dataType0 == "object" && Array.isArray(data1) && data1.length == 1) {
-              data1 = data1[0];
-              dataType0 = typeof data1;
-              if (typeof data1 === "string") {
-                coerced0 = data1;
-              }
-            }
-            if (!(coerced0 !== void 0)) {
-              if (dataType0 == "number" || dataType0 == "boolean") {
-                coerced0 = "" + data1;
-              } else if (data1 === null) {
-                coerced0 = "";
-              } else {
-                const err2 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err2];
-                } else {
-                  vErrors.push(err2);
-                }
-                errors++;
-              }
-            }
-            if (coerced0 !== void 0) {
-              data1 = coerced0;
-              if (data0 !== void 0) {
-                data0["id"] = coerced0;
-              }
-            }
-          }
-          if (typeof data1 === "string") {
-            if (func1(data1) > 128) {
-              const err3 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
-              if (vErrors === null) {
-                vErrors = [err3];
-              } else {
-                vErrors.push(err3);
-              }
-              errors++;
-            }
-            if (func1(data1) < 1) {
-              const err4 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-              if (vErrors === null) {
-                vErrors = [err4];
-              } else {
-                vErrors.push(err4);
-              }
-              errors++;
-            }
-          }
-        }
-      } else {
-        const err5 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.query !== void 0) {
-      let data2 = data.query;
-      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-        const err6 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err7];
-    } else {
-      vErrors.push(err7);
-    }
-    errors++;
-  }
-  validate86.errors = vErrors;
-  return errors === 0;
-}
-validate86.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumes__params = validate87;
-const schema51 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__params" };
+const listTemplates__params = validate87;
+const schema51 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listTemplates__params" };
 function validate87(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -3944,8 +4000,8 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate87.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const createNetworkVolume__params = validate88;
-const schema52 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__params" };
+const createTemplate__params = validate88;
+const schema52 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/createTemplate__params" };
 function validate88(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -4005,8 +4061,8 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate88.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const getNetworkVolume__params = validate89;
-const schema53 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__params" };
+const getTemplate__params = validate89;
+const schema53 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getTemplate__params" };
 function validate89(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -4132,8 +4188,8 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate89.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteNetworkVolume__params = validate90;
-const schema54 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__params" };
+const deleteTemplate__params = validate90;
+const schema54 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/deleteTemplate__params" };
 function validate90(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -4259,8 +4315,8 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate90.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const updateNetworkVolume__params = validate91;
-const schema55 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__params" };
+const updateTemplate__params = validate91;
+const schema55 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/updateTemplate__params" };
 function validate91(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -4386,8 +4442,8 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate91.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listRegistries__params = validate92;
-const schema56 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__params" };
+const listNetworkVolumes__params = validate92;
+const schema56 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumes__params" };
 function validate92(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -4447,8 +4503,8 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate92.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const createRegistry__params = validate93;
-const schema57 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__params" };
+const createNetworkVolume__params = validate93;
+const schema57 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/createNetworkVolume__params" };
 function validate93(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -4508,8 +4564,8 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate93.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const getRegistry__params = validate94;
-const schema58 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__params" };
+const getNetworkVolume__params = validate94;
+const schema58 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getNetworkVolume__params" };
 function validate94(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -4635,8 +4691,8 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate94.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const deleteRegistry__params = validate95;
-const schema59 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__params" };
+const deleteNetworkVolume__params = validate95;
+const schema59 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/deleteNetworkVolume__params" };
 function validate95(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -4762,135 +4818,13 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate95.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listDelegations__params = validate96;
-const schema60 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__params" };
+const updateNetworkVolume__params = validate96;
+const schema60 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/updateNetworkVolume__params" };
 function validate96(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
   const evaluated0 = validate96.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.path !== void 0) {
-      let data0 = data.path;
-      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        for (const key0 in data0) {
-          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-          if (vErrors === null) {
-            vErrors = [err0];
-          } else {
-            vErrors.push(err0);
-          }
-          errors++;
-        }
-      } else {
-        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.query !== void 0) {
-      let data1 = data.query;
-      if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
-        const err2 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
-    errors++;
-  }
-  validate96.errors = vErrors;
-  return errors === 0;
-}
-validate96.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const createDelegation__params = validate97;
-const schema61 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__params" };
-function validate97(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate97.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.path !== void 0) {
-      let data0 = data.path;
-      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        for (const key0 in data0) {
-          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-          if (vErrors === null) {
-            vErrors = [err0];
-          } else {
-            vErrors.push(err0);
-          }
-          errors++;
-        }
-      } else {
-        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.query !== void 0) {
-      let data1 = data.query;
-      if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
-        const err2 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
-    errors++;
-  }
-  validate97.errors = vErrors;
-  return errors === 0;
-}
-validate97.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const revokeDelegation__params = validate98;
-const schema62 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__params" };
-function validate98(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate98.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -5007,18 +4941,643 @@ function validate98(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
+  validate96.errors = vErrors;
+  return errors === 0;
+}
+validate96.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const listRegistries__params = validate97;
+const schema61 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listRegistries__params" };
+function validate97(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate97.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        for (const key0 in data0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+      } else {
+        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      let data1 = data.query;
+      if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
+        const err2 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  validate97.errors = vErrors;
+  return errors === 0;
+}
+validate97.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const createRegistry__params = validate98;
+const schema62 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/createRegistry__params" };
+function validate98(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate98.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        for (const key0 in data0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+      } else {
+        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      let data1 = data.query;
+      if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
+        const err2 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
   validate98.errors = vErrors;
   return errors === 0;
 }
 validate98.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listGpuTypes__params = validate99;
-const schema63 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "include": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CatalogInclude" }, "maxItems": 1, "example": ["AVAILABILITY"] }, "product": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Product" }, "maxItems": 3, "example": ["POD", "SERVERLESS"] }, "count": { "type": "integer", "minimum": 1, "maximum": 8, "default": 1, "example": 2 }, "cloud": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/GpuCloudFilter", "default": "SECURE" }, "countryCodes": { "type": "array", "items": { "type": "string", "pattern": "^[A-Z]{2}$" }, "maxItems": 64, "example": ["FR", "DE"] }, "cudaVersions": { "type": "array", "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "maxItems": 64, "example": ["12.8", "12.6"] }, "minCudaVersion": { "type": "string", "pattern": "^\\d+(\\.\\d+)?$", "maxLength": 16, "example": "12.1" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__params" };
-const schema64 = { "type": "string", "enum": ["AVAILABILITY"], "description": "Optional expansion of GPU and CPU catalog answers; more values may come.", "example": "AVAILABILITY", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CatalogInclude" };
+const getRegistry__params = validate99;
+const schema63 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getRegistry__params" };
+function validate99(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate99.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        if (data0.id === void 0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        for (const key0 in data0) {
+          if (!(key0 === "id")) {
+            const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data0.id !== void 0) {
+          let data1 = data0.id;
+          if (typeof data1 !== "string") {
+            let dataType0 = typeof data1;
+            let coerced0 = void 0;
+            if (dataType0 == "object" && Array.isArray(data1) && data1.length == 1) {
+              data1 = data1[0];
+              dataType0 = typeof data1;
+              if (typeof data1 === "string") {
+                coerced0 = data1;
+              }
+            }
+            if (!(coerced0 !== void 0)) {
+              if (dataType0 == "number" || dataType0 == "boolean") {
+                coerced0 = "" + data1;
+              } else if (data1 === null) {
+                coerced0 = "";
+              } else {
+                const err2 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err2];
+                } else {
+                  vErrors.push(err2);
+                }
+                errors++;
+              }
+            }
+            if (coerced0 !== void 0) {
+              data1 = coerced0;
+              if (data0 !== void 0) {
+                data0["id"] = coerced0;
+              }
+            }
+          }
+          if (typeof data1 === "string") {
+            if (func1(data1) > 128) {
+              const err3 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            if (func1(data1) < 1) {
+              const err4 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err5 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      let data2 = data.query;
+      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
+        const err6 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err7];
+    } else {
+      vErrors.push(err7);
+    }
+    errors++;
+  }
+  validate99.errors = vErrors;
+  return errors === 0;
+}
+validate99.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const deleteRegistry__params = validate100;
+const schema64 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/deleteRegistry__params" };
 function validate100(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
   const evaluated0 = validate100.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        if (data0.id === void 0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        for (const key0 in data0) {
+          if (!(key0 === "id")) {
+            const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data0.id !== void 0) {
+          let data1 = data0.id;
+          if (typeof data1 !== "string") {
+            let dataType0 = typeof data1;
+            let coerced0 = void 0;
+            if (dataType0 == "object" && Array.isArray(data1) && data1.length == 1) {
+              data1 = data1[0];
+              dataType0 = typeof data1;
+              if (typeof data1 === "string") {
+                coerced0 = data1;
+              }
+            }
+            if (!(coerced0 !== void 0)) {
+              if (dataType0 == "number" || dataType0 == "boolean") {
+                coerced0 = "" + data1;
+              } else if (data1 === null) {
+                coerced0 = "";
+              } else {
+                const err2 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err2];
+                } else {
+                  vErrors.push(err2);
+                }
+                errors++;
+              }
+            }
+            if (coerced0 !== void 0) {
+              data1 = coerced0;
+              if (data0 !== void 0) {
+                data0["id"] = coerced0;
+              }
+            }
+          }
+          if (typeof data1 === "string") {
+            if (func1(data1) > 128) {
+              const err3 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            if (func1(data1) < 1) {
+              const err4 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err5 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      let data2 = data.query;
+      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
+        const err6 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err7];
+    } else {
+      vErrors.push(err7);
+    }
+    errors++;
+  }
+  validate100.errors = vErrors;
+  return errors === 0;
+}
+validate100.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const listDelegations__params = validate101;
+const schema65 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listDelegations__params" };
+function validate101(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate101.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        for (const key0 in data0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+      } else {
+        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      let data1 = data.query;
+      if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
+        const err2 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  validate101.errors = vErrors;
+  return errors === 0;
+}
+validate101.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const createDelegation__params = validate102;
+const schema66 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/createDelegation__params" };
+function validate102(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate102.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        for (const key0 in data0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+      } else {
+        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      let data1 = data.query;
+      if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
+        const err2 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  validate102.errors = vErrors;
+  return errors === 0;
+}
+validate102.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const revokeDelegation__params = validate103;
+const schema67 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/revokeDelegation__params" };
+function validate103(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate103.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        if (data0.id === void 0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        for (const key0 in data0) {
+          if (!(key0 === "id")) {
+            const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data0.id !== void 0) {
+          let data1 = data0.id;
+          if (typeof data1 !== "string") {
+            let dataType0 = typeof data1;
+            let coerced0 = void 0;
+            if (dataType0 == "object" && Array.isArray(data1) && data1.length == 1) {
+              data1 = data1[0];
+              dataType0 = typeof data1;
+              if (typeof data1 === "string") {
+                coerced0 = data1;
+              }
+            }
+            if (!(coerced0 !== void 0)) {
+              if (dataType0 == "number" || dataType0 == "boolean") {
+                coerced0 = "" + data1;
+              } else if (data1 === null) {
+                coerced0 = "";
+              } else {
+                const err2 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err2];
+                } else {
+                  vErrors.push(err2);
+                }
+                errors++;
+              }
+            }
+            if (coerced0 !== void 0) {
+              data1 = coerced0;
+              if (data0 !== void 0) {
+                data0["id"] = coerced0;
+              }
+            }
+          }
+          if (typeof data1 === "string") {
+            if (func1(data1) > 128) {
+              const err3 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            if (func1(data1) < 1) {
+              const err4 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err5 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      let data2 = data.query;
+      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
+        const err6 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err7];
+    } else {
+      vErrors.push(err7);
+    }
+    errors++;
+  }
+  validate103.errors = vErrors;
+  return errors === 0;
+}
+validate103.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const listGpuTypes__params = validate104;
+const schema68 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "include": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CatalogInclude" }, "maxItems": 1, "example": ["AVAILABILITY"] }, "product": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Product" }, "maxItems": 3, "example": ["POD", "SERVERLESS"] }, "count": { "type": "integer", "minimum": 1, "maximum": 8, "default": 1, "example": 2 }, "cloud": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/GpuCloudFilter", "default": "SECURE" }, "countryCodes": { "type": "array", "items": { "type": "string", "pattern": "^[A-Z]{2}$" }, "maxItems": 64, "example": ["FR", "DE"] }, "cudaVersions": { "type": "array", "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "maxItems": 64, "example": ["12.8", "12.6"] }, "minCudaVersion": { "type": "string", "pattern": "^\\d+(\\.\\d+)?$", "maxLength": 16, "example": "12.1" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listGpuTypes__params" };
+const schema69 = { "type": "string", "enum": ["AVAILABILITY"], "description": "Optional expansion of GPU and CPU catalog answers; more values may come.", "example": "AVAILABILITY", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CatalogInclude" };
+function validate105(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate105.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -5058,7 +5617,7 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
     }
   }
   if (!(data === "AVAILABILITY")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema64.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema69.enum }, message: "must be equal to one of the allowed values" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -5066,16 +5625,16 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate100.errors = vErrors;
+  validate105.errors = vErrors;
   return errors === 0;
 }
-validate100.evaluated = { "dynamicProps": false, "dynamicItems": false };
-const schema65 = { "type": "string", "enum": ["POD", "CLUSTER", "SERVERLESS"], "description": "Product whose GPU stock is asked for; stock differs per product, so availability needs it.", "example": "POD", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Product" };
-function validate102(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate105.evaluated = { "dynamicProps": false, "dynamicItems": false };
+const schema70 = { "type": "string", "enum": ["POD", "CLUSTER", "SERVERLESS"], "description": "Product whose GPU stock is asked for; stock differs per product, so availability needs it.", "example": "POD", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Product" };
+function validate107(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate102.evaluated;
+  const evaluated0 = validate107.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -5115,7 +5674,7 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
     }
   }
   if (!(data === "POD" || data === "CLUSTER" || data === "SERVERLESS")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema65.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema70.enum }, message: "must be equal to one of the allowed values" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -5123,16 +5682,16 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate102.errors = vErrors;
+  validate107.errors = vErrors;
   return errors === 0;
 }
-validate102.evaluated = { "dynamicProps": false, "dynamicItems": false };
-const schema66 = { "type": "string", "enum": ["SECURE", "COMMUNITY"], "description": "Cloud whose GPU stock and lowest price are asked for.", "example": "SECURE", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/GpuCloudFilter" };
-function validate104(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate107.evaluated = { "dynamicProps": false, "dynamicItems": false };
+const schema71 = { "type": "string", "enum": ["SECURE", "COMMUNITY"], "description": "Cloud whose GPU stock and lowest price are asked for.", "example": "SECURE", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/GpuCloudFilter" };
+function validate109(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate104.evaluated;
+  const evaluated0 = validate109.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -5172,7 +5731,7 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
     }
   }
   if (!(data === "SECURE" || data === "COMMUNITY")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema66.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema71.enum }, message: "must be equal to one of the allowed values" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -5180,18 +5739,18 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate104.errors = vErrors;
+  validate109.errors = vErrors;
   return errors === 0;
 }
-validate104.evaluated = { "dynamicProps": false, "dynamicItems": false };
+validate109.evaluated = { "dynamicProps": false, "dynamicItems": false };
 const pattern3 = new RegExp("^[A-Z]{2}$", "u");
 const pattern4 = new RegExp("^\\d+\\.\\d+$", "u");
 const pattern5 = new RegExp("^\\d+(\\.\\d+)?$", "u");
-function validate99(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate104(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate99.evaluated;
+  const evaluated0 = validate104.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -5268,8 +5827,8 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
             }
             const len0 = data2.length;
             for (let i0 = 0; i0 < len0; i0++) {
-              if (!validate100(data2[i0], { instancePath: instancePath + "/query/include/" + i0, parentData: data2, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
+              if (!validate105(data2[i0], { instancePath: instancePath + "/query/include/" + i0, parentData: data2, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
                 errors = vErrors.length;
               }
             }
@@ -5319,8 +5878,8 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
             }
             const len1 = data4.length;
             for (let i1 = 0; i1 < len1; i1++) {
-              if (!validate102(data4[i1], { instancePath: instancePath + "/query/product/" + i1, parentData: data4, parentDataProperty: i1, rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
+              if (!validate107(data4[i1], { instancePath: instancePath + "/query/product/" + i1, parentData: data4, parentDataProperty: i1, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
                 errors = vErrors.length;
               }
             }
@@ -5380,8 +5939,8 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
         if (data1.cloud !== void 0) {
-          if (!validate104(data1.cloud, { instancePath: instancePath + "/query/cloud", parentData: data1, parentDataProperty: "cloud", rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
+          if (!validate109(data1.cloud, { instancePath: instancePath + "/query/cloud", parentData: data1, parentDataProperty: "cloud", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
             errors = vErrors.length;
           }
         }
@@ -5650,17 +6209,17 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate99.errors = vErrors;
+  validate104.errors = vErrors;
   return errors === 0;
 }
-validate99.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const getGpuType__params = validate106;
-const schema67 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": { "include": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CatalogInclude" }, "maxItems": 1, "example": ["AVAILABILITY"] }, "product": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Product" }, "maxItems": 3, "example": ["POD", "SERVERLESS"] }, "count": { "type": "integer", "minimum": 1, "maximum": 8, "default": 1, "example": 2 }, "cloud": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/GpuCloudFilter", "default": "SECURE" }, "countryCodes": { "type": "array", "items": { "type": "string", "pattern": "^[A-Z]{2}$" }, "maxItems": 64, "example": ["FR", "DE"] }, "cudaVersions": { "type": "array", "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "maxItems": 64, "example": ["12.8", "12.6"] }, "minCudaVersion": { "type": "string", "pattern": "^\\d+(\\.\\d+)?$", "maxLength": 16, "example": "12.1" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__params" };
-function validate106(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate104.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const getGpuType__params = validate111;
+const schema72 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": { "include": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CatalogInclude" }, "maxItems": 1, "example": ["AVAILABILITY"] }, "product": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Product" }, "maxItems": 3, "example": ["POD", "SERVERLESS"] }, "count": { "type": "integer", "minimum": 1, "maximum": 8, "default": 1, "example": 2 }, "cloud": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/GpuCloudFilter", "default": "SECURE" }, "countryCodes": { "type": "array", "items": { "type": "string", "pattern": "^[A-Z]{2}$" }, "maxItems": 64, "example": ["FR", "DE"] }, "cudaVersions": { "type": "array", "items": { "type": "string", "pattern": "^\\d+\\.\\d+$", "maxLength": 16 }, "maxItems": 64, "example": ["12.8", "12.6"] }, "minCudaVersion": { "type": "string", "pattern": "^\\d+(\\.\\d+)?$", "maxLength": 16, "example": "12.1" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getGpuType__params" };
+function validate111(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate106.evaluated;
+  const evaluated0 = validate111.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -5803,8 +6362,8 @@ function validate106(data, { instancePath = "", parentData, parentDataProperty, 
             }
             const len0 = data3.length;
             for (let i0 = 0; i0 < len0; i0++) {
-              if (!validate100(data3[i0], { instancePath: instancePath + "/query/include/" + i0, parentData: data3, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
+              if (!validate105(data3[i0], { instancePath: instancePath + "/query/include/" + i0, parentData: data3, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
                 errors = vErrors.length;
               }
             }
@@ -5854,8 +6413,8 @@ function validate106(data, { instancePath = "", parentData, parentDataProperty, 
             }
             const len1 = data5.length;
             for (let i1 = 0; i1 < len1; i1++) {
-              if (!validate102(data5[i1], { instancePath: instancePath + "/query/product/" + i1, parentData: data5, parentDataProperty: i1, rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
+              if (!validate107(data5[i1], { instancePath: instancePath + "/query/product/" + i1, parentData: data5, parentDataProperty: i1, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
                 errors = vErrors.length;
               }
             }
@@ -5915,8 +6474,8 @@ function validate106(data, { instancePath = "", parentData, parentDataProperty, 
           }
         }
         if (data2.cloud !== void 0) {
-          if (!validate104(data2.cloud, { instancePath: instancePath + "/query/cloud", parentData: data2, parentDataProperty: "cloud", rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
+          if (!validate109(data2.cloud, { instancePath: instancePath + "/query/cloud", parentData: data2, parentDataProperty: "cloud", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
             errors = vErrors.length;
           }
         }
@@ -6185,18 +6744,18 @@ function validate106(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate106.errors = vErrors;
+  validate111.errors = vErrors;
   return errors === 0;
 }
-validate106.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listCpuTypes__params = validate110;
-const schema68 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "include": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CatalogInclude" }, "maxItems": 1, "example": ["AVAILABILITY"] }, "product": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CpuProduct" }, "maxItems": 2, "example": ["POD", "SERVERLESS"] }, "vcpuCount": { "type": "integer", "enum": [2, 4, 8, 16, 32, 64, 128, 256, 512], "example": 4, "x-source-note": "The power-of-two rule stated as an enum (issue 21), so generated requests meet it." } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__params" };
-const schema69 = { "type": "string", "enum": ["POD", "SERVERLESS"], "description": "Product whose CPU stock is asked for.", "example": "POD", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CpuProduct" };
-function validate112(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate111.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const listCpuTypes__params = validate115;
+const schema73 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "include": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CatalogInclude" }, "maxItems": 1, "example": ["AVAILABILITY"] }, "product": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CpuProduct" }, "maxItems": 2, "example": ["POD", "SERVERLESS"] }, "vcpuCount": { "type": "integer", "enum": [2, 4, 8, 16, 32, 64, 128, 256, 512], "example": 4, "x-source-note": "The power-of-two rule stated as an enum (issue 21), so generated requests meet it." } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listCpuTypes__params" };
+const schema74 = { "type": "string", "enum": ["POD", "SERVERLESS"], "description": "Product whose CPU stock is asked for.", "example": "POD", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/CpuProduct" };
+function validate117(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate112.evaluated;
+  const evaluated0 = validate117.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -6236,7 +6795,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
     }
   }
   if (!(data === "POD" || data === "SERVERLESS")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema69.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema74.enum }, message: "must be equal to one of the allowed values" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -6244,15 +6803,15 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate112.errors = vErrors;
+  validate117.errors = vErrors;
   return errors === 0;
 }
-validate112.evaluated = { "dynamicProps": false, "dynamicItems": false };
-function validate110(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate117.evaluated = { "dynamicProps": false, "dynamicItems": false };
+function validate115(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate110.evaluated;
+  const evaluated0 = validate115.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -6329,8 +6888,8 @@ function validate110(data, { instancePath = "", parentData, parentDataProperty, 
             }
             const len0 = data2.length;
             for (let i0 = 0; i0 < len0; i0++) {
-              if (!validate100(data2[i0], { instancePath: instancePath + "/query/include/" + i0, parentData: data2, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
+              if (!validate105(data2[i0], { instancePath: instancePath + "/query/include/" + i0, parentData: data2, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
                 errors = vErrors.length;
               }
             }
@@ -6380,8 +6939,8 @@ function validate110(data, { instancePath = "", parentData, parentDataProperty, 
             }
             const len1 = data4.length;
             for (let i1 = 0; i1 < len1; i1++) {
-              if (!validate112(data4[i1], { instancePath: instancePath + "/query/product/" + i1, parentData: data4, parentDataProperty: i1, rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
+              if (!validate117(data4[i1], { instancePath: instancePath + "/query/product/" + i1, parentData: data4, parentDataProperty: i1, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
                 errors = vErrors.length;
               }
             }
@@ -6420,7 +6979,7 @@ function validate110(data, { instancePath = "", parentData, parentDataProperty, 
             }
           }
           if (!(data6 === 2 || data6 === 4 || data6 === 8 || data6 === 16 || data6 === 32 || data6 === 64 || data6 === 128 || data6 === 256 || data6 === 512)) {
-            const err7 = { instancePath: instancePath + "/query/vcpuCount", schemaPath: "#/properties/query/properties/vcpuCount/enum", keyword: "enum", params: { allowedValues: schema68.properties.query.properties.vcpuCount.enum }, message: "must be equal to one of the allowed values" };
+            const err7 = { instancePath: instancePath + "/query/vcpuCount", schemaPath: "#/properties/query/properties/vcpuCount/enum", keyword: "enum", params: { allowedValues: schema73.properties.query.properties.vcpuCount.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err7];
             } else {
@@ -6448,17 +7007,17 @@ function validate110(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate110.errors = vErrors;
+  validate115.errors = vErrors;
   return errors === 0;
 }
-validate110.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const getCpuType__params = validate114;
-const schema70 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": { "include": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CatalogInclude" }, "maxItems": 1, "example": ["AVAILABILITY"] }, "product": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CpuProduct" }, "maxItems": 2, "example": ["POD", "SERVERLESS"] }, "vcpuCount": { "type": "integer", "enum": [2, 4, 8, 16, 32, 64, 128, 256, 512], "example": 4, "x-source-note": "The power-of-two rule stated as an enum (issue 21), so generated requests meet it." } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__params" };
-function validate114(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate115.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const getCpuType__params = validate119;
+const schema75 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": { "include": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CatalogInclude" }, "maxItems": 1, "example": ["AVAILABILITY"] }, "product": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/CpuProduct" }, "maxItems": 2, "example": ["POD", "SERVERLESS"] }, "vcpuCount": { "type": "integer", "enum": [2, 4, 8, 16, 32, 64, 128, 256, 512], "example": 4, "x-source-note": "The power-of-two rule stated as an enum (issue 21), so generated requests meet it." } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getCpuType__params" };
+function validate119(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate114.evaluated;
+  const evaluated0 = validate119.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -6601,8 +7160,8 @@ function validate114(data, { instancePath = "", parentData, parentDataProperty, 
             }
             const len0 = data3.length;
             for (let i0 = 0; i0 < len0; i0++) {
-              if (!validate100(data3[i0], { instancePath: instancePath + "/query/include/" + i0, parentData: data3, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
+              if (!validate105(data3[i0], { instancePath: instancePath + "/query/include/" + i0, parentData: data3, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
                 errors = vErrors.length;
               }
             }
@@ -6652,8 +7211,8 @@ function validate114(data, { instancePath = "", parentData, parentDataProperty, 
             }
             const len1 = data5.length;
             for (let i1 = 0; i1 < len1; i1++) {
-              if (!validate112(data5[i1], { instancePath: instancePath + "/query/product/" + i1, parentData: data5, parentDataProperty: i1, rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
+              if (!validate117(data5[i1], { instancePath: instancePath + "/query/product/" + i1, parentData: data5, parentDataProperty: i1, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
                 errors = vErrors.length;
               }
             }
@@ -6692,7 +7251,7 @@ function validate114(data, { instancePath = "", parentData, parentDataProperty, 
             }
           }
           if (!(data7 === 2 || data7 === 4 || data7 === 8 || data7 === 16 || data7 === 32 || data7 === 64 || data7 === 128 || data7 === 256 || data7 === 512)) {
-            const err11 = { instancePath: instancePath + "/query/vcpuCount", schemaPath: "#/properties/query/properties/vcpuCount/enum", keyword: "enum", params: { allowedValues: schema70.properties.query.properties.vcpuCount.enum }, message: "must be equal to one of the allowed values" };
+            const err11 = { instancePath: instancePath + "/query/vcpuCount", schemaPath: "#/properties/query/properties/vcpuCount/enum", keyword: "enum", params: { allowedValues: schema75.properties.query.properties.vcpuCount.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err11];
             } else {
@@ -6720,18 +7279,18 @@ function validate114(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate114.errors = vErrors;
+  validate119.errors = vErrors;
   return errors === 0;
 }
-validate114.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listDataCenters__params = validate117;
-const schema71 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "include": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/DataCenterInclude" }, "maxItems": 2, "example": ["GPU_AVAILABILITY"] }, "regions": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/DataCenterRegion" }, "maxItems": 9, "example": ["EUROPE", "ASIA"] }, "networkVolumeTypes": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/VolumeType" }, "maxItems": 2, "example": ["STANDARD", "HIGH_PERFORMANCE"] }, "compliance": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Compliance" }, "maxItems": 12, "example": ["GDPR", "SOC_2_TYPE_2"] }, "globalNetwork": { "type": "boolean", "example": true } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__params" };
-const schema72 = { "type": "string", "enum": ["GPU_AVAILABILITY", "CPU_AVAILABILITY"], "description": "Optional expansion of data center answers.", "example": "GPU_AVAILABILITY", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/DataCenterInclude" };
-function validate118(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate119.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const listDataCenters__params = validate122;
+const schema76 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "include": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/DataCenterInclude" }, "maxItems": 2, "example": ["GPU_AVAILABILITY"] }, "regions": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/DataCenterRegion" }, "maxItems": 9, "example": ["EUROPE", "ASIA"] }, "networkVolumeTypes": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/VolumeType" }, "maxItems": 2, "example": ["STANDARD", "HIGH_PERFORMANCE"] }, "compliance": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/Compliance" }, "maxItems": 12, "example": ["GDPR", "SOC_2_TYPE_2"] }, "globalNetwork": { "type": "boolean", "example": true } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listDataCenters__params" };
+const schema77 = { "type": "string", "enum": ["GPU_AVAILABILITY", "CPU_AVAILABILITY"], "description": "Optional expansion of data center answers.", "example": "GPU_AVAILABILITY", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/DataCenterInclude" };
+function validate123(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate118.evaluated;
+  const evaluated0 = validate123.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -6771,7 +7330,7 @@ function validate118(data, { instancePath = "", parentData, parentDataProperty, 
     }
   }
   if (!(data === "GPU_AVAILABILITY" || data === "CPU_AVAILABILITY")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema72.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema77.enum }, message: "must be equal to one of the allowed values" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -6779,16 +7338,16 @@ function validate118(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate118.errors = vErrors;
+  validate123.errors = vErrors;
   return errors === 0;
 }
-validate118.evaluated = { "dynamicProps": false, "dynamicItems": false };
-const schema73 = { "type": "string", "enum": ["NORTH_AMERICA", "SOUTH_AMERICA", "EUROPE", "ASIA", "MIDDLE_EAST", "AFRICA", "OCEANIA", "ANTARCTICA", "UNKNOWN"], "description": "Continent of a data center.", "example": "EUROPE", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/DataCenterRegion" };
-function validate120(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate123.evaluated = { "dynamicProps": false, "dynamicItems": false };
+const schema78 = { "type": "string", "enum": ["NORTH_AMERICA", "SOUTH_AMERICA", "EUROPE", "ASIA", "MIDDLE_EAST", "AFRICA", "OCEANIA", "ANTARCTICA", "UNKNOWN"], "description": "Continent of a data center.", "example": "EUROPE", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/DataCenterRegion" };
+function validate125(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate120.evaluated;
+  const evaluated0 = validate125.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -6828,7 +7387,7 @@ function validate120(data, { instancePath = "", parentData, parentDataProperty, 
     }
   }
   if (!(data === "NORTH_AMERICA" || data === "SOUTH_AMERICA" || data === "EUROPE" || data === "ASIA" || data === "MIDDLE_EAST" || data === "AFRICA" || data === "OCEANIA" || data === "ANTARCTICA" || data === "UNKNOWN")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema73.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema78.enum }, message: "must be equal to one of the allowed values" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -6836,16 +7395,16 @@ function validate120(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate120.errors = vErrors;
+  validate125.errors = vErrors;
   return errors === 0;
 }
-validate120.evaluated = { "dynamicProps": false, "dynamicItems": false };
-const schema74 = { "type": "string", "enum": ["STANDARD", "HIGH_PERFORMANCE"], "description": "Storage tier of a network volume (also listed per data center in the catalog).", "example": "STANDARD", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/VolumeType" };
-function validate122(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate125.evaluated = { "dynamicProps": false, "dynamicItems": false };
+const schema79 = { "type": "string", "enum": ["STANDARD", "HIGH_PERFORMANCE"], "description": "Storage tier of a network volume (also listed per data center in the catalog).", "example": "STANDARD", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/VolumeType" };
+function validate127(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate122.evaluated;
+  const evaluated0 = validate127.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -6885,7 +7444,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
     }
   }
   if (!(data === "STANDARD" || data === "HIGH_PERFORMANCE")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema74.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema79.enum }, message: "must be equal to one of the allowed values" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -6893,16 +7452,16 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate122.errors = vErrors;
+  validate127.errors = vErrors;
   return errors === 0;
 }
-validate122.evaluated = { "dynamicProps": false, "dynamicItems": false };
-const schema75 = { "type": "string", "enum": ["GDPR", "ISO_IEC_27001", "ISO_14001", "PCI_DSS", "HITRUST", "SOC_1_TYPE_2", "SOC_2_TYPE_2", "SOC_3_TYPE_2", "ITAR", "FISMA_HIGH", "HIPAA", "RENEWABLE"], "description": "A certification a data center holds.", "example": "GDPR", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Compliance" };
-function validate124(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate127.evaluated = { "dynamicProps": false, "dynamicItems": false };
+const schema80 = { "type": "string", "enum": ["GDPR", "ISO_IEC_27001", "ISO_14001", "PCI_DSS", "HITRUST", "SOC_1_TYPE_2", "SOC_2_TYPE_2", "SOC_3_TYPE_2", "ITAR", "FISMA_HIGH", "HIPAA", "RENEWABLE"], "description": "A certification a data center holds.", "example": "GDPR", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/Compliance" };
+function validate129(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate124.evaluated;
+  const evaluated0 = validate129.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -6942,7 +7501,7 @@ function validate124(data, { instancePath = "", parentData, parentDataProperty, 
     }
   }
   if (!(data === "GDPR" || data === "ISO_IEC_27001" || data === "ISO_14001" || data === "PCI_DSS" || data === "HITRUST" || data === "SOC_1_TYPE_2" || data === "SOC_2_TYPE_2" || data === "SOC_3_TYPE_2" || data === "ITAR" || data === "FISMA_HIGH" || data === "HIPAA" || data === "RENEWABLE")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema75.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema80.enum }, message: "must be equal to one of the allowed values" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -6950,15 +7509,15 @@ function validate124(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate124.errors = vErrors;
+  validate129.errors = vErrors;
   return errors === 0;
 }
-validate124.evaluated = { "dynamicProps": false, "dynamicItems": false };
-function validate117(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate129.evaluated = { "dynamicProps": false, "dynamicItems": false };
+function validate122(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate117.evaluated;
+  const evaluated0 = validate122.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -7035,8 +7594,8 @@ function validate117(data, { instancePath = "", parentData, parentDataProperty, 
             }
             const len0 = data2.length;
             for (let i0 = 0; i0 < len0; i0++) {
-              if (!validate118(data2[i0], { instancePath: instancePath + "/query/include/" + i0, parentData: data2, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+              if (!validate123(data2[i0], { instancePath: instancePath + "/query/include/" + i0, parentData: data2, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
                 errors = vErrors.length;
               }
             }
@@ -7086,8 +7645,8 @@ function validate117(data, { instancePath = "", parentData, parentDataProperty, 
             }
             const len1 = data4.length;
             for (let i1 = 0; i1 < len1; i1++) {
-              if (!validate120(data4[i1], { instancePath: instancePath + "/query/regions/" + i1, parentData: data4, parentDataProperty: i1, rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate120.errors : vErrors.concat(validate120.errors);
+              if (!validate125(data4[i1], { instancePath: instancePath + "/query/regions/" + i1, parentData: data4, parentDataProperty: i1, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
                 errors = vErrors.length;
               }
             }
@@ -7137,8 +7696,8 @@ function validate117(data, { instancePath = "", parentData, parentDataProperty, 
             }
             const len2 = data6.length;
             for (let i2 = 0; i2 < len2; i2++) {
-              if (!validate122(data6[i2], { instancePath: instancePath + "/query/networkVolumeTypes/" + i2, parentData: data6, parentDataProperty: i2, rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
+              if (!validate127(data6[i2], { instancePath: instancePath + "/query/networkVolumeTypes/" + i2, parentData: data6, parentDataProperty: i2, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
                 errors = vErrors.length;
               }
             }
@@ -7188,8 +7747,8 @@ function validate117(data, { instancePath = "", parentData, parentDataProperty, 
             }
             const len3 = data8.length;
             for (let i3 = 0; i3 < len3; i3++) {
-              if (!validate124(data8[i3], { instancePath: instancePath + "/query/compliance/" + i3, parentData: data8, parentDataProperty: i3, rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+              if (!validate129(data8[i3], { instancePath: instancePath + "/query/compliance/" + i3, parentData: data8, parentDataProperty: i3, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
                 errors = vErrors.length;
               }
             }
@@ -7249,17 +7808,17 @@ function validate117(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate117.errors = vErrors;
+  validate122.errors = vErrors;
   return errors === 0;
 }
-validate117.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const getDataCenter__params = validate126;
-const schema76 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": { "include": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/DataCenterInclude" }, "maxItems": 2, "example": ["GPU_AVAILABILITY"] } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__params" };
-function validate126(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate122.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const getDataCenter__params = validate131;
+const schema81 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": { "include": { "type": "array", "items": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/DataCenterInclude" }, "maxItems": 2, "example": ["GPU_AVAILABILITY"] } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getDataCenter__params" };
+function validate131(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate126.evaluated;
+  const evaluated0 = validate131.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -7402,8 +7961,8 @@ function validate126(data, { instancePath = "", parentData, parentDataProperty, 
             }
             const len0 = data3.length;
             for (let i0 = 0; i0 < len0; i0++) {
-              if (!validate118(data3[i0], { instancePath: instancePath + "/query/include/" + i0, parentData: data3, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+              if (!validate123(data3[i0], { instancePath: instancePath + "/query/include/" + i0, parentData: data3, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
                 errors = vErrors.length;
               }
             }
@@ -7428,17 +7987,17 @@ function validate126(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate126.errors = vErrors;
+  validate131.errors = vErrors;
   return errors === 0;
 }
-validate126.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listPublicTemplates__params = validate128;
-const schema77 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "source": { "type": "string", "enum": ["official", "verified", "community"], "default": "official", "example": "official" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__params" };
-function validate128(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate131.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const listPublicTemplates__params = validate133;
+const schema82 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "source": { "type": "string", "enum": ["official", "verified", "community"], "default": "official", "example": "official" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listPublicTemplates__params" };
+function validate133(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate128.evaluated;
+  const evaluated0 = validate133.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -7506,7 +8065,7 @@ function validate128(data, { instancePath = "", parentData, parentDataProperty, 
             }
           }
           if (!(data2 === "official" || data2 === "verified" || data2 === "community")) {
-            const err3 = { instancePath: instancePath + "/query/source", schemaPath: "#/properties/query/properties/source/enum", keyword: "enum", params: { allowedValues: schema77.properties.query.properties.source.enum }, message: "must be equal to one of the allowed values" };
+            const err3 = { instancePath: instancePath + "/query/source", schemaPath: "#/properties/query/properties/source/enum", keyword: "enum", params: { allowedValues: schema82.properties.query.properties.source.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err3];
             } else {
@@ -7534,18 +8093,18 @@ function validate128(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate128.errors = vErrors;
+  validate133.errors = vErrors;
   return errors === 0;
 }
-validate128.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listBilling__params = validate129;
-const schema78 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "startTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-05-01T00:00:00Z" }, "endTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-06-01T00:00:00Z" }, "bucketSize": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BillingBucketSize" }, "lastN": { "type": "integer", "minimum": 1, "maximum": 8784, "example": 30 } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__params" };
-const schema79 = { "type": "string", "enum": ["hour", "day", "week", "month", "year"], "default": "day", "description": "Length of one billing bucket.", "example": "day", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/BillingBucketSize" };
-function validate130(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate133.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const listBilling__params = validate134;
+const schema83 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "startTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-05-01T00:00:00Z" }, "endTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-06-01T00:00:00Z" }, "bucketSize": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BillingBucketSize" }, "lastN": { "type": "integer", "minimum": 1, "maximum": 8784, "example": 30 } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listBilling__params" };
+const schema84 = { "type": "string", "enum": ["hour", "day", "week", "month", "year"], "default": "day", "description": "Length of one billing bucket.", "example": "day", "x-source": "observed", "x-source-note": "Public REST v2 description (api-reference-v2/openapi.json).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/BillingBucketSize" };
+function validate135(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate130.evaluated;
+  const evaluated0 = validate135.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -7585,7 +8144,7 @@ function validate130(data, { instancePath = "", parentData, parentDataProperty, 
     }
   }
   if (!(data === "hour" || data === "day" || data === "week" || data === "month" || data === "year")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema79.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema84.enum }, message: "must be equal to one of the allowed values" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -7593,527 +8152,10 @@ function validate130(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate130.errors = vErrors;
+  validate135.errors = vErrors;
   return errors === 0;
 }
-validate130.evaluated = { "dynamicProps": false, "dynamicItems": false };
-function validate129(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate129.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.path !== void 0) {
-      let data0 = data.path;
-      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        for (const key0 in data0) {
-          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-          if (vErrors === null) {
-            vErrors = [err0];
-          } else {
-            vErrors.push(err0);
-          }
-          errors++;
-        }
-      } else {
-        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.query !== void 0) {
-      let data1 = data.query;
-      if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
-        if (data1.startTime !== void 0) {
-          let data2 = data1.startTime;
-          if (typeof data2 !== "string") {
-            let dataType0 = typeof data2;
-            let coerced0 = void 0;
-            if (dataType0 == "object" && Array.isArray(data2) && data2.length == 1) {
-              data2 = data2[0];
-              dataType0 = typeof data2;
-              if (typeof data2 === "string") {
-                coerced0 = data2;
-              }
-            }
-            if (!(coerced0 !== void 0)) {
-              if (dataType0 == "number" || dataType0 == "boolean") {
-                coerced0 = "" + data2;
-              } else if (data2 === null) {
-                coerced0 = "";
-              } else {
-                const err2 = { instancePath: instancePath + "/query/startTime", schemaPath: "#/properties/query/properties/startTime/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err2];
-                } else {
-                  vErrors.push(err2);
-                }
-                errors++;
-              }
-            }
-            if (coerced0 !== void 0) {
-              data2 = coerced0;
-              if (data1 !== void 0) {
-                data1["startTime"] = coerced0;
-              }
-            }
-          }
-          if (typeof data2 === "string") {
-            if (func1(data2) > 64) {
-              const err3 = { instancePath: instancePath + "/query/startTime", schemaPath: "#/properties/query/properties/startTime/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
-              if (vErrors === null) {
-                vErrors = [err3];
-              } else {
-                vErrors.push(err3);
-              }
-              errors++;
-            }
-            if (!formats0.validate(data2)) {
-              const err4 = { instancePath: instancePath + "/query/startTime", schemaPath: "#/properties/query/properties/startTime/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-              if (vErrors === null) {
-                vErrors = [err4];
-              } else {
-                vErrors.push(err4);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data1.endTime !== void 0) {
-          let data3 = data1.endTime;
-          if (typeof data3 !== "string") {
-            let dataType1 = typeof data3;
-            let coerced1 = void 0;
-            if (dataType1 == "object" && Array.isArray(data3) && data3.length == 1) {
-              data3 = data3[0];
-              dataType1 = typeof data3;
-              if (typeof data3 === "string") {
-                coerced1 = data3;
-              }
-            }
-            if (!(coerced1 !== void 0)) {
-              if (dataType1 == "number" || dataType1 == "boolean") {
-                coerced1 = "" + data3;
-              } else if (data3 === null) {
-                coerced1 = "";
-              } else {
-                const err5 = { instancePath: instancePath + "/query/endTime", schemaPath: "#/properties/query/properties/endTime/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err5];
-                } else {
-                  vErrors.push(err5);
-                }
-                errors++;
-              }
-            }
-            if (coerced1 !== void 0) {
-              data3 = coerced1;
-              if (data1 !== void 0) {
-                data1["endTime"] = coerced1;
-              }
-            }
-          }
-          if (typeof data3 === "string") {
-            if (func1(data3) > 64) {
-              const err6 = { instancePath: instancePath + "/query/endTime", schemaPath: "#/properties/query/properties/endTime/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
-              if (vErrors === null) {
-                vErrors = [err6];
-              } else {
-                vErrors.push(err6);
-              }
-              errors++;
-            }
-            if (!formats0.validate(data3)) {
-              const err7 = { instancePath: instancePath + "/query/endTime", schemaPath: "#/properties/query/properties/endTime/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-              if (vErrors === null) {
-                vErrors = [err7];
-              } else {
-                vErrors.push(err7);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data1.bucketSize !== void 0) {
-          if (!validate130(data1.bucketSize, { instancePath: instancePath + "/query/bucketSize", parentData: data1, parentDataProperty: "bucketSize", rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
-            errors = vErrors.length;
-          }
-        }
-        if (data1.lastN !== void 0) {
-          let data5 = data1.lastN;
-          if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5))) {
-            let dataType2 = typeof data5;
-            let coerced2 = void 0;
-            if (dataType2 == "object" && Array.isArray(data5) && data5.length == 1) {
-              data5 = data5[0];
-              dataType2 = typeof data5;
-              if (typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5)) {
-                coerced2 = data5;
-              }
-            }
-            if (!(coerced2 !== void 0)) {
-              if (dataType2 === "boolean" || data5 === null || dataType2 === "string" && data5 && data5 == +data5 && !(data5 % 1)) {
-                coerced2 = +data5;
-              } else {
-                const err8 = { instancePath: instancePath + "/query/lastN", schemaPath: "#/properties/query/properties/lastN/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-                if (vErrors === null) {
-                  vErrors = [err8];
-                } else {
-                  vErrors.push(err8);
-                }
-                errors++;
-              }
-            }
-            if (coerced2 !== void 0) {
-              data5 = coerced2;
-              if (data1 !== void 0) {
-                data1["lastN"] = coerced2;
-              }
-            }
-          }
-          if (typeof data5 == "number" && isFinite(data5)) {
-            if (data5 > 8784 || isNaN(data5)) {
-              const err9 = { instancePath: instancePath + "/query/lastN", schemaPath: "#/properties/query/properties/lastN/maximum", keyword: "maximum", params: { comparison: "<=", limit: 8784 }, message: "must be <= 8784" };
-              if (vErrors === null) {
-                vErrors = [err9];
-              } else {
-                vErrors.push(err9);
-              }
-              errors++;
-            }
-            if (data5 < 1 || isNaN(data5)) {
-              const err10 = { instancePath: instancePath + "/query/lastN", schemaPath: "#/properties/query/properties/lastN/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
-              if (vErrors === null) {
-                vErrors = [err10];
-              } else {
-                vErrors.push(err10);
-              }
-              errors++;
-            }
-          }
-        }
-      } else {
-        const err11 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err12];
-    } else {
-      vErrors.push(err12);
-    }
-    errors++;
-  }
-  validate129.errors = vErrors;
-  return errors === 0;
-}
-validate129.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listPodBilling__params = validate132;
-const schema80 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "startTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-05-01T00:00:00Z" }, "endTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-06-01T00:00:00Z" }, "bucketSize": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BillingBucketSize" }, "lastN": { "type": "integer", "minimum": 1, "maximum": 8784, "example": 30 }, "podId": { "type": "string", "minLength": 1, "maxLength": 128, "example": "pod_abc123" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__params" };
-function validate132(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate132.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.path !== void 0) {
-      let data0 = data.path;
-      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        for (const key0 in data0) {
-          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-          if (vErrors === null) {
-            vErrors = [err0];
-          } else {
-            vErrors.push(err0);
-          }
-          errors++;
-        }
-      } else {
-        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.query !== void 0) {
-      let data1 = data.query;
-      if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
-        if (data1.startTime !== void 0) {
-          let data2 = data1.startTime;
-          if (typeof data2 !== "string") {
-            let dataType0 = typeof data2;
-            let coerced0 = void 0;
-            if (dataType0 == "object" && Array.isArray(data2) && data2.length == 1) {
-              data2 = data2[0];
-              dataType0 = typeof data2;
-              if (typeof data2 === "string") {
-                coerced0 = data2;
-              }
-            }
-            if (!(coerced0 !== void 0)) {
-              if (dataType0 == "number" || dataType0 == "boolean") {
-                coerced0 = "" + data2;
-              } else if (data2 === null) {
-                coerced0 = "";
-              } else {
-                const err2 = { instancePath: instancePath + "/query/startTime", schemaPath: "#/properties/query/properties/startTime/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err2];
-                } else {
-                  vErrors.push(err2);
-                }
-                errors++;
-              }
-            }
-            if (coerced0 !== void 0) {
-              data2 = coerced0;
-              if (data1 !== void 0) {
-                data1["startTime"] = coerced0;
-              }
-            }
-          }
-          if (typeof data2 === "string") {
-            if (func1(data2) > 64) {
-              const err3 = { instancePath: instancePath + "/query/startTime", schemaPath: "#/properties/query/properties/startTime/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
-              if (vErrors === null) {
-                vErrors = [err3];
-              } else {
-                vErrors.push(err3);
-              }
-              errors++;
-            }
-            if (!formats0.validate(data2)) {
-              const err4 = { instancePath: instancePath + "/query/startTime", schemaPath: "#/properties/query/properties/startTime/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-              if (vErrors === null) {
-                vErrors = [err4];
-              } else {
-                vErrors.push(err4);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data1.endTime !== void 0) {
-          let data3 = data1.endTime;
-          if (typeof data3 !== "string") {
-            let dataType1 = typeof data3;
-            let coerced1 = void 0;
-            if (dataType1 == "object" && Array.isArray(data3) && data3.length == 1) {
-              data3 = data3[0];
-              dataType1 = typeof data3;
-              if (typeof data3 === "string") {
-                coerced1 = data3;
-              }
-            }
-            if (!(coerced1 !== void 0)) {
-              if (dataType1 == "number" || dataType1 == "boolean") {
-                coerced1 = "" + data3;
-              } else if (data3 === null) {
-                coerced1 = "";
-              } else {
-                const err5 = { instancePath: instancePath + "/query/endTime", schemaPath: "#/properties/query/properties/endTime/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err5];
-                } else {
-                  vErrors.push(err5);
-                }
-                errors++;
-              }
-            }
-            if (coerced1 !== void 0) {
-              data3 = coerced1;
-              if (data1 !== void 0) {
-                data1["endTime"] = coerced1;
-              }
-            }
-          }
-          if (typeof data3 === "string") {
-            if (func1(data3) > 64) {
-              const err6 = { instancePath: instancePath + "/query/endTime", schemaPath: "#/properties/query/properties/endTime/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
-              if (vErrors === null) {
-                vErrors = [err6];
-              } else {
-                vErrors.push(err6);
-              }
-              errors++;
-            }
-            if (!formats0.validate(data3)) {
-              const err7 = { instancePath: instancePath + "/query/endTime", schemaPath: "#/properties/query/properties/endTime/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-              if (vErrors === null) {
-                vErrors = [err7];
-              } else {
-                vErrors.push(err7);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data1.bucketSize !== void 0) {
-          if (!validate130(data1.bucketSize, { instancePath: instancePath + "/query/bucketSize", parentData: data1, parentDataProperty: "bucketSize", rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
-            errors = vErrors.length;
-          }
-        }
-        if (data1.lastN !== void 0) {
-          let data5 = data1.lastN;
-          if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5))) {
-            let dataType2 = typeof data5;
-            let coerced2 = void 0;
-            if (dataType2 == "object" && Array.isArray(data5) && data5.length == 1) {
-              data5 = data5[0];
-              dataType2 = typeof data5;
-              if (typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5)) {
-                coerced2 = data5;
-              }
-            }
-            if (!(coerced2 !== void 0)) {
-              if (dataType2 === "boolean" || data5 === null || dataType2 === "string" && data5 && data5 == +data5 && !(data5 % 1)) {
-                coerced2 = +data5;
-              } else {
-                const err8 = { instancePath: instancePath + "/query/lastN", schemaPath: "#/properties/query/properties/lastN/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-                if (vErrors === null) {
-                  vErrors = [err8];
-                } else {
-                  vErrors.push(err8);
-                }
-                errors++;
-              }
-            }
-            if (coerced2 !== void 0) {
-              data5 = coerced2;
-              if (data1 !== void 0) {
-                data1["lastN"] = coerced2;
-              }
-            }
-          }
-          if (typeof data5 == "number" && isFinite(data5)) {
-            if (data5 > 8784 || isNaN(data5)) {
-              const err9 = { instancePath: instancePath + "/query/lastN", schemaPath: "#/properties/query/properties/lastN/maximum", keyword: "maximum", params: { comparison: "<=", limit: 8784 }, message: "must be <= 8784" };
-              if (vErrors === null) {
-                vErrors = [err9];
-              } else {
-                vErrors.push(err9);
-              }
-              errors++;
-            }
-            if (data5 < 1 || isNaN(data5)) {
-              const err10 = { instancePath: instancePath + "/query/lastN", schemaPath: "#/properties/query/properties/lastN/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
-              if (vErrors === null) {
-                vErrors = [err10];
-              } else {
-                vErrors.push(err10);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data1.podId !== void 0) {
-          let data6 = data1.podId;
-          if (typeof data6 !== "string") {
-            let dataType3 = typeof data6;
-            let coerced3 = void 0;
-            if (dataType3 == "object" && Array.isArray(data6) && data6.length == 1) {
-              data6 = data6[0];
-              dataType3 = typeof data6;
-              if (typeof data6 === "string") {
-                coerced3 = data6;
-              }
-            }
-            if (!(coerced3 !== void 0)) {
-              if (dataType3 == "number" || dataType3 == "boolean") {
-                coerced3 = "" + data6;
-              } else if (data6 === null) {
-                coerced3 = "";
-              } else {
-                const err11 = { instancePath: instancePath + "/query/podId", schemaPath: "#/properties/query/properties/podId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err11];
-                } else {
-                  vErrors.push(err11);
-                }
-                errors++;
-              }
-            }
-            if (coerced3 !== void 0) {
-              data6 = coerced3;
-              if (data1 !== void 0) {
-                data1["podId"] = coerced3;
-              }
-            }
-          }
-          if (typeof data6 === "string") {
-            if (func1(data6) > 128) {
-              const err12 = { instancePath: instancePath + "/query/podId", schemaPath: "#/properties/query/properties/podId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
-              if (vErrors === null) {
-                vErrors = [err12];
-              } else {
-                vErrors.push(err12);
-              }
-              errors++;
-            }
-            if (func1(data6) < 1) {
-              const err13 = { instancePath: instancePath + "/query/podId", schemaPath: "#/properties/query/properties/podId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-              if (vErrors === null) {
-                vErrors = [err13];
-              } else {
-                vErrors.push(err13);
-              }
-              errors++;
-            }
-          }
-        }
-      } else {
-        const err14 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err15 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err15];
-    } else {
-      vErrors.push(err15);
-    }
-    errors++;
-  }
-  validate132.errors = vErrors;
-  return errors === 0;
-}
-validate132.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listServerlessBilling__params = validate134;
-const schema81 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "startTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-05-01T00:00:00Z" }, "endTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-06-01T00:00:00Z" }, "bucketSize": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BillingBucketSize" }, "lastN": { "type": "integer", "minimum": 1, "maximum": 8784, "example": 30 }, "serverlessId": { "type": "string", "minLength": 1, "maxLength": 128, "example": "jpnw0v75y3qoql" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__params" };
+validate135.evaluated = { "dynamicProps": false, "dynamicItems": false };
 function validate134(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8262,8 +8304,525 @@ function validate134(data, { instancePath = "", parentData, parentDataProperty, 
           }
         }
         if (data1.bucketSize !== void 0) {
-          if (!validate130(data1.bucketSize, { instancePath: instancePath + "/query/bucketSize", parentData: data1, parentDataProperty: "bucketSize", rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
+          if (!validate135(data1.bucketSize, { instancePath: instancePath + "/query/bucketSize", parentData: data1, parentDataProperty: "bucketSize", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data1.lastN !== void 0) {
+          let data5 = data1.lastN;
+          if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5))) {
+            let dataType2 = typeof data5;
+            let coerced2 = void 0;
+            if (dataType2 == "object" && Array.isArray(data5) && data5.length == 1) {
+              data5 = data5[0];
+              dataType2 = typeof data5;
+              if (typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5)) {
+                coerced2 = data5;
+              }
+            }
+            if (!(coerced2 !== void 0)) {
+              if (dataType2 === "boolean" || data5 === null || dataType2 === "string" && data5 && data5 == +data5 && !(data5 % 1)) {
+                coerced2 = +data5;
+              } else {
+                const err8 = { instancePath: instancePath + "/query/lastN", schemaPath: "#/properties/query/properties/lastN/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                if (vErrors === null) {
+                  vErrors = [err8];
+                } else {
+                  vErrors.push(err8);
+                }
+                errors++;
+              }
+            }
+            if (coerced2 !== void 0) {
+              data5 = coerced2;
+              if (data1 !== void 0) {
+                data1["lastN"] = coerced2;
+              }
+            }
+          }
+          if (typeof data5 == "number" && isFinite(data5)) {
+            if (data5 > 8784 || isNaN(data5)) {
+              const err9 = { instancePath: instancePath + "/query/lastN", schemaPath: "#/properties/query/properties/lastN/maximum", keyword: "maximum", params: { comparison: "<=", limit: 8784 }, message: "must be <= 8784" };
+              if (vErrors === null) {
+                vErrors = [err9];
+              } else {
+                vErrors.push(err9);
+              }
+              errors++;
+            }
+            if (data5 < 1 || isNaN(data5)) {
+              const err10 = { instancePath: instancePath + "/query/lastN", schemaPath: "#/properties/query/properties/lastN/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+              if (vErrors === null) {
+                vErrors = [err10];
+              } else {
+                vErrors.push(err10);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err11 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err12];
+    } else {
+      vErrors.push(err12);
+    }
+    errors++;
+  }
+  validate134.errors = vErrors;
+  return errors === 0;
+}
+validate134.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const listPodBilling__params = validate137;
+const schema85 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "startTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-05-01T00:00:00Z" }, "endTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-06-01T00:00:00Z" }, "bucketSize": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BillingBucketSize" }, "lastN": { "type": "integer", "minimum": 1, "maximum": 8784, "example": 30 }, "podId": { "type": "string", "minLength": 1, "maxLength": 128, "example": "pod_abc123" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listPodBilling__params" };
+function validate137(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate137.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        for (const key0 in data0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+      } else {
+        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      let data1 = data.query;
+      if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
+        if (data1.startTime !== void 0) {
+          let data2 = data1.startTime;
+          if (typeof data2 !== "string") {
+            let dataType0 = typeof data2;
+            let coerced0 = void 0;
+            if (dataType0 == "object" && Array.isArray(data2) && data2.length == 1) {
+              data2 = data2[0];
+              dataType0 = typeof data2;
+              if (typeof data2 === "string") {
+                coerced0 = data2;
+              }
+            }
+            if (!(coerced0 !== void 0)) {
+              if (dataType0 == "number" || dataType0 == "boolean") {
+                coerced0 = "" + data2;
+              } else if (data2 === null) {
+                coerced0 = "";
+              } else {
+                const err2 = { instancePath: instancePath + "/query/startTime", schemaPath: "#/properties/query/properties/startTime/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err2];
+                } else {
+                  vErrors.push(err2);
+                }
+                errors++;
+              }
+            }
+            if (coerced0 !== void 0) {
+              data2 = coerced0;
+              if (data1 !== void 0) {
+                data1["startTime"] = coerced0;
+              }
+            }
+          }
+          if (typeof data2 === "string") {
+            if (func1(data2) > 64) {
+              const err3 = { instancePath: instancePath + "/query/startTime", schemaPath: "#/properties/query/properties/startTime/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            if (!formats0.validate(data2)) {
+              const err4 = { instancePath: instancePath + "/query/startTime", schemaPath: "#/properties/query/properties/startTime/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data1.endTime !== void 0) {
+          let data3 = data1.endTime;
+          if (typeof data3 !== "string") {
+            let dataType1 = typeof data3;
+            let coerced1 = void 0;
+            if (dataType1 == "object" && Array.isArray(data3) && data3.length == 1) {
+              data3 = data3[0];
+              dataType1 = typeof data3;
+              if (typeof data3 === "string") {
+                coerced1 = data3;
+              }
+            }
+            if (!(coerced1 !== void 0)) {
+              if (dataType1 == "number" || dataType1 == "boolean") {
+                coerced1 = "" + data3;
+              } else if (data3 === null) {
+                coerced1 = "";
+              } else {
+                const err5 = { instancePath: instancePath + "/query/endTime", schemaPath: "#/properties/query/properties/endTime/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err5];
+                } else {
+                  vErrors.push(err5);
+                }
+                errors++;
+              }
+            }
+            if (coerced1 !== void 0) {
+              data3 = coerced1;
+              if (data1 !== void 0) {
+                data1["endTime"] = coerced1;
+              }
+            }
+          }
+          if (typeof data3 === "string") {
+            if (func1(data3) > 64) {
+              const err6 = { instancePath: instancePath + "/query/endTime", schemaPath: "#/properties/query/properties/endTime/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
+              if (vErrors === null) {
+                vErrors = [err6];
+              } else {
+                vErrors.push(err6);
+              }
+              errors++;
+            }
+            if (!formats0.validate(data3)) {
+              const err7 = { instancePath: instancePath + "/query/endTime", schemaPath: "#/properties/query/properties/endTime/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+              if (vErrors === null) {
+                vErrors = [err7];
+              } else {
+                vErrors.push(err7);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data1.bucketSize !== void 0) {
+          if (!validate135(data1.bucketSize, { instancePath: instancePath + "/query/bucketSize", parentData: data1, parentDataProperty: "bucketSize", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data1.lastN !== void 0) {
+          let data5 = data1.lastN;
+          if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5))) {
+            let dataType2 = typeof data5;
+            let coerced2 = void 0;
+            if (dataType2 == "object" && Array.isArray(data5) && data5.length == 1) {
+              data5 = data5[0];
+              dataType2 = typeof data5;
+              if (typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5)) {
+                coerced2 = data5;
+              }
+            }
+            if (!(coerced2 !== void 0)) {
+              if (dataType2 === "boolean" || data5 === null || dataType2 === "string" && data5 && data5 == +data5 && !(data5 % 1)) {
+                coerced2 = +data5;
+              } else {
+                const err8 = { instancePath: instancePath + "/query/lastN", schemaPath: "#/properties/query/properties/lastN/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                if (vErrors === null) {
+                  vErrors = [err8];
+                } else {
+                  vErrors.push(err8);
+                }
+                errors++;
+              }
+            }
+            if (coerced2 !== void 0) {
+              data5 = coerced2;
+              if (data1 !== void 0) {
+                data1["lastN"] = coerced2;
+              }
+            }
+          }
+          if (typeof data5 == "number" && isFinite(data5)) {
+            if (data5 > 8784 || isNaN(data5)) {
+              const err9 = { instancePath: instancePath + "/query/lastN", schemaPath: "#/properties/query/properties/lastN/maximum", keyword: "maximum", params: { comparison: "<=", limit: 8784 }, message: "must be <= 8784" };
+              if (vErrors === null) {
+                vErrors = [err9];
+              } else {
+                vErrors.push(err9);
+              }
+              errors++;
+            }
+            if (data5 < 1 || isNaN(data5)) {
+              const err10 = { instancePath: instancePath + "/query/lastN", schemaPath: "#/properties/query/properties/lastN/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+              if (vErrors === null) {
+                vErrors = [err10];
+              } else {
+                vErrors.push(err10);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data1.podId !== void 0) {
+          let data6 = data1.podId;
+          if (typeof data6 !== "string") {
+            let dataType3 = typeof data6;
+            let coerced3 = void 0;
+            if (dataType3 == "object" && Array.isArray(data6) && data6.length == 1) {
+              data6 = data6[0];
+              dataType3 = typeof data6;
+              if (typeof data6 === "string") {
+                coerced3 = data6;
+              }
+            }
+            if (!(coerced3 !== void 0)) {
+              if (dataType3 == "number" || dataType3 == "boolean") {
+                coerced3 = "" + data6;
+              } else if (data6 === null) {
+                coerced3 = "";
+              } else {
+                const err11 = { instancePath: instancePath + "/query/podId", schemaPath: "#/properties/query/properties/podId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err11];
+                } else {
+                  vErrors.push(err11);
+                }
+                errors++;
+              }
+            }
+            if (coerced3 !== void 0) {
+              data6 = coerced3;
+              if (data1 !== void 0) {
+                data1["podId"] = coerced3;
+              }
+            }
+          }
+          if (typeof data6 === "string") {
+            if (func1(data6) > 128) {
+              const err12 = { instancePath: instancePath + "/query/podId", schemaPath: "#/properties/query/properties/podId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err12];
+              } else {
+                vErrors.push(err12);
+              }
+              errors++;
+            }
+            if (func1(data6) < 1) {
+              const err13 = { instancePath: instancePath + "/query/podId", schemaPath: "#/properties/query/properties/podId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err13];
+              } else {
+                vErrors.push(err13);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err14 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err15 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err15];
+    } else {
+      vErrors.push(err15);
+    }
+    errors++;
+  }
+  validate137.errors = vErrors;
+  return errors === 0;
+}
+validate137.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const listServerlessBilling__params = validate139;
+const schema86 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "startTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-05-01T00:00:00Z" }, "endTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-06-01T00:00:00Z" }, "bucketSize": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BillingBucketSize" }, "lastN": { "type": "integer", "minimum": 1, "maximum": 8784, "example": 30 }, "serverlessId": { "type": "string", "minLength": 1, "maxLength": 128, "example": "jpnw0v75y3qoql" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listServerlessBilling__params" };
+function validate139(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate139.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        for (const key0 in data0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+      } else {
+        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      let data1 = data.query;
+      if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
+        if (data1.startTime !== void 0) {
+          let data2 = data1.startTime;
+          if (typeof data2 !== "string") {
+            let dataType0 = typeof data2;
+            let coerced0 = void 0;
+            if (dataType0 == "object" && Array.isArray(data2) && data2.length == 1) {
+              data2 = data2[0];
+              dataType0 = typeof data2;
+              if (typeof data2 === "string") {
+                coerced0 = data2;
+              }
+            }
+            if (!(coerced0 !== void 0)) {
+              if (dataType0 == "number" || dataType0 == "boolean") {
+                coerced0 = "" + data2;
+              } else if (data2 === null) {
+                coerced0 = "";
+              } else {
+                const err2 = { instancePath: instancePath + "/query/startTime", schemaPath: "#/properties/query/properties/startTime/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err2];
+                } else {
+                  vErrors.push(err2);
+                }
+                errors++;
+              }
+            }
+            if (coerced0 !== void 0) {
+              data2 = coerced0;
+              if (data1 !== void 0) {
+                data1["startTime"] = coerced0;
+              }
+            }
+          }
+          if (typeof data2 === "string") {
+            if (func1(data2) > 64) {
+              const err3 = { instancePath: instancePath + "/query/startTime", schemaPath: "#/properties/query/properties/startTime/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            if (!formats0.validate(data2)) {
+              const err4 = { instancePath: instancePath + "/query/startTime", schemaPath: "#/properties/query/properties/startTime/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data1.endTime !== void 0) {
+          let data3 = data1.endTime;
+          if (typeof data3 !== "string") {
+            let dataType1 = typeof data3;
+            let coerced1 = void 0;
+            if (dataType1 == "object" && Array.isArray(data3) && data3.length == 1) {
+              data3 = data3[0];
+              dataType1 = typeof data3;
+              if (typeof data3 === "string") {
+                coerced1 = data3;
+              }
+            }
+            if (!(coerced1 !== void 0)) {
+              if (dataType1 == "number" || dataType1 == "boolean") {
+                coerced1 = "" + data3;
+              } else if (data3 === null) {
+                coerced1 = "";
+              } else {
+                const err5 = { instancePath: instancePath + "/query/endTime", schemaPath: "#/properties/query/properties/endTime/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err5];
+                } else {
+                  vErrors.push(err5);
+                }
+                errors++;
+              }
+            }
+            if (coerced1 !== void 0) {
+              data3 = coerced1;
+              if (data1 !== void 0) {
+                data1["endTime"] = coerced1;
+              }
+            }
+          }
+          if (typeof data3 === "string") {
+            if (func1(data3) > 64) {
+              const err6 = { instancePath: instancePath + "/query/endTime", schemaPath: "#/properties/query/properties/endTime/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
+              if (vErrors === null) {
+                vErrors = [err6];
+              } else {
+                vErrors.push(err6);
+              }
+              errors++;
+            }
+            if (!formats0.validate(data3)) {
+              const err7 = { instancePath: instancePath + "/query/endTime", schemaPath: "#/properties/query/properties/endTime/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+              if (vErrors === null) {
+                vErrors = [err7];
+              } else {
+                vErrors.push(err7);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data1.bucketSize !== void 0) {
+          if (!validate135(data1.bucketSize, { instancePath: instancePath + "/query/bucketSize", parentData: data1, parentDataProperty: "bucketSize", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
             errors = vErrors.length;
           }
         }
@@ -8394,17 +8953,17 @@ function validate134(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate134.errors = vErrors;
+  validate139.errors = vErrors;
   return errors === 0;
 }
-validate134.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listEndpointBilling__params = validate136;
-const schema82 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "startTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-05-01T00:00:00Z" }, "endTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-06-01T00:00:00Z" }, "bucketSize": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BillingBucketSize" }, "lastN": { "type": "integer", "minimum": 1, "maximum": 8784, "example": 30 } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__params" };
-function validate136(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate139.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const listEndpointBilling__params = validate141;
+const schema87 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "startTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-05-01T00:00:00Z" }, "endTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-06-01T00:00:00Z" }, "bucketSize": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BillingBucketSize" }, "lastN": { "type": "integer", "minimum": 1, "maximum": 8784, "example": 30 } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listEndpointBilling__params" };
+function validate141(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate136.evaluated;
+  const evaluated0 = validate141.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -8548,8 +9107,8 @@ function validate136(data, { instancePath = "", parentData, parentDataProperty, 
           }
         }
         if (data1.bucketSize !== void 0) {
-          if (!validate130(data1.bucketSize, { instancePath: instancePath + "/query/bucketSize", parentData: data1, parentDataProperty: "bucketSize", rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
+          if (!validate135(data1.bucketSize, { instancePath: instancePath + "/query/bucketSize", parentData: data1, parentDataProperty: "bucketSize", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
             errors = vErrors.length;
           }
         }
@@ -8625,17 +9184,17 @@ function validate136(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate136.errors = vErrors;
+  validate141.errors = vErrors;
   return errors === 0;
 }
-validate136.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listNetworkVolumeBilling__params = validate138;
-const schema83 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "startTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-05-01T00:00:00Z" }, "endTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-06-01T00:00:00Z" }, "bucketSize": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BillingBucketSize" }, "lastN": { "type": "integer", "minimum": 1, "maximum": 8784, "example": 30 }, "networkVolumeId": { "type": "string", "minLength": 1, "maxLength": 128, "example": "agv6w2qcg7" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__params" };
-function validate138(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate141.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const listNetworkVolumeBilling__params = validate143;
+const schema88 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "startTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-05-01T00:00:00Z" }, "endTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-06-01T00:00:00Z" }, "bucketSize": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BillingBucketSize" }, "lastN": { "type": "integer", "minimum": 1, "maximum": 8784, "example": 30 }, "networkVolumeId": { "type": "string", "minLength": 1, "maxLength": 128, "example": "agv6w2qcg7" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listNetworkVolumeBilling__params" };
+function validate143(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate138.evaluated;
+  const evaluated0 = validate143.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -8779,8 +9338,8 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
           }
         }
         if (data1.bucketSize !== void 0) {
-          if (!validate130(data1.bucketSize, { instancePath: instancePath + "/query/bucketSize", parentData: data1, parentDataProperty: "bucketSize", rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
+          if (!validate135(data1.bucketSize, { instancePath: instancePath + "/query/bucketSize", parentData: data1, parentDataProperty: "bucketSize", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
             errors = vErrors.length;
           }
         }
@@ -8911,17 +9470,17 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate138.errors = vErrors;
+  validate143.errors = vErrors;
   return errors === 0;
 }
-validate138.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-const listClusterBilling__params = validate140;
-const schema84 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "startTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-05-01T00:00:00Z" }, "endTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-06-01T00:00:00Z" }, "bucketSize": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BillingBucketSize" }, "lastN": { "type": "integer", "minimum": 1, "maximum": 8784, "example": 30 }, "clusterId": { "type": "string", "minLength": 1, "maxLength": 128, "example": "cluster_abc123" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__params" };
-function validate140(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate143.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const listClusterBilling__params = validate145;
+const schema89 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "startTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-05-01T00:00:00Z" }, "endTime": { "type": "string", "format": "date-time", "maxLength": 64, "example": "2026-06-01T00:00:00Z" }, "bucketSize": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/BillingBucketSize" }, "lastN": { "type": "integer", "minimum": 1, "maximum": 8784, "example": 30 }, "clusterId": { "type": "string", "minLength": 1, "maxLength": 128, "example": "cluster_abc123" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listClusterBilling__params" };
+function validate145(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate140.evaluated;
+  const evaluated0 = validate145.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -9065,8 +9624,8 @@ function validate140(data, { instancePath = "", parentData, parentDataProperty, 
           }
         }
         if (data1.bucketSize !== void 0) {
-          if (!validate130(data1.bucketSize, { instancePath: instancePath + "/query/bucketSize", parentData: data1, parentDataProperty: "bucketSize", rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
+          if (!validate135(data1.bucketSize, { instancePath: instancePath + "/query/bucketSize", parentData: data1, parentDataProperty: "bucketSize", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
             errors = vErrors.length;
           }
         }
@@ -9197,10 +9756,10 @@ function validate140(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate140.errors = vErrors;
+  validate145.errors = vErrors;
   return errors === 0;
 }
-validate140.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+validate145.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
 export {
   createCluster__params,
   createDelegation__params,
@@ -9208,12 +9767,14 @@ export {
   createNetworkVolume__params,
   createPod__params,
   createRegistry__params,
+  createSecret__params,
   createTemplate__params,
   deleteCluster__params,
   deleteEndpoint__params,
   deleteNetworkVolume__params,
   deletePod__params,
   deleteRegistry__params,
+  deleteSecret__params,
   deleteTemplate__params,
   getCluster__params,
   getCpuType__params,
@@ -9226,6 +9787,7 @@ export {
   getPodLogs__params,
   getPod__params,
   getRegistry__params,
+  getSecret__params,
   getSshKeys__params,
   getTemplate__params,
   getWorkerLogs__params,
@@ -9248,6 +9810,7 @@ export {
   listPods__params,
   listPublicTemplates__params,
   listRegistries__params,
+  listSecrets__params,
   listServerlessBilling__params,
   listTemplates__params,
   podAction__params,
@@ -9256,6 +9819,7 @@ export {
   updateEndpoint__params,
   updateNetworkVolume__params,
   updatePod__params,
+  updateSecret__params,
   updateSshKeys__params,
   updateTemplate__params
 };

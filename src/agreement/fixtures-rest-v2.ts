@@ -7,7 +7,7 @@ import type { ResourceKind, Role } from './references.js';
 import type { Answer, Transport } from './transport.js';
 
 export type RestV2Kind = Extract<ResourceKind, `v2${string}` | 'gpuType' | 'gpuTypeSpare' | 'gpuPool' | 'cpuType' | 'dataCenter' | 'cudaVersion'>;
-type Creatable = 'v2pod' | 'v2cluster' | 'v2endpoint' | 'v2template' | 'v2networkVolume' | 'v2registry' | 'v2delegation';
+type Creatable = 'v2pod' | 'v2cluster' | 'v2endpoint' | 'v2template' | 'v2networkVolume' | 'v2registry' | 'v2delegation' | 'v2secret';
 
 const COLLECTION: Record<Creatable, string> = {
   v2pod: '/pods',
@@ -17,9 +17,10 @@ const COLLECTION: Record<Creatable, string> = {
   v2networkVolume: '/network-volumes',
   v2registry: '/registries',
   v2delegation: '/registries/delegations',
+  v2secret: '/account/secrets',
 };
 /** Users before what they use: pods and clusters before volumes, endpoints before templates. */
-const DELETE_ORDER: Creatable[] = ['v2pod', 'v2cluster', 'v2endpoint', 'v2template', 'v2networkVolume', 'v2registry', 'v2delegation'];
+const DELETE_ORDER: Creatable[] = ['v2pod', 'v2cluster', 'v2endpoint', 'v2template', 'v2networkVolume', 'v2registry', 'v2delegation', 'v2secret'];
 const WORKER_POLLS = 60;
 /** Mock time a new pod needs to be RUNNING (RESTV2-ACTION-001: 2 s to provision, then starting), with room. */
 const PROVISION_MS = 10_000;
@@ -44,7 +45,7 @@ export class RestV2Fixtures {
     if (keys.status === 200) this.sshKeys = (keys.body as { keys?: unknown[] }).keys ?? [];
     await this.catalogue();
     for (const role of ['fixture', 'scratch'] as const) {
-      for (const kind of ['v2registry', 'v2template', 'v2networkVolume', 'v2pod', 'v2cluster', 'v2endpoint', 'v2delegation'] as const) {
+      for (const kind of ['v2registry', 'v2template', 'v2networkVolume', 'v2pod', 'v2cluster', 'v2endpoint', 'v2delegation', 'v2secret'] as const) {
         this.ids.set(`${kind}:${role}`, await this.create(kind));
       }
     }
@@ -132,6 +133,12 @@ export class RestV2Fixtures {
       v2endpoint: () => ({
         name, type: 'QUEUE', image, gpu: { pools: [this.ids.get('gpuPool:fixture')] }, scaling: { type: 'QUEUE_DELAY', queueDelay: 4 }, workers: { min: 1, max: 2 },
       }),
+      // Names of the pattern (a letter first, then letters, digits and _.-/); the value is registered as a secret.
+      v2secret: () => {
+        const value = `sv-${randomBytes(12).toString('hex')}`;
+        this.options.secret(value);
+        return { name: name.replace(/[^A-Za-z0-9_.\-/]/g, '_').replace(/^[^A-Za-z_]/, 's'), value };
+      },
       v2delegation: () => {
         const account = String(100_000_000_000 + (randomBytes(4).readUInt32BE() % 899_999_999_999));
         return { resource: `arn:aws:ecr:us-east-2:${account}:repository/agree/${name.toLowerCase()}-${++this.counter}` };

@@ -5,7 +5,7 @@ import type { OperationModel } from './spec-model.js';
 
 export type ResourceKind = 'pod' | 'endpoint' | 'template' | 'templateName' | 'networkVolume' | 'registryAuth' | 'job' | 'secret'
   // REST v2 resources (created through REST v2) and what its catalogue lists.
-  | 'v2pod' | 'v2cluster' | 'v2endpoint' | 'v2template' | 'v2networkVolume' | 'v2registry' | 'v2delegation' | 'v2worker'
+  | 'v2pod' | 'v2cluster' | 'v2endpoint' | 'v2template' | 'v2networkVolume' | 'v2registry' | 'v2delegation' | 'v2secret' | 'v2worker'
   | 'gpuType' | 'gpuTypeSpare' | 'gpuPool' | 'cpuType' | 'dataCenter' | 'cudaVersion';
 export type Role = 'fixture' | 'scratch' | 'fresh';
 
@@ -29,6 +29,7 @@ const BODY_REFERENCES: Record<string, ResourceKind> = {
 /** REST v2 path `{id}`: the resource of the collection the path starts with (longest prefix first). */
 const V2_PATH_KINDS: [prefix: string, kind: ResourceKind][] = [
   ['/registries/delegations/', 'v2delegation'],
+  ['/account/secrets/', 'v2secret'],
   ['/pods/', 'v2pod'],
   ['/clusters/', 'v2cluster'],
   ['/serverless/', 'v2endpoint'],

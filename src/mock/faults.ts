@@ -95,6 +95,15 @@ export const FAULT_CATCHERS: { readonly [fault in FaultName]: readonly string[] 
   // Issue 29: /openai/* streamed as RunPod's vLLM workers stream it.
   'openai-stream-no-done': ['QUEUE-OPENAI-002', 'QUEUE-OPENAI-004'],
   'openai-usage-zeroed': ['QUEUE-OPENAI-003'],
+  // Issue 28: REST v2 account secrets (src/mock/rest-v2/secrets.ts, state/secrets.ts).
+  'secret-value-returned': ['RESTV2-SECRET-001', 'RESTV2-SECRET-002'],
+  'secret-name-filter-ignored': ['RESTV2-SECRET-001'],
+  'secret-duplicate-name-accepted': ['RESTV2-SECRET-003'],
+  'secret-bounds-unchecked': ['RESTV2-SECRET-004'],
+  'secret-rotation-ignored': ['RESTV2-SECRET-005', 'RESTV2-SECRET-007'],
+  'secret-delete-keeps-record': ['RESTV2-SECRET-006'],
+  'rest-v2-graphql-secret-invisible': ['RESTV2-SECRET-007'],
+  'secret-count-unbounded': ['RESTV2-SECRET-008'],
   // Issue 21: what only generated requests reach (the REST v2 agreement phase).
   'rest-v2-comma-list-refused': ['AGREE-VALID-001'],
   'rest-v2-undocumented-refusal': ['AGREE-VALID-001'],

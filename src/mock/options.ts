@@ -49,6 +49,14 @@ export const FAULT_NAMES = [
   'shared-rate-window',
   'openai-stream-no-done',
   'openai-usage-zeroed',
+  'secret-value-returned',
+  'secret-name-filter-ignored',
+  'secret-duplicate-name-accepted',
+  'secret-bounds-unchecked',
+  'secret-rotation-ignored',
+  'secret-delete-keeps-record',
+  'rest-v2-graphql-secret-invisible',
+  'secret-count-unbounded',
 ] as const;
 export type FaultName = (typeof FAULT_NAMES)[number];
 

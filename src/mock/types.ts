@@ -161,8 +161,13 @@ export interface EcrDelegationRecord {
 export interface SecretRecord {
   id: string;
   name: string;
+  /** Write-only: read by resolved worker environments only, never rendered. */
   value: string;
   description: string | null;
+  /** RFC 3339; absent in state files written before REST v2 secrets. */
+  createdAt?: string;
+  valueLastUpdatedAt?: string | null;
+  createdThrough?: 'restV2';
 }
 
 export interface WebhookDelivery {

@@ -206,6 +206,41 @@ const deviations: Record<FaultName, (h: Harness) => Promise<boolean>> = {
     const text = await res.text();
     return text.includes('"finish_reason":"stop"') && !text.includes('[DONE]');
   },
+  'secret-value-returned': async (h) =>
+    (await raw('POST', `${h.mock.restV2Url}/account/secrets`, { name: 'fault-probe', value: 'probe-value' })).body.value === 'probe-value',
+  'secret-name-filter-ignored': async (h) => {
+    for (const name of ['probe-a', 'probe-b']) await raw('POST', `${h.mock.restV2Url}/account/secrets`, { name, value: 'v' });
+    return (await raw('GET', `${h.mock.restV2Url}/account/secrets?name=PROBE-A`)).body.secrets.length === 2;
+  },
+  'secret-duplicate-name-accepted': async (h) => {
+    await raw('POST', `${h.mock.restV2Url}/account/secrets`, { name: 'fault-probe', value: 'v' });
+    return (await raw('POST', `${h.mock.restV2Url}/account/secrets`, { name: 'FAULT-probe', value: 'v' })).status === 201;
+  },
+  'secret-bounds-unchecked': async (h) => (await raw('POST', `${h.mock.restV2Url}/account/secrets`, { name: 'runpod_probe', value: 'v' })).status === 201,
+  'secret-rotation-ignored': async (h) => {
+    const made = await raw('POST', `${h.mock.restV2Url}/account/secrets`, { name: 'fault-probe', value: 'v1' });
+    await h.advance(5_000);
+    return (await raw('PATCH', `${h.mock.restV2Url}/account/secrets/${made.body.id}`, { value: 'v2' })).body.valueLastUpdatedAt === made.body.valueLastUpdatedAt;
+  },
+  'secret-delete-keeps-record': async (h) => {
+    const made = await raw('POST', `${h.mock.restV2Url}/account/secrets`, { name: 'fault-probe', value: 'v' });
+    await raw('DELETE', `${h.mock.restV2Url}/account/secrets/${made.body.id}`);
+    return (await raw('GET', `${h.mock.restV2Url}/account/secrets/${made.body.id}`)).status === 200;
+  },
+  'rest-v2-graphql-secret-invisible': async (h) => {
+    const made = await h.graphql('mutation { secretCreate(input: {name: "fault-probe", value: "probe-value"}) { id } }');
+    return (await raw('GET', `${h.mock.restV2Url}/account/secrets/${made.body.data.secretCreate.id}`)).status === 404;
+  },
+  'secret-count-unbounded': async (h) => {
+    // 101 creates: past REST v2's 60-a-minute window, so a 429 waits a minute of the virtual clock.
+    let status = 0;
+    for (let i = 0; i <= 100 && status !== 400; ) {
+      status = (await raw('POST', `${h.mock.restV2Url}/account/secrets`, { name: `probe-${i}`, value: 'v' })).status;
+      if (status === 429) await h.advance(60_000);
+      else i++;
+    }
+    return status === 201;
+  },
   'openai-usage-zeroed': async (h) => {
     const ep = await h.endpoint();
     const res = await raw('POST', `${h.mock.queueV2Url(ep)}/openai/v1/chat/completions`, { model: 'm', messages: [{ role: 'user', content: 'hello there' }] });

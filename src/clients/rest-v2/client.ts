@@ -1,6 +1,6 @@
 /**
- * REST v2 client (`https://api.runpod.io`, paths `/v2/...`): `request(operationId, args)` for the 53 JSON
- * operations, `stream(operationId, args)` for the 3 SSE log operations, resource helpers on top, the
+ * REST v2 client (`https://api.runpod.io`, paths `/v2/...`): `request(operationId, args)` for every JSON
+ * operation, `stream(operationId, args)` for the 3 SSE log operations, resource helpers on top, the
  * last rate-limit state seen (`rateLimit`) and the non-throwing openapi-fetch layer (`raw`).
  *
  * Lists: the service wraps every list (`{"pods": [...]}`) and paginates none, so their helpers resolve the
@@ -46,6 +46,8 @@ export interface LogLine {
   ts?: string;
 }
 
+/** Collections whose five operations follow one naming (`listPods`, `createPod`, `getPod`, `updatePod`, `deletePod`). */
+type Crud = 'Pod' | 'Endpoint' | 'Template' | 'NetworkVolume' | 'Cluster' | 'Secret';
 type ListKey<K extends RestV2JsonOperationId> = keyof NonNullable<RestV2Result<K>> & string;
 type Item<K extends RestV2JsonOperationId, Key extends ListKey<K>> = NonNullable<RestV2Result<K>>[Key];
 
@@ -67,8 +69,8 @@ export function createRestV2Client(options: RestV2ClientOptions) {
   const resumeDefaults = { sleep: options.sleep, random: options.random, baseDelayMs: options.baseDelayMs, maxDelayMs: options.maxDelayMs };
 
   function request<K extends RestV2JsonOperationId>(operationId: K, args: RestV2Args<K>, callOptions?: CallOptions): Promise<RestV2Result<K>> {
-    const { path, query, body } = args as { path?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown };
-    return core.call<RestV2Result<K>>(operationId, { path, query: compact(query), body }, callOptions);
+    const parts = args as { path?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown };
+    return core.call<RestV2Result<K>>(operationId, { ...parts, query: compact(parts.query) }, callOptions);
   }
 
   /** SSE events of getPodLogs / getWorkerLogs, resumed with Last-Event-ID after a drop; ends on abort. */
@@ -118,6 +120,14 @@ export function createRestV2Client(options: RestV2ClientOptions) {
     <K extends RestV2JsonOperationId>(id: K) =>
     (value: string, body: RestV2RequestBody<K>, o?: CallOptions) =>
       request(id, { path: { id: value }, body } as unknown as RestV2Args<K>, o);
+  /** list/create/get/update/delete of one collection, named `list<One>s`, `create<One>`… (one shape, written once). */
+  const crud = <One extends Crud, Key extends ListKey<`list${One}s`>>(one: One, key: Key) => ({
+    list: list(`list${one}s`, key),
+    create: create(`create${one}`),
+    get: byId(`get${one}`),
+    update: updateById(`update${one}`),
+    delete: byId(`delete${one}`),
+  });
 
   return {
     request,
@@ -127,21 +137,13 @@ export function createRestV2Client(options: RestV2ClientOptions) {
       return core.rateLimit;
     },
     pods: {
-      list: list('listPods', 'pods'),
-      create: create('createPod'),
-      get: byId('getPod'),
-      update: updateById('updatePod'),
-      delete: byId('deletePod'),
+      ...crud('Pod', 'pods'),
       /** start | stop | restart | terminate; resolves the pod, or undefined after terminate (204). */
       action: (id: string, action: RestV2Schemas['PodAction'], o?: CallOptions) => request('podAction', { path: { id }, body: { action } }, o),
       logs: (id: string, o?: LogStreamOptions) => logLines('getPodLogs', { path: { id } }, o),
     },
     serverless: {
-      list: list('listEndpoints', 'endpoints'),
-      create: create('createEndpoint'),
-      get: byId('getEndpoint'),
-      update: updateById('updateEndpoint'),
-      delete: byId('deleteEndpoint'),
+      ...crud('Endpoint', 'endpoints'),
       /** `{workers, summary, endpointVersion}` (not unwrapped: the summary matters). */
       workers: byId('listEndpointWorkers'),
       /** `{endpointVersion, rollout, releases}`, releases newest first (not unwrapped: the rollout matters). */
@@ -155,18 +157,10 @@ export function createRestV2Client(options: RestV2ClientOptions) {
       workerLogs: (id: string, workerId: string, o?: LogStreamOptions) => logLines('getWorkerLogs', { path: { id, workerId } }, o),
     },
     templates: {
-      list: list('listTemplates', 'templates'),
-      create: create('createTemplate'),
-      get: byId('getTemplate'),
-      update: updateById('updateTemplate'),
-      delete: byId('deleteTemplate'),
+      ...crud('Template', 'templates'),
     },
     networkVolumes: {
-      list: list('listNetworkVolumes', 'networkVolumes'),
-      create: create('createNetworkVolume'),
-      get: byId('getNetworkVolume'),
-      update: updateById('updateNetworkVolume'),
-      delete: byId('deleteNetworkVolume'),
+      ...crud('NetworkVolume', 'networkVolumes'),
     },
     registries: {
       list: list('listRegistries', 'registries'),
@@ -181,11 +175,7 @@ export function createRestV2Client(options: RestV2ClientOptions) {
       },
     },
     clusters: {
-      list: list('listClusters', 'clusters'),
-      create: create('createCluster'),
-      get: byId('getCluster'),
-      update: updateById('updateCluster'),
-      delete: byId('deleteCluster'),
+      ...crud('Cluster', 'clusters'),
       pods: listOf('listClusterPods', 'pods'),
     },
     catalog: {
@@ -211,6 +201,9 @@ export function createRestV2Client(options: RestV2ClientOptions) {
         get: (o?: CallOptions) => request('getSshKeys', {}, o),
         update: create('updateSshKeys'),
       },
+      /** Metadata only: a value is write-only, never in an answer (nor in an error: redacted like passwords). */
+      /** `update` rotates the value and/or changes the description; the name is immutable. */
+      secrets: crud('Secret', 'secrets'),
     },
     /** openapi-fetch typed with the REST v2 paths (`/v2/...`): `{data, error, response}`, no throwing on status. */
     raw: core.rawClient(),

@@ -106,7 +106,7 @@ export function availableChunks(directive: MockDirective, job: Job, now: number)
 export function resolveSecrets(env: Record<string, string>, secretValue: (name: string) => string | undefined): Record<string, string> {
   const resolved: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) {
-    resolved[key] = value.replace(/\{\{\s*RUNPOD_SECRET_([A-Za-z0-9_.-]+)\s*\}\}/g, (whole, name: string) => secretValue(name) ?? whole);
+    resolved[key] = value.replace(/\{\{\s*RUNPOD_SECRET_([A-Za-z0-9_./-]+)\s*\}\}/g, (whole, name: string) => secretValue(name) ?? whole);
   }
   return resolved;
 }

@@ -1,4 +1,4 @@
-// REST v2 operation handlers (56 operations, keyed by operationId), one module per resource.
+// REST v2 operation handlers (every operation of specs/rest-v2, keyed by operationId), one module per resource.
 import { accountHandlers } from './account.js';
 import { billingHandlersV2 } from './billing.js';
 import { buildHandlers } from './build-handlers.js';
@@ -8,6 +8,7 @@ import { logHandlers } from './logs.js';
 import { networkVolumeHandlers } from './network-volumes.js';
 import { podHandlers } from './pods.js';
 import { registryHandlers } from './registries.js';
+import { secretHandlers } from './secrets.js';
 import { serverlessHandlers } from './serverless.js';
 import { templateHandlers } from './templates.js';
 import type { V2Handler } from './types.js';
@@ -18,6 +19,7 @@ export const restV2Handlers: Record<string, V2Handler> = {
   ...logHandlers,
   ...clusterHandlers,
   ...accountHandlers,
+  ...secretHandlers,
   ...serverlessHandlers,
   ...buildHandlers,
   ...networkVolumeHandlers,

@@ -6,7 +6,7 @@ import type {
 
 export type Failure = {
   ok: false;
-  status: 400 | 404 | 429 | 503;
+  status: 400 | 404 | 409 | 429 | 503;
   message: string;
   errors?: { path: string; message: string }[];
   /** Sent as Retry-After (429, 503). */

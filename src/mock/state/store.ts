@@ -10,6 +10,7 @@ import { TrackedMap, type ChangeSink } from '../state-journal/tracked-map.js';
 import { resourceId } from './ids.js';
 import { podHardware } from './pod-hardware.js';
 import { secretInputFailure, templateInputFailure } from './input-bounds.js';
+import { addSecret, type NewSecret, type SecretChecks } from './secrets.js';
 import { noteRelease } from './releases.js';
 import { missingReference } from './references.js';
 import { recordUsage, usageOn } from './usage.js';
@@ -408,15 +409,16 @@ export class ResourceStore {
     return ok(record);
   }
 
+  /** GraphQL secretCreate and the control API: the GraphQL bounds first (REST v2 bodies passed their validator). */
   createSecret(name: string, value: string, description: string | null): Result<SecretRecord> {
     const invalid = secretInputFailure({ name, value, description });
     if (invalid) return invalid;
-    for (const s of this.secrets.values()) if (s.name === name) return badRequest(`a secret named '${name}' already exists`, '/body/name');
-    const refused = this.atCapacity();
-    if (refused) return refused;
-    const record: SecretRecord = { id: resourceId(), name, value, description };
-    this.secrets.set(record.id, record);
-    return ok(record);
+    return this.addSecret({ name, value, description });
+  }
+
+  /** Unique name (without case), the per-account maximum, the heap ceiling (state/secrets.ts). */
+  addSecret(input: NewSecret, checks?: SecretChecks): Result<SecretRecord> {
+    return addSecret(this.secrets, input, this.clock.now(), this.atCapacity, checks);
   }
 
   secretValue(name: string): string | undefined {
