@@ -36,6 +36,8 @@ export const REST_V2_CONDITIONS = {
   'v2-global-networking': (_q: Query, b: Body) => has(b, 'globalNetworking') && (b as Record<string, unknown>)['globalNetworking'] === true,
   /** RESTV2-BUILD-003: the run creates no build (only a push can start one), so every buildId it sends is unknown. */
   'v2-build-unknown': () => true,
+  /** RESTV2-SECRET-008: the account may already hold its 100 secrets (what others made counts too). */
+  'v2-secrets-full': () => true,
   /** RESTV2-ACTION-002: an action the pod's current status may not allow. */
   'v2-pod-state': () => true,
 } as const;
@@ -48,7 +50,7 @@ const COMPUTE_PATHS = ['/body/gpu', '/body/cpu', '/body/compute', '/body/dataCen
 const BY_ID = ['getPod', 'updatePod', 'deletePod', 'podAction', 'getPodLogs', 'getCluster', 'updateCluster', 'deleteCluster', 'listClusterPods',
   'getEndpoint', 'updateEndpoint', 'deleteEndpoint', 'listEndpointWorkers', 'listEndpointReleases', 'getWorkerLogs',
   'getTemplate', 'updateTemplate', 'deleteTemplate', 'getNetworkVolume', 'updateNetworkVolume', 'deleteNetworkVolume',
-  'getRegistry', 'deleteRegistry', 'revokeDelegation', 'getGpuType', 'getCpuType', 'getDataCenter'];
+  'getRegistry', 'deleteRegistry', 'revokeDelegation', 'getSecret', 'updateSecret', 'deleteSecret', 'getGpuType', 'getCpuType', 'getDataCenter'];
 
 export const REST_V2_ALLOWED_REFUSALS: readonly RefusalEntry<CommonCondition | RestV2Condition>[] = [
   // Unknown ids: in the path (404), in the body (404 for resources, 422 for catalogue entries, 400 when they cannot be placed).
@@ -81,4 +83,6 @@ export const REST_V2_ALLOWED_REFUSALS: readonly RefusalEntry<CommonCondition | R
   { rule: 'RESTV2-VOLUME-002', surface: 'restV2', status: 400, when: 'size-given', operations: ['updateNetworkVolume'], errorPath: '/body/size' },
   // Names that must be unique.
   { rule: 'RESTV2-TEMPLATE-002', surface: 'restV2', status: 400, when: 'name-taken', operations: ['createTemplate', 'updateTemplate'], errorPath: '/body/name' },
+  { rule: 'RESTV2-SECRET-003', surface: 'restV2', status: 409, when: 'name-taken', operations: ['createSecret'], errorPath: '/body/name' },
+  { rule: 'RESTV2-SECRET-008', surface: 'restV2', status: 400, when: 'v2-secrets-full', operations: ['createSecret'] },
 ];
