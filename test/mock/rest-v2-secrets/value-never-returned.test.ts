@@ -17,7 +17,9 @@ async function send(method: string, path: string, body?: unknown, options: { key
     body: options.raw ?? (body === undefined ? undefined : JSON.stringify(body)),
   });
   const text = await res.text();
-  answers.push(`${res.status} ${res.statusText} ${JSON.stringify([...res.headers])} ${text}`);
+  const headers: string[] = [];
+  res.headers.forEach((value, name) => void headers.push(`${name}: ${value}`));
+  answers.push(`${res.status} ${res.statusText} ${headers.join('\n')} ${text}`);
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
