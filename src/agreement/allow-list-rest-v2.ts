@@ -50,12 +50,14 @@ const COMPUTE_PATHS = ['/body/gpu', '/body/cpu', '/body/compute', '/body/dataCen
 const BY_ID = ['getPod', 'updatePod', 'deletePod', 'podAction', 'getPodLogs', 'getCluster', 'updateCluster', 'deleteCluster', 'listClusterPods',
   'getEndpoint', 'updateEndpoint', 'deleteEndpoint', 'listEndpointWorkers', 'listEndpointReleases', 'getWorkerLogs',
   'getTemplate', 'updateTemplate', 'deleteTemplate', 'getNetworkVolume', 'updateNetworkVolume', 'deleteNetworkVolume',
-  'getRegistry', 'deleteRegistry', 'revokeDelegation', 'getSecret', 'updateSecret', 'deleteSecret', 'getGpuType', 'getCpuType', 'getDataCenter'];
+  'getRegistry', 'deleteRegistry', 'revokeDelegation', 'getGpuType', 'getCpuType', 'getDataCenter'];
 
 export const REST_V2_ALLOWED_REFUSALS: readonly RefusalEntry<CommonCondition | RestV2Condition>[] = [
   // Unknown ids: in the path (404), in the body (404 for resources, 422 for catalogue entries, 400 when they cannot be placed).
   { rule: 'RESTV2-ERROR-003', surface: 'restV2', status: 404, when: 'unknown-reference', operations: BY_ID },
   { rule: 'RESTV2-BUILD-003', surface: 'restV2', status: 404, when: 'unknown-reference', operations: ['listEndpointBuilds', 'getEndpointBuild', 'getEndpointBuildLogs'] },
+  { rule: 'RESTV2-SECRET-005', surface: 'restV2', status: 404, when: 'unknown-reference', operations: ['updateSecret'] },
+  { rule: 'RESTV2-SECRET-006', surface: 'restV2', status: 404, when: 'unknown-reference', operations: ['getSecret', 'deleteSecret'] },
   { rule: 'RESTV2-BUILD-003', surface: 'restV2', status: 404, when: 'v2-build-unknown', operations: ['getEndpointBuild', 'getEndpointBuildLogs'] },
   { rule: 'RESTV2-POD-004', surface: 'restV2', status: 404, when: 'unknown-reference', operations: ['createPod', 'updatePod'], errorPath: '/body' },
   { rule: 'RESTV2-POD-008', surface: 'restV2', status: 400, when: 'v2-compute-given', operations: ['createPod', 'createCluster'], errorPath: COMPUTE_PATHS },
