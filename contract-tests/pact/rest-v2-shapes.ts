@@ -4,7 +4,7 @@
 import { MatchersV3 } from '@pact-foundation/pact';
 import { rfc3339 } from './consumer.js';
 import { NAMES } from '../../src/pact/state-names.js';
-import { GRAPHQL_TEMPLATE, V2_GPU, V2_REGISTRY, V2_TEMPLATE, V2_VOLUME } from '../../src/pact/rest-v2-fixtures.js';
+import { GRAPHQL_TEMPLATE, V2_GPU, V2_REGISTRY, V2_SECRET, V2_TEMPLATE, V2_VOLUME } from '../../src/pact/rest-v2-fixtures.js';
 
 const { like, eachLike, integer, number, boolean, regex } = MatchersV3;
 
@@ -14,6 +14,7 @@ export const V2_IDS = {
   endpoint: 'jpnw0v75y3qoql',
   networkVolume: 'agv6w2qcg7',
   registry: 'clzdaifot0001l90809257ynb',
+  secret: '2q9m7x4cavgd',
 } as const;
 
 /** A pod template as the states and the creation interaction make it (`disk` may be updated). */
@@ -102,6 +103,9 @@ export const v2Volume = () => ({
   dataCenter: V2_VOLUME.dataCenter,
   type: oneOf(['STANDARD', 'HIGH_PERFORMANCE']),
 });
+
+/** An account secret as answered: metadata, never the value. */
+export const v2Secret = () => ({ id: like(V2_IDS.secret), name: V2_SECRET.name, description: V2_SECRET.description, createdAt: rfc3339(), valueLastUpdatedAt: rfc3339() });
 
 /** A registry credential as answered: id and name, never the user name or password. */
 export const v2Registry = () => ({ id: like(V2_IDS.registry), name: V2_REGISTRY.name });

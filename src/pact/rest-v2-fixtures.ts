@@ -32,5 +32,8 @@ export const V2_VOLUME = { name: NAMES.v2Volume, size: 10, dataCenter: 'EU-RO-1'
 /** Registry credentials: placeholders, written to the pact on purpose (a password that is not a secret). */
 export const V2_REGISTRY = { name: NAMES.v2Registry, username: 'pact-user', password: 'pact-password' } as const;
 
+/** An account secret: a placeholder value, written to the pact on purpose (it is not a secret). */
+export const V2_SECRET = { name: NAMES.v2Secret, value: 'pact-secret-value', description: 'made by the pact' } as const;
+
 /** An SSH public key made up for the pacts (not a real key pair). */
 export const PACT_SSH_KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPactPactPactPactPactPactPactPactPactPactPact pact@compute-contract';

@@ -47,6 +47,7 @@ export function createRestV2StateHandlers(world: ProviderWorld, state: StateFact
     endpoint: () => removeNamed(() => v2().serverless.list(), (id) => v2().serverless.delete(id), NAMES.v2Endpoint),
     volume: () => removeNamed(() => v2().networkVolumes.list(), (id) => v2().networkVolumes.delete(id), NAMES.v2Volume),
     registry: () => removeNamed(() => v2().registries.list(), (id) => v2().registries.delete(id), NAMES.v2Registry),
+    secret: () => removeNamed(() => v2().account.secrets.list({ name: NAMES.v2Secret }), (id) => v2().account.secrets.delete(id), NAMES.v2Secret),
   };
   /** A state where an interaction creates `kind` by name: nothing of that name before, removed after. */
   const nameFree = (remove: () => Promise<void>) =>
@@ -119,6 +120,8 @@ export function createRestV2StateHandlers(world: ProviderWorld, state: StateFact
       world.track(() => v2().registries.delete(registry.id));
       return { registryId: registry.id };
     }),
+
+    [STATES.v2SecretNameFree]: nameFree(removers.secret),
 
     // The account's key list is replaced whole by PUT: without a reset, the keys found are put back.
     [STATES.v2SshKeyPresent]: state(async () => {

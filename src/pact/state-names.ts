@@ -36,6 +36,7 @@ export const STATES = {
   v2VolumeExists: 'a network volume named pact-v2-volume exists',
   v2RegistryNameFree: 'no registry credential is named pact-v2-registry',
   v2RegistryExists: 'a registry credential named pact-v2-registry exists',
+  v2SecretNameFree: 'no account secret is named pact-v2-secret',
   v2SshKeyPresent: 'the account holds the pact SSH key',
   v2QuotaUsedUp: 'the REST v2 minute quota of the key is used up',
 } as const;
@@ -73,6 +74,7 @@ export const STATE_VALUES: Record<StateName, readonly string[]> = {
   [STATES.v2VolumeExists]: ['networkVolumeId'],
   [STATES.v2RegistryNameFree]: [],
   [STATES.v2RegistryExists]: ['registryId'],
+  [STATES.v2SecretNameFree]: [],
   [STATES.v2SshKeyPresent]: [],
   [STATES.v2QuotaUsedUp]: [],
 };
@@ -91,4 +93,5 @@ export const NAMES = {
   v2Endpoint: 'pact-v2-endpoint',
   v2Volume: 'pact-v2-volume',
   v2Registry: 'pact-v2-registry',
+  v2Secret: 'pact-v2-secret',
 } as const;

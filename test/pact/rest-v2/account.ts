@@ -1,12 +1,12 @@
 // compute-rest-v2 interactions: the catalog (one GPU type), account billing by day, and the
-// account's SSH keys (read, replace).
+// account's SSH keys (read, replace) and an account secret (create).
 import type { PactV4 } from '@pact-foundation/pact';
 import { MatchersV3 } from '@pact-foundation/pact';
 import { describe, expect, it } from 'vitest';
-import { PACT_SSH_KEY, V2_GPU } from '../../../src/pact/rest-v2-fixtures.js';
+import { PACT_SSH_KEY, V2_GPU, V2_SECRET } from '../../../src/pact/rest-v2-fixtures.js';
 import { STATES } from '../../../src/pact/state-names.js';
 import { bearer, restV2Client } from '../../../contract-tests/pact/consumer.js';
-import { v2Billing, v2GpuType } from '../../../contract-tests/pact/rest-v2-shapes.js';
+import { V2_IDS, v2Billing, v2GpuType, v2Secret } from '../../../contract-tests/pact/rest-v2-shapes.js';
 
 const { eachLike, regex } = MatchersV3;
 const SSH_KEY_PATTERN = '^(ssh|ecdsa|sk)-\\S+ \\S+( .*)?$';
@@ -63,6 +63,22 @@ export function accountInteractions(pact: PactV4): void {
         .executeTest(async (mock) => {
           const { keys } = await restV2Client(mock.url).account.sshKeys.update({ keys: [PACT_SSH_KEY] });
           expect(keys).toEqual([PACT_SSH_KEY]);
+        });
+    });
+  });
+
+  describe('REST v2 client ↔ compute-rest-v2: account secrets', () => {
+    it('creates a secret (201); the answer is metadata, never the value', async () => {
+      await pact
+        .addInteraction()
+        .given(STATES.v2SecretNameFree)
+        .uponReceiving('a REST v2 account secret creation')
+        .withRequest('POST', '/v2/account/secrets', (b) => b.headers(bearer()).jsonBody({ ...V2_SECRET }))
+        .willRespondWith(201, (b) => b.jsonBody(v2Secret()))
+        .executeTest(async (mock) => {
+          const secret = await restV2Client(mock.url).account.secrets.create({ ...V2_SECRET });
+          expect(secret).toMatchObject({ id: V2_IDS.secret, name: V2_SECRET.name, description: V2_SECRET.description });
+          expect(JSON.stringify(secret)).not.toContain(V2_SECRET.value);
         });
     });
   });
