@@ -265,8 +265,10 @@ export type EndpointTemplateInput = {
    */
   ports?: string | null | undefined;
   /**
-   * Start script; "" for none. At most 4096 characters.
-   * x-source: observed — the mock keeps it as given; bound assumed
+   * Start script; "" for none. At most 4096 characters. Kept with the template and answered as its
+   * startScript (PodTemplate), as the service accepts it; the reference mock runs no start script (its
+   * simulated workers answer jobs whatever the container would run).
+   * x-source: observed — @runpod/mcp-server 4.0.0 deploy-hub-repo sends it; bound assumed
    */
   startScript?: string | null | undefined;
 };

@@ -119,6 +119,15 @@ describe('GQL-HUB-001 saveEndpoint from a Hub release', () => {
     expect(h.mock.core.store.endpoints.get(endpoint.id)).toMatchObject({ hubReleaseId: 'rel_vllm_240', executionTimeoutMs: 600000, allowedCudaVersions: ['12.8', '12.6', '12.4'] });
   });
 
+  it('keeps a template startScript and answers it as the template\'s (the mock runs none)', async () => {
+    const base = hubInput();
+    const res = await h.graphql(DEPLOY, { input: { ...base, template: { ...base.template, name: `hub-ss-${Date.now()}`, startScript: 'bash /start.sh' } } });
+    expect(res.body.errors).toBeUndefined();
+    const templateId = res.body.data.saveEndpoint.templateId as string;
+    const read = await h.graphql('query t($id: String!) { podTemplate(id: $id) { id startScript } }', { id: templateId });
+    expect(read.body.data?.podTemplate).toEqual({ id: templateId, startScript: 'bash /start.sh' });
+  });
+
   it.each([
     [{ hubReleaseId: 'rel_nope' }, /hubReleaseId: no listed Hub release 'rel_nope'/],
     [{ hubReleaseId: 'rel_axolotl_070' }, /hubReleaseId: .* POD listing/],
@@ -128,7 +137,7 @@ describe('GQL-HUB-001 saveEndpoint from a Hub release', () => {
     [{ gpuIds: 'NOPE_99' }, /gpuIds: 'NOPE_99' is no GPU pool/],
     [{ networkVolumeIds: ['nv-none'] }, /networkVolumeIds: network volume nv-none/],
     [{ templateId: 'tpl-x' }, /templateId or template, not both/],
-    [{ template: { name: 'x', imageName: 'i:1', startScript: 'echo hi' } }, /startScript/],
+    [{ template: { name: 'x', imageName: 'i:1', startScript: 's'.repeat(4097) } }, /startScript/],
     [{ template: { name: 'x'.repeat(192), imageName: 'i:1' } }, /template\.name must be at most 191 characters/],
   ])('refuses %j, storing nothing', async (extra, message) => {
     const before = counts();

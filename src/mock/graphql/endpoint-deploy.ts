@@ -58,9 +58,6 @@ export function createEndpointTemplate(core: MockCore, input: Input, onFailure: 
   const template = input['template'] as Input | null | undefined;
   if (!template) return undefined;
   if (typeof input['templateId'] === 'string' && input['templateId'] !== '') refuse('input.template: give templateId or template, not both');
-  if (typeof template['startScript'] === 'string' && template['startScript'] !== '') {
-    refuse('input.template.startScript: the mock runs no start script; give the command as dockerArgs');
-  }
   const env = Array.isArray(template['env']) ? Object.fromEntries((template['env'] as { key: string; value: string }[]).map((e) => [e.key, e.value])) : {};
   const ports = typeof template['ports'] === 'string' && template['ports'] !== '' ? template['ports'].split(',') : [];
   const registry = template['containerRegistryAuthId'];
@@ -68,6 +65,8 @@ export function createEndpointTemplate(core: MockCore, input: Input, onFailure: 
     name: template['name'], imageName: template['imageName'], containerDiskInGb: template['containerDiskInGb'] ?? 20,
     volumeInGb: 0, isServerless: true, env, ports,
     ...(typeof registry === 'string' && registry !== '' ? { containerRegistryAuthId: registry } : {}),
+    // Kept and answered as the template's startScript, as the service does; the mock runs no start script.
+    ...(typeof template['startScript'] === 'string' && template['startScript'] !== '' ? { startScript: template['startScript'] } : {}),
     ...parseDockerArgs(typeof template['dockerArgs'] === 'string' ? template['dockerArgs'] : undefined),
     createdThrough: 'graphql',
   });
