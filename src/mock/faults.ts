@@ -108,4 +108,5 @@ export const FAULT_CATCHERS: { readonly [fault in FaultName]: readonly string[] 
   'rest-v2-comma-list-refused': ['AGREE-VALID-001'],
   'rest-v2-undocumented-refusal': ['AGREE-VALID-001'],
   'rest-v2-port-private-null': ['AGREE-VALID-001'],
+  'rest-v2-global-networking-unchecked': ['RESTV2-POD-009'],
 };

@@ -34,6 +34,7 @@ export const FAULT_NAMES = [
   'rest-v2-comma-list-refused',
   'rest-v2-undocumented-refusal',
   'rest-v2-port-private-null',
+  'rest-v2-global-networking-unchecked',
   'graphql-sdk-bounds-unchecked',
   'graphql-pod-template-dropped',
   'graphql-public-leaks-account',

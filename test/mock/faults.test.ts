@@ -125,6 +125,10 @@ const deviations: Record<FaultName, (h: Harness) => Promise<boolean>> = {
     const pod = await raw('POST', `${h.mock.restV2Url}/pods`, { name: 'fault-probe', templateId: template.body.id, gpu: { id: 'NVIDIA GeForce RTX 4090' } });
     return pod.body.template === null && (await raw('DELETE', `${h.mock.restV2Url}/templates/${template.body.id}`)).status === 204;
   },
+  'rest-v2-global-networking-unchecked': async (h) => {
+    const pod = await raw('POST', `${h.mock.restV2Url}/pods`, { name: 'fault-probe', image: 'x:1', cpu: { id: 'cpu3c', vcpuCount: 2 }, globalNetworking: true });
+    return pod.status === 201 && pod.body.globalNetworking?.enabled === true;
+  },
   'rest-v2-template-volume-default': async (h) => {
     const template = await raw('POST', `${h.mock.restV2Url}/templates`, { name: 'fault-probe', image: 'x:1' });
     return template.body.mounts?.persistent?.size === 20;

@@ -113,12 +113,14 @@ export function createPodFields(core: MockCore, body: Body): Body | Refusal {
   } else {
     Object.assign(fields, { computeType: 'CPU', cpuFlavorIds: [cpu!.id], vcpuCount: cpu!.vcpuCount });
   }
-  const globalNetwork = body['globalNetworking'] === true;
+  // Fault rest-v2-global-networking-unchecked: stored as asked, without its GPU and data centre conditions.
+  const unchecked = core.options.faults.has('rest-v2-global-networking-unchecked');
+  const globalNetwork = body['globalNetworking'] === true && !unchecked;
   if (globalNetwork) {
     const refused = globalNetworkRefusal(gpu?.id, undefined);
     if (refused) return refuse(400, refused.path, refused.message);
-    fields['globalNetworking'] = true;
   }
+  if (body['globalNetworking'] === true) fields['globalNetworking'] = true;
   const preferred = Array.isArray(body['dataCenterIds']) ? (body['dataCenterIds'] as string[]) : [];
   if (preferred.length > 0) fields['dataCenterIds'] = preferred;
 
@@ -173,7 +175,9 @@ export function updatePodFields(core: MockCore, pod: PodRecord, body: Body): Bod
   Object.assign(fields, containerFields(body));
   if (env !== undefined) fields['env'] = env;
   for (const key of ['name', 'locked'] as const) if (body[key] !== undefined) fields[key] = body[key];
-  if (typeof body['globalNetworking'] === 'boolean') {
+  if (typeof body['globalNetworking'] === 'boolean' && core.options.faults.has('rest-v2-global-networking-unchecked')) {
+    fields['globalNetworking'] = body['globalNetworking'];
+  } else if (typeof body['globalNetworking'] === 'boolean') {
     // Takes effect on the pod's next start or restart (store.setPodStatus), not live.
     const gpuTypeId = pod['computeType'] === 'CPU' ? undefined : podGpuType(pod);
     const refused = body['globalNetworking'] ? globalNetworkRefusal(gpuTypeId, podDataCenter(core, pod)) : undefined;
