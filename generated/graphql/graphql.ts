@@ -647,7 +647,9 @@ export type SaveTemplateInput = {
 
 /**
  * Input of secretCreate. Every field states its bounds; a value beyond one fails with an `errors[]` entry
- * naming the field, and nothing is stored. A name already used by another secret also fails.
+ * naming the field, and nothing is stored. A name already used by another secret of the account (compared
+ * without case) also fails, and so does a create when the account holds 100 secrets (the REST v2 maximum: these
+ * are the records of REST v2 /v2/account/secrets).
  * x-source: seed — the bounds and the unique name are assumed (rules GQL-BOUNDS-001, GQL-SECRET-004)
  */
 export type SecretCreateInput = {
@@ -658,7 +660,7 @@ export type SecretCreateInput = {
   description?: string | null | undefined;
   /**
    * Secret name; templates reference it as `{{ RUNPOD_SECRET_<name> }}`. 1 to 191 characters. Unique in
-   * the account: creating a secret with a name already in use fails.
+   * the account compared without case (as REST v2 createSecret): creating a secret with a name already in use fails.
    * x-source: seed — bound and uniqueness assumed
    */
   name: string;
