@@ -5,6 +5,8 @@ import { runConformCommand } from '../../src/cli/conform-command.js';
 import { runConformance, type TargetConfig } from '../../src/entries/conform.js';
 import { remoteTarget } from '../../src/conform/target.js';
 import { startMock } from '../../src/mock/index.js';
+import { reference } from '../../src/agreement/references.js';
+import { loadOpenApiOperations } from '../../src/agreement/spec-model.js';
 
 type Mock = Awaited<ReturnType<typeof startMock>>;
 let mock: Mock | undefined;
@@ -61,6 +63,23 @@ describe('a second account for the ISOLATION rules', () => {
     expect(new Set(isolation.map((r) => `${r.outcome} ${r.skipKind} ${r.reason}`))).toEqual(new Set(['skip not-configured needs --second-api-key (a key of another account)']));
     expect(summary.preflight.some((p) => p.probe === 'accounts')).toBe(false);
     expect(summary.results.find((r) => r.id === 'REST-CRUD-001')?.outcome).toBe('pass');
+  }, 60_000);
+
+  // The run takes its operations from the tables: an {id} it cannot tie to a kind of object would be sent
+  // as a random id, so B would never name A's object there. The account secrets are the newest such paths.
+  test('ISOLATION-READ-001 / WRITE-001 every REST v2 path id names a kind of object A owns (account secrets too)', () => {
+    const ops = loadOpenApiOperations('restV2').filter((op) => op.params.some((p) => p.in === 'path' && p.name === 'id'));
+    const unnamed = ops.filter((op) => reference(op, 'path', 'id') === undefined).map((op) => op.operationId);
+    expect(unnamed).toEqual([]);
+    const secrets = ops.filter((op) => op.path.startsWith('/account/secrets/')).map((op) => [op.operationId, reference(op, 'path', 'id')?.kind]);
+    expect(secrets.sort()).toEqual([['deleteSecret', 'v2secret'], ['getSecret', 'v2secret'], ['updateSecret', 'v2secret']]);
+  });
+
+  test('ISOLATION-READ/WRITE/LIST/ORACLE-001 with two accounts pass over every operation of the tables, the secrets among them', async () => {
+    const m = await twoKeys('acct_b');
+    const { summary } = await runConformance({ target: target(m, 'key-of-account-b'), reportsDir: null, progress: false, settings: { grep: '^ISOLATION-(READ|WRITE|LIST|ORACLE)-001$' } });
+    const ran = summary.results.filter((r) => r.skipKind !== 'filtered');
+    expect(ran.map((r) => [r.id, r.outcome])).toEqual([['ISOLATION-READ-001', 'pass'], ['ISOLATION-WRITE-001', 'pass'], ['ISOLATION-LIST-001', 'pass'], ['ISOLATION-ORACLE-001', 'pass']]);
   }, 60_000);
 
   test('--second-api-key equal to --api-key: one line, exit 2, before anything starts', async () => {
