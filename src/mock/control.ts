@@ -3,7 +3,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { accountNameProblem, DEFAULT_ACCOUNT } from './accounts.js';
 import type { MockCore } from './core.js';
-import { parseJsonBody, readBody, sendError, sendJson } from './http.js';
+import { parseJsonBodyInTurns, readBody, sendError, sendJson } from './http.js';
+import { nextTurn } from './turns.js';
 import type { Result } from './state/store.js';
 import { simulatePush } from './rest-v2/build-push.js';
 import { advanceWithWorkers, handleWorkerControl, isWorkerControlPath } from './simulated-workers/control.js';
@@ -11,12 +12,16 @@ import { operations } from '../../generated/operations.js';
 
 type Body = Record<string, unknown>;
 const SEED_KINDS = ['registryAuths', 'networkVolumes', 'templates', 'endpoints', 'pods', 'secrets'] as const;
+/** Most resources one seed request creates (all kinds together); more → 400, send several requests. */
+export const MAX_SEED_ITEMS = 1_000;
+/** Resources created per event-loop turn: a large seed never holds the loop for long (turns.ts). */
+const SEED_ITEMS_PER_TURN = 25;
 
 export function createControlHandler(core: MockCore, reset: () => void) {
   return async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
     const raw = await readBody(req, 16 * 1024 * 1024);
     if (!raw.ok) return sendError(res, 400, 'control request body too large');
-    const parsed = parseJsonBody(req, raw.raw);
+    const parsed = await parseJsonBodyInTurns(req, raw.raw);
     if (!parsed.ok) return sendError(res, 400, 'Invalid control request', [parsed.error]);
     const body = (parsed.value ?? {}) as Body;
     const route = `${req.method} ${path.replace(/\/$/, '')}`;
@@ -110,18 +115,25 @@ function clockView(core: MockCore) {
  * Creates resources in dependency order. Items may carry an `id` to get a stable id; references
  * (templateId, networkVolumeId, containerRegistryAuthId) may point at earlier items' ids.
  */
-function seed(base: MockCore, body: Body, res: ServerResponse): void {
+async function seed(base: MockCore, body: Body, res: ServerResponse): Promise<void> {
   const account = accountOf(body['account'], '/body/account');
   if (!account.ok) return sendError(res, 400, 'Invalid seed', [account.error]);
+  const count = SEED_KINDS.reduce((n, kind) => n + (Array.isArray(body[kind]) ? (body[kind] as unknown[]).length : 0), 0);
+  if (count > MAX_SEED_ITEMS) {
+    return sendError(res, 400, `a seed creates at most ${MAX_SEED_ITEMS} resources; this one has ${count} (send several)`, [{ path: '/body', message: `at most ${MAX_SEED_ITEMS} items in all` }]);
+  }
+  const turns = {};
+  let created = 0;
   // Everything is created in (and references resolve in) the named account, default the default account.
   const core = base.forAccount(account.value);
-  const created: Record<string, string[]> = {};
+  const ids: Record<string, string[]> = {};
   for (const kind of SEED_KINDS) {
     const items = body[kind];
     if (items === undefined) continue;
     if (!Array.isArray(items)) return sendError(res, 400, 'Invalid seed', [{ path: `/body/${kind}`, message: 'must be an array' }]);
-    created[kind] = [];
+    ids[kind] = [];
     for (const [i, item] of (items as Body[]).entries()) {
+      if (++created % SEED_ITEMS_PER_TURN === 0) await nextTurn(turns);
       const { id, ...fields } = item;
       const owner = typeof id === 'string' && id !== '' ? core.accounts.ownerOf(kind, id) : undefined;
       if (owner !== undefined && owner !== core.account) {
@@ -131,11 +143,11 @@ function seed(base: MockCore, body: Body, res: ServerResponse): void {
       if (!result.ok) return sendError(res, 400, `seed ${kind}[${i}]: ${result.message}`, result.errors);
       const finalId = typeof id === 'string' && id !== '' ? rekey(core, kind, result.value, id) : result.value;
       if (kind === 'endpoints') core.engine.ensureEndpoint(finalId);
-      created[kind]!.push(finalId);
+      ids[kind]!.push(finalId);
     }
   }
   core.touch();
-  sendJson(res, 200, { account: core.account, created });
+  sendJson(res, 200, { account: core.account, created: ids });
 }
 
 /** `account` of a control request: absent = the default account; otherwise a valid account name. */

@@ -1,6 +1,7 @@
 // `/docs` on the mock (`--docs`, option `docs`): the documentation site of `compute-contract docs`, with
-// try-it panels whose requests go to this mock (same origin: no CORS needed). Built on the first
-// request and kept in memory; no auth (the pages hold no secret); GET and HEAD only.
+// try-it panels whose requests go to this mock (same origin: no CORS needed). Built before the mock
+// listens (prepareDocs: the build holds the event loop ~0.5 s, which no request should wait behind) and
+// kept in memory; no auth (the pages hold no secret); GET and HEAD only.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { posix } from 'node:path';
 import { buildSite, type Site, type TryItConfig } from '../docs/index.js';
@@ -20,11 +21,14 @@ export function isDocsPath(path: string): boolean {
   return path === DOCS_PREFIX || path.startsWith(`${DOCS_PREFIX}/`);
 }
 
-export type DocsRoute = (req: IncomingMessage, res: ServerResponse, path: string) => void;
+export type DocsRoute = ((req: IncomingMessage, res: ServerResponse, path: string) => void) & {
+  /** Builds the site now (once), so no request waits for the build. */
+  prepare(): void;
+};
 
 export function createDocsRoute(build: () => Site = () => buildSite({ tryIt: MOCK_TRY_IT })): DocsRoute {
   let site: Site | undefined;
-  return (req, res, path) => {
+  const route = (req: IncomingMessage, res: ServerResponse, path: string): void => {
     req.resume();
     if (req.method === 'OPTIONS') {
       res.writeHead(204, { allow: ALLOW });
@@ -49,6 +53,7 @@ export function createDocsRoute(build: () => Site = () => buildSite({ tryIt: MOC
     });
     res.end(req.method === 'HEAD' ? undefined : entry.body);
   };
+  return Object.assign(route, { prepare: () => void (site ??= build()) });
 }
 
 /** `docs/mock.html` from the request path; undefined for anything that leaves the site (`..`, bad escapes). */

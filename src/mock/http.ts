@@ -1,5 +1,6 @@
 // Minimal HTTP helpers over node:http: bounded body reading, JSON answers, the shared error body.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { decodeInTurns, JSON_CHARS_PER_TURN, parseJsonInTurns } from './json-in-turns.js';
 
 export interface ErrorDetail {
   path: string;
@@ -64,14 +65,34 @@ export type JsonBody = { ok: true; value: unknown } | { ok: false; error: ErrorD
 /** Parses a JSON body; an empty body is `undefined`. Content type must be application/json when a body is present. */
 export function parseJsonBody(req: IncomingMessage, raw: Buffer): JsonBody {
   if (raw.length === 0) return { ok: true, value: undefined };
+  const wrongType = contentTypeProblem(req);
+  if (wrongType) return wrongType;
+  try {
+    return { ok: true, value: JSON.parse(raw.toString('utf8')) };
+  } catch (error) {
+    return malformed(error);
+  }
+}
+
+function contentTypeProblem(req: IncomingMessage): JsonBody | undefined {
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json' && !type.endsWith('+json')) {
     return { ok: false, error: { path: '/header/content-type', message: 'must be application/json' } };
   }
+  return undefined;
+}
+
+const malformed = (error: unknown): JsonBody => ({ ok: false, error: { path: '/body', message: `malformed JSON: ${(error as Error).message}` } });
+
+/** parseJsonBody for bodies of any allowed size: one too long for a turn is decoded and parsed a slice per turn. */
+export async function parseJsonBodyInTurns(req: IncomingMessage, raw: Buffer): Promise<JsonBody> {
+  if (raw.length <= JSON_CHARS_PER_TURN) return parseJsonBody(req, raw);
+  const wrongType = contentTypeProblem(req);
+  if (wrongType) return wrongType;
   try {
-    return { ok: true, value: JSON.parse(raw.toString('utf8')) };
+    return { ok: true, value: await parseJsonInTurns(await decodeInTurns(raw, req), req) };
   } catch (error) {
-    return { ok: false, error: { path: '/body', message: `malformed JSON: ${(error as Error).message}` } };
+    return malformed(error);
   }
 }
 

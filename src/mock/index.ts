@@ -19,6 +19,7 @@ import { releaseBuild } from './rest-v2/build-release.js';
 import { QuotaWindows } from './rest-v2/quota.js';
 import { Router } from './router.js';
 import { createRequestHandler } from './server.js';
+import { serveDocs } from './docs-route.js';
 import { mockOperations, mockRateLimitPolicy, operation, webhookPolicy } from './spec-facts.js';
 import { heapCeilingFailure } from './state/capacity.js';
 import { ResourceStore } from './state/store.js';
@@ -164,6 +165,8 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
   // --state: an answer leaves only once the changes it may show are on disk (state-journal/gate.ts).
   const guard = opened && guardAnswers(opened.journal);
   const serve: typeof handler = guard ? (req, res) => (guard(req, res), handler(req, res)) : handler;
+  // The docs site is built before listening: its build would hold the loop for every early request.
+  if (options.docs) serveDocs.prepare();
   const server = createServer({ keepAliveTimeout: 5_000, maxHeaderSize: MAX_REQUEST_HEAD_BYTES }, serve);
   try {
     await new Promise<void>((resolve, reject) => {

@@ -12,9 +12,10 @@ import { isDocsPath, serveDocs } from './docs-route.js';
 import { allowHeaders, bodyForValidation, bodylessRejection } from './faults.js';
 import { hasFault, isolationFor, listOverAccounts } from './isolation-faults.js';
 import { GRAPHQL_ALLOW, handleGraphql } from './graphql/handler.js';
-import { parseJsonBody, parseQuery, readBody, sendError, sendJson, sendNoContent } from './http.js';
+import { parseJsonBodyInTurns, parseQuery, readBody, sendError, sendJson, sendNoContent } from './http.js';
 import { queryStylesOf } from '../contract/query-style.js';
 import { queueHandlers } from './queue/handlers.js';
+import { needsTurns, sendJsonInTurns } from './json-in-turns.js';
 import { restHandlers } from './rest/handlers.js';
 import { answerRetired } from './rest/retired.js';
 import { handleRestV2 } from './rest-v2/front.js';
@@ -149,7 +150,7 @@ async function readAndDispatch(
       release();
       return sendError(res, 400, `request body exceeds ${max} bytes`, [{ path: '/body', message: `must be at most ${max} bytes` }]);
     }
-    const parsed = parseJsonBody(req, raw.raw);
+    const parsed = await parseJsonBodyInTurns(req, raw.raw);
     if (!parsed.ok) {
       release();
       return sendError(res, 400, 'Invalid request body', [parsed.error]);
@@ -199,7 +200,7 @@ function dispatch(
       },
     );
   }
-  finish(core, res, op, reply, release);
+  return finish(core, res, op, reply, release);
 }
 
 function finish(core: MockCore, res: ServerResponse, op: OperationInfo, reply: Reply, release: () => void): void | Promise<void> {
@@ -207,7 +208,7 @@ function finish(core: MockCore, res: ServerResponse, op: OperationInfo, reply: R
   if (reply.stream) return reply.stream(res).finally(release);
   release();
   if (op.method !== 'GET') core.touch();
-  send(res, reply);
+  return send(res, reply);
 }
 
 function admit(core: MockCore, op: OperationInfo, endpointId: string) {
@@ -223,11 +224,13 @@ function reject(req: IncomingMessage, res: ServerResponse, status: number, messa
   sendError(res, status, message, undefined, headers);
 }
 
-export function send(res: ServerResponse, reply: Reply): void {
+export function send(res: ServerResponse, reply: Reply): void | Promise<void> {
   if (reply.body === undefined) {
     if (reply.headers) for (const [k, v] of Object.entries(reply.headers)) res.setHeader(k, v);
     return sendNoContent(res, reply.status);
   }
+  // An answer too large to serialise in one turn (a job's 20 MB result, a long list) is written a slice per turn.
+  if (needsTurns(reply.body)) return sendJsonInTurns(res, reply.status, reply.body, reply.headers);
   sendJson(res, reply.status, reply.body, reply.headers);
 }
 

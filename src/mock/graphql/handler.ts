@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { execute, validate, type DocumentNode } from 'graphql';
 import { bearerKey, type KeyRing } from '../auth.js';
 import type { MockCore } from '../core.js';
-import { parseJsonBody, readBody, sendJson } from '../http.js';
+import { parseJsonBodyInTurns, readBody, sendJson } from '../http.js';
 import { graphqlMessage } from '../faults.js';
 import { buildExecutableSchema } from './schema.js';
 import { publicDataAsked, publicQueryFields } from './public-access.js';
@@ -48,7 +48,7 @@ export async function handleGraphql(core: MockCore, keys: KeyRing, req: Incoming
   }
   const raw = await readBody(req, MAX_BODY_BYTES);
   if (!raw.ok) return raw.reason === 'aborted' ? undefined : errors(res, 400, [{ message: `request body exceeds ${MAX_BODY_BYTES} bytes` }]);
-  const parsed = parseJsonBody(req, raw.raw);
+  const parsed = await parseJsonBodyInTurns(req, raw.raw);
   if (!parsed.ok) return errors(res, 400, [{ message: `${parsed.error.path}: ${parsed.error.message}` }]);
   const body = parsed.value as { query?: unknown; variables?: unknown; operationName?: unknown } | undefined;
   if (!body || typeof body.query !== 'string') return errors(res, 400, [{ message: 'body must be {query: string, variables?: object}' }]);

@@ -13,6 +13,8 @@ import type { ServerResponse } from 'node:http';
 import type { MockCore } from '../core.js';
 import { sendJson } from '../http.js';
 import type { FaultName } from '../options.js';
+import { abandonTurns, nextTurn } from '../turns.js';
+import { writeJsonInTurns } from '../json-in-turns.js';
 
 export type GraphqlGate =
   /** Go on: validate and execute `document`, then answer `refusalAfter(result)` instead when it gives one. */
@@ -55,39 +57,9 @@ export function gateGraphqlOperation(faults: ReadonlySet<FaultName>, schema: Gra
 /** Records of one list completed per event-loop turn (a pod record with its nested fields is ~40 fields). */
 export const LIST_CHUNK = 25;
 
-// One FIFO for every GraphQL execution: each setImmediate releases one chunk, and the next release is
-// queued from inside it, so it lands in the next loop iteration, after the I/O of other requests.
-// Chunks of an operation stopped at the records limit are released at once (they fail without work).
-const waitingChunks: { operation: object; release: () => void }[] = [];
-let releaseQueued = false;
-
-// Operations stopped at the records limit: their chunks still waiting fail at once instead of completing.
+// Operations stopped at the records limit: their chunks still waiting fail at once instead of completing
+// (turns.ts releases an abandoned owner's slices without a turn of their own).
 const stopped = new WeakSet<object>();
-
-function releaseOneChunk(): void {
-  releaseQueued = false;
-  let next = waitingChunks.shift();
-  while (next && stopped.has(next.operation)) {
-    next.release();
-    next = waitingChunks.shift();
-  }
-  if (waitingChunks.length > 0) {
-    releaseQueued = true;
-    setImmediate(releaseOneChunk);
-  }
-  next?.release();
-}
-
-/** Resolves in a later event-loop turn; `owner` is the operation (or answer) the work belongs to. */
-function nextTurn(owner: object): Promise<void> {
-  return new Promise((release) => {
-    waitingChunks.push({ operation: owner, release });
-    if (!releaseQueued) {
-      releaseQueued = true;
-      setImmediate(releaseOneChunk);
-    }
-  });
-}
 
 /** A list longer than LIST_CHUNK as items that resolve a chunk per turn (graphql-js completes each when it resolves). */
 function inTurns(value: unknown, operation: OperationDefinitionNode, max: number): unknown {
@@ -113,6 +85,7 @@ function countRecords(core: MockCore, operation: OperationDefinitionNode, count:
   const max = core.options.limits.graphqlRecords;
   if (served > max) {
     stopped.add(operation);
+    abandonTurns(operation);
     throw new RecordsLimitExceeded(max);
   }
 }
@@ -164,51 +137,15 @@ function recordsOf(document: DocumentNode): number {
   return total;
 }
 
-const isPlain = (value: object) => {
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === null || proto === Object.prototype;
-};
-
-/** JSON text of `value` in pieces: a list longer than LIST_CHUNK is written a chunk per turn. */
-async function writeInTurns(value: unknown, write: (text: string) => void, owner: object): Promise<void> {
-  if (Array.isArray(value)) {
-    write('[');
-    if (value.length > LIST_CHUNK) {
-      for (let start = 0; start < value.length; start += LIST_CHUNK) {
-        if (start > 0) await nextTurn(owner);
-        write(`${start > 0 ? ',' : ''}${value.slice(start, start + LIST_CHUNK).map((item) => JSON.stringify(item) ?? 'null').join(',')}`);
-      }
-    } else {
-      for (let i = 0; i < value.length; i++) {
-        if (i > 0) write(',');
-        await writeInTurns(value[i], write, owner);
-      }
-    }
-    write(']');
-  } else if (value !== null && typeof value === 'object' && isPlain(value)) {
-    write('{');
-    let first = true;
-    for (const [key, item] of Object.entries(value)) {
-      if (item === undefined) continue;
-      write(`${first ? '' : ','}${JSON.stringify(key)}:`);
-      first = false;
-      await writeInTurns(item, write, owner);
-    }
-    write('}');
-  } else {
-    write(JSON.stringify(value) ?? 'null');
-  }
-}
-
 /**
  * Sends a GraphQL answer: small ones at once; one that listed more than LIST_CHUNK records is
- * serialised a chunk of records per turn (chunked transfer), as it was completed.
+ * serialised a slice per turn (chunked transfer, turns.ts), as it was completed.
  */
 export async function sendAnswer(res: ServerResponse, document: DocumentNode, answer: unknown): Promise<void> {
   if (recordsOf(document) <= LIST_CHUNK) return sendJson(res, 200, answer);
   res.writeHead(200, { 'content-type': 'application/json' });
   let pending = '';
-  await writeInTurns(answer, (text) => {
+  await writeJsonInTurns(answer, (text) => {
     pending += text;
     if (pending.length >= 64 * 1024) {
       res.write(pending);

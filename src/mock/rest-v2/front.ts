@@ -6,11 +6,12 @@ import { queryStylesOf } from '../../contract/query-style.js';
 import { validateRequest } from '../../validation/index.js';
 import { bearerKey } from '../auth.js';
 import { answerOptions } from '../cors.js';
-import { parseJsonBody, parseQuery, readBody, sendJson } from '../http.js';
+import { parseJsonBodyInTurns, parseQuery, readBody, sendJson } from '../http.js';
 import type { FaultName } from '../options.js';
 import type { ServerParts } from '../server-parts.js';
 import { hasFault, isolationFor, listOverAccounts, quotaCaller } from '../isolation-faults.js';
 import type { MockCore } from '../core.js';
+import { needsTurns, sendJsonInTurns } from '../json-in-turns.js';
 import { restV2Handlers } from './handlers.js';
 import { secretIssuesIgnored } from './secrets.js';
 import { errorLines, problem, PROBLEM_CONTENT_TYPE } from './problem.js';
@@ -75,7 +76,7 @@ async function readAndDispatch(core: MockCore, req: IncomingMessage, res: Server
     if (raw.reason === 'aborted') return;
     return send(res, problem(400, `request body exceeds ${maxBytes} bytes`, [`/body: must be at most ${maxBytes} bytes`]), context.limitHeaders, core.options.faults);
   }
-  const parsed = parseJsonBody(req, raw.raw);
+  const parsed = await parseJsonBodyInTurns(req, raw.raw);
   if (!parsed.ok) return send(res, problem(400, 'request body is not JSON', errorLines([parsed.error])), context.limitHeaders, core.options.faults);
   return dispatch(core, res, operationId, context, parsed.value);
 }
@@ -113,7 +114,7 @@ async function dispatch(core: MockCore, res: ServerResponse, operationId: string
     ? await listOverAccounts(core, (view) => handler(view, ctx))
     : await handler(core, ctx);
   if (res.req.method !== 'GET' && res.req.method !== 'HEAD') core.touch();
-  send(res, reply, context.limitHeaders, core.options.faults);
+  return send(res, reply, context.limitHeaders, core.options.faults);
 }
 
 function refuse(req: IncomingMessage, res: ServerResponse, reply: V2Reply, faults: ReadonlySet<FaultName>): void {
@@ -121,7 +122,7 @@ function refuse(req: IncomingMessage, res: ServerResponse, reply: V2Reply, fault
   send(res, reply, {}, faults);
 }
 
-function send(res: ServerResponse, reply: V2Reply, limitHeaders: Record<string, string>, faults: ReadonlySet<FaultName>): void {
+function send(res: ServerResponse, reply: V2Reply, limitHeaders: Record<string, string>, faults: ReadonlySet<FaultName>): void | Promise<void> {
   const headers = { ...limitHeaders, ...reply.headers };
   if (reply.stream) {
     res.writeHead(reply.status, { ...headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
@@ -138,5 +139,8 @@ function send(res: ServerResponse, reply: V2Reply, limitHeaders: Record<string, 
     body = { message: (body as { detail: string }).detail };
     contentType = 'application/json';
   }
-  sendJson(res, reply.status, body, contentType ? { ...headers, 'content-type': contentType } : headers);
+  const all = contentType ? { ...headers, 'content-type': contentType } : headers;
+  // An answer too large to serialise in one turn (a wide billing window) is written a slice per turn.
+  if (needsTurns(body)) return sendJsonInTurns(res, reply.status, body, all);
+  sendJson(res, reply.status, body, all);
 }

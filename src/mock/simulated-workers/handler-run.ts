@@ -2,6 +2,11 @@
 // something unserialisable or too large, never returns), the outcome is the job's, never the mock's.
 import type { Clock, TimerHandle } from '../clock.js';
 import { MAX_CHUNK_BYTES, MAX_OUTPUT_BYTES, MAX_STREAM_CHUNKS, type WorkerHandler } from './types.js';
+import { copyJsonInTurns, needsTurns, parseJsonInTurns, writeJsonInTurns } from '../json-in-turns.js';
+import { nextTurn } from '../turns.js';
+
+/** Stream chunks taken from a handler per event-loop turn (a generator that never waits would hold the loop). */
+const CHUNKS_PER_TURN = 64;
 
 export type RunOutcome = { status: 'COMPLETED'; output: unknown } | { status: 'FAILED'; error: string };
 
@@ -45,7 +50,10 @@ export function runHandler(handler: WorkerHandler, job: { id: string; input: Rec
       sleeps.clear();
     },
   };
-  (run as { done: Promise<RunOutcome> }).done = execute(handler, { id: job.id, input: structuredClone(job.input) }, context, run);
+  // A large input (up to /runsync's 20 MB) is copied a slice per turn (json-in-turns.ts).
+  (run as { done: Promise<RunOutcome> }).done = needsTurns(job.input)
+    ? copyJsonInTurns(job.input, run).then((input) => execute(handler, { id: job.id, input: input as Record<string, unknown> }, context, run))
+    : execute(handler, { id: job.id, input: structuredClone(job.input) }, context, run);
   return run;
 }
 
@@ -59,25 +67,43 @@ async function execute(handler: WorkerHandler, job: { id: string; input: Record<
         if (problem) return { status: 'FAILED', error: problem };
         run.chunks.push(chunk);
         run.onChunk?.(chunk);
+        if (run.chunks.length % CHUNKS_PER_TURN === 0) await nextTurn(run);
       }
-      return settle(run.chunks);
+      return await settle(run.chunks, run);
     }
-    return settle(await result);
+    return await settle(await result, run);
   } catch (error) {
     return { status: 'FAILED', error: messageOf(error) };
   }
 }
 
 /** The returned value as the job's output; runpod-python turns a returned `{error}` into a failed job. */
-function settle(output: unknown): RunOutcome {
+function settle(output: unknown, run: object): RunOutcome | Promise<RunOutcome> {
   if (typeof output === 'object' && output !== null && !Array.isArray(output) && Object.hasOwn(output, 'error')) {
     const error = (output as { error: unknown }).error;
     return { status: 'FAILED', error: typeof error === 'string' ? error : safeJson(error) ?? String(error) };
   }
+  if (needsTurns(output)) return settleLarge(output, run);
   const size = jsonBytes(output);
   if (size === undefined) return { status: 'FAILED', error: 'handler output is not JSON-serialisable' };
   if (size > MAX_OUTPUT_BYTES) return { status: 'FAILED', error: `handler output of ${size} bytes exceeds the result limit of ${MAX_OUTPUT_BYTES} bytes` };
   return { status: 'COMPLETED', output: output === undefined ? null : JSON.parse(safeJson(output) ?? 'null') };
+}
+
+/** settle() for an output too large for one turn: measured and copied a slice per turn. */
+async function settleLarge(output: unknown, run: object): Promise<RunOutcome> {
+  const pieces: string[] = [];
+  let size = 0;
+  try {
+    await writeJsonInTurns(output, (text) => {
+      size += Buffer.byteLength(text);
+      if (size <= MAX_OUTPUT_BYTES) pieces.push(text);
+    }, run);
+  } catch {
+    return { status: 'FAILED', error: 'handler output is not JSON-serialisable' };
+  }
+  if (size > MAX_OUTPUT_BYTES) return { status: 'FAILED', error: `handler output of ${size} bytes exceeds the result limit of ${MAX_OUTPUT_BYTES} bytes` };
+  return { status: 'COMPLETED', output: await parseJsonInTurns(pieces.join(''), run) };
 }
 
 function chunkProblem(chunk: unknown, already: number): string | undefined {
