@@ -16,6 +16,7 @@ import { startServedChild } from './bench/served-child.js';
 import { BENCH_KEY, serveBoundedWork, type BoundedWorkServed } from './bench/bounded-work-server.js';
 import { runWorstLoop, type WorstRequest } from './bench/worst-loop.js';
 import { startMock } from '../src/mock/index.js';
+import { MAX_SEED_ITEMS } from '../src/mock/control.js';
 import { TURN_BUDGET_MS } from '../src/mock/turns.js';
 
 const PODS = Number(process.env['BENCH_PODS'] ?? 200);
@@ -39,7 +40,7 @@ function worstCases(s: BoundedWorkServed): WorstCase[] {
   /** A body of exactly `bytes` bytes: `prefix` + zeros + `suffix`. */
   const filled = (bytes: number, prefix: string, suffix: string) => `${prefix}${'0,'.repeat(Math.floor((bytes - prefix.length - suffix.length - 1) / 2))}0${suffix}`;
   const aliases = Array.from({ length: 8 }, (_, i) => `a${i}: pods { id name imageName desiredStatus env ports costPerHr machine { gpuDisplayName } runtime { ports { ip privatePort publicPort type } } }`).join(' ');
-  const seedTemplates = Array.from({ length: 20_000 }, (_, i) => ({ name: `seeded-${i}`, imageName: 'repo/app:1' }));
+  const seedTemplates = Array.from({ length: MAX_SEED_ITEMS }, (_, i) => ({ name: `seeded-${i}`, imageName: 'repo/app:1' }));
   return [
     get('REST v2 GET /v2/billing?bucketSize=hour&lastN=8784', '/v2/billing?bucketSize=hour&lastN=8784', 40),
     get('REST v2 GET /v2/billing/pods?bucketSize=hour&lastN=8784', '/v2/billing/pods?bucketSize=hour&lastN=8784', 40),
@@ -53,7 +54,7 @@ function worstCases(s: BoundedWorkServed): WorstCase[] {
     post('queue v2 POST /runsync, 20 MiB body (a --state record)', `/v2/${s.echoEndpointId}/runsync`, filled(20 * MiB, '{"input":{"values":[', ']}}'), 3),
     get('queue v2 GET /status of the largest result (~20 MB)', `/v2/${s.bigOutputJobId.replace('/', '/status/')}`, 10),
     { name: 'queue v2 GET /stream, backlog of 10,000 chunks (~20 MB)', request: { kind: 'stream', queueUrl: `${s.base}/v2/${s.streamEndpointId}`, headers: json }, maxCount: 3 },
-    { name: 'control POST /__control/seed, 20,000 templates (1 MB)', request: { kind: 'post', url: `${s.base}/__control/seed`, headers: json, body: JSON.stringify({ account: 'bench-seed', templates: seedTemplates }), accountInBody: true }, maxCount: 2 },
+    { name: `control POST /__control/seed, ${MAX_SEED_ITEMS} templates (the most one seed creates)`, request: { kind: 'post', url: `${s.base}/__control/seed`, headers: json, body: JSON.stringify({ account: 'bench-seed', templates: seedTemplates }), accountInBody: true }, maxCount: 20 },
     get('docs GET /docs/ (the site is built before the mock listens)', '/docs/', 1),
   ];
 }
@@ -106,7 +107,8 @@ async function main(): Promise<void> {
   }
   const dir = mkdtempSync(join(tmpdir(), 'bench-bounded-'));
   const stateFile = join(dir, 'state.jsonl');
-  const { proc, served } = await startServedChild<BoundedWorkServed>(import.meta.url, [stateFile]);
+  const withState = process.env['BENCH_STATE'] !== 'off';
+  const { proc, served } = await startServedChild<BoundedWorkServed>(import.meta.url, [withState ? stateFile : 'none']);
   const exited = new Promise((resolve) => proc.once('exit', resolve));
   try {
     await neighbourSamples(served, undefined, 50); // warm-up
@@ -131,11 +133,11 @@ async function main(): Promise<void> {
     }
     proc.kill('SIGTERM');
     await exited;
-    const restore = await restoreFigures(stateFile);
+    const restore = withState ? await restoreFigures(stateFile) : undefined;
     const worstAbove = Math.max(...rows.map((r) => (r['neighbourP99AboveAloneMs'] as number | undefined) ?? 0));
     const worstBlock = Math.max(...rows.slice(1).map((r) => r['loopMaxMs'] as number));
     const report = {
-      accountPods: PODS, worstLoopMs: WORST_MS, loadAverage: loadavg().map((l) => +l.toFixed(2)),
+      accountPods: PODS, stateFile: withState, worstLoopMs: WORST_MS, loadAverage: loadavg().map((l) => +l.toFixed(2)),
       goals: { neighbourP99AboveAloneMs: `<= ${GOAL_NEIGHBOUR_MS}`, loopMaxMs: `<= ${TURN_BUDGET_MS} per turn (plus timer jitter)` },
       neighbourErrors, worstNeighbourP99AboveAloneMs: round(worstAbove), worstLoopMaxMs: worstBlock, rows, stateRestart: restore,
     };
