@@ -3,6 +3,7 @@
 // figures (cost as REST v1, memory and CPU flavour from state/pod-hardware.ts, runtime ports as REST v2).
 // Registry credentials render as {id, name}: there is no way to select a password.
 import type { MockCore } from '../core.js';
+import { mapInSlices } from '../turns.js';
 import { podGpuType, podHourlyCost } from '../rest/render.js';
 import { gpuType, typesOfPool, type GpuTypeData } from '../rest-v2/catalog-data.js';
 import { poolsOf } from '../rest-v2/endpoint-shape.js';
@@ -116,7 +117,8 @@ export function userView(core: MockCore): View {
     pubKey: keys.length > 0 ? keys.join('\n') : null,
     // Lists resolve lazily: `myself { id pubKey }` renders no pod.
     networkVolumes: () => [...core.store.networkVolumes.values()].map(networkVolumeView),
-    pods: () => [...core.store.pods.values()].map((p) => podView(core, p)),
+    // Views built a slice per turn (turns.ts): an account has no maximum size.
+    pods: () => mapInSlices([...core.store.pods.values()], (p) => podView(core, p)),
     endpoints: () => [...core.store.endpoints.values()].map((e) => endpointView(core, e)),
   };
 }

@@ -2,6 +2,7 @@
 // only with includeClusterPods=true), create, get, update, delete, and the /action state machine.
 import type { MockCore } from '../core.js';
 import type { PodRecord } from '../types.js';
+import { mapInSlices, whenReady } from '../turns.js';
 import { isRefusal, createPodFields, updatePodFields, type Refusal } from './pod-input.js';
 import { actionRefusal, isClusterMember, podPhase, type PodActionName } from './pod-status.js';
 import { renderPodV2 } from './pod-view.js';
@@ -21,8 +22,8 @@ function storeFailure(failure: Parameters<typeof problemFromFailure>[0]): V2Repl
 
 const listPods: V2Handler = (core, { query }) => {
   const withClusters = query['includeClusterPods'] === 'true' || query['includeClusterPods'] === true;
-  const pods = [...core.store.pods.values()].filter((p) => withClusters || !isClusterMember(p)).map((p) => renderPodV2(core, p));
-  return json(200, { pods });
+  // Built a slice per turn (turns.ts): an account has no maximum size.
+  return whenReady(mapInSlices([...core.store.pods.values()].filter((p) => withClusters || !isClusterMember(p)), (p) => renderPodV2(core, p)), (pods) => json(200, { pods }));
 };
 
 const createPod: V2Handler = (core, { body }) => {

@@ -5,6 +5,7 @@ import { podCpuFlavorId } from '../state/pod-hardware.js';
 import { podTemplateId } from '../state/pod-template.js';
 import type { Failure, Result } from '../state/store.js';
 import type { PodRecord } from '../types.js';
+import { mapInSlices, whenReady } from '../turns.js';
 import { billingHandlers } from './billing.js';
 import { renderEndpoint, renderNetworkVolume, renderPod, renderRegistryAuth, renderTemplate } from './render.js';
 
@@ -82,10 +83,9 @@ const podAction = (action: 'start' | 'stop' | 'reset' | 'restart'): Handler => (
 
 export const restHandlers: Record<string, Handler> = {
   // pods
-  listPods: (core, { query }) => ({
-    status: 200,
-    body: [...core.store.pods.values()].filter((p) => matchesPod(p, query)).map((p) => podView(core, p, query)),
-  }),
+  // Lists of an account's records are built a slice per turn (turns.ts): an account has no maximum size.
+  listPods: (core, { query }) =>
+    whenReady(mapInSlices([...core.store.pods.values()].filter((p) => matchesPod(p, query)), (p) => podView(core, p, query)), (body) => ({ status: 200, body })),
   createPod: (core, { body }) => reply(core.store.createPod(body as Body), 201, (p) => podView(core, p, {})),
   getPod: (core, { params, query }) => {
     const pod = core.store.pods.get(params['podId']!);
@@ -99,10 +99,8 @@ export const restHandlers: Record<string, Handler> = {
   resetPod: podAction('reset'),
   restartPod: podAction('restart'),
   // endpoints
-  listEndpoints: (core, { query }) => ({
-    status: 200,
-    body: [...core.store.endpoints.keys()].map((id) => endpointView(core, id, query)),
-  }),
+  listEndpoints: (core, { query }) =>
+    whenReady(mapInSlices([...core.store.endpoints.keys()], (id) => endpointView(core, id, query)), (body) => ({ status: 200, body })),
   createEndpoint: (core, { body }) => {
     const result = core.store.createEndpoint(body as Body);
     if (result.ok) core.engine.ensureEndpoint(result.value.id);
@@ -125,10 +123,10 @@ export const restHandlers: Record<string, Handler> = {
   },
   // templates
   // Templates REST v2 made for one endpoint only with includeEndpointBoundTemplates (the spec's default false).
-  listTemplates: (core, { query }) => ({
-    status: 200,
-    body: [...core.store.templates.values()].filter((t) => flag(query['includeEndpointBoundTemplates']) || t['boundEndpointId'] === undefined).map(renderTemplate),
-  }),
+  listTemplates: (core, { query }) => whenReady(
+    mapInSlices([...core.store.templates.values()].filter((t) => flag(query['includeEndpointBoundTemplates']) || t['boundEndpointId'] === undefined), renderTemplate),
+    (body) => ({ status: 200, body }),
+  ),
   createTemplate: (core, { body }) => reply(core.store.saveTemplate(body as Body), 200, renderTemplate),
   getTemplate: (core, { params }) => {
     const template = core.store.templates.get(params['templateId']!);

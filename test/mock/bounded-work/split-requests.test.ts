@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SEED_ITEMS } from '../../../src/mock/control.js';
 import { createDocsRoute } from '../../../src/mock/docs-route.js';
 import { JSON_CHARS_PER_TURN, JSON_NODES_PER_TURN } from '../../../src/mock/json-in-turns.js';
-import { turnsTaken } from '../../../src/mock/turns.js';
+import { turnsTaken, VIEWS_PER_TURN } from '../../../src/mock/turns.js';
 import type { Site } from '../../../src/docs/index.js';
 import { Harness, KEY } from '../harness.js';
 
@@ -126,6 +126,21 @@ describe('bounded work: the worst request each operation allows is split across 
     expect(run.status).toBe(200);
     expect(run.turns).toBeGreaterThanOrEqual(4);
     expect((JSON.parse(run.body) as { stream: unknown[] }).stream).toHaveLength(STREAM_CHUNKS);
+  });
+
+  it('lists of an account longer than VIEWS_PER_TURN are built in slices (REST v1, REST v2, GraphQL)', async () => {
+    for (let i = 0; i < VIEWS_PER_TURN + 50; i++) expect(h.mock.core.store.createPod({ name: `many-${i}`, imageName: 'repo/app:1' }).ok).toBe(true);
+    const total = h.mock.core.store.pods.size;
+    for (const [name, request, count] of [
+      ['/v1/pods', get(`${h.mock.restV1Url}/pods`), (b: string) => (JSON.parse(b) as unknown[]).length],
+      ['/v2/pods', get(`${h.mock.url}/v2/pods`), (b: string) => (JSON.parse(b) as { pods: unknown[] }).pods.length],
+      ['graphql myself.pods', post(`${h.mock.graphqlUrl}`, JSON.stringify({ query: '{ myself { pods { id } } }' })), (b: string) => (JSON.parse(b) as { data: { myself: { pods: unknown[] } } }).data.myself.pods.length],
+    ] as const) {
+      const run = await whileWorstRuns(request);
+      expect(run.status, name).toBe(200);
+      expect(count(run.body), name).toBe(total);
+      expect(run.turns, name).toBeGreaterThanOrEqual(1);
+    }
   });
 
   it('the docs site is built before the mock listens, once (no request waits for the build)', () => {
