@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SEED_ITEMS } from '../../../src/mock/control.js';
 import { createDocsRoute } from '../../../src/mock/docs-route.js';
-import { JSON_CHARS_PER_TURN, JSON_NODES_PER_TURN } from '../../../src/mock/json-in-turns.js';
+import { JSON_NODES_PER_TURN } from '../../../src/mock/json-in-turns.js';
+import { PARSE_IN_ONE_TURN_BYTES } from '../../../src/mock/http.js';
 import { turnsTaken, VIEWS_PER_TURN } from '../../../src/mock/turns.js';
 import type { Site } from '../../../src/docs/index.js';
 import { Harness, KEY } from '../harness.js';
@@ -93,7 +94,7 @@ describe('bounded work: the worst request each operation allows is split across 
   });
 
   it('a large job body (/run) is parsed in slices, and the handler gets a copy made in slices', async () => {
-    const body = `{"input":{"values":[${'1,'.repeat(2 * JSON_CHARS_PER_TURN)}1]}}`;
+    const body = `{"input":{"values":[${'1,'.repeat(PARSE_IN_ONE_TURN_BYTES)}1]}}`;
     const run = await whileWorstRuns(post(`${h.mock.queueV2Url(echoId)}/run`, body));
     expect(run.status).toBe(200);
     expect(run.turns).toBeGreaterThanOrEqual(4);
@@ -103,7 +104,7 @@ describe('bounded work: the worst request each operation allows is split across 
   });
 
   it('a malformed large body is still a 400 naming /body', async () => {
-    const res = await post(`${h.mock.queueV2Url(echoId)}/run`, `{"input":{"values":[${'1,'.repeat(2 * JSON_CHARS_PER_TURN)}]}}`)();
+    const res = await post(`${h.mock.queueV2Url(echoId)}/run`, `{"input":{"values":[${'1,'.repeat(PARSE_IN_ONE_TURN_BYTES)}]}}`)();
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ errors: [{ path: '/body' }] });
   });
