@@ -5,6 +5,7 @@ import type { FaultName } from '../options.js';
 import type { ChangeSink } from '../state-journal/tracked-map.js';
 import type { Job, WebhookDelivery } from '../types.js';
 import { renderJob } from './render.js';
+import { needsTurns, writeJsonInTurns } from '../json-in-turns.js';
 
 export interface WebhookPolicy {
   retries: number;
@@ -51,8 +52,14 @@ export class WebhookDispatcher {
   /** Sends the webhook of a job that just reached a terminal status (not for CANCELLED jobs). */
   jobFinished(job: Job): void {
     if (!job.webhook || job.status === 'CANCELLED') return;
-    const payload = JSON.stringify({ ...renderJob(job), input: job.input, webhook: job.webhook });
-    this.attempt(job.id, job.webhook, payload, 1);
+    const url = job.webhook;
+    const record = { ...renderJob(job), input: job.input, webhook: url };
+    if (!needsTurns(record)) return this.attempt(job.id, url, JSON.stringify(record), 1);
+    // A 20 MB input or result is written a slice per turn (json-in-turns.ts); settle() waits for it too.
+    const pieces: string[] = [];
+    const written = writeJsonInTurns(record, (text) => pieces.push(text), record).then(() => this.attempt(job.id, url, pieces.join(''), 1));
+    this.inflight.add(written);
+    void written.finally(() => this.inflight.delete(written));
   }
 
   /** Resolves once every attempt started so far (and any started meanwhile) has settled. */

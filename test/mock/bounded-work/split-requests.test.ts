@@ -1,6 +1,8 @@
 // Bounded work (issue 30, docs/mock.md "Bounded work"): each operation's most expensive request the limits
 // allow is split across event-loop turns. Proven by counting turns (src/mock/turns.ts) and by ordering —
 // cheap GET /v1/templates requests sent while the worst one runs are answered before it — never by time.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SEED_ITEMS } from '../../../src/mock/control.js';
 import { createDocsRoute } from '../../../src/mock/docs-route.js';
@@ -107,6 +109,27 @@ describe('bounded work: the worst request each operation allows is split across 
     const res = await post(`${h.mock.queueV2Url(echoId)}/run`, `{"input":{"values":[${'1,'.repeat(PARSE_IN_ONE_TURN_BYTES)}]}}`)();
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ errors: [{ path: '/body' }] });
+  });
+
+  it('the webhook of a job with a large input is written in slices, the same JSON', async () => {
+    const received: string[] = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk));
+      req.on('end', () => (received.push(body), res.end()));
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const values = new Array<number>(2 * JSON_NODES_PER_TURN).fill(2);
+      const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      const before = turnsTaken();
+      const jobId = await h.run(echoId, { values }, { webhook: hook });
+      for (let i = 0; i < 500 && received.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(turnsTaken() - before).toBeGreaterThanOrEqual(2);
+      expect(JSON.parse(received[0]!)).toMatchObject({ id: jobId, status: 'COMPLETED', input: { values }, webhook: hook });
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 
   it('QUEUE /status of a large result is written in slices (chunked), the same JSON', async () => {
