@@ -251,18 +251,45 @@ export async function decodeInTurns(bytes: Buffer, owner: object): Promise<strin
   return text;
 }
 
-/** A deep copy of a JSON value (what JSON.parse(JSON.stringify(value)) gives), a slice per turn when large. */
-export async function copyJsonInTurns(value: unknown, owner: object): Promise<unknown> {
-  if (!needsTurns(value)) return value === undefined ? undefined : JSON.parse(JSON.stringify(value) ?? 'null');
-  const pieces: string[] = [];
-  let pending = '';
-  await writeJsonInTurns(value, (text) => {
-    pending += text;
-    if (pending.length >= 64 * 1024) {
-      pieces.push(pending);
-      pending = '';
+/**
+ * A deep copy of a JSON value such as a parsed body (structuredClone of it), a slice per turn when
+ * large: runs of members that fit JSON_NODES_PER_TURN are cloned natively, larger members entered.
+ */
+export async function cloneJsonInTurns<T>(value: T, owner: object, budget = { left: JSON_NODES_PER_TURN }): Promise<T> {
+  const nodes = nodesOf(value, JSON_NODES_PER_TURN);
+  if (nodes <= JSON_NODES_PER_TURN || value === null || typeof value !== 'object') {
+    if (nodes > budget.left) {
+      await nextTurn(owner);
+      budget.left = JSON_NODES_PER_TURN;
     }
-  }, owner);
-  pieces.push(pending);
-  return parseJsonInTurns(pieces.join(''), owner);
+    budget.left -= nodes;
+    return structuredClone(value);
+  }
+  if (!Array.isArray(value)) {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) setMember(out, key, await cloneJsonInTurns((value as Record<string, unknown>)[key], owner, budget));
+    return out as T;
+  }
+  const out: unknown[] = [];
+  for (let i = 0; i < value.length;) {
+    let run = 0;
+    let j = i;
+    for (; j < value.length; j++) {
+      const k = nodesOf(value[j], budget.left - run);
+      if (run + k > budget.left) break;
+      run += k;
+    }
+    if (j > i) {
+      for (const item of structuredClone(value.slice(i, j))) out.push(item);
+      budget.left -= run;
+      i = j;
+    } else if (budget.left < JSON_NODES_PER_TURN) {
+      await nextTurn(owner);
+      budget.left = JSON_NODES_PER_TURN;
+    } else {
+      out.push(await cloneJsonInTurns(value[i], owner, budget));
+      i++;
+    }
+  }
+  return out as T;
 }

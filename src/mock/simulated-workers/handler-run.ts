@@ -2,7 +2,7 @@
 // something unserialisable or too large, never returns), the outcome is the job's, never the mock's.
 import type { Clock, TimerHandle } from '../clock.js';
 import { MAX_CHUNK_BYTES, MAX_OUTPUT_BYTES, MAX_STREAM_CHUNKS, type WorkerHandler } from './types.js';
-import { copyJsonInTurns, needsTurns, parseJsonInTurns, writeJsonInTurns } from '../json-in-turns.js';
+import { cloneJsonInTurns, needsTurns, parseJsonInTurns, writeJsonInTurns } from '../json-in-turns.js';
 import { nextTurn } from '../turns.js';
 
 /** Stream chunks taken from a handler per event-loop turn (a generator that never waits would hold the loop). */
@@ -52,7 +52,7 @@ export function runHandler(handler: WorkerHandler, job: { id: string; input: Rec
   };
   // A large input (up to /runsync's 20 MB) is copied a slice per turn (json-in-turns.ts).
   (run as { done: Promise<RunOutcome> }).done = needsTurns(job.input)
-    ? copyJsonInTurns(job.input, run).then((input) => execute(handler, { id: job.id, input: input as Record<string, unknown> }, context, run))
+    ? cloneJsonInTurns(job.input, run).then((input) => execute(handler, { id: job.id, input }, context, run))
     : execute(handler, { id: job.id, input: structuredClone(job.input) }, context, run);
   return run;
 }

@@ -1,7 +1,7 @@
 // JSON written, parsed and copied a slice per turn (src/mock/json-in-turns.ts) is exactly JSON.stringify /
 // JSON.parse, and a value too large for one turn really takes several (turns counted, not timed).
 import { describe, expect, it } from 'vitest';
-import { copyJsonInTurns, JSON_CHARS_PER_TURN, JSON_NODES_PER_TURN, parseJsonInTurns, writeJsonInTurns } from '../../../src/mock/json-in-turns.js';
+import { cloneJsonInTurns, JSON_CHARS_PER_TURN, JSON_NODES_PER_TURN, parseJsonInTurns, writeJsonInTurns } from '../../../src/mock/json-in-turns.js';
 import { turnsTaken } from '../../../src/mock/turns.js';
 
 async function written(value: unknown): Promise<{ text: string; turns: number }> {
@@ -52,10 +52,15 @@ describe('bounded work: JSON a slice per turn', () => {
     }
   });
 
-  it('copies a large value deeply and refuses a large cyclic one', async () => {
-    const copy = (await copyJsonInTurns(large['records'], {})) as unknown[];
-    expect(copy).toEqual(JSON.parse(JSON.stringify(large['records'])));
-    expect(copy[0]).not.toBe((large['records'] as unknown[])[0]);
+  it('clones a large parsed value deeply in several turns, and refuses to write a large cyclic one', async () => {
+    const parsed = JSON.parse(JSON.stringify(large)) as Record<string, unknown>;
+    const before = turnsTaken();
+    const copy = await cloneJsonInTurns(parsed, {});
+    expect(turnsTaken() - before).toBeGreaterThanOrEqual(4);
+    expect(copy).toEqual(parsed);
+    expect(copy['records']).not.toBe(parsed['records']);
+    expect((copy['records'] as unknown[])[0]).not.toBe((parsed['records'] as unknown[])[0]);
+    expect(Object.getOwnPropertyDescriptor(copy, '__proto__')?.value).toEqual({ own: 'property' });
     const cyclic: Record<string, unknown> = { numbers: large['numbers'] };
     cyclic['self'] = cyclic;
     await expect(written(cyclic)).rejects.toThrow(TypeError);
