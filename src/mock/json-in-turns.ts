@@ -135,7 +135,7 @@ const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0
  * own; and the index of the closing bracket. Scanning yields a turn every SCAN_CHARS_PER_TURN characters.
  * Only the structure is followed here (an empty member is refused); JSON.parse checks each run.
  */
-async function memberRuns(text: string, start: number, owner: object): Promise<{ runs: [number, number][]; close: number }> {
+async function memberRuns(text: string, start: number, owner: object): Promise<{ runs: [number, number][]; close: number; members: number }> {
   const closer = text.charCodeAt(start) === OPEN_ARRAY ? CLOSE_ARRAY : CLOSE_OBJECT;
   const runs: [number, number][] = [];
   let depth = 0;
@@ -143,10 +143,12 @@ async function memberRuns(text: string, start: number, owner: object): Promise<{
   let runFrom = start + 1;
   let memberFrom = start + 1;
   let sawValue = false;
+  let members = 0;
   let nextYield = start + SCAN_CHARS_PER_TURN;
   /** The member [memberFrom, end) is complete: close the run before it when the run would grow too long. */
   const memberEnds = (end: number) => {
     if (!sawValue) throw new SyntaxError(`Unexpected token at position ${end}`);
+    members++;
     if (end - runFrom > JSON_CHARS_PER_TURN && memberFrom > runFrom) {
       runs.push([runFrom, memberFrom - 1]);
       runFrom = memberFrom;
@@ -179,7 +181,7 @@ async function memberRuns(text: string, start: number, owner: object): Promise<{
         if (c !== closer) throw new SyntaxError(`Unexpected '${String.fromCharCode(c)}' at position ${i}`);
         if (sawValue || runs.length > 0 || memberFrom > start + 1) memberEnds(i);
         if (runFrom < i) runs.push([runFrom, i]);
-        return { runs, close: i };
+        return { runs, close: i, members };
       }
     } else if (c === COMMA && depth === 0) memberEnds(i);
     else if (!isSpace(c)) sawValue = true;
@@ -201,19 +203,21 @@ async function parseSpan(text: string, start: number, end: number, owner: object
     await nextTurn(owner);
     return JSON.parse(text.slice(start, end));
   }
-  const { runs, close } = await memberRuns(text, start, owner);
+  const { runs, close, members } = await memberRuns(text, start, owner);
   if (text.slice(close + 1, end).trim() !== '') throw new SyntaxError(`Unexpected non-whitespace character after JSON at position ${close + 1}`);
   const array = first === OPEN_ARRAY;
-  const out: unknown[] | Record<string, unknown> = array ? [] : {};
+  // Sized once: growing a list of millions by push would copy it whole in a single turn, several times.
+  const out: unknown[] | Record<string, unknown> = array ? new Array<unknown>(members) : {};
+  let filled = 0;
   for (const [from, to] of runs) {
     if (to - from <= JSON_CHARS_PER_TURN) {
       // A run of members that fits one turn, parsed natively as one array or object.
       await nextTurn(owner);
       const parsed = JSON.parse(array ? `[${text.slice(from, to)}]` : `{${text.slice(from, to)}}`) as unknown[] | Record<string, unknown>;
-      if (Array.isArray(out)) for (const item of parsed as unknown[]) out.push(item);
+      if (Array.isArray(out)) for (const item of parsed as unknown[]) out[filled++] = item;
       else for (const key of Object.keys(parsed)) setMember(out, key, (parsed as Record<string, unknown>)[key]);
     } else if (Array.isArray(out)) {
-      out.push(await parseSpan(text, from, to, owner));
+      out[filled++] = await parseSpan(text, from, to, owner);
     } else {
       const colon = keyEnd(text, from, to);
       setMember(out, JSON.parse(text.slice(from, colon)) as string, await parseSpan(text, colon + 1, to, owner));
@@ -270,7 +274,7 @@ export async function cloneJsonInTurns<T>(value: T, owner: object, budget = { le
     for (const key of Object.keys(value)) setMember(out, key, await cloneJsonInTurns((value as Record<string, unknown>)[key], owner, budget));
     return out as T;
   }
-  const out: unknown[] = [];
+  const out = new Array<unknown>(value.length);
   for (let i = 0; i < value.length;) {
     let run = 0;
     let j = i;
@@ -280,14 +284,15 @@ export async function cloneJsonInTurns<T>(value: T, owner: object, budget = { le
       run += k;
     }
     if (j > i) {
-      for (const item of structuredClone(value.slice(i, j))) out.push(item);
+      const cloned = structuredClone(value.slice(i, j));
+      for (let k = 0; k < cloned.length; k++) out[i + k] = cloned[k];
       budget.left -= run;
       i = j;
     } else if (budget.left < JSON_NODES_PER_TURN) {
       await nextTurn(owner);
       budget.left = JSON_NODES_PER_TURN;
     } else {
-      out.push(await cloneJsonInTurns(value[i], owner, budget));
+      out[i] = await cloneJsonInTurns(value[i], owner, budget);
       i++;
     }
   }
