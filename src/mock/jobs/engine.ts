@@ -59,6 +59,8 @@ export class JobEngine {
   private readonly retention: Record<Job['kind'], RetentionQueue>;
   /** Handler runs of jobs (simulated-workers/), kept until the job is deleted or retried: /stream reads their chunks. */
   private readonly runs = new Map<string, HandlerRun>();
+  /** Each worker's environment as it booted (envOf). */
+  private readonly bootEnv = new WeakMap<Worker, Record<string, string>>();
 
   constructor(private readonly deps: EngineDeps) {
     this.waiters = new JobWaiters(deps.clock, (jobId) => this.jobs.get(jobId));
@@ -359,6 +361,17 @@ export class JobEngine {
     }
   }
 
+  /**
+   * The environment a worker runs with, resolved at its first job and kept: a secret rotated afterwards
+   * reaches workers that start later, while this one keeps its value (RunPod: "at their next boot").
+   * Held here, never on the worker record, so no rendering of workers can carry a secret value.
+   */
+  private envOf(ep: EndpointJobs, worker: Worker): Record<string, string> {
+    let env = this.bootEnv.get(worker);
+    if (env === undefined) this.bootEnv.set(worker, (env = this.deps.workerEnv(ep.endpointId)));
+    return env;
+  }
+
   private start(ep: EndpointJobs, worker: Worker, job: Job): void {
     const now = this.deps.clock.now();
     const coldStartMs = this.deps.fleet?.coldStartMs ?? 0;
@@ -376,6 +389,7 @@ export class JobEngine {
     const plan = this.planOf(job, true);
     if (plan.kind === 'handler') return this.startHandler(ep, job, plan.handler, now + timeout, timeout);
     const directive = plan.directive;
+    const env = this.envOf(ep, worker);
     const duration = typeof directive === 'string' ? 0 : directive.durationMs;
     const timers = this.timersOf(job);
     if (duration > timeout) {
@@ -391,7 +405,7 @@ export class JobEngine {
       if (typeof directive === 'string') {
         this.finish(ep, job, 'FAILED', { error: directive });
       } else {
-        const outcome = outcomeOf(job, directive, job.attempts, this.deps.workerEnv(ep.endpointId));
+        const outcome = outcomeOf(job, directive, job.attempts, env);
         if (outcome.crashed) job.crashed = true;
         this.finish(ep, job, outcome.status, outcome);
       }

@@ -69,6 +69,26 @@ describe('RESTV2-SECRET-007 one secret store with GraphQL and the workers', () =
   });
 });
 
+describe('RESTV2-SECRET-005 a rotation reaches workers at their next boot', () => {
+  it('a worker that ran before the rotation keeps the value it started with; a new worker gets the new one', async () => {
+    const made = await v2('POST', '', { name: 'boot_time', value: 'before-rotation' });
+    const template = await call('POST', `${mock.restV1Url}/templates`, { name: 'boot-time', imageName: 'repo/w:1', isServerless: true, volumeInGb: 0, env: { T: '{{ RUNPOD_SECRET_boot_time }}' } });
+    // One worker kept warm for an hour: the second job runs on the worker the first one booted.
+    const endpoint = (await call('POST', `${mock.restV1Url}/endpoints`, { name: 'boot', templateId: template.body.id, workersMin: 1, workersMax: 1, idleTimeout: 3600 })).body.id as string;
+    const job = async (expected: string) => {
+      const id = (await call('POST', `${mock.queueV2Url(endpoint)}/run`, { input: { mock: { durationMs: 0, envCheck: { T: expected } } } })).body.id;
+      await call('POST', `${mock.controlUrl}/clock/advance`, { ms: 1_000 });
+      const status = (await call('GET', `${mock.queueV2Url(endpoint)}/status/${id}`)).body;
+      return [status.workerId, status.output?.envCheck?.T];
+    };
+    const [first, sawFirst] = await job('before-rotation');
+    expect([typeof first, sawFirst]).toEqual(['string', true]);
+    await v2('PATCH', `/${made.body.id}`, { value: 'after-rotation' });
+    expect(await job('before-rotation')).toEqual([first, true]);
+    expect(await workerSees('boot_time', 'after-rotation')).toBe(true);
+  });
+});
+
 describe('RESTV2-SECRET-007 per account', () => {
   it('another account\'s secret answers exactly like an absent one, and its name is free there', async () => {
     const mine = await v2('POST', '', { name: 'per-account', value: 'a-value' });
