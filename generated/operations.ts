@@ -6,6 +6,7 @@ export type OperationInfo = {
   source: string; hasBody: boolean; bodyRequired: boolean;
   rateLimit?: { requestsPer10s: number; concurrent: number | null };
   maxBodyBytes?: number; resultRetentionMs?: number; deleteDelayMs?: number; synonymOf?: string;
+  invalidBodyStatus?: number;
 };
 export const operations: readonly OperationInfo[] = [
   {
@@ -1484,6 +1485,85 @@ export const operations: readonly OperationInfo[] = [
     "source": "observed",
     "hasBody": false,
     "bodyRequired": false
+  },
+  {
+    "surface": "restV2",
+    "operationId": "listSandboxes",
+    "method": "GET",
+    "path": "/v2/sandboxes",
+    "tag": "sandboxes",
+    "summary": "List sandboxes",
+    "requiredScope": "read",
+    "successStatus": 200,
+    "source": "observed",
+    "hasBody": false,
+    "bodyRequired": false
+  },
+  {
+    "surface": "restV2",
+    "operationId": "createSandbox",
+    "method": "POST",
+    "path": "/v2/sandboxes",
+    "tag": "sandboxes",
+    "summary": "Create a sandbox",
+    "requiredScope": "write",
+    "successStatus": 201,
+    "source": "observed",
+    "hasBody": true,
+    "bodyRequired": true,
+    "invalidBodyStatus": 400
+  },
+  {
+    "surface": "restV2",
+    "operationId": "getSandbox",
+    "method": "GET",
+    "path": "/v2/sandboxes/{id}",
+    "tag": "sandboxes",
+    "summary": "Get a sandbox",
+    "requiredScope": "read",
+    "successStatus": 200,
+    "source": "observed",
+    "hasBody": false,
+    "bodyRequired": false
+  },
+  {
+    "surface": "restV2",
+    "operationId": "terminateSandbox",
+    "method": "DELETE",
+    "path": "/v2/sandboxes/{id}",
+    "tag": "sandboxes",
+    "summary": "Terminate a sandbox",
+    "requiredScope": "write",
+    "successStatus": 204,
+    "source": "observed",
+    "hasBody": false,
+    "bodyRequired": false
+  },
+  {
+    "surface": "restV2",
+    "operationId": "runSandboxCommand",
+    "method": "POST",
+    "path": "/v2/sandboxes/{id}/exec",
+    "tag": "sandboxes",
+    "summary": "Run a command in a sandbox",
+    "requiredScope": "write",
+    "successStatus": 200,
+    "source": "observed",
+    "hasBody": true,
+    "bodyRequired": true
+  },
+  {
+    "surface": "restV2",
+    "operationId": "getSandboxLogs",
+    "method": "GET",
+    "path": "/v2/sandboxes/{id}/logs",
+    "tag": "sandboxes",
+    "summary": "Stream sandbox logs",
+    "requiredScope": "read",
+    "successStatus": 200,
+    "source": "observed",
+    "hasBody": false,
+    "bodyRequired": false
   }
 ];
 /** Dynamic rate limit: effective = max(base, running workers × requestsPerWorkerPer10s). */
@@ -1492,4 +1572,4 @@ export const rateLimitPolicy = {"windowMs":10000,"requestsPerWorkerPer10s":10} a
 export const restV2RateLimitWindows = [{"name":"minute","limit":60,"seconds":60},{"name":"hour","limit":3000,"seconds":3600},{"name":"day","limit":50000,"seconds":86400}] as const;
 export type RestV1OperationId = "listPods" | "createPod" | "getPod" | "deletePod" | "updatePod" | "updatePodViaPost" | "listEndpoints" | "createEndpoint" | "getEndpoint" | "deleteEndpoint" | "updateEndpoint" | "updateEndpointViaPost" | "listTemplates" | "createTemplate" | "getTemplate" | "deleteTemplate" | "updateTemplate" | "updateTemplateViaPost" | "listNetworkVolumes" | "createNetworkVolume" | "getNetworkVolume" | "deleteNetworkVolume" | "updateNetworkVolume" | "updateNetworkVolumeViaPost" | "resetPod" | "restartPod" | "startPod" | "stopPod" | "listContainerRegistryAuths" | "createContainerRegistryAuth" | "getContainerRegistryAuth" | "deleteContainerRegistryAuth" | "getPodBilling" | "getEndpointBilling" | "getNetworkVolumeBilling";
 export type QueueV2OperationId = "runJob" | "runJobSync" | "getJobStatus" | "getJobStatusSync" | "streamJob" | "cancelJob" | "retryJob" | "purgeQueue" | "getHealth" | "listRequests" | "openaiProxyGet" | "openaiProxy";
-export type RestV2OperationId = "getSshKeys" | "updateSshKeys" | "listSecrets" | "createSecret" | "getSecret" | "deleteSecret" | "updateSecret" | "listPods" | "createPod" | "getPod" | "deletePod" | "updatePod" | "getPodLogs" | "podAction" | "listClusters" | "createCluster" | "getCluster" | "deleteCluster" | "updateCluster" | "listClusterPods" | "listEndpoints" | "createEndpoint" | "getEndpoint" | "deleteEndpoint" | "updateEndpoint" | "listEndpointWorkers" | "listEndpointReleases" | "getWorkerLogs" | "listEndpointBuilds" | "getEndpointBuild" | "getEndpointBuildLogs" | "listTemplates" | "createTemplate" | "getTemplate" | "deleteTemplate" | "updateTemplate" | "listNetworkVolumes" | "createNetworkVolume" | "getNetworkVolume" | "deleteNetworkVolume" | "updateNetworkVolume" | "listRegistries" | "createRegistry" | "getRegistry" | "deleteRegistry" | "listDelegations" | "createDelegation" | "revokeDelegation" | "listGpuTypes" | "getGpuType" | "listCpuTypes" | "getCpuType" | "listDataCenters" | "getDataCenter" | "listPublicTemplates" | "listBilling" | "listPodBilling" | "listServerlessBilling" | "listEndpointBilling" | "listNetworkVolumeBilling" | "listClusterBilling";
+export type RestV2OperationId = "getSshKeys" | "updateSshKeys" | "listSecrets" | "createSecret" | "getSecret" | "deleteSecret" | "updateSecret" | "listPods" | "createPod" | "getPod" | "deletePod" | "updatePod" | "getPodLogs" | "podAction" | "listClusters" | "createCluster" | "getCluster" | "deleteCluster" | "updateCluster" | "listClusterPods" | "listEndpoints" | "createEndpoint" | "getEndpoint" | "deleteEndpoint" | "updateEndpoint" | "listEndpointWorkers" | "listEndpointReleases" | "getWorkerLogs" | "listEndpointBuilds" | "getEndpointBuild" | "getEndpointBuildLogs" | "listTemplates" | "createTemplate" | "getTemplate" | "deleteTemplate" | "updateTemplate" | "listNetworkVolumes" | "createNetworkVolume" | "getNetworkVolume" | "deleteNetworkVolume" | "updateNetworkVolume" | "listRegistries" | "createRegistry" | "getRegistry" | "deleteRegistry" | "listDelegations" | "createDelegation" | "revokeDelegation" | "listGpuTypes" | "getGpuType" | "listCpuTypes" | "getCpuType" | "listDataCenters" | "getDataCenter" | "listPublicTemplates" | "listBilling" | "listPodBilling" | "listServerlessBilling" | "listEndpointBilling" | "listNetworkVolumeBilling" | "listClusterBilling" | "listSandboxes" | "createSandbox" | "getSandbox" | "terminateSandbox" | "runSandboxCommand" | "getSandboxLogs";

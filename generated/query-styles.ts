@@ -19,6 +19,7 @@ export const restV2QueryStyles = {
   "getCpuType": { "include": formNotExploded, "product": formNotExploded },
   "listDataCenters": { "include": formNotExploded, "regions": formNotExploded, "networkVolumeTypes": formNotExploded, "compliance": formNotExploded },
   "getDataCenter": { "include": formNotExploded },
+  "listSandboxes": { "labels": formExploded },
 } as const;
 
 /** List-valued query parameters: surface → operationId → parameter → OpenAPI style/explode. */

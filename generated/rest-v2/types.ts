@@ -868,6 +868,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/sandboxes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List sandboxes
+         * @description The caller's sandboxes, oldest first, in one answer (no pages; bounded by the 100 live and 500 kept terminated sandboxes of an account). TERMINATED ones are left out unless `state=TERMINATED`; with several filters a sandbox must match all of them (`state` and every `labels` entry, exact key and value). A filter breaking its schema (an unknown state, a label without `=`) → 400.
+         */
+        get: operations["listSandboxes"];
+        put?: never;
+        /**
+         * Create a sandbox
+         * @description Launches a sandbox from exactly one of `templateId` (one of the caller's templates) and `imageName`; every other field is optional. Answers 201 with the sandbox, usually still CREATING: poll getSandbox until RUNNING. Both or neither of templateId and imageName, an unknown field, or any other body that breaks the schema → 400 (this operation answers 400, not REST v2's usual 422, for a malformed body, as its page states); an unknown template, CPU flavor or data center, or compute the flavor does not offer → 422. `idleTimeoutSeconds` (default 600) above 7200 and `maxLifetimeSeconds` (default 3600) above 86400 are clamped to those maxima; the answer shows the values applied. Billed per second until it terminates; there is no idempotency key (after a network failure, list by a label before retrying). The reference mock (assumed): CREATING for 5 s, then RUNNING; its container accepts commands and streams logs 10 s after RUNNING (the real service: typically 10 to 30 s); at most 100 live sandboxes per account (one more → 503); it never answers 402 (it keeps no balance) and never fails a creation.
+         */
+        post: operations["createSandbox"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/sandboxes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a sandbox
+         * @description One of the caller's sandboxes by id, terminated ones included (with state, terminationReason and terminatedAt set); `compute` is absent while CREATING and once TERMINATED. RUNNING means compute is allocated, not that the container accepts commands yet. The state follows the clock: past `idleExpiresAt` or `expiresAt`, whichever comes first, the sandbox is TERMINATED at that instant (reason IDLE_TIMEOUT or MAX_LIFETIME in the reference mock). An unknown id, or another account's sandbox → 404.
+         */
+        get: operations["getSandbox"];
+        put?: never;
+        post?: never;
+        /**
+         * Terminate a sandbox
+         * @description Terminates the sandbox, releases its compute and stops billing; answers 204. Final: a terminated sandbox cannot be restarted and stays readable by id (terminationReason USER_REQUESTED in the reference mock, terminatedAt set). Terminating a sandbox that is already terminated answers 204 and changes nothing, so the request is safe to retry. An unknown id, or another account's sandbox → 404.
+         */
+        delete: operations["terminateSandbox"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/sandboxes/{id}/exec": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a command in a sandbox
+         * @description Runs one command (an argv array, no shell) in the sandbox and answers once it finishes with its combined output and an `error` (null on success). A command past the per-command execution cap is killed and reports an error. Until the container has started (after RUNNING), and once the sandbox is terminated → 409. A command is activity: it moves `lastActivityAt` (and so `idleExpiresAt`) to its start, and a sandbox does not go idle while a command runs. A body breaking the schema (no command, an empty argv) → 422. The reference mock runs no process (assumed): it simulates `echo ARGS…` (the words joined by spaces and a newline), `true`, `false` (exit status 1), `env` (the sandbox's variables, sorted, one NAME=value a line), `pwd` (/root), `sleep N` (N seconds on the mock's clock, whole or fractional; a non-number → exit status 1) and `sh -c SCRIPT` where SCRIPT is one of those commands, or several joined by `&&`; anything else writes `<name>: command not found` and fails with exit status 127. Its execution cap is 60 s: a longer sleep is killed at 60 s. A sandbox terminated while the command runs ends it with the error `sandbox terminated`.
+         */
+        post: operations["runSandboxCommand"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/sandboxes/{id}/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream sandbox logs
+         * @description The sandbox's logs as Server-Sent Events, as getPodLogs: `container` (stdout of the main process) and `system` (lifecycle events such as the image pull and the container start); output of runSandboxCommand never appears here. Each event's `id` is its `ts`; the backlog is chosen by `Last-Event-ID`, else `since`, else `tail` (default 100, at most 5000). Until the container has started, and once the sandbox is terminated → 409. The reference mock (assumed): system lines at creation, image pull and container start; the main process writes one heartbeat line a second; a stream follows new lines for 30 s of its clock and ends when the sandbox terminates.
+         */
+        get: operations["getSandboxLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4093,6 +4181,255 @@ export interface components {
             builds: components["schemas"]["Build"][];
         };
         /**
+         * @description Lifecycle state: CREATING (compute being allocated, image prepared) → RUNNING (compute allocated; the container may still be starting) → TERMINATED (stopped, compute released, billing stopped); FAILED when the sandbox could not be created. TERMINATED and FAILED are final.
+         * @enum {string}
+         */
+        SandboxState: "CREATING" | "RUNNING" | "TERMINATED" | "FAILED";
+        /**
+         * @description Why the sandbox stopped; null while it is alive. The public pages list no values yet, so this stays an open string. The reference mock answers USER_REQUESTED (terminateSandbox), IDLE_TIMEOUT (idleExpiresAt reached) and MAX_LIFETIME (expiresAt reached).
+         * @example IDLE_TIMEOUT
+         */
+        SandboxTerminationReason: string | null;
+        /** @description The compute backing the sandbox; billed per second at costPerHr. */
+        SandboxCompute: {
+            /**
+             * @description Number of vCPUs.
+             * @example 2
+             */
+            vcpuCount: number;
+            /**
+             * @description Memory in GB.
+             * @example 4
+             */
+            memoryInGb: number;
+            /**
+             * @description Container disk size in GB.
+             * @example 10
+             */
+            containerDiskInGb: number;
+            /**
+             * @description Current cost per hour in USD; billing is per second at this rate.
+             * @example 0.026
+             */
+            costPerHr: number;
+        };
+        /**
+         * @description String key-value labels (filter listSandboxes by `key=value`). At most 64 labels; a key 1 to 63 characters without `=` (a filter is split at its first `=`), a value at most 255 characters.
+         * @example {
+         *       "project": "checkout"
+         *     }
+         */
+        SandboxLabels: {
+            [key: string]: string;
+        };
+        /** @description A sandbox. Terminated sandboxes stay readable by id with state, terminationReason and terminatedAt set. */
+        Sandbox: {
+            /**
+             * @description Unique sandbox id.
+             * @example 7h3sbx91kq
+             */
+            id: string;
+            /**
+             * @description Human-readable name; not unique.
+             * @example my-sandbox
+             */
+            name: string;
+            state: components["schemas"]["SandboxState"];
+            /**
+             * @description Template the sandbox was created from, if any.
+             * @example null
+             */
+            templateId?: string | null;
+            /**
+             * @description Container image the sandbox runs, if it was created from an image.
+             * @example python:3.12-slim
+             */
+            imageName?: string | null;
+            /**
+             * @description CPU flavor backing the sandbox.
+             * @example cpu3c
+             */
+            cpuFlavorId?: string | null;
+            /**
+             * @description Absent while the sandbox is CREATING and once it is TERMINATED (or FAILED).
+             * @example {
+             *       "vcpuCount": 2,
+             *       "memoryInGb": 4,
+             *       "containerDiskInGb": 10,
+             *       "costPerHr": 0.026
+             *     }
+             */
+            compute?: components["schemas"]["SandboxCompute"];
+            /**
+             * @description Seconds without activity after which the sandbox is terminated, after clamping.
+             * @example 300
+             */
+            idleTimeoutSeconds: number;
+            /**
+             * @description Maximum total lifetime in seconds counted from creation, after clamping.
+             * @example 3600
+             */
+            maxLifetimeSeconds: number;
+            /**
+             * Format: date-time
+             * @description Time of the most recent recorded activity (creation, a command).
+             * @example 2026-09-29T14:02:40Z
+             */
+            lastActivityAt: string;
+            /**
+             * Format: date-time
+             * @description When the sandbox is terminated for inactivity unless more activity happens (lastActivityAt + idleTimeoutSeconds).
+             * @example 2026-09-29T14:07:40Z
+             */
+            idleExpiresAt: string;
+            /**
+             * Format: date-time
+             * @description When the sandbox is terminated for reaching its maximum lifetime (createdAt + maxLifetimeSeconds).
+             * @example 2026-09-29T15:02:05Z
+             */
+            expiresAt: string;
+            labels?: components["schemas"]["SandboxLabels"];
+            terminationReason?: components["schemas"]["SandboxTerminationReason"];
+            /**
+             * Format: date-time
+             * @description When the sandbox was terminated; null while it is alive.
+             * @example null
+             */
+            terminatedAt?: string | null;
+            /**
+             * Format: date-time
+             * @description When the sandbox was created.
+             * @example 2026-09-29T14:02:05Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the sandbox last changed (state, activity).
+             * @example 2026-09-29T14:02:40Z
+             */
+            updatedAt: string;
+        };
+        /** @description Exactly one of templateId and imageName (both or neither → 400); every other field is optional and takes the account's default sandbox policy. An unknown field → 400. */
+        CreateSandboxRequest: {
+            /**
+             * @description Container image to run. Required unless templateId is given; not with templateId.
+             * @example python:3.12-slim
+             */
+            imageName?: string;
+            /**
+             * @description Template to launch the sandbox from (one of the caller's templates; unknown → 422). Required unless imageName is given; not with imageName.
+             * @example 30zmvf89kd
+             */
+            templateId?: string;
+            /**
+             * @description Human-readable name, not unique; generated (`sandbox-<id>`) when omitted.
+             * @example my-sandbox
+             */
+            name?: string;
+            /**
+             * @description CPU flavor (a CPU type id of the catalogue, e.g. cpu3c); the standard sandbox flavor cpu3c when omitted. An unknown flavor → 422.
+             * @example cpu3c
+             */
+            cpuFlavorId?: string;
+            /**
+             * @description Number of vCPUs (minimum 1); the flavor's smallest count when omitted. More than the flavor offers → 422.
+             * @example 2
+             */
+            vcpuCount?: number;
+            /**
+             * @description Memory in GB (minimum 1); vcpuCount × the flavor's GB per vCPU when omitted. More than that → 422.
+             * @example 4
+             */
+            memoryInGb?: number;
+            /**
+             * @description Preferred data center (a catalogue data center id); RunPod chooses when omitted. Unknown → 422.
+             * @example US-KS-2
+             */
+            dataCenterId?: string;
+            /**
+             * @description Environment variables as string key-value pairs (over a template's env, key by key).
+             * @example {
+             *       "APP_ENV": "test"
+             *     }
+             */
+            env?: {
+                [key: string]: string;
+            };
+            /**
+             * @description Seconds of inactivity before the sandbox is terminated. Default 600 (10 minutes); a value above 7200 (2 hours) is clamped to 7200.
+             * @default 600
+             * @example 300
+             */
+            idleTimeoutSeconds?: number;
+            /**
+             * @description Maximum total lifetime in seconds, counted from creation. Default 3600 (1 hour); a value above 86400 (24 hours) is clamped to 86400.
+             * @default 3600
+             * @example 3600
+             */
+            maxLifetimeSeconds?: number;
+            labels?: components["schemas"]["SandboxLabels"];
+        };
+        /** @description Answer of listSandboxes: every matching sandbox in one answer (no pages). The list is bounded by what an account keeps: at most 100 live sandboxes and the 500 most recently terminated. */
+        ListSandboxesResponse: {
+            /**
+             * @description The matching sandboxes, oldest first.
+             * @example [
+             *       {
+             *         "id": "7h3sbx91kq",
+             *         "name": "quickstart-sandbox",
+             *         "state": "RUNNING",
+             *         "templateId": null,
+             *         "imageName": "python:3.12-slim",
+             *         "cpuFlavorId": "cpu3c",
+             *         "compute": {
+             *           "vcpuCount": 2,
+             *           "memoryInGb": 4,
+             *           "containerDiskInGb": 10,
+             *           "costPerHr": 0.026
+             *         },
+             *         "idleTimeoutSeconds": 300,
+             *         "maxLifetimeSeconds": 3600,
+             *         "lastActivityAt": "2026-09-29T14:02:40Z",
+             *         "idleExpiresAt": "2026-09-29T14:07:40Z",
+             *         "expiresAt": "2026-09-29T15:02:05Z",
+             *         "labels": {
+             *           "project": "quickstart"
+             *         },
+             *         "terminationReason": null,
+             *         "terminatedAt": null,
+             *         "createdAt": "2026-09-29T14:02:05Z",
+             *         "updatedAt": "2026-09-29T14:02:40Z"
+             *       }
+             *     ]
+             */
+            sandboxes: components["schemas"]["Sandbox"][];
+        };
+        /** @description One command as an argv array (not interpreted by a shell; wrap in ["sh", "-c", "…"] for shell syntax). */
+        SandboxCommandRequest: {
+            /**
+             * @description The argv, at least one element; at most 256 elements of at most 8192 characters each.
+             * @example [
+             *       "sh",
+             *       "-c",
+             *       "echo hello"
+             *     ]
+             */
+            command: string[];
+        };
+        /** @description The finished command: combined stdout and stderr, and the failure the host reports (a non-zero exit status, or the execution cap reached) or null on success. There is no separate exit code. The reference mock writes a failure as `exit status N` or `killed: ran past the 60 s execution cap` (assumed wording). */
+        SandboxCommandResult: {
+            /**
+             * @description Combined stdout and stderr, including whatever a failed or killed command wrote before it stopped. At most 1 MiB (the mock keeps the first 1 048 576 characters; assumed).
+             * @example hello
+             */
+            output: string;
+            /**
+             * @description The failure reported by the host; null when the command succeeded.
+             * @example null
+             */
+            error?: string | null;
+        };
+        /**
          * @description Console grouping of a template (CPU-only, NVIDIA GPU or AMD GPU work). It changes neither hardware selection nor scheduling nor billing.
          * @example NVIDIA
          * @enum {string}
@@ -4617,6 +4954,24 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The account balance is too low for this (e.g. to start a sandbox). */
+        PaymentRequired: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Payment Required",
+                 *       "status": 402,
+                 *       "detail": "account balance too low to start a sandbox"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The resource's current state does not allow this change. */
         Conflict: {
             headers: {
@@ -4693,6 +5048,25 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description No capacity for the requested configuration right now, or the operation is briefly unavailable; retry later (after `Retry-After` seconds when it is sent). */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Service Unavailable",
+                 *       "status": 503,
+                 *       "detail": "no capacity for the requested configuration"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description A secret with this name already exists in the account (names compared without case). */
         SecretNameTaken: {
             headers: {
@@ -4727,6 +5101,10 @@ export interface components {
         SecretNameFilter: string;
         /** @description Build id (from listEndpointBuilds or a release's `buildId`); a build of another endpoint → 404. */
         BuildId: string;
+        /** @description Only sandboxes in this state. Without it, TERMINATED sandboxes are left out (CREATING, RUNNING and FAILED ones are listed). */
+        SandboxStateFilter: components["schemas"]["SandboxState"];
+        /** @description Only sandboxes carrying every one of these labels, each `key=value` (exact match, split at the first `=`); repeat the parameter for several (`labels=project=checkout&labels=env=staging`). At most 64. */
+        SandboxLabelFilter: string[];
     };
     requestBodies: never;
     headers: {
@@ -6827,6 +7205,220 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             405: components["responses"]["MethodNotAllowed"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listSandboxes: {
+        parameters: {
+            query?: {
+                /** @description Only sandboxes in this state. Without it, TERMINATED sandboxes are left out (CREATING, RUNNING and FAILED ones are listed). */
+                state?: components["parameters"]["SandboxStateFilter"];
+                /** @description Only sandboxes carrying every one of these labels, each `key=value` (exact match, split at the first `=`); repeat the parameter for several (`labels=project=checkout&labels=env=staging`). At most 64. */
+                labels?: components["parameters"]["SandboxLabelFilter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListSandboxesResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createSandbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSandboxRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sandbox"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSandbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the resource named by the path. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sandbox"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    terminateSandbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the resource named by the path. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Terminated (or already terminated); no body. */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    runSandboxCommand: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the resource named by the path. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxCommandRequest"];
+            };
+        };
+        responses: {
+            /** @description The command finished (successfully or not; see `error`). */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxCommandResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSandboxLogs: {
+        parameters: {
+            query?: {
+                /** @description Only this log stream; both when omitted. */
+                source?: components["parameters"]["LogSource"];
+                /** @description Past lines sent before live lines (0 = live only). Ignored when `since` or `Last-Event-ID` is given. */
+                tail?: components["parameters"]["LogTail"];
+                /** @description RFC 3339 instant to resume from; overrides `tail`, overridden by `Last-Event-ID`. */
+                since?: components["parameters"]["LogSince"];
+            };
+            header?: {
+                /** @description SSE reconnect cursor: the `id` (a timestamp) of the last event received; overrides `since` and `tail`. */
+                "Last-Event-ID"?: components["parameters"]["LastEventId"];
+            };
+            path: {
+                /** @description Id of the resource named by the path. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Log event stream. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description Always `no-cache`. */
+                    "Cache-Control"?: "no-cache";
+                    /** @description Always `no`, so proxies do not buffer the stream. */
+                    "X-Accel-Buffering"?: "no";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };

@@ -265,6 +265,32 @@ export const validate = {
     params: P.listClusterBilling__params as Validator<RequestParams<Ops['listClusterBilling']>>,
     responses: { '200': V.listClusterBilling__r200 as Validator<JsonResponse<Ops['listClusterBilling'], 200>>, '400': V.listClusterBilling__r400 as Validator<JsonResponse<Ops['listClusterBilling'], 400>>, '401': V.listClusterBilling__r401 as Validator<JsonResponse<Ops['listClusterBilling'], 401>>, '403': V.listClusterBilling__r403 as Validator<JsonResponse<Ops['listClusterBilling'], 403>>, '405': V.listClusterBilling__r405 as Validator<JsonResponse<Ops['listClusterBilling'], 405>>, '422': V.listClusterBilling__r422 as Validator<JsonResponse<Ops['listClusterBilling'], 422>>, '429': V.listClusterBilling__r429 as Validator<JsonResponse<Ops['listClusterBilling'], 429>>, '500': V.listClusterBilling__r500 as Validator<JsonResponse<Ops['listClusterBilling'], 500>> },
   },
+  listSandboxes: {
+    params: P.listSandboxes__params as Validator<RequestParams<Ops['listSandboxes']>>,
+    responses: { '200': V.listSandboxes__r200 as Validator<JsonResponse<Ops['listSandboxes'], 200>>, '400': V.listSandboxes__r400 as Validator<JsonResponse<Ops['listSandboxes'], 400>>, '401': V.listSandboxes__r401 as Validator<JsonResponse<Ops['listSandboxes'], 401>>, '403': V.listSandboxes__r403 as Validator<JsonResponse<Ops['listSandboxes'], 403>>, '405': V.listSandboxes__r405 as Validator<JsonResponse<Ops['listSandboxes'], 405>>, '429': V.listSandboxes__r429 as Validator<JsonResponse<Ops['listSandboxes'], 429>>, '500': V.listSandboxes__r500 as Validator<JsonResponse<Ops['listSandboxes'], 500>> },
+  },
+  createSandbox: {
+    body: V.createSandbox__body as Validator<JsonBody<Ops['createSandbox']>>,
+    params: P.createSandbox__params as Validator<RequestParams<Ops['createSandbox']>>,
+    responses: { '201': V.createSandbox__r201 as Validator<JsonResponse<Ops['createSandbox'], 201>>, '400': V.createSandbox__r400 as Validator<JsonResponse<Ops['createSandbox'], 400>>, '401': V.createSandbox__r401 as Validator<JsonResponse<Ops['createSandbox'], 401>>, '402': V.createSandbox__r402 as Validator<JsonResponse<Ops['createSandbox'], 402>>, '403': V.createSandbox__r403 as Validator<JsonResponse<Ops['createSandbox'], 403>>, '405': V.createSandbox__r405 as Validator<JsonResponse<Ops['createSandbox'], 405>>, '422': V.createSandbox__r422 as Validator<JsonResponse<Ops['createSandbox'], 422>>, '429': V.createSandbox__r429 as Validator<JsonResponse<Ops['createSandbox'], 429>>, '500': V.createSandbox__r500 as Validator<JsonResponse<Ops['createSandbox'], 500>>, '503': V.createSandbox__r503 as Validator<JsonResponse<Ops['createSandbox'], 503>> },
+  },
+  getSandbox: {
+    params: P.getSandbox__params as Validator<RequestParams<Ops['getSandbox']>>,
+    responses: { '200': V.getSandbox__r200 as Validator<JsonResponse<Ops['getSandbox'], 200>>, '401': V.getSandbox__r401 as Validator<JsonResponse<Ops['getSandbox'], 401>>, '403': V.getSandbox__r403 as Validator<JsonResponse<Ops['getSandbox'], 403>>, '404': V.getSandbox__r404 as Validator<JsonResponse<Ops['getSandbox'], 404>>, '405': V.getSandbox__r405 as Validator<JsonResponse<Ops['getSandbox'], 405>>, '429': V.getSandbox__r429 as Validator<JsonResponse<Ops['getSandbox'], 429>>, '500': V.getSandbox__r500 as Validator<JsonResponse<Ops['getSandbox'], 500>> },
+  },
+  terminateSandbox: {
+    params: P.terminateSandbox__params as Validator<RequestParams<Ops['terminateSandbox']>>,
+    responses: { '204': null, '401': V.terminateSandbox__r401 as Validator<JsonResponse<Ops['terminateSandbox'], 401>>, '403': V.terminateSandbox__r403 as Validator<JsonResponse<Ops['terminateSandbox'], 403>>, '404': V.terminateSandbox__r404 as Validator<JsonResponse<Ops['terminateSandbox'], 404>>, '405': V.terminateSandbox__r405 as Validator<JsonResponse<Ops['terminateSandbox'], 405>>, '429': V.terminateSandbox__r429 as Validator<JsonResponse<Ops['terminateSandbox'], 429>>, '500': V.terminateSandbox__r500 as Validator<JsonResponse<Ops['terminateSandbox'], 500>> },
+  },
+  runSandboxCommand: {
+    body: V.runSandboxCommand__body as Validator<JsonBody<Ops['runSandboxCommand']>>,
+    params: P.runSandboxCommand__params as Validator<RequestParams<Ops['runSandboxCommand']>>,
+    responses: { '200': V.runSandboxCommand__r200 as Validator<JsonResponse<Ops['runSandboxCommand'], 200>>, '400': V.runSandboxCommand__r400 as Validator<JsonResponse<Ops['runSandboxCommand'], 400>>, '401': V.runSandboxCommand__r401 as Validator<JsonResponse<Ops['runSandboxCommand'], 401>>, '403': V.runSandboxCommand__r403 as Validator<JsonResponse<Ops['runSandboxCommand'], 403>>, '404': V.runSandboxCommand__r404 as Validator<JsonResponse<Ops['runSandboxCommand'], 404>>, '405': V.runSandboxCommand__r405 as Validator<JsonResponse<Ops['runSandboxCommand'], 405>>, '409': V.runSandboxCommand__r409 as Validator<JsonResponse<Ops['runSandboxCommand'], 409>>, '422': V.runSandboxCommand__r422 as Validator<JsonResponse<Ops['runSandboxCommand'], 422>>, '429': V.runSandboxCommand__r429 as Validator<JsonResponse<Ops['runSandboxCommand'], 429>>, '500': V.runSandboxCommand__r500 as Validator<JsonResponse<Ops['runSandboxCommand'], 500>>, '503': V.runSandboxCommand__r503 as Validator<JsonResponse<Ops['runSandboxCommand'], 503>> },
+  },
+  getSandboxLogs: {
+    params: P.getSandboxLogs__params as Validator<RequestParams<Ops['getSandboxLogs']>>,
+    responses: { '200': null, '400': V.getSandboxLogs__r400 as Validator<JsonResponse<Ops['getSandboxLogs'], 400>>, '401': V.getSandboxLogs__r401 as Validator<JsonResponse<Ops['getSandboxLogs'], 401>>, '403': V.getSandboxLogs__r403 as Validator<JsonResponse<Ops['getSandboxLogs'], 403>>, '404': V.getSandboxLogs__r404 as Validator<JsonResponse<Ops['getSandboxLogs'], 404>>, '405': V.getSandboxLogs__r405 as Validator<JsonResponse<Ops['getSandboxLogs'], 405>>, '409': V.getSandboxLogs__r409 as Validator<JsonResponse<Ops['getSandboxLogs'], 409>>, '429': V.getSandboxLogs__r429 as Validator<JsonResponse<Ops['getSandboxLogs'], 429>>, '500': V.getSandboxLogs__r500 as Validator<JsonResponse<Ops['getSandboxLogs'], 500>> },
+  },
 } as const satisfies Record<string, OperationValidators>;
 /** One validator per named REST v2 component schema. */
 export const schemas = {
@@ -400,6 +426,15 @@ export const schemas = {
   BuildState: V.schema__BuildState as Validator<Components['schemas']['BuildState']>,
   Build: V.schema__Build as Validator<Components['schemas']['Build']>,
   ListEndpointBuildsResponse: V.schema__ListEndpointBuildsResponse as Validator<Components['schemas']['ListEndpointBuildsResponse']>,
+  SandboxState: V.schema__SandboxState as Validator<Components['schemas']['SandboxState']>,
+  SandboxTerminationReason: V.schema__SandboxTerminationReason as Validator<Components['schemas']['SandboxTerminationReason']>,
+  SandboxCompute: V.schema__SandboxCompute as Validator<Components['schemas']['SandboxCompute']>,
+  SandboxLabels: V.schema__SandboxLabels as Validator<Components['schemas']['SandboxLabels']>,
+  Sandbox: V.schema__Sandbox as Validator<Components['schemas']['Sandbox']>,
+  CreateSandboxRequest: V.schema__CreateSandboxRequest as Validator<Components['schemas']['CreateSandboxRequest']>,
+  ListSandboxesResponse: V.schema__ListSandboxesResponse as Validator<Components['schemas']['ListSandboxesResponse']>,
+  SandboxCommandRequest: V.schema__SandboxCommandRequest as Validator<Components['schemas']['SandboxCommandRequest']>,
+  SandboxCommandResult: V.schema__SandboxCommandResult as Validator<Components['schemas']['SandboxCommandResult']>,
   TemplateCategory: V.schema__TemplateCategory as Validator<Components['schemas']['TemplateCategory']>,
   TemplateMounts: V.schema__TemplateMounts as Validator<Components['schemas']['TemplateMounts']>,
   Template: V.schema__Template as Validator<Components['schemas']['Template']>,
@@ -423,4 +458,4 @@ export const webhooks = {
 
 } as const;
 /** operationIds whose request body is required; an optional body may be absent. */
-export const requiredBodies: ReadonlySet<string> = new Set(['updateSshKeys', 'createSecret', 'updateSecret', 'createPod', 'updatePod', 'podAction', 'createCluster', 'updateCluster', 'createEndpoint', 'updateEndpoint', 'createTemplate', 'updateTemplate', 'createNetworkVolume', 'updateNetworkVolume', 'createRegistry', 'createDelegation']);
+export const requiredBodies: ReadonlySet<string> = new Set(['updateSshKeys', 'createSecret', 'updateSecret', 'createPod', 'updatePod', 'podAction', 'createCluster', 'updateCluster', 'createEndpoint', 'updateEndpoint', 'createTemplate', 'updateTemplate', 'createNetworkVolume', 'updateNetworkVolume', 'createRegistry', 'createDelegation', 'createSandbox', 'runSandboxCommand']);

@@ -9760,6 +9760,907 @@ function validate145(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate145.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const listSandboxes__params = validate147;
+const schema90 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "state": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/SandboxState" }, "labels": { "type": "array", "maxItems": 64, "items": { "type": "string", "maxLength": 319, "pattern": "^[^=]{1,63}=[\\s\\S]{0,255}$" }, "example": ["project=checkout"] } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/listSandboxes__params" };
+const schema91 = { "description": "Lifecycle state: CREATING (compute being allocated, image prepared) \u2192 RUNNING (compute allocated; the container may still be starting) \u2192 TERMINATED (stopped, compute released, billing stopped); FAILED when the sandbox could not be created. TERMINATED and FAILED are final.", "type": "string", "enum": ["CREATING", "RUNNING", "TERMINATED", "FAILED"], "x-source": "observed", "x-source-note": "RunPod API reference v2 (get-a-sandbox, list-sandboxes) and the sandboxes overview (Lifecycle).", "$id": "https://compute-contract.dev/schemas/restV2.json/defs/SandboxState" };
+function validate148(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate148.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (typeof data !== "string") {
+    let dataType0 = typeof data;
+    let coerced0 = void 0;
+    if (dataType0 == "object" && Array.isArray(data) && data.length == 1) {
+      data = data[0];
+      dataType0 = typeof data;
+      if (typeof data === "string") {
+        coerced0 = data;
+      }
+    }
+    if (!(coerced0 !== void 0)) {
+      if (dataType0 == "number" || dataType0 == "boolean") {
+        coerced0 = "" + data;
+      } else if (data === null) {
+        coerced0 = "";
+      } else {
+        const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    if (coerced0 !== void 0) {
+      data = coerced0;
+      if (parentData !== void 0) {
+        parentData[parentDataProperty] = coerced0;
+      }
+    }
+  }
+  if (!(data === "CREATING" || data === "RUNNING" || data === "TERMINATED" || data === "FAILED")) {
+    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema91.enum }, message: "must be equal to one of the allowed values" };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
+  validate148.errors = vErrors;
+  return errors === 0;
+}
+validate148.evaluated = { "dynamicProps": false, "dynamicItems": false };
+const pattern9 = new RegExp("^[^=]{1,63}=[\\s\\S]{0,255}$", "u");
+function validate147(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate147.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        for (const key0 in data0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+      } else {
+        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      let data1 = data.query;
+      if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
+        if (data1.state !== void 0) {
+          if (!validate148(data1.state, { instancePath: instancePath + "/query/state", parentData: data1, parentDataProperty: "state", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data1.labels !== void 0) {
+          let data3 = data1.labels;
+          if (!Array.isArray(data3)) {
+            let dataType0 = typeof data3;
+            let coerced0 = void 0;
+            if (dataType0 == "object" && Array.isArray(data3) && data3.length == 1) {
+              data3 = data3[0];
+              dataType0 = typeof data3;
+              if (Array.isArray(data3)) {
+                coerced0 = data3;
+              }
+            }
+            if (!(coerced0 !== void 0)) {
+              if (dataType0 === "string" || dataType0 === "number" || dataType0 === "boolean" || data3 === null) {
+                coerced0 = [data3];
+              } else {
+                const err2 = { instancePath: instancePath + "/query/labels", schemaPath: "#/properties/query/properties/labels/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                if (vErrors === null) {
+                  vErrors = [err2];
+                } else {
+                  vErrors.push(err2);
+                }
+                errors++;
+              }
+            }
+            if (coerced0 !== void 0) {
+              data3 = coerced0;
+              if (data1 !== void 0) {
+                data1["labels"] = coerced0;
+              }
+            }
+          }
+          if (Array.isArray(data3)) {
+            if (data3.length > 64) {
+              const err3 = { instancePath: instancePath + "/query/labels", schemaPath: "#/properties/query/properties/labels/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            const len0 = data3.length;
+            for (let i0 = 0; i0 < len0; i0++) {
+              let data4 = data3[i0];
+              if (typeof data4 !== "string") {
+                let dataType1 = typeof data4;
+                let coerced1 = void 0;
+                if (dataType1 == "object" && Array.isArray(data4) && data4.length == 1) {
+                  data4 = data4[0];
+                  dataType1 = typeof data4;
+                  if (typeof data4 === "string") {
+                    coerced1 = data4;
+                  }
+                }
+                if (!(coerced1 !== void 0)) {
+                  if (dataType1 == "number" || dataType1 == "boolean") {
+                    coerced1 = "" + data4;
+                  } else if (data4 === null) {
+                    coerced1 = "";
+                  } else {
+                    const err4 = { instancePath: instancePath + "/query/labels/" + i0, schemaPath: "#/properties/query/properties/labels/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err4];
+                    } else {
+                      vErrors.push(err4);
+                    }
+                    errors++;
+                  }
+                }
+                if (coerced1 !== void 0) {
+                  data4 = coerced1;
+                  if (data3 !== void 0) {
+                    data3[i0] = coerced1;
+                  }
+                }
+              }
+              if (typeof data4 === "string") {
+                if (func1(data4) > 319) {
+                  const err5 = { instancePath: instancePath + "/query/labels/" + i0, schemaPath: "#/properties/query/properties/labels/items/maxLength", keyword: "maxLength", params: { limit: 319 }, message: "must NOT have more than 319 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err5];
+                  } else {
+                    vErrors.push(err5);
+                  }
+                  errors++;
+                }
+                if (!pattern9.test(data4)) {
+                  const err6 = { instancePath: instancePath + "/query/labels/" + i0, schemaPath: "#/properties/query/properties/labels/items/pattern", keyword: "pattern", params: { pattern: "^[^=]{1,63}=[\\s\\S]{0,255}$" }, message: 'must match pattern "^[^=]{1,63}=[\\s\\S]{0,255}$"' };
+                  if (vErrors === null) {
+                    vErrors = [err6];
+                  } else {
+                    vErrors.push(err6);
+                  }
+                  errors++;
+                }
+              }
+            }
+          }
+        }
+      } else {
+        const err7 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err8];
+    } else {
+      vErrors.push(err8);
+    }
+    errors++;
+  }
+  validate147.errors = vErrors;
+  return errors === 0;
+}
+validate147.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const createSandbox__params = validate150;
+const schema92 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/createSandbox__params" };
+function validate150(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate150.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        for (const key0 in data0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+      } else {
+        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      let data1 = data.query;
+      if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
+        const err2 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  validate150.errors = vErrors;
+  return errors === 0;
+}
+validate150.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const getSandbox__params = validate151;
+const schema93 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getSandbox__params" };
+function validate151(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate151.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        if (data0.id === void 0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        for (const key0 in data0) {
+          if (!(key0 === "id")) {
+            const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data0.id !== void 0) {
+          let data1 = data0.id;
+          if (typeof data1 !== "string") {
+            let dataType0 = typeof data1;
+            let coerced0 = void 0;
+            if (dataType0 == "object" && Array.isArray(data1) && data1.length == 1) {
+              data1 = data1[0];
+              dataType0 = typeof data1;
+              if (typeof data1 === "string") {
+                coerced0 = data1;
+              }
+            }
+            if (!(coerced0 !== void 0)) {
+              if (dataType0 == "number" || dataType0 == "boolean") {
+                coerced0 = "" + data1;
+              } else if (data1 === null) {
+                coerced0 = "";
+              } else {
+                const err2 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err2];
+                } else {
+                  vErrors.push(err2);
+                }
+                errors++;
+              }
+            }
+            if (coerced0 !== void 0) {
+              data1 = coerced0;
+              if (data0 !== void 0) {
+                data0["id"] = coerced0;
+              }
+            }
+          }
+          if (typeof data1 === "string") {
+            if (func1(data1) > 128) {
+              const err3 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            if (func1(data1) < 1) {
+              const err4 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err5 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      let data2 = data.query;
+      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
+        const err6 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err7];
+    } else {
+      vErrors.push(err7);
+    }
+    errors++;
+  }
+  validate151.errors = vErrors;
+  return errors === 0;
+}
+validate151.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const terminateSandbox__params = validate152;
+const schema94 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/terminateSandbox__params" };
+function validate152(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate152.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        if (data0.id === void 0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        for (const key0 in data0) {
+          if (!(key0 === "id")) {
+            const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data0.id !== void 0) {
+          let data1 = data0.id;
+          if (typeof data1 !== "string") {
+            let dataType0 = typeof data1;
+            let coerced0 = void 0;
+            if (dataType0 == "object" && Array.isArray(data1) && data1.length == 1) {
+              data1 = data1[0];
+              dataType0 = typeof data1;
+              if (typeof data1 === "string") {
+                coerced0 = data1;
+              }
+            }
+            if (!(coerced0 !== void 0)) {
+              if (dataType0 == "number" || dataType0 == "boolean") {
+                coerced0 = "" + data1;
+              } else if (data1 === null) {
+                coerced0 = "";
+              } else {
+                const err2 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err2];
+                } else {
+                  vErrors.push(err2);
+                }
+                errors++;
+              }
+            }
+            if (coerced0 !== void 0) {
+              data1 = coerced0;
+              if (data0 !== void 0) {
+                data0["id"] = coerced0;
+              }
+            }
+          }
+          if (typeof data1 === "string") {
+            if (func1(data1) > 128) {
+              const err3 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            if (func1(data1) < 1) {
+              const err4 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err5 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      let data2 = data.query;
+      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
+        const err6 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err7];
+    } else {
+      vErrors.push(err7);
+    }
+    errors++;
+  }
+  validate152.errors = vErrors;
+  return errors === 0;
+}
+validate152.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const runSandboxCommand__params = validate153;
+const schema95 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": {}, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/runSandboxCommand__params" };
+function validate153(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate153.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        if (data0.id === void 0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        for (const key0 in data0) {
+          if (!(key0 === "id")) {
+            const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data0.id !== void 0) {
+          let data1 = data0.id;
+          if (typeof data1 !== "string") {
+            let dataType0 = typeof data1;
+            let coerced0 = void 0;
+            if (dataType0 == "object" && Array.isArray(data1) && data1.length == 1) {
+              data1 = data1[0];
+              dataType0 = typeof data1;
+              if (typeof data1 === "string") {
+                coerced0 = data1;
+              }
+            }
+            if (!(coerced0 !== void 0)) {
+              if (dataType0 == "number" || dataType0 == "boolean") {
+                coerced0 = "" + data1;
+              } else if (data1 === null) {
+                coerced0 = "";
+              } else {
+                const err2 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err2];
+                } else {
+                  vErrors.push(err2);
+                }
+                errors++;
+              }
+            }
+            if (coerced0 !== void 0) {
+              data1 = coerced0;
+              if (data0 !== void 0) {
+                data0["id"] = coerced0;
+              }
+            }
+          }
+          if (typeof data1 === "string") {
+            if (func1(data1) > 128) {
+              const err3 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            if (func1(data1) < 1) {
+              const err4 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err5 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      let data2 = data.query;
+      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
+        const err6 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err7];
+    } else {
+      vErrors.push(err7);
+    }
+    errors++;
+  }
+  validate153.errors = vErrors;
+  return errors === 0;
+}
+validate153.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+const getSandboxLogs__params = validate154;
+const schema96 = { "type": "object", "properties": { "path": { "type": "object", "properties": { "id": { "type": "string", "minLength": 1, "maxLength": 128, "example": "7h9k2m4n6p" } }, "required": ["id"], "additionalProperties": false }, "query": { "type": "object", "properties": { "source": { "$ref": "https://compute-contract.dev/schemas/restV2.json/defs/LogSource" }, "tail": { "type": "integer", "minimum": 0, "maximum": 5e3, "default": 100, "example": 200 }, "since": { "type": "string", "format": "date-time", "example": "2026-06-01T12:00:00Z" } }, "required": [] } }, "$id": "https://compute-contract.dev/schemas/restV2.json/getSandboxLogs__params" };
+function validate154(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate154.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        if (data0.id === void 0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        for (const key0 in data0) {
+          if (!(key0 === "id")) {
+            const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data0.id !== void 0) {
+          let data1 = data0.id;
+          if (typeof data1 !== "string") {
+            let dataType0 = typeof data1;
+            let coerced0 = void 0;
+            if (dataType0 == "object" && Array.isArray(data1) && data1.length == 1) {
+              data1 = data1[0];
+              dataType0 = typeof data1;
+              if (typeof data1 === "string") {
+                coerced0 = data1;
+              }
+            }
+            if (!(coerced0 !== void 0)) {
+              if (dataType0 == "number" || dataType0 == "boolean") {
+                coerced0 = "" + data1;
+              } else if (data1 === null) {
+                coerced0 = "";
+              } else {
+                const err2 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err2];
+                } else {
+                  vErrors.push(err2);
+                }
+                errors++;
+              }
+            }
+            if (coerced0 !== void 0) {
+              data1 = coerced0;
+              if (data0 !== void 0) {
+                data0["id"] = coerced0;
+              }
+            }
+          }
+          if (typeof data1 === "string") {
+            if (func1(data1) > 128) {
+              const err3 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            if (func1(data1) < 1) {
+              const err4 = { instancePath: instancePath + "/path/id", schemaPath: "#/properties/path/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err5 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      let data2 = data.query;
+      if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
+        if (data2.source !== void 0) {
+          if (!validate65(data2.source, { instancePath: instancePath + "/query/source", parentData: data2, parentDataProperty: "source", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data2.tail !== void 0) {
+          let data4 = data2.tail;
+          if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
+            let dataType1 = typeof data4;
+            let coerced1 = void 0;
+            if (dataType1 == "object" && Array.isArray(data4) && data4.length == 1) {
+              data4 = data4[0];
+              dataType1 = typeof data4;
+              if (typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4)) {
+                coerced1 = data4;
+              }
+            }
+            if (!(coerced1 !== void 0)) {
+              if (dataType1 === "boolean" || data4 === null || dataType1 === "string" && data4 && data4 == +data4 && !(data4 % 1)) {
+                coerced1 = +data4;
+              } else {
+                const err6 = { instancePath: instancePath + "/query/tail", schemaPath: "#/properties/query/properties/tail/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                if (vErrors === null) {
+                  vErrors = [err6];
+                } else {
+                  vErrors.push(err6);
+                }
+                errors++;
+              }
+            }
+            if (coerced1 !== void 0) {
+              data4 = coerced1;
+              if (data2 !== void 0) {
+                data2["tail"] = coerced1;
+              }
+            }
+          }
+          if (typeof data4 == "number" && isFinite(data4)) {
+            if (data4 > 5e3 || isNaN(data4)) {
+              const err7 = { instancePath: instancePath + "/query/tail", schemaPath: "#/properties/query/properties/tail/maximum", keyword: "maximum", params: { comparison: "<=", limit: 5e3 }, message: "must be <= 5000" };
+              if (vErrors === null) {
+                vErrors = [err7];
+              } else {
+                vErrors.push(err7);
+              }
+              errors++;
+            }
+            if (data4 < 0 || isNaN(data4)) {
+              const err8 = { instancePath: instancePath + "/query/tail", schemaPath: "#/properties/query/properties/tail/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err8];
+              } else {
+                vErrors.push(err8);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data2.since !== void 0) {
+          let data5 = data2.since;
+          if (typeof data5 !== "string") {
+            let dataType2 = typeof data5;
+            let coerced2 = void 0;
+            if (dataType2 == "object" && Array.isArray(data5) && data5.length == 1) {
+              data5 = data5[0];
+              dataType2 = typeof data5;
+              if (typeof data5 === "string") {
+                coerced2 = data5;
+              }
+            }
+            if (!(coerced2 !== void 0)) {
+              if (dataType2 == "number" || dataType2 == "boolean") {
+                coerced2 = "" + data5;
+              } else if (data5 === null) {
+                coerced2 = "";
+              } else {
+                const err9 = { instancePath: instancePath + "/query/since", schemaPath: "#/properties/query/properties/since/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err9];
+                } else {
+                  vErrors.push(err9);
+                }
+                errors++;
+              }
+            }
+            if (coerced2 !== void 0) {
+              data5 = coerced2;
+              if (data2 !== void 0) {
+                data2["since"] = coerced2;
+              }
+            }
+          }
+          if (typeof data5 === "string") {
+            if (!formats0.validate(data5)) {
+              const err10 = { instancePath: instancePath + "/query/since", schemaPath: "#/properties/query/properties/since/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+              if (vErrors === null) {
+                vErrors = [err10];
+              } else {
+                vErrors.push(err10);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err11 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err12];
+    } else {
+      vErrors.push(err12);
+    }
+    errors++;
+  }
+  validate154.errors = vErrors;
+  return errors === 0;
+}
+validate154.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
 export {
   createCluster__params,
   createDelegation__params,
@@ -9767,6 +10668,7 @@ export {
   createNetworkVolume__params,
   createPod__params,
   createRegistry__params,
+  createSandbox__params,
   createSecret__params,
   createTemplate__params,
   deleteCluster__params,
@@ -9787,6 +10689,8 @@ export {
   getPodLogs__params,
   getPod__params,
   getRegistry__params,
+  getSandboxLogs__params,
+  getSandbox__params,
   getSecret__params,
   getSshKeys__params,
   getTemplate__params,
@@ -9810,11 +10714,14 @@ export {
   listPods__params,
   listPublicTemplates__params,
   listRegistries__params,
+  listSandboxes__params,
   listSecrets__params,
   listServerlessBilling__params,
   listTemplates__params,
   podAction__params,
   revokeDelegation__params,
+  runSandboxCommand__params,
+  terminateSandbox__params,
   updateCluster__params,
   updateEndpoint__params,
   updateNetworkVolume__params,

@@ -19,6 +19,8 @@ export type OperationInfo = {
   resultRetentionMs?: number;
   deleteDelayMs?: number;
   synonymOf?: string;
+  /** x-invalid-body-status: a body breaking the schema is answered this (REST v2 default 422). */
+  invalidBodyStatus?: number;
 };
 
 export function operationsTable(surface: SurfaceName, doc: OpenApiDocument): OperationInfo[] {
@@ -44,6 +46,7 @@ export function operationsTable(surface: SurfaceName, doc: OpenApiDocument): Ope
     if (typeof op['x-result-retention-ms'] === 'number') info.resultRetentionMs = op['x-result-retention-ms'];
     if (typeof op['x-delete-delay-ms'] === 'number') info.deleteDelayMs = op['x-delete-delay-ms'];
     if (typeof op['x-synonym-of'] === 'string') info.synonymOf = op['x-synonym-of'];
+    if (typeof op['x-invalid-body-status'] === 'number') info.invalidBodyStatus = op['x-invalid-body-status'];
     return info;
   });
 }
@@ -65,6 +68,7 @@ export function operationsModule(all: OperationInfo[], queueRoot: OpenApiDocumen
     `  source: string; hasBody: boolean; bodyRequired: boolean;`,
     `  rateLimit?: { requestsPer10s: number; concurrent: number | null };`,
     `  maxBodyBytes?: number; resultRetentionMs?: number; deleteDelayMs?: number; synonymOf?: string;`,
+    `  invalidBodyStatus?: number;`,
     `};`,
     `export const operations: readonly OperationInfo[] = ${JSON.stringify(all, null, 2)};`,
     `/** Dynamic rate limit: effective = max(base, running workers × requestsPerWorkerPer10s). */`,

@@ -73,14 +73,15 @@ export function judgeInvalid(c: InvalidCase, outcome: Outcome, secrets: readonly
 /**
  * The status a single-point violation is refused with. REST v1 and queue v2: 400. REST v2 as its
  * spec states (RESTV2-ERROR-002, the front's order): a broken path id names no resource (404), a
- * broken query 400, a body that is not JSON 400, a body that breaks its schema 422.
+ * broken query 400, a body that is not JSON 400, a body that breaks its schema 422 (or the operation's
+ * x-invalid-body-status: createSandbox's page documents 400).
  */
 function expectedRefusal(c: InvalidCase): number {
   if (c.op.surface !== 'restV2') return 400;
   const { pointer, kind } = c.violation;
   if (pointer.startsWith('/path/')) return 404;
   if (pointer.startsWith('/query/') || kind === 'malformed-json') return 400;
-  return 422;
+  return c.op.invalidBodyStatus ?? 422;
 }
 
 /** Transport failures, 5xx, undocumented statuses, bodies outside the spec, echoed secrets. */

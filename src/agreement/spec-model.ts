@@ -35,6 +35,8 @@ export interface OperationModel {
   body?: BodyModel;
   /** Documented HTTP statuses. */
   statuses: number[];
+  /** REST v2: status of a body breaking its schema where the operation states one (x-invalid-body-status; else 422). */
+  invalidBodyStatus?: number;
   resolve: Resolver;
   /** GraphQL operations only: the document to send and its operation name. */
   graphql?: { document: string; operationName: string; rootField: string; nullableVariables: string[] };
@@ -88,6 +90,7 @@ export function loadOpenApiOperations(surface: OpenApiSurface): OperationModel[]
         queryStyles: queryStylesOf(surface, String(op['operationId'])),
         ...(body ? { body } : {}),
         statuses: Object.keys((op['responses'] as Json | undefined) ?? {}).map(Number).filter(Number.isInteger),
+        ...(typeof op['x-invalid-body-status'] === 'number' ? { invalidBodyStatus: op['x-invalid-body-status'] } : {}),
         resolve,
       });
     }

@@ -104,6 +104,15 @@ export const FAULT_CATCHERS: { readonly [fault in FaultName]: readonly string[] 
   'secret-delete-keeps-record': ['RESTV2-SECRET-006'],
   'rest-v2-graphql-secret-invisible': ['RESTV2-SECRET-007'],
   'secret-count-unbounded': ['RESTV2-SECRET-008'],
+  // Issue 28: REST v2 sandboxes.
+  'sandbox-created-running': ['RESTV2-SANDBOX-001'],
+  'sandbox-both-sources-accepted': ['RESTV2-SANDBOX-002'],
+  'sandbox-timeouts-unclamped': ['RESTV2-SANDBOX-003'],
+  'sandbox-terminate-not-idempotent': ['RESTV2-SANDBOX-004'],
+  'sandbox-exec-not-activity': ['RESTV2-SANDBOX-005'],
+  'sandbox-label-filter-any': ['RESTV2-SANDBOX-006'],
+  'sandbox-exec-after-terminate': ['RESTV2-SANDBOX-007'],
+  'sandbox-logs-after-terminate': ['RESTV2-SANDBOX-008'],
   // Issue 21: what only generated requests reach (the REST v2 agreement phase).
   'rest-v2-comma-list-refused': ['AGREE-VALID-001'],
   'rest-v2-undocumented-refusal': ['AGREE-VALID-001'],

@@ -58,6 +58,15 @@ export const FAULT_NAMES = [
   'secret-delete-keeps-record',
   'rest-v2-graphql-secret-invisible',
   'secret-count-unbounded',
+  // REST v2 sandboxes (src/mock/rest-v2/sandbox*.ts).
+  'sandbox-created-running',
+  'sandbox-both-sources-accepted',
+  'sandbox-timeouts-unclamped',
+  'sandbox-terminate-not-idempotent',
+  'sandbox-exec-not-activity',
+  'sandbox-label-filter-any',
+  'sandbox-exec-after-terminate',
+  'sandbox-logs-after-terminate',
 ] as const;
 export type FaultName = (typeof FAULT_NAMES)[number];
 

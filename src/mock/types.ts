@@ -20,6 +20,8 @@ export interface OperationInfo {
   resultRetentionMs?: number;
   deleteDelayMs?: number;
   synonymOf?: string;
+  /** REST v2: status of a body breaking the schema when the operation documents another than 422 (x-invalid-body-status). */
+  invalidBodyStatus?: number;
 }
 
 export interface RateLimitPolicy {
@@ -101,6 +103,37 @@ export interface TemplateRecord {
   /** Last time a pod or endpoint stopped using this template (epoch ms), for the delete delay. */
   lastUsedAt?: number;
   [field: string]: unknown;
+}
+
+/**
+ * A REST v2 sandbox (src/mock/rest-v2/sandbox-*.ts). Only facts are stored (creation, activity, an explicit
+ * termination); its state and deadlines are derived from them on the clock (sandbox-lifecycle.ts).
+ */
+export interface SandboxRecord {
+  id: string;
+  name: string;
+  templateId: string | null;
+  imageName: string | null;
+  /** The image it runs (imageName, or the template's image). */
+  image: string;
+  cpuFlavorId: string;
+  vcpuCount: number;
+  memoryInGb: number;
+  containerDiskInGb: number;
+  costPerHr: number;
+  dataCenterId: string | null;
+  env: Record<string, string>;
+  labels: Record<string, string>;
+  idleTimeoutSeconds: number;
+  maxLifetimeSeconds: number;
+  /** Epoch ms. */
+  createdAt: number;
+  lastActivityAt: number;
+  /** End of the command running now (epoch ms; 0 when none): the sandbox does not go idle before it. */
+  busyUntil: number;
+  /** An explicit termination (terminateSandbox); timeouts are derived, never stored. */
+  terminatedAt: number | null;
+  terminationReason: string | null;
 }
 
 export interface PodRecord {

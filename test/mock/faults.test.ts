@@ -250,7 +250,46 @@ const deviations: Record<FaultName, (h: Harness) => Promise<boolean>> = {
     const res = await raw('POST', `${h.mock.queueV2Url(ep)}/openai/v1/chat/completions`, { model: 'm', messages: [{ role: 'user', content: 'hello there' }] });
     return res.status === 200 && res.body.usage.total_tokens === 0;
   },
+  'sandbox-created-running': async (h) => (await sandbox(h)).state === 'RUNNING',
+  'sandbox-both-sources-accepted': async (h) => {
+    const template = (await raw('POST', `${h.mock.restV2Url}/templates`, { name: 'fault-sbx', image: 'python:3.12-slim' })).body;
+    return (await raw('POST', `${h.mock.restV2Url}/sandboxes`, { imageName: 'python:3.12-slim', templateId: template.id })).status === 201;
+  },
+  'sandbox-timeouts-unclamped': async (h) => (await sandbox(h, { idleTimeoutSeconds: 9_000 })).idleTimeoutSeconds === 9_000,
+  'sandbox-terminate-not-idempotent': async (h) => {
+    const { id } = await sandbox(h);
+    await raw('DELETE', `${h.mock.restV2Url}/sandboxes/${id}`);
+    return (await raw('DELETE', `${h.mock.restV2Url}/sandboxes/${id}`)).status !== 204;
+  },
+  'sandbox-exec-not-activity': async (h) => {
+    const { id, lastActivityAt } = await sandbox(h);
+    await h.advance(20_000);
+    await raw('POST', `${h.mock.restV2Url}/sandboxes/${id}/exec`, { command: ['true'] });
+    return (await raw('GET', `${h.mock.restV2Url}/sandboxes/${id}`)).body.lastActivityAt === lastActivityAt;
+  },
+  'sandbox-label-filter-any': async (h) => {
+    await sandbox(h, { labels: { a: '1' } });
+    return (await raw('GET', `${h.mock.restV2Url}/sandboxes?labels=a=1&labels=b=2`)).body.sandboxes.length === 1;
+  },
+  'sandbox-exec-after-terminate': async (h) => {
+    const { id } = await sandbox(h);
+    await h.advance(20_000);
+    await raw('DELETE', `${h.mock.restV2Url}/sandboxes/${id}`);
+    return (await raw('POST', `${h.mock.restV2Url}/sandboxes/${id}/exec`, { command: ['true'] })).status === 200;
+  },
+  'sandbox-logs-after-terminate': async (h) => {
+    const { id } = await sandbox(h);
+    await h.advance(20_000);
+    await raw('DELETE', `${h.mock.restV2Url}/sandboxes/${id}`);
+    const res = await fetch(`${h.mock.restV2Url}/sandboxes/${id}/logs?tail=0`, { headers: { authorization: 'Bearer test-key' } });
+    await res.body?.cancel();
+    return res.status === 200;
+  },
 };
+
+async function sandbox(h: Harness, extra: Record<string, unknown> = {}) {
+  return (await raw('POST', `${h.mock.restV2Url}/sandboxes`, { imageName: 'python:3.12-slim', ...extra })).body;
+}
 
 describe('fault injection', () => {
   it.each(FAULT_NAMES)('%s deviates when enabled', async (fault) => {

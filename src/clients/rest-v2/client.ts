@@ -1,6 +1,6 @@
 /**
  * REST v2 client (`https://api.runpod.io`, paths `/v2/...`): `request(operationId, args)` for every JSON
- * operation, `stream(operationId, args)` for the 3 SSE log operations, resource helpers on top, the
+ * operation, `stream(operationId, args)` for the 4 SSE log operations, resource helpers on top, the
  * last rate-limit state seen (`rateLimit`) and the non-throwing openapi-fetch layer (`raw`).
  *
  * Lists: the service wraps every list (`{"pods": [...]}`) and paginates none, so their helpers resolve the
@@ -195,6 +195,17 @@ export function createRestV2Client(options: RestV2ClientOptions) {
       endpoints: whole('listEndpointBilling'),
       networkVolumes: whole('listNetworkVolumeBilling'),
       clusters: whole('listClusterBilling'),
+    },
+    sandboxes: {
+      /** Live sandboxes (TERMINATED ones with `{state: 'TERMINATED'}`); `labels` as `key=value` entries, all must match. */
+      list: list('listSandboxes', 'sandboxes'),
+      create: create('createSandbox'),
+      get: byId('getSandbox'),
+      /** Runs one command (argv, no shell); resolves `{output, error}` (error null on success). 409 until the container has started. */
+      run: (id: string, command: string[], o?: CallOptions) => request('runSandboxCommand', { path: { id }, body: { command } }, o),
+      logs: (id: string, o?: LogStreamOptions) => logLines('getSandboxLogs', { path: { id } }, o),
+      /** Final, and safe to retry (an already terminated sandbox answers 204 too). */
+      terminate: byId('terminateSandbox'),
     },
     account: {
       sshKeys: {

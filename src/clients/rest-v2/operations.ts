@@ -74,11 +74,17 @@ export const REST_V2_OPERATIONS = {
   listEndpointBilling: ['GET', '/v2/billing/endpoints'],
   listNetworkVolumeBilling: ['GET', '/v2/billing/network-volumes'],
   listClusterBilling: ['GET', '/v2/billing/clusters'],
+  listSandboxes: ['GET', '/v2/sandboxes'],
+  createSandbox: ['POST', '/v2/sandboxes'],
+  getSandbox: ['GET', '/v2/sandboxes/{id}'],
+  terminateSandbox: ['DELETE', '/v2/sandboxes/{id}'],
+  runSandboxCommand: ['POST', '/v2/sandboxes/{id}/exec'],
+  getSandboxLogs: ['GET', '/v2/sandboxes/{id}/logs'],
 } as const satisfies Record<RestV2OperationId, readonly [Method, string]>;
 
-/** The three Server-Sent-Events operations (`text/event-stream`), read with `stream()` / `logs()`. */
-export type RestV2StreamOperationId = 'getPodLogs' | 'getWorkerLogs' | 'getEndpointBuildLogs';
-/** Every operation answering JSON (or nothing): all but the three streams, what `request()` takes. */
+/** The four Server-Sent-Events operations (`text/event-stream`), read with `stream()` / `logs()`. */
+export type RestV2StreamOperationId = 'getPodLogs' | 'getWorkerLogs' | 'getEndpointBuildLogs' | 'getSandboxLogs';
+/** Every operation answering JSON (or nothing): all but the four streams, what `request()` takes. */
 export type RestV2JsonOperationId = Exclude<RestV2OperationId, RestV2StreamOperationId>;
 
 type Op<K extends RestV2OperationId> = operations[K];

@@ -59,7 +59,7 @@ export function handleRestV2(parts: ServerParts, req: IncomingMessage, res: Serv
     req.resume();
     return dispatch(core, res, op.operationId, context, undefined);
   }
-  return readAndDispatch(core, req, res, op.operationId, context, op.maxBodyBytes ?? REST_V2_MAX_BODY_BYTES);
+  return readAndDispatch(core, req, res, op.operationId, { ...context, invalidBodyStatus: op.invalidBodyStatus ?? 422 }, op.maxBodyBytes ?? REST_V2_MAX_BODY_BYTES);
 }
 
 interface DispatchContext {
@@ -68,6 +68,8 @@ interface DispatchContext {
   head: boolean;
   limitHeaders: Record<string, string>;
   lastEventId: string | undefined;
+  /** Status of a body breaking the schema: 422, or the operation's x-invalid-body-status. */
+  invalidBodyStatus?: number;
 }
 
 async function readAndDispatch(core: MockCore, req: IncomingMessage, res: ServerResponse, operationId: string, context: DispatchContext, maxBytes: number): Promise<void> {
@@ -104,7 +106,7 @@ async function dispatch(core: MockCore, res: ServerResponse, operationId: string
       ? problem(404, `no resource with this id: ${inPath[0]!.message}`, errorLines(inPath))
       : inQuery.length > 0
         ? problem(400, 'invalid query parameters', errorLines(inQuery))
-        : problem(422, 'request validation failed', errorLines(issues));
+        : problem(context.invalidBodyStatus ?? 422, 'request validation failed', errorLines(issues));
     return send(res, reply, context.limitHeaders, core.options.faults);
   }
   const handler = restV2Handlers[operationId];

@@ -9,6 +9,9 @@ import { networkVolumeHandlers } from './network-volumes.js';
 import { podHandlers } from './pods.js';
 import { registryHandlers } from './registries.js';
 import { secretHandlers } from './secrets.js';
+import { sandboxExecHandlers } from './sandbox-exec.js';
+import { sandboxLogHandlers } from './sandbox-logs.js';
+import { sandboxHandlers } from './sandboxes.js';
 import { serverlessHandlers } from './serverless.js';
 import { templateHandlers } from './templates.js';
 import type { V2Handler } from './types.js';
@@ -26,4 +29,7 @@ export const restV2Handlers: Record<string, V2Handler> = {
   ...registryHandlers,
   ...catalogHandlers,
   ...billingHandlersV2,
+  ...sandboxHandlers,
+  ...sandboxExecHandlers,
+  ...sandboxLogHandlers,
 };

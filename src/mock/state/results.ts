@@ -1,7 +1,7 @@
 // What the store's operations answer (a value or a failure with its status) and the shapes it shares
 // with its observers and the state file; kept apart from the store so the surfaces import only these.
 import type {
-  ClusterRecord, EcrDelegationRecord, EndpointRecord, NetworkVolumeRecord, PodRecord, RegistryAuthRecord, SecretRecord, TemplateRecord,
+  ClusterRecord, EcrDelegationRecord, EndpointRecord, NetworkVolumeRecord, PodRecord, RegistryAuthRecord, SandboxRecord, SecretRecord, TemplateRecord,
 } from '../types.js';
 
 export type Failure = {
@@ -31,6 +31,8 @@ export interface StoreSnapshot {
   /** REST v2 ECR delegations (absent in older state files). */
   ecrDelegations?: EcrDelegationRecord[];
   clusters: ClusterRecord[];
+  /** REST v2 sandboxes (absent in older state files). */
+  sandboxes?: SandboxRecord[];
   /** Account SSH public keys (REST v2 account/ssh-keys). */
   sshKeys: string[];
 }

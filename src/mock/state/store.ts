@@ -3,7 +3,7 @@
 // in use + delete delay). Rendering to wire shapes lives in rest/render.ts and graphql/.
 import type { Clock } from '../clock.js';
 import type {
-  ClusterRecord, EcrDelegationRecord, EndpointRecord, NetworkVolumeRecord, PodRecord, RegistryAuthRecord, SecretRecord, TemplateRecord,
+  ClusterRecord, EcrDelegationRecord, EndpointRecord, NetworkVolumeRecord, PodRecord, RegistryAuthRecord, SandboxRecord, SecretRecord, TemplateRecord,
 } from '../types.js';
 import { accountKind, DEFAULT_ACCOUNT } from '../account-names.js';
 import { TrackedMap, type ChangeSink } from '../state-journal/tracked-map.js';
@@ -44,6 +44,8 @@ export class ResourceStore {
   readonly secrets: TrackedMap<SecretRecord>;
   readonly ecrDelegations: TrackedMap<EcrDelegationRecord>;
   readonly clusters: TrackedMap<ClusterRecord>;
+  /** REST v2 sandboxes (their lifecycle: rest-v2/sandbox-lifecycle.ts). */
+  readonly sandboxes: TrackedMap<SandboxRecord>;
   private keys: string[] = [];
   /** Where changes are journaled (--state); undefined without it. */
   private sink: ChangeSink | undefined;
@@ -68,6 +70,7 @@ export class ResourceStore {
     this.secrets = this.collection('secrets');
     this.ecrDelegations = this.collection('ecrDelegations');
     this.clusters = this.collection('clusters');
+    this.sandboxes = this.collection('sandboxes');
   }
 
   /** Journal id of this account's SSH keys (kind `account`): `sshKeys`, or `sshKeys@ACCOUNT`. */
@@ -432,7 +435,7 @@ export class ResourceStore {
     return {
       pods: [...this.pods.values()], endpoints: [...this.endpoints.values()], templates: [...this.templates.values()],
       networkVolumes: [...this.networkVolumes.values()], registryAuths: [...this.registryAuths.values()],
-      secrets: [...this.secrets.values()], ecrDelegations: [...this.ecrDelegations.values()], clusters: [...this.clusters.values()], sshKeys: [...this.sshKeys],
+      secrets: [...this.secrets.values()], ecrDelegations: [...this.ecrDelegations.values()], clusters: [...this.clusters.values()], sandboxes: [...this.sandboxes.values()], sshKeys: [...this.sshKeys],
     };
   }
 
