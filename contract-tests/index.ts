@@ -33,5 +33,6 @@ import './checks/isolation.js';
 import './checks/rest-v2-builds.js';
 import './checks/rest-v2-secrets.js';
 import './checks/rest-v2-secrets-cross.js';
+import './checks/rest-v2-sandboxes.js';
 
 export const conformanceChecks: CheckSuite = registeredChecks();

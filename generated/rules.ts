@@ -4602,6 +4602,142 @@ export const rules = [
     ]
   },
   {
+    "id": "RESTV2-SANDBOX-001",
+    "title": "createSandbox answers 201 with the Sandbox still CREATING (no compute), the defaults applied (idleTimeoutSeconds 600, maxLifetimeSeconds 3600, a generated name), idleExpiresAt = lastActivityAt + idleTimeoutSeconds and expiresAt = createdAt + maxLifetimeSeconds; getSandbox answers the same sandbox, which becomes RUNNING with compute {vcpuCount, memoryInGb, containerDiskInGb, costPerHr}; listSandboxes wraps it under sandboxes.",
+    "seed": "rest-v2 › POST /v2/sandboxes; rest-v2 › GET /v2/sandboxes/{id}; rest-v2 › Sandbox; sandboxes-overview › Lifecycle; sandboxes-overview › Timeouts",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "values": {
+      "status": 201,
+      "idleTimeoutSeconds": 600,
+      "maxLifetimeSeconds": 3600
+    },
+    "operations": [
+      "createSandbox",
+      "getSandbox",
+      "listSandboxes",
+      "terminateSandbox"
+    ]
+  },
+  {
+    "id": "RESTV2-SANDBOX-002",
+    "title": "createSandbox with both templateId and imageName, with neither, or with an unknown field is answered 400 problem and creates nothing; an unknown templateId (or one of another account) or CPU flavor is answered 422 problem; a sandbox from a template has that templateId and imageName null.",
+    "seed": "rest-v2 › POST /v2/sandboxes; rest-v2 › CreateSandboxRequest; rest-v2 › Problem",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "values": {
+      "malformed": 400,
+      "unknownName": 422
+    },
+    "operations": [
+      "createSandbox",
+      "listSandboxes",
+      "createTemplate"
+    ]
+  },
+  {
+    "id": "RESTV2-SANDBOX-003",
+    "title": "createSandbox clamps idleTimeoutSeconds above 7200 to 7200 and maxLifetimeSeconds above 86400 to 86400 (accepted, not refused) and answers the values applied; values at or below the maxima are kept.",
+    "seed": "rest-v2 › CreateSandboxRequest; sandboxes-overview › Timeouts",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "values": {
+      "idleTimeoutMax": 7200,
+      "maxLifetimeMax": 86400
+    },
+    "operations": [
+      "createSandbox"
+    ]
+  },
+  {
+    "id": "RESTV2-SANDBOX-004",
+    "title": "terminateSandbox answers 204; the sandbox then reads TERMINATED with terminationReason and terminatedAt set and no compute, listSandboxes leaves it out unless state=TERMINATED; terminating it again answers 204 and changes nothing; an unknown id → 404 problem.",
+    "seed": "rest-v2 › DELETE /v2/sandboxes/{id}; rest-v2 › GET /v2/sandboxes; sandboxes-overview › Termination is final",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "values": {
+      "status": 204
+    },
+    "operations": [
+      "terminateSandbox",
+      "getSandbox",
+      "listSandboxes"
+    ]
+  },
+  {
+    "id": "RESTV2-SANDBOX-005",
+    "title": "A sandbox without activity is TERMINATED at idleExpiresAt, and one kept active at expiresAt (createdAt + maxLifetimeSeconds), whichever comes first, with terminatedAt at that deadline and a termination reason; a command is activity: it moves lastActivityAt and idleExpiresAt forward.",
+    "seed": "rest-v2 › Sandbox; rest-v2 › POST /v2/sandboxes/{id}/exec; sandboxes-overview › Timeouts",
+    "surface": "rest-v2",
+    "check": "clock",
+    "tier": "slow",
+    "source": "observed",
+    "operations": [
+      "createSandbox",
+      "getSandbox",
+      "runSandboxCommand"
+    ]
+  },
+  {
+    "id": "RESTV2-SANDBOX-006",
+    "title": "listSandboxes filters: state=S lists only sandboxes in S; each labels=key=value must match exactly and a sandbox must carry every one given; a label filter without \"=\" or an unknown state → 400 problem.",
+    "seed": "rest-v2 › GET /v2/sandboxes; sandboxes-overview › Labels",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "values": {
+      "invalidFilter": 400
+    },
+    "operations": [
+      "listSandboxes",
+      "createSandbox"
+    ]
+  },
+  {
+    "id": "RESTV2-SANDBOX-007",
+    "title": "runSandboxCommand in a sandbox whose container has started answers 200 {output, error}: [\"echo\", \"hello\"] gives output \"hello\\n\" and error null, [\"false\"] and an unknown command a non-null error; a body without command or with an empty argv → 422; a terminated sandbox → 409 problem.",
+    "seed": "rest-v2 › POST /v2/sandboxes/{id}/exec; rest-v2 › SandboxCommandResult; sandboxes-overview › Known limitations",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "values": {
+      "terminated": 409,
+      "invalidBody": 422
+    },
+    "operations": [
+      "runSandboxCommand",
+      "createSandbox",
+      "terminateSandbox"
+    ]
+  },
+  {
+    "id": "RESTV2-SANDBOX-008",
+    "title": "getSandboxLogs of a sandbox whose container has started answers text/event-stream whose events carry a timestamp id and data {source, line, ts} with source container or system; a terminated sandbox → 409 problem, an unknown id → 404 problem.",
+    "seed": "rest-v2 › GET /v2/sandboxes/{id}/logs; rest-v2 › Problem",
+    "surface": "rest-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed",
+    "values": {
+      "terminated": 409
+    },
+    "operations": [
+      "getSandboxLogs",
+      "createSandbox",
+      "terminateSandbox"
+    ]
+  },
+  {
     "id": "RESTV2-VOLUME-001",
     "title": "REST v2 network volume round trip: createNetworkVolume answers 201 with id, name, size, dataCenter and type (without type, the data centre's primary tier: the first networkVolumeTypes entry of getDataCenter), get and list answer it, PATCH renames and grows it, delete answers 204 and the id is then 404.",
     "seed": "rest-v2 › POST /v2/network-volumes; rest-v2 › PATCH /v2/network-volumes/{id}; rest-v2 › DELETE /v2/network-volumes/{id}; rest-v2 › NetworkVolume; migration-guide › Create bodies",

@@ -21,7 +21,7 @@ interface LogAnswer extends Answer {
 }
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-type LogOp = 'getPodLogs' | 'getWorkerLogs' | 'getEndpointBuildLogs';
+type LogOp = 'getPodLogs' | 'getWorkerLogs' | 'getEndpointBuildLogs' | 'getSandboxLogs';
 
 interface ReadOptions {
   query?: Record<string, string | number>;

@@ -26,7 +26,7 @@ export interface Answer<T = any> {
 
 export interface CallOptions {
   path?: Record<string, string>;
-  query?: Record<string, string | number>;
+  query?: Record<string, string | number | readonly string[]>;
   body?: unknown;
   /** Sent verbatim (malformed JSON, oversized bodies). */
   rawBody?: string;

@@ -105,7 +105,7 @@ export const FAULT_CATCHERS: { readonly [fault in FaultName]: readonly string[] 
   'rest-v2-graphql-secret-invisible': ['RESTV2-SECRET-007'],
   'secret-count-unbounded': ['RESTV2-SECRET-008'],
   // Issue 28: REST v2 sandboxes.
-  'sandbox-created-running': ['RESTV2-SANDBOX-001'],
+  'sandbox-created-running': ['RESTV2-SANDBOX-001', 'RESTV2-SANDBOX-005'],
   'sandbox-both-sources-accepted': ['RESTV2-SANDBOX-002'],
   'sandbox-timeouts-unclamped': ['RESTV2-SANDBOX-003'],
   'sandbox-terminate-not-idempotent': ['RESTV2-SANDBOX-004'],
