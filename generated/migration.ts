@@ -68,7 +68,13 @@ export const migrationMapData: MigrationMap & { operations: Record<MigratedV1Ope
       "listServerlessBilling",
       "listEndpointBilling",
       "listNetworkVolumeBilling",
-      "listClusterBilling"
+      "listClusterBilling",
+      "listSandboxes",
+      "createSandbox",
+      "getSandbox",
+      "terminateSandbox",
+      "runSandboxCommand",
+      "getSandboxLogs"
     ]
   },
   "errors": {

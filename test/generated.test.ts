@@ -23,10 +23,10 @@ describe('generated/', () => {
     }
   });
 
-  it('REST v1 has the 35 operations of the seed table, queue v2 has 12 and REST v2 61 (the 53 public ones, the 3 builds and the 5 account secrets)', () => {
+  it('REST v1 has the 35 operations of the seed table, queue v2 has 12 and REST v2 67 (the 53 public ones, the 3 builds, the 5 account secrets and the 6 sandbox operations)', () => {
     expect(operations.filter((o) => o.surface === 'restV1')).toHaveLength(35);
     expect(operations.filter((o) => o.surface === 'queueV2')).toHaveLength(12);
-    expect(operations.filter((o) => o.surface === 'restV2')).toHaveLength(61);
+    expect(operations.filter((o) => o.surface === 'restV2')).toHaveLength(67);
     const ids = operations.map((o) => `${o.surface}:${o.operationId}`);
     expect(new Set(ids).size).toBe(ids.length);
   });
