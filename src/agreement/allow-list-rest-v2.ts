@@ -40,6 +40,12 @@ export const REST_V2_CONDITIONS = {
   'v2-secrets-full': () => true,
   /** RESTV2-ACTION-002: an action the pod's current status may not allow. */
   'v2-pod-state': () => true,
+  /** RESTV2-SANDBOX-002: both or neither of templateId and imageName. */
+  'v2-sandbox-source': (_q: Query, b: Body) => has(b, 'templateId') === has(b, 'imageName'),
+  /** RESTV2-SANDBOX-002: compute named, which the flavor decides on (vCPUs and memory it offers). */
+  'v2-sandbox-compute-given': (_q: Query, b: Body) => has(b, 'cpuFlavorId') || has(b, 'vcpuCount') || has(b, 'memoryInGb') || has(b, 'dataCenterId'),
+  /** RESTV2-SANDBOX-007/008: the sandbox's container may not have started yet, or the run terminated it. */
+  'v2-sandbox-state': () => true,
 } as const;
 
 export type RestV2Condition = keyof typeof REST_V2_CONDITIONS;
@@ -80,7 +86,13 @@ export const REST_V2_ALLOWED_REFUSALS: readonly RefusalEntry<CommonCondition | R
     errorPath: ['include', ...AVAILABILITY_FILTERS].map((name) => `/query/${name}`), exact: true },
   { rule: 'RESTV2-BILLING-002', surface: 'restV2', status: 400, when: 'v2-billing-window', errorPath: ['/query/startTime', '/query/endTime', '/query/lastN', '/query/bucketSize'], exact: true,
     operations: ['listBilling', 'listPodBilling', 'listServerlessBilling', 'listEndpointBilling', 'listNetworkVolumeBilling', 'listClusterBilling'] },
+  { rule: 'RESTV2-SANDBOX-004', surface: 'restV2', status: 404, when: 'unknown-reference', operations: ['getSandbox', 'terminateSandbox', 'runSandboxCommand', 'getSandboxLogs'] },
+  { rule: 'RESTV2-SANDBOX-002', surface: 'restV2', status: 422, when: 'unknown-reference', operations: ['createSandbox'], errorPath: ['/body/templateId', '/body/cpuFlavorId', '/body/dataCenterId'] },
+  { rule: 'RESTV2-SANDBOX-002', surface: 'restV2', status: 400, when: 'v2-sandbox-source', operations: ['createSandbox'], errorPath: ['/body/templateId', '/body/imageName'] },
+  { rule: 'RESTV2-SANDBOX-002', surface: 'restV2', status: 422, when: 'v2-sandbox-compute-given', operations: ['createSandbox'], errorPath: ['/body/cpuFlavorId', '/body/vcpuCount', '/body/memoryInGb', '/body/dataCenterId'] },
   // Stored state.
+  { rule: 'RESTV2-SANDBOX-007', surface: 'restV2', status: 409, when: 'v2-sandbox-state', operations: ['runSandboxCommand'] },
+  { rule: 'RESTV2-SANDBOX-008', surface: 'restV2', status: 409, when: 'v2-sandbox-state', operations: ['getSandboxLogs'] },
   { rule: 'RESTV2-ACTION-002', surface: 'restV2', status: 409, when: 'v2-pod-state', operations: ['podAction'] },
   { rule: 'RESTV2-VOLUME-002', surface: 'restV2', status: 400, when: 'size-given', operations: ['updateNetworkVolume'], errorPath: '/body/size' },
   // Names that must be unique.

@@ -7,7 +7,7 @@ import type { ResourceKind, Role } from './references.js';
 import type { Answer, Transport } from './transport.js';
 
 export type RestV2Kind = Extract<ResourceKind, `v2${string}` | 'gpuType' | 'gpuTypeSpare' | 'gpuPool' | 'cpuType' | 'dataCenter' | 'cudaVersion'>;
-type Creatable = 'v2pod' | 'v2cluster' | 'v2endpoint' | 'v2template' | 'v2networkVolume' | 'v2registry' | 'v2delegation' | 'v2secret';
+type Creatable = 'v2pod' | 'v2cluster' | 'v2endpoint' | 'v2template' | 'v2networkVolume' | 'v2registry' | 'v2delegation' | 'v2secret' | 'v2sandbox';
 
 const COLLECTION: Record<Creatable, string> = {
   v2pod: '/pods',
@@ -18,12 +18,16 @@ const COLLECTION: Record<Creatable, string> = {
   v2registry: '/registries',
   v2delegation: '/registries/delegations',
   v2secret: '/account/secrets',
+  v2sandbox: '/sandboxes',
 };
-/** Users before what they use: pods and clusters before volumes, endpoints before templates. */
-const DELETE_ORDER: Creatable[] = ['v2pod', 'v2cluster', 'v2endpoint', 'v2template', 'v2networkVolume', 'v2registry', 'v2delegation', 'v2secret'];
+/** Users before what they use: sandboxes, pods and clusters before volumes, endpoints before templates. */
+const DELETE_ORDER: Creatable[] = ['v2sandbox', 'v2pod', 'v2cluster', 'v2endpoint', 'v2template', 'v2networkVolume', 'v2registry', 'v2delegation', 'v2secret'];
 const WORKER_POLLS = 60;
-/** Mock time a new pod needs to be RUNNING (RESTV2-ACTION-001: 2 s to provision, then starting), with room. */
-const PROVISION_MS = 10_000;
+/**
+ * Mock time a new pod needs to be RUNNING (RESTV2-ACTION-001: 2 s to provision, then starting) and a new
+ * sandbox's container to accept commands (5 s CREATING, then 10 s), with room.
+ */
+const PROVISION_MS = 16_000;
 
 export interface RestV2FixtureOptions {
   workerImage: string;
@@ -45,7 +49,7 @@ export class RestV2Fixtures {
     if (keys.status === 200) this.sshKeys = (keys.body as { keys?: unknown[] }).keys ?? [];
     await this.catalogue();
     for (const role of ['fixture', 'scratch'] as const) {
-      for (const kind of ['v2registry', 'v2template', 'v2networkVolume', 'v2pod', 'v2cluster', 'v2endpoint', 'v2delegation'] as const) {
+      for (const kind of ['v2registry', 'v2template', 'v2networkVolume', 'v2pod', 'v2cluster', 'v2endpoint', 'v2delegation', 'v2sandbox'] as const) {
         this.ids.set(`${kind}:${role}`, await this.create(kind));
       }
     }
@@ -141,6 +145,8 @@ export class RestV2Fixtures {
         this.options.secret(value);
         return { name: name.replace(/[^A-Za-z0-9_.\-/]/g, '_').replace(/^[^A-Za-z_]/, 's'), value };
       },
+      // The public image of the sandbox pages; terminated by the cleanup (a terminated sandbox stays readable).
+      v2sandbox: () => ({ name, imageName: 'python:3.12-slim' }),
       v2delegation: () => {
         const account = String(100_000_000_000 + (randomBytes(4).readUInt32BE() % 899_999_999_999));
         return { resource: `arn:aws:ecr:us-east-2:${account}:repository/agree/${name.toLowerCase()}-${++this.counter}` };

@@ -5,7 +5,7 @@ import type { OperationModel } from './spec-model.js';
 
 export type ResourceKind = 'pod' | 'endpoint' | 'template' | 'templateName' | 'networkVolume' | 'registryAuth' | 'job' | 'secret'
   // REST v2 resources (created through REST v2) and what its catalogue lists.
-  | 'v2pod' | 'v2cluster' | 'v2endpoint' | 'v2template' | 'v2networkVolume' | 'v2registry' | 'v2delegation' | 'v2secret' | 'v2worker'
+  | 'v2pod' | 'v2cluster' | 'v2endpoint' | 'v2template' | 'v2networkVolume' | 'v2registry' | 'v2delegation' | 'v2secret' | 'v2worker' | 'v2sandbox'
   | 'gpuType' | 'gpuTypeSpare' | 'gpuPool' | 'cpuType' | 'dataCenter' | 'cudaVersion';
 export type Role = 'fixture' | 'scratch' | 'fresh';
 
@@ -36,6 +36,7 @@ const V2_PATH_KINDS: [prefix: string, kind: ResourceKind][] = [
   ['/templates/', 'v2template'],
   ['/network-volumes/', 'v2networkVolume'],
   ['/registries/', 'v2registry'],
+  ['/sandboxes/', 'v2sandbox'],
   ['/catalog/gpus/', 'gpuType'],
   ['/catalog/cpus/', 'cpuType'],
   ['/catalog/datacenters/', 'dataCenter'],
@@ -59,6 +60,9 @@ const V2_BODY_REFERENCES: Record<string, ResourceKind> = {
   'cpu[].id': 'cpuType',
   dataCenterIds: 'dataCenter',
   dataCenter: 'dataCenter',
+  // createSandbox: a listed CPU flavor and data centre (a random name is 422, RESTV2-SANDBOX-002).
+  cpuFlavorId: 'cpuType',
+  dataCenterId: 'dataCenter',
 };
 
 /** Catalogue entries are only ever read: every request names the same listed one. */
