@@ -4704,7 +4704,7 @@ export const rules = [
   },
   {
     "id": "RESTV2-SANDBOX-007",
-    "title": "runSandboxCommand in a sandbox whose container has started answers 200 {output, error}: [\"echo\", \"hello\"] gives output \"hello\\n\" and error null, [\"false\"] and an unknown command a non-null error; a body without command or with an empty argv → 422; a terminated sandbox → 409 problem.",
+    "title": "runSandboxCommand in a sandbox whose container has started answers 200 {output, error}: [\"echo\", \"hello\"] gives output \"hello\\n\" and error null, [\"false\"] and an unknown command a non-null error; a body without command or with an empty argv → 422; a terminated sandbox → 409 problem, an unknown id → 404 problem.",
     "seed": "rest-v2 › POST /v2/sandboxes/{id}/exec; rest-v2 › SandboxCommandResult; sandboxes-overview › Known limitations",
     "surface": "rest-v2",
     "check": "black-box",
