@@ -31,6 +31,8 @@ export interface FixtureOptions {
 export class Fixtures {
   readonly tag = randomBytes(3).toString('hex');
   private counter = 0;
+  /** Which fixture job the next job placeholder gets (apart from the name counter, so new fixtures do not move it). */
+  private jobTurn = 0;
   private readonly created = new Map<Creatable, Set<string>>();
   private readonly fixture = new Map<ResourceKind, string>();
   private readonly scratch = new Map<ResourceKind, string>();
@@ -171,7 +173,7 @@ export class Fixtures {
       if (!this.v2) throw new Error(`a REST v2 ${kind} was asked for, but the target has no REST v2`);
       return this.v2.idOf(kind, role);
     }
-    if (kind === 'job') return this.jobs[this.counter++ % this.jobs.length]!;
+    if (kind === 'job') return this.jobs[this.jobTurn++ % this.jobs.length]!;
     if (kind === 'templateName') return this.templateNames.get(await this.create('template'))!;
     if (role === 'fresh') return this.create(kind);
     const id = (role === 'scratch' ? this.scratch : this.fixture).get(kind);
