@@ -4,7 +4,7 @@
 import { MatchersV3 } from '@pact-foundation/pact';
 import { rfc3339 } from './consumer.js';
 import { NAMES } from '../../src/pact/state-names.js';
-import { GRAPHQL_TEMPLATE, V2_GPU, V2_REGISTRY, V2_SECRET, V2_TEMPLATE, V2_VOLUME } from '../../src/pact/rest-v2-fixtures.js';
+import { GRAPHQL_TEMPLATE, V2_GPU, V2_REGISTRY, V2_SANDBOX, V2_SECRET, V2_TEMPLATE, V2_VOLUME } from '../../src/pact/rest-v2-fixtures.js';
 
 const { like, eachLike, integer, number, boolean, regex } = MatchersV3;
 
@@ -15,6 +15,7 @@ export const V2_IDS = {
   networkVolume: 'agv6w2qcg7',
   registry: 'clzdaifot0001l90809257ynb',
   secret: '2q9m7x4cavgd',
+  sandbox: '7h3sbx91kq',
 } as const;
 
 /** A pod template as the states and the creation interaction make it (`disk` may be updated). */
@@ -138,4 +139,24 @@ export const v2Billing = () => ({
     recordCount: integer(1),
     totals: amounts(),
   },
+});
+
+/** A sandbox just created from V2_SANDBOX: CREATING (or already RUNNING), the values the consumer sent. */
+export const v2Sandbox = () => ({
+  id: like(V2_IDS.sandbox),
+  name: V2_SANDBOX.name,
+  state: regex('^(CREATING|RUNNING)$', 'CREATING'),
+  templateId: null,
+  imageName: V2_SANDBOX.imageName,
+  cpuFlavorId: like('cpu3c'),
+  idleTimeoutSeconds: V2_SANDBOX.idleTimeoutSeconds,
+  maxLifetimeSeconds: integer(3600),
+  lastActivityAt: rfc3339(),
+  idleExpiresAt: rfc3339(),
+  expiresAt: rfc3339(),
+  labels: { ...V2_SANDBOX.labels },
+  terminationReason: null,
+  terminatedAt: null,
+  createdAt: rfc3339(),
+  updatedAt: rfc3339(),
 });

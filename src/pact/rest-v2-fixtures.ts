@@ -37,3 +37,6 @@ export const V2_SECRET = { name: NAMES.v2Secret, value: 'pact-secret-value', des
 
 /** An SSH public key made up for the pacts (not a real key pair). */
 export const PACT_SSH_KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPactPactPactPactPactPactPactPactPactPactPact pact@compute-contract';
+
+/** The sandbox the creation interaction asks for (terminated by the state's teardown: sandboxes bill per second). */
+export const V2_SANDBOX = { name: NAMES.v2Sandbox, imageName: 'python:3.12-slim', idleTimeoutSeconds: 300, labels: { pact: 'v2' } } as const;

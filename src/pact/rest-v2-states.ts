@@ -48,6 +48,8 @@ export function createRestV2StateHandlers(world: ProviderWorld, state: StateFact
     volume: () => removeNamed(() => v2().networkVolumes.list(), (id) => v2().networkVolumes.delete(id), NAMES.v2Volume),
     registry: () => removeNamed(() => v2().registries.list(), (id) => v2().registries.delete(id), NAMES.v2Registry),
     secret: () => removeNamed(() => v2().account.secrets.list({ name: NAMES.v2Secret }), (id) => v2().account.secrets.delete(id), NAMES.v2Secret),
+    // Live sandboxes only (the list leaves terminated ones out); terminating is final and safe to repeat.
+    sandbox: () => removeNamed(() => v2().sandboxes.list(), (id) => v2().sandboxes.terminate(id), NAMES.v2Sandbox),
   };
   /** A state where an interaction creates `kind` by name: nothing of that name before, removed after. */
   const nameFree = (remove: () => Promise<void>) =>
@@ -71,6 +73,7 @@ export function createRestV2StateHandlers(world: ProviderWorld, state: StateFact
 
   return {
     [STATES.v2TemplateNameFree]: nameFree(removers.template),
+    [STATES.v2SandboxNameFree]: nameFree(removers.sandbox),
     [STATES.v2TemplateExists]: state(async () => {
       await removers.template();
       const template = await v2().templates.create({ ...V2_TEMPLATE, ports: [...V2_TEMPLATE.ports], env: { ...V2_TEMPLATE.env } });

@@ -39,6 +39,7 @@ export const STATES = {
   v2SecretNameFree: 'no account secret is named pact-v2-secret',
   v2SshKeyPresent: 'the account holds the pact SSH key',
   v2QuotaUsedUp: 'the REST v2 minute quota of the key is used up',
+  v2SandboxNameFree: 'no live sandbox is named pact-v2-sandbox',
 } as const;
 
 export type StateName = (typeof STATES)[keyof typeof STATES];
@@ -77,6 +78,7 @@ export const STATE_VALUES: Record<StateName, readonly string[]> = {
   [STATES.v2SecretNameFree]: [],
   [STATES.v2SshKeyPresent]: [],
   [STATES.v2QuotaUsedUp]: [],
+  [STATES.v2SandboxNameFree]: [],
 };
 
 /** Fixed names the interactions and handlers agree on. */
@@ -94,4 +96,5 @@ export const NAMES = {
   v2Volume: 'pact-v2-volume',
   v2Registry: 'pact-v2-registry',
   v2Secret: 'pact-v2-secret',
+  v2Sandbox: 'pact-v2-sandbox',
 } as const;

@@ -24,7 +24,7 @@ const concrete = (path: string) => path.replace(/\{[^}]+\}/g, 'x1');
 
 describe('which surface a /v2 path names', () => {
   it('the collections are the first segments after /v2 of the REST v2 paths, as the queue spec excludes them', () => {
-    expect([...REST_V2_COLLECTIONS].sort()).toEqual(['account', 'billing', 'catalog', 'clusters', 'network-volumes', 'pods', 'registries', 'serverless', 'templates']);
+    expect([...REST_V2_COLLECTIONS].sort()).toEqual(['account', 'billing', 'catalog', 'clusters', 'network-volumes', 'pods', 'registries', 'sandboxes', 'serverless', 'templates']);
     expect(queueSpec.servers[0]!.variables.endpointId['x-endpoint-id-excludes']).toEqual([...REST_V2_COLLECTIONS].sort());
   });
 

@@ -44,7 +44,7 @@ describe('pact ↔ spec: the committed pacts', () => {
   it('covers every REST v2 resource family but clusters', () => {
     const tagOf = (id: string | undefined) => operations.find((o) => o.surface === 'restV2' && `restV2:${o.operationId}` === id)?.tag;
     const tags = new Set([...matched('restV2')].map(tagOf));
-    expect([...tags].sort()).toEqual(['account', 'billing', 'catalog', 'network-volumes', 'pods', 'registries', 'serverless', 'templates']);
+    expect([...tags].sort()).toEqual(['account', 'billing', 'catalog', 'network-volumes', 'pods', 'registries', 'sandboxes', 'serverless', 'templates']);
     for (const op of ['createPod', 'getPod', 'podAction', 'createEndpoint', 'getEndpoint', 'createRegistry', 'listRegistries', 'createNetworkVolume']) {
       expect(matched('restV2')).toContain(`restV2:${op}`);
     }
