@@ -6,6 +6,7 @@
 // container change replaces (one release per change) and deleteEndpoint deletes with the endpoint.
 import type { MockCore } from '../core.js';
 import { resourceId } from '../state/ids.js';
+import { mapInSlices, whenReady } from '../turns.js';
 import type { EndpointRecord, TemplateRecord } from '../types.js';
 import {
   DEFAULT_CPU_FLAVOR, V2_ENDPOINT_DEFAULTS, cpuFields, gpuFields, isRefusal, renderEndpointV2, settingFields, workersRefusal, type Refusal,
@@ -163,7 +164,8 @@ function deleteEndpoint(core: MockCore, id: string): V2Reply {
 }
 
 export const serverlessHandlers: Record<string, V2Handler> = {
-  listEndpoints: (core) => json(200, { endpoints: [...core.store.endpoints.values()].map((e) => renderEndpointV2(core, e)) }),
+  // Built a slice per turn (turns.ts): an account has no maximum size.
+  listEndpoints: (core) => whenReady(mapInSlices([...core.store.endpoints.values()], (e) => renderEndpointV2(core, e)), (endpoints) => json(200, { endpoints })),
   createEndpoint,
   getEndpoint: (core, { params }) => {
     const endpoint = core.store.endpoints.get(params['id']!);

@@ -3,6 +3,7 @@
 // dockerStartCmd → args, volumeInGb/volumeMountPath → mounts.persistent). v2-only fields are stored beside.
 import type { MockCore } from '../core.js';
 import type { Failure } from '../state/store.js';
+import { mapInSlices, whenReady } from '../turns.js';
 import type { TemplateRecord } from '../types.js';
 import { problem } from './problem.js';
 import { argsFromWords, copyPresent, fromResult, renameErrorPaths, wordsFromArgs, type Body } from './shared.js';
@@ -67,12 +68,11 @@ function storeFields(body: Body): Body | Failure {
 const isFailure = (v: Body | Failure): v is Failure => (v as Failure).ok === false;
 const refusal = (f: Failure): number => (f.unknownReference ? 422 : f.status);
 
-const listTemplates: V2Handler = (core) => {
-  const templates = [...core.store.templates.values()]
-    .filter((t) => !core.options.faults.has('rest-v2-v1-template-invisible') || t['createdThrough'] === 'restV2')
-    .map(renderTemplateV2);
-  return json(200, core.options.faults.has('rest-v2-list-not-wrapped') ? templates : { templates });
-};
+// Built a slice per turn (turns.ts): an account has no maximum size.
+const listTemplates: V2Handler = (core) => whenReady(
+  mapInSlices([...core.store.templates.values()].filter((t) => !core.options.faults.has('rest-v2-v1-template-invisible') || t['createdThrough'] === 'restV2'), renderTemplateV2),
+  (templates) => json(200, core.options.faults.has('rest-v2-list-not-wrapped') ? templates : { templates }),
+);
 
 const createTemplate: V2Handler = (core, { body }) => {
   const fields = storeFields(body as Body);

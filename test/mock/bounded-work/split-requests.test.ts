@@ -153,16 +153,22 @@ describe('bounded work: the worst request each operation allows is split across 
   });
 
   it('lists of an account longer than VIEWS_PER_TURN are built in slices (REST v1, REST v2, GraphQL)', async () => {
-    for (let i = 0; i < VIEWS_PER_TURN + 50; i++) expect(h.mock.core.store.createPod({ name: `many-${i}`, imageName: 'repo/app:1' }).ok).toBe(true);
-    const total = h.mock.core.store.pods.size;
-    for (const [name, request, count] of [
-      ['/v1/pods', get(`${h.mock.restV1Url}/pods`), (b: string) => (JSON.parse(b) as unknown[]).length],
-      ['/v2/pods', get(`${h.mock.url}/v2/pods`), (b: string) => (JSON.parse(b) as { pods: unknown[] }).pods.length],
-      ['graphql myself.pods', post(`${h.mock.graphqlUrl}`, JSON.stringify({ query: '{ myself { pods { id } } }' })), (b: string) => (JSON.parse(b) as { data: { myself: { pods: unknown[] } } }).data.myself.pods.length],
-    ] as const) {
+    const store = h.mock.core.store;
+    for (let i = 0; i < VIEWS_PER_TURN + 50; i++) {
+      expect(store.createPod({ name: `many-${i}`, imageName: 'repo/app:1' }).ok).toBe(true);
+      expect(store.saveTemplate({ name: `many-${i}`, imageName: 'repo/app:1' }).ok).toBe(true);
+    }
+    const cases: [string, () => Promise<Response>, (body: string) => number, number][] = [
+      ['/v1/pods', get(`${h.mock.restV1Url}/pods`), (b) => (JSON.parse(b) as unknown[]).length, store.pods.size],
+      ['/v1/templates', get(`${h.mock.restV1Url}/templates?includeEndpointBoundTemplates=true`), (b) => (JSON.parse(b) as unknown[]).length, store.templates.size],
+      ['/v2/pods', get(`${h.mock.url}/v2/pods`), (b) => (JSON.parse(b) as { pods: unknown[] }).pods.length, store.pods.size],
+      ['/v2/templates', get(`${h.mock.url}/v2/templates`), (b) => (JSON.parse(b) as { templates: unknown[] }).templates.length, store.templates.size],
+      ['graphql myself.pods', post(h.mock.graphqlUrl, JSON.stringify({ query: '{ myself { pods { id } } }' })), (b) => (JSON.parse(b) as { data: { myself: { pods: unknown[] } } }).data.myself.pods.length, store.pods.size],
+    ];
+    for (const [name, request, count, expected] of cases) {
       const run = await whileWorstRuns(request);
       expect(run.status, name).toBe(200);
-      expect(count(run.body), name).toBe(total);
+      expect(count(run.body), name).toBe(expected);
       expect(run.turns, name).toBeGreaterThanOrEqual(1);
     }
   });
