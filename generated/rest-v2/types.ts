@@ -4761,6 +4761,7 @@ export interface components {
         /** @description The account's secrets (metadata only), oldest first; at most 100 (the per-account maximum), so there are no pages. */
         ListSecretsResponse: {
             /**
+             * @description At most 100, the most one account may hold (createSecret refuses the 101st with 400).
              * @example [
              *       {
              *         "id": "2q9m7x4cavgd",
