@@ -58,7 +58,7 @@ function judgeSecrets(exchange: Exchange, url: URL, book: SecretBook, options: J
     const request = parseBody(exchange.requestBody);
     book.learnRequest(exchange.requestHeaders, url.searchParams, request?.ok ? request.value : undefined);
   }
-  for (const kind of book.kinds()) out.checked.push(RULE.leak(kind));
+  for (const kind of book.kinds()) out.checked.push(RULE.leak(kind, out.surface));
   const bodyLeaks = options.responseLeaks?.() ?? book.find(exchange.responseBody.bytes).map((kind): Leak => ({ kind, where: 'body' }));
   for (const leak of bodyLeaks.concat(headerLeaks(book, exchange.responseHeaders))) {
     let where: string;
@@ -67,7 +67,7 @@ function judgeSecrets(exchange: Exchange, url: URL, book: SecretBook, options: J
       const pointer = book.valuesOf(leak.kind).map((v) => pointerOf(parsed, v)).find(Boolean);
       where = pointer ? `at ${pointer}` : 'in the body';
     } else where = `in header ${leak.where.header}`;
-    out.violations.push(violation(RULE.leak(leak.kind), out.surface ?? '-', out.operationId, `secret leaked: ${what} answered ${exchange.status} containing the ${leak.kind} ${where}`));
+    out.violations.push(violation(RULE.leak(leak.kind, out.surface), out.surface ?? '-', out.operationId, `secret leaked: ${what} answered ${exchange.status} containing the ${leak.kind} ${where}`));
   }
 }
 

@@ -18,7 +18,7 @@ function firstKnown(...ids: string[]): string {
 
 export const RULE: {
   unauthenticated(surface: string): string;
-  leak(kind: SecretKind): string;
+  leak(kind: SecretKind, surface?: string): string;
   errorBody(surface: string): string;
   header(name: string, status: number, surface: string): string;
   answer(requestValid: boolean | undefined): string;
@@ -29,8 +29,11 @@ export const RULE: {
   unauthenticated: (surface: string) =>
     surface === 'restV1' ? 'AUTH-001' : surface === 'queueV2' ? 'AUTH-004' : surface === 'graphql' ? 'GQL-AUTH-002' : firstKnown('RESTV2-AUTH-001', 'AUTH-001'),
   /** A secret the client sent appears in an answer. */
-  leak: (kind: SecretKind) =>
-    kind === 'registry password' ? 'SECRET-001' : kind === 'secret value' ? 'SECRET-002' : kind === 's3 accessSecret' ? 'SECRET-003' : 'AUTH-006',
+  leak: (kind: SecretKind, surface?: string) =>
+    kind === 'registry password' ? 'SECRET-001'
+      // A secret value in a REST v2 answer: that surface's own rule (GraphQL's SECRET-002 where the catalogue lacks it).
+      : kind === 'secret value' ? (surface === 'restV2' ? firstKnown('RESTV2-SECRET-002', 'SECRET-002') : 'SECRET-002')
+        : kind === 's3 accessSecret' ? 'SECRET-003' : 'AUTH-006',
   /** An error answer (4xx, 5xx) whose body is not the surface's error shape. */
   errorBody: (surface: string) =>
     surface === 'restV1' ? 'REST-ERROR-001' : surface === 'queueV2' ? 'QUEUE-ERROR-003' : surface === 'graphql' ? 'GQL-ERROR-001' : firstKnown('RESTV2-ERROR-001', 'AGREE-VALID-001'),
@@ -66,6 +69,7 @@ export function judgedRuleIds(): string[] {
     ids.add(RULE.errorBody(surface));
   }
   for (const kind of ['API key', 'registry password', 'secret value', 's3 accessSecret']) ids.add(RULE.leak(kind));
+  ids.add(RULE.leak('secret value', 'restV2'));
   for (const surface of ['restV1', 'queueV2', 'restV2']) {
     ids.add(RULE.header('retry-after', 429, surface));
     ids.add(RULE.methodNotAllowed(surface));

@@ -17,7 +17,8 @@ export interface Leak {
   where: 'body' | { header: string };
 }
 
-const KIND_OF_FIELD: Record<string, SecretKind> = { password: 'registry password', accessSecret: 's3 accessSecret' };
+/** REST v2 createSecret/updateSecret `value` (x-secret) is the same kind as GraphQL secretCreate's. */
+const KIND_OF_FIELD: Record<string, SecretKind> = { password: 'registry password', accessSecret: 's3 accessSecret', value: 'secret value' };
 
 interface Needle { text: string; bytes: Buffer; kind: SecretKind }
 

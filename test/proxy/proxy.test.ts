@@ -2,6 +2,7 @@
 // between a client and scripted upstreams that break single rules.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGraphqlClient, createQueueClient, createRestClient, AuthenticationError, GraphQLResponseError } from '../../src/clients/index.js';
+import { createRestV2Client } from '../../src/clients/rest-v2/index.js';
 import { startMock, type FaultName, type RunningMock } from '../../src/mock/index.js';
 import { MAX_CAPTURED_BODY_BYTES, startProxy, type RunningProxy, type TrafficReport } from '../../src/proxy/index.js';
 import { json, startUpstream, type Upstream } from './harness.js';
@@ -85,6 +86,18 @@ describe('validating proxy', () => {
     expect(report.violations).toEqual([]);
     expect(report.operations.map((o) => `${o.surface} ${o.operationId} ${o.exchanges}`).sort()).toEqual(['restV2 PUT /v2/templates 1', 'restV2 createTemplate 1', 'restV2 listTemplates 2']);
     expect(report.rules.filter((r) => r.checked > 0).map((r) => r.ruleId)).toEqual(expect.arrayContaining(['RESTV2-AUTH-001', 'RESTV2-ERROR-001', 'RESTV2-HTTP-001']));
+  });
+
+  it('upstream returning a REST v2 secret value (mock fault secret-value-returned) → RESTV2-SECRET-002; without the fault none', async () => {
+    for (const faults of [['secret-value-returned'], []] as FaultName[][]) {
+      const { proxy } = await mockBehindProxy(faults);
+      const v2 = createRestV2Client({ baseUrl: proxy.url, apiKey: KEY });
+      await v2.account.secrets.create({ name: 'hf-token', value: 'leaky-secret-value-1' }).catch(() => undefined);
+      const report = proxy.report();
+      const leaks = report.violations.filter((v) => v.ruleId === 'RESTV2-SECRET-002').map((v) => v.operationId);
+      expect(leaks, faults.join() || 'no fault').toEqual(faults.length > 0 ? ['createSecret'] : []);
+      expect(JSON.stringify(report)).not.toContain('leaky-secret-value-1');
+    }
   });
 
   it('upstream echoing the registry password (mock fault password-echoed) → SECRET-001 at level must', async () => {
