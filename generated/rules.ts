@@ -3578,7 +3578,7 @@ export const rules = [
   },
   {
     "id": "RESTV2-ERROR-002",
-    "title": "A REST v2 body that breaks its schema (unknown property, wrong type, missing required property) is answered 422 whose errors name each failing path, a body that is not JSON 400, and neither stores anything.",
+    "title": "A REST v2 body that breaks its schema (unknown property, wrong type, missing required property) is answered 422 (or the status its operation states in x-invalid-body-status: 400 for createSandbox) whose errors name each failing path, a body that is not JSON 400, and neither stores anything.",
     "seed": "rest-v2 › UnprocessableEntity; rest-v2 › BadRequest; migration-guide › Errors",
     "surface": "rest-v2",
     "check": "black-box",
