@@ -52,6 +52,8 @@ const chosen = new Map<string, { c: RequestCase; kind: ProbeKind } | null>();
 const MOVING = new Set([
   'status', 'desiredStatus', 'actions', 'runtime', 'startedAt', 'lastStartedAt', 'cost', 'uptimeSeconds', 'uptimeInSeconds', 'costPerHr',
   'lastStatusChange', 'workers', 'byStatus', 'sshEndpoint', 'publicIp', 'portMappings',
+  // REST v2 pod `ssh` follows the status (proxy and direct are null until the pod runs).
+  'ssh',
 ]);
 
 const worlds = new WeakMap<object, Promise<World>>();
