@@ -107,8 +107,8 @@ async function writeMembers(value: object, write: (text: string) => void, owner:
 /** Whether `body` is too large to serialise in one turn. */
 export const needsTurns = (body: unknown): boolean => jsonNodes(body, JSON_NODES_PER_TURN) > JSON_NODES_PER_TURN;
 
-/** Writes `body` as a JSON answer a slice per turn (chunked transfer), then ends `res`. */
-export async function sendJsonInTurns(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | number> = {}): Promise<void> {
+/** Writes `body` as a JSON answer a slice per turn (chunked transfer), then ends `res`; `owner` is the work its turns belong to. */
+export async function sendJsonInTurns(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | number> = {}, owner: object = res): Promise<void> {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   if (res.req.method === 'HEAD') return void res.end();
   let pending = '';
@@ -118,7 +118,7 @@ export async function sendJsonInTurns(res: ServerResponse, status: number, body:
       res.write(pending);
       pending = '';
     }
-  }, res);
+  }, owner);
   res.end(pending);
 }
 

@@ -14,7 +14,7 @@ import type { MockCore } from '../core.js';
 import { sendJson } from '../http.js';
 import type { FaultName } from '../options.js';
 import { abandonTurns, nextTurn } from '../turns.js';
-import { writeJsonInTurns } from '../json-in-turns.js';
+import { sendJsonInTurns } from '../json-in-turns.js';
 
 export type GraphqlGate =
   /** Go on: validate and execute `document`, then answer `refusalAfter(result)` instead when it gives one. */
@@ -143,14 +143,6 @@ function recordsOf(document: DocumentNode): number {
  */
 export async function sendAnswer(res: ServerResponse, document: DocumentNode, answer: unknown): Promise<void> {
   if (recordsOf(document) <= LIST_CHUNK) return sendJson(res, 200, answer);
-  res.writeHead(200, { 'content-type': 'application/json' });
-  let pending = '';
-  await writeJsonInTurns(answer, (text) => {
-    pending += text;
-    if (pending.length >= 64 * 1024) {
-      res.write(pending);
-      pending = '';
-    }
-  }, document);
-  res.end(pending);
+  // The document owns the turns, as its resolvers' slices do.
+  return sendJsonInTurns(res, 200, answer, {}, document);
 }
