@@ -111,6 +111,7 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
     onTerminal: (job) => webhooks.jobFinished(job),
     workers,
     fleet: input.fleet && new Fleet(input.fleet, () => options.jobDurationMs),
+    keepJsonTexts: options.stateFile !== undefined,
   });
   const rateLimiter = new RateLimiter(clock, mockRateLimitPolicy.windowMs, options.rateLimitFactor);
   const restV2Quota = new QuotaWindows(clock, options.rateLimitFactor);

@@ -12,6 +12,7 @@ import type { WorkerPlan, WorkerRegistry } from '../simulated-workers/registry.j
 import type { Fleet } from '../simulated-workers/fleet.js';
 import { EndpointJobs } from './endpoint-jobs.js';
 import { JobWaiters } from './waiters.js';
+import { rememberJsonText } from '../json-text-cache.js';
 import type { EndpointConfig } from './workers.js';
 
 export type { EndpointConfig } from './workers.js';
@@ -35,6 +36,8 @@ export interface EngineDeps {
   workers?: WorkerRegistry;
   /** Seeded randomness of the default worker (duration, failures, cold start); none = fixed duration. */
   fleet?: Fleet;
+  /** --state: a large output's JSON text is kept with it for the journal (json-text-cache.ts). */
+  keepJsonTexts?: boolean;
 }
 
 export interface Submission {
@@ -465,12 +468,13 @@ export class JobEngine {
     }
   }
 
-  private finish(ep: EndpointJobs, job: Job, status: JobStatus, result: { output?: unknown; error?: unknown }): void {
+  private finish(ep: EndpointJobs, job: Job, status: JobStatus, result: { output?: unknown; error?: unknown; outputText?: string }): void {
     const now = this.deps.clock.now();
     ep.setStatus(job, status);
     job.finishedAt = now;
     if (job.startedAt !== undefined) job.executionTime = now - job.startedAt;
     if (result.output !== undefined) job.output = result.output;
+    if (result.outputText !== undefined && this.deps.keepJsonTexts) rememberJsonText(result.output, result.outputText);
     if (result.error !== undefined) job.error = typeof result.error === 'string' ? result.error : JSON.stringify(result.error);
     this.jobs.touch(job.id);
     // Once terminal, result retention governs how long the record stays (independently of ttl).

@@ -2,6 +2,8 @@
 import { error, type Handler, type MockCore, type Reply, type RequestContext } from '../core.js';
 import type { Submission } from '../jobs/engine.js';
 import { renderJob } from '../jobs/render.js';
+import { needsTurns, writeJsonInTurns } from '../json-in-turns.js';
+import { rememberJsonText } from '../json-text-cache.js';
 import { jobCeilingFailure } from '../state/capacity.js';
 import type { Job } from '../types.js';
 import { answerOpenAiGet, answerOpenAiPost } from '../simulated-workers/openai/route.js';
@@ -36,6 +38,27 @@ function refusedSubmission(core: MockCore, endpointId: string): Reply | undefine
   return { ...error(refused.status, refused.message), headers: { 'retry-after': String(refused.retryAfterSeconds) } };
 }
 
+/**
+ * Submits the job unless a ceiling refuses it, then answers. With --state a large input is first written out
+ * a slice per turn and remembered as text, so the journal records the job without serialising the input again
+ * in one turn (json-text-cache.ts); the ceilings are checked again after those turns.
+ */
+function submitAndAnswer(
+  core: MockCore, endpointId: string, kind: Job['kind'], body: unknown, answer: (job: Job) => Reply | Promise<Reply>,
+): Reply | Promise<Reply> {
+  const refused = refusedSubmission(core, endpointId);
+  if (refused) return refused;
+  const s = submission(body);
+  if (core.options.stateFile === undefined || !needsTurns(s.input)) return answer(core.engine.submit(endpointId, kind, s));
+  const pieces: string[] = [];
+  return writeJsonInTurns(s.input, (text) => pieces.push(text), s).then(() => {
+    const refusedNow = refusedSubmission(core, endpointId);
+    if (refusedNow) return refusedNow;
+    rememberJsonText(s.input, pieces.join(''));
+    return answer(core.engine.submit(endpointId, kind, s));
+  });
+}
+
 async function waitAndRender(core: MockCore, job: Job, ms: number): Promise<Reply> {
   const final = await core.engine.waitFor(job, ms);
   if (!final) return error(404, 'job was deleted while waiting (ttl expired)');
@@ -44,18 +67,8 @@ async function waitAndRender(core: MockCore, job: Job, ms: number): Promise<Repl
 }
 
 export const queueHandlers: Record<string, Handler> = {
-  runJob: (core, ctx) => {
-    const refused = refusedSubmission(core, ctx.params['endpointId']!);
-    if (refused) return refused;
-    const job = core.engine.submit(ctx.params['endpointId']!, 'run', submission(ctx.body));
-    return { status: 200, body: { id: job.id, status: job.status } };
-  },
-  runJobSync: (core, ctx) => {
-    const refused = refusedSubmission(core, ctx.params['endpointId']!);
-    if (refused) return refused;
-    const job = core.engine.submit(ctx.params['endpointId']!, 'runsync', submission(ctx.body));
-    return waitAndRender(core, job, waitMs(ctx));
-  },
+  runJob: (core, ctx) => submitAndAnswer(core, ctx.params['endpointId']!, 'run', ctx.body, (job) => ({ status: 200, body: { id: job.id, status: job.status } })),
+  runJobSync: (core, ctx) => submitAndAnswer(core, ctx.params['endpointId']!, 'runsync', ctx.body, (job) => waitAndRender(core, job, waitMs(ctx))),
   getJobStatus: (core, ctx) => {
     const job = jobOf(core, ctx);
     return isReply(job) ? job : { status: 200, body: renderJob(job) };

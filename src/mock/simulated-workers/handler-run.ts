@@ -8,7 +8,8 @@ import { nextTurn } from '../turns.js';
 /** Stream chunks taken from a handler per event-loop turn (a generator that never waits would hold the loop). */
 const CHUNKS_PER_TURN = 64;
 
-export type RunOutcome = { status: 'COMPLETED'; output: unknown } | { status: 'FAILED'; error: string };
+/** `outputText`: a large output's JSON, already written out in slices (the --state journal reuses it). */
+export type RunOutcome = { status: 'COMPLETED'; output: unknown; outputText?: string } | { status: 'FAILED'; error: string };
 
 export interface HandlerRun {
   /** Chunks yielded so far (a generator handler). */
@@ -103,7 +104,8 @@ async function settleLarge(output: unknown, run: object): Promise<RunOutcome> {
     return { status: 'FAILED', error: 'handler output is not JSON-serialisable' };
   }
   if (size > MAX_OUTPUT_BYTES) return { status: 'FAILED', error: `handler output of ${size} bytes exceeds the result limit of ${MAX_OUTPUT_BYTES} bytes` };
-  return { status: 'COMPLETED', output: await parseJsonInTurns(pieces.join(''), run) };
+  const outputText = pieces.join('');
+  return { status: 'COMPLETED', output: await parseJsonInTurns(outputText, run), outputText };
 }
 
 function chunkProblem(chunk: unknown, already: number): string | undefined {

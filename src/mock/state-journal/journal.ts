@@ -12,6 +12,7 @@ import { IDLE_MS, idleRoomFor, RoomAhead } from './room-ahead.js';
 import { cannot, StateFileError } from './file.js';
 import { batchRecord, Extents, type ChangeText, type Extent } from './records.js';
 import type { ChangeSink } from './tracked-map.js';
+import { jsonWithRememberedTexts } from '../json-text-cache.js';
 
 /** Records waiting for their fdatasync at once (pipelining); the reader knows this bound. */
 const MAX_IN_FLIGHT = MAX_UNSYNCED_RECORDS;
@@ -350,7 +351,8 @@ export class Journal implements ChangeSink {
           log?.push(['delete', kind, id]);
         } else {
           puts.push([kind, id, changes.length]);
-          changes.push(JSON.stringify([kind, id, value]));
+          // A large job input or output already written out in slices is copied from its text (json-text-cache.ts).
+          changes.push(`[${JSON.stringify(kind)},${JSON.stringify(id)},${jsonWithRememberedTexts(value)}]`);
         }
       }
     }
