@@ -33,6 +33,24 @@ const isPlain = (value: object) => {
 const nodesOf = (item: unknown, limit: number): number =>
   item === null || (typeof item !== 'object' && typeof item !== 'string') ? 1 : jsonNodes(item, limit);
 
+/** Waits for the owner's next turn; the budget starts again. */
+async function freshTurn(owner: object, budget: { left: number }): Promise<void> {
+  await nextTurn(owner);
+  budget.left = JSON_NODES_PER_TURN;
+}
+
+/** The longest run of array members from `from` that fits in `room` nodes: its end (exclusive) and its node count. */
+function fittingRun(items: readonly unknown[], from: number, room: number): { end: number; nodes: number } {
+  let nodes = 0;
+  let end = from;
+  for (; end < items.length; end++) {
+    const k = nodesOf(items[end], room - nodes);
+    if (nodes + k > room) break;
+    nodes += k;
+  }
+  return { end, nodes };
+}
+
 /**
  * JSON text of `value` in pieces, about JSON_NODES_PER_TURN values per turn: a value that fits is
  * written whole; a larger array is written a run of items at a time, a larger object a member at a
@@ -42,13 +60,9 @@ const nodesOf = (item: unknown, limit: number): number =>
 export async function writeJsonInTurns(
   value: unknown, write: (text: string) => void, owner: object, budget = { left: JSON_NODES_PER_TURN }, ancestors = new Set<object>(),
 ): Promise<void> {
-  const fresh = async () => {
-    await nextTurn(owner);
-    budget.left = JSON_NODES_PER_TURN;
-  };
   const nodes = nodesOf(value, JSON_NODES_PER_TURN);
   if (nodes <= JSON_NODES_PER_TURN || value === null || typeof value !== 'object' || !(Array.isArray(value) || isPlain(value))) {
-    if (nodes > budget.left) await fresh();
+    if (nodes > budget.left) await freshTurn(owner, budget);
     budget.left -= nodes;
     write(JSON.stringify(value) ?? 'null');
     return;
@@ -61,28 +75,18 @@ export async function writeJsonInTurns(
 }
 
 async function writeMembers(value: object, write: (text: string) => void, owner: object, budget: { left: number }, ancestors: Set<object>): Promise<void> {
-  const fresh = async () => {
-    await nextTurn(owner);
-    budget.left = JSON_NODES_PER_TURN;
-  };
   if (Array.isArray(value)) {
     write('[');
     let i = 0;
     while (i < value.length) {
-      if (budget.left <= 0) await fresh();
-      let run = 0;
-      let j = i;
-      for (; j < value.length; j++) {
-        const k = nodesOf(value[j], budget.left - run);
-        if (run + k > budget.left) break;
-        run += k;
-      }
-      if (j > i) {
-        write(`${i > 0 ? ',' : ''}${JSON.stringify(value.slice(i, j)).slice(1, -1)}`);
-        budget.left -= run;
-        i = j;
+      if (budget.left <= 0) await freshTurn(owner, budget);
+      const run = fittingRun(value, i, budget.left);
+      if (run.end > i) {
+        write(`${i > 0 ? ',' : ''}${JSON.stringify(value.slice(i, run.end)).slice(1, -1)}`);
+        budget.left -= run.nodes;
+        i = run.end;
       } else if (budget.left < JSON_NODES_PER_TURN) {
-        await fresh();
+        await freshTurn(owner, budget);
       } else {
         if (i > 0) write(',');
         await writeJsonInTurns(value[i], write, owner, budget, ancestors);
@@ -262,10 +266,7 @@ export async function decodeInTurns(bytes: Buffer, owner: object): Promise<strin
 export async function cloneJsonInTurns<T>(value: T, owner: object, budget = { left: JSON_NODES_PER_TURN }): Promise<T> {
   const nodes = nodesOf(value, JSON_NODES_PER_TURN);
   if (nodes <= JSON_NODES_PER_TURN || value === null || typeof value !== 'object') {
-    if (nodes > budget.left) {
-      await nextTurn(owner);
-      budget.left = JSON_NODES_PER_TURN;
-    }
+    if (nodes > budget.left) await freshTurn(owner, budget);
     budget.left -= nodes;
     return structuredClone(value);
   }
@@ -276,21 +277,14 @@ export async function cloneJsonInTurns<T>(value: T, owner: object, budget = { le
   }
   const out = new Array<unknown>(value.length);
   for (let i = 0; i < value.length;) {
-    let run = 0;
-    let j = i;
-    for (; j < value.length; j++) {
-      const k = nodesOf(value[j], budget.left - run);
-      if (run + k > budget.left) break;
-      run += k;
-    }
-    if (j > i) {
-      const cloned = structuredClone(value.slice(i, j));
+    const run = fittingRun(value, i, budget.left);
+    if (run.end > i) {
+      const cloned = structuredClone(value.slice(i, run.end));
       for (let k = 0; k < cloned.length; k++) out[i + k] = cloned[k];
-      budget.left -= run;
-      i = j;
+      budget.left -= run.nodes;
+      i = run.end;
     } else if (budget.left < JSON_NODES_PER_TURN) {
-      await nextTurn(owner);
-      budget.left = JSON_NODES_PER_TURN;
+      await freshTurn(owner, budget);
     } else {
       out[i] = await cloneJsonInTurns(value[i], owner, budget);
       i++;

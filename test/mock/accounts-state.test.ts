@@ -1,39 +1,22 @@
 // --state keeps accounts: each account's resources come back in that account after a restart, and a
 // state file written before accounts existed (fixtures/state-before-accounts.state, written by the mock
 // of 2026-11-26 with a template, an endpoint, a pod and an SSH key) restores into the default account.
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../../src/mock/index.js';
+import { copyFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { callJson as call, stateMocks } from './state-harness.js';
 
 const ALL = ['read', 'write', 'jobs', 'graphql'] as const;
 const KEY_A = 'key-default';
 const KEY_B = 'key-acme';
 const BEFORE_ACCOUNTS = { template: '8d2r6fjha98cuy', endpoint: 'j1lii6ixpspkfz', pod: '34nvo2hnhpgbsl' };
 
-let dir: string;
-let mock: RunningMock | undefined;
-beforeEach(() => void (dir = mkdtempSync(join(tmpdir(), 'accounts-state-'))));
-afterEach(async () => {
-  await mock?.close();
-  mock = undefined;
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const start = async (stateFile: string) =>
-  (mock = await startMock({ stateFile, clock: 'virtual', apiKeys: [{ key: KEY_A, scopes: [...ALL] }, { key: KEY_B, scopes: [...ALL], account: 'acme' }] }));
-
-async function call(method: string, url: string, key: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(url, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
+const state = stateMocks('accounts-state-', { clock: 'virtual', apiKeys: [{ key: KEY_A, scopes: [...ALL] }, { key: KEY_B, scopes: [...ALL], account: 'acme' }] });
+const start = state.start;
 const ids = (list: { id: string }[]) => list.map((r) => r.id).sort();
 
 describe('--state with accounts', () => {
   it('a state file written before accounts restores into the default account; another account starts empty', async () => {
-    const file = join(dir, 'old.state');
+    const file = state.path('old.state');
     copyFileSync(new URL('./fixtures/state-before-accounts.state', import.meta.url), file);
     const m = await start(file);
     expect(ids((await call('GET', `${m.restV1Url}/templates`, KEY_A)).body)).toEqual([BEFORE_ACCOUNTS.template]);
@@ -46,7 +29,7 @@ describe('--state with accounts', () => {
   });
 
   it('each account\'s resources, names and SSH keys come back in that account after a restart', async () => {
-    const file = join(dir, 'accounts.state');
+    const file = state.path('accounts.state');
     let m = await start(file);
     const tplA = (await call('POST', `${m.restV1Url}/templates`, KEY_A, { name: 'base', imageName: 'repo/a:1', isServerless: true, volumeInGb: 0 })).body;
     const tplB = (await call('POST', `${m.restV1Url}/templates`, KEY_B, { name: 'base', imageName: 'repo/b:1', isServerless: true, volumeInGb: 0 })).body;

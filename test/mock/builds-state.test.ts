@@ -1,37 +1,17 @@
 // --state keeps REST v2 builds and the releases they made: after a restart the builds list, each build's
 // state and times, and the GIT_BUILD releases come back, and a build caught mid-way goes on where it was
 // (docs/rest-v2-mock.md, Builds).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../../src/mock/index.js';
+import { describe, expect, it } from 'vitest';
+import { callJson, stateMocks } from './state-harness.js';
 
 const KEY = 'builds-state-key-0123456789';
-let dir: string;
-let mock: RunningMock | undefined;
-beforeEach(() => void (dir = mkdtempSync(join(tmpdir(), 'builds-state-'))));
-afterEach(async () => {
-  await mock?.close();
-  mock = undefined;
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const start = async (stateFile: string) => (mock = await startMock({ stateFile, clock: 'virtual', control: true, rateLimits: false, apiKeys: [{ key: KEY, scopes: ['read', 'write'] }] }));
-const restart = async (stateFile: string) => {
-  await mock!.close();
-  return start(stateFile);
-};
-
-async function call(method: string, url: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(url, { method, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
+const state = stateMocks('builds-state-', { clock: 'virtual', control: true, rateLimits: false, apiKeys: [{ key: KEY, scopes: ['read', 'write'] }] });
+const { start, restart } = state;
+const call = (method: string, url: string, body?: unknown) => callJson(method, url, KEY, body);
 
 describe('--state with REST v2 builds', () => {
   it('RESTV2-BUILD-002 builds and their GIT_BUILD releases survive a restart; a build caught mid-way finishes after it', async () => {
-    const file = join(dir, 'builds.state');
+    const file = state.path('builds.state');
     let m = await start(file);
     const endpoint = (await call('POST', `${m.restV2Url}/serverless`, { name: 'b', type: 'QUEUE', image: 'a/b:1', gpu: { pools: ['ADA_24'] }, scaling: { type: 'QUEUE_DELAY', queueDelay: 4 }, workers: { min: 0, max: 1 } })).body;
     const push = async (body: Record<string, unknown>) => (await call('POST', `${m.controlUrl}/endpoints/${endpoint.id}/builds`, body)).body as { id: string };

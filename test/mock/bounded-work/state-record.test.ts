@@ -1,30 +1,14 @@
 // --state's largest record (a job of a large input and its echoed output): the journal writes it from the
 // JSON text the mock already produced a slice per turn (src/mock/json-text-cache.ts) — the same bytes
 // JSON.stringify would give, and the job comes back whole after a restart.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../../../src/mock/index.js';
+import { describe, expect, it } from 'vitest';
 import { jsonWithRememberedTexts, rememberJsonText } from '../../../src/mock/json-text-cache.js';
+import { callJson, stateMocks } from '../state-harness.js';
 
 const KEY = 'state-record-key-0123456789';
-let dir: string;
-let mock: RunningMock | undefined;
-beforeEach(() => void (dir = mkdtempSync(join(tmpdir(), 'state-record-'))));
-afterEach(async () => {
-  await mock?.close();
-  mock = undefined;
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const start = async (stateFile: string) => (mock = await startMock({ stateFile, clock: 'virtual', control: true, rateLimits: false, apiKeys: [{ key: KEY, scopes: ['read', 'write', 'jobs'] }] }));
-
-async function call(method: string, url: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(url, { method, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
+const state = stateMocks('state-record-', { clock: 'virtual', control: true, rateLimits: false, apiKeys: [{ key: KEY, scopes: ['read', 'write', 'jobs'] }] });
+const start = state.start;
+const call = (method: string, url: string, body?: unknown) => callJson(method, url, KEY, body);
 
 describe('json-text-cache', () => {
   it('gives exactly JSON.stringify\'s text, remembered values copied from their text wherever they are', () => {
@@ -42,7 +26,7 @@ describe('json-text-cache', () => {
 
 describe('--state with a large job', () => {
   it('a /runsync of 30,000 values (written in slices) is kept and restored whole, input and output', async () => {
-    const file = join(dir, 'jobs.state');
+    const file = state.path('jobs.state');
     let m = await start(file);
     const endpoint = (await call('POST', `${m.restV1Url}/endpoints`, { name: 'big', templateId: (await call('POST', `${m.restV1Url}/templates`, { name: 't', imageName: 'a/b:1', isServerless: true })).body.id, workersMin: 0, workersMax: 1 })).body;
     const input = { values: Array.from({ length: 30_000 }, (_, i) => i % 7), label: 'large' };
