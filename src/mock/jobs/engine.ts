@@ -1,24 +1,23 @@
 // Job engine of every queue-based endpoint: FIFO queue, workers (min/max, scale-up on queue
 // pressure, idle scale-down), ttl, executionTimeout, result retention, /retry, /cancel, /purge-queue.
 import { randomUUID } from 'node:crypto';
-import type { Clock, TimerHandle } from '../clock.js';
+import type { Clock } from '../clock.js';
 import type { FaultName } from '../options.js';
 import { TERMINAL_STATUSES, type Job, type JobPolicy, type JobStatus, type Worker } from '../types.js';
 import { TrackedMap, type ChangeSink } from '../state-journal/tracked-map.js';
 import { RetentionQueue } from './retention.js';
-import { availableChunks, outcomeOf, readDirective, type MockDirective } from './simulate.js';
-import type { HandlerRun } from '../simulated-workers/handler-run.js';
-import type { WorkerPlan, WorkerRegistry } from '../simulated-workers/registry.js';
+import type { WorkerRegistry } from '../simulated-workers/registry.js';
 import type { Fleet } from '../simulated-workers/fleet.js';
 import { EndpointJobs } from './endpoint-jobs.js';
 import { JobWaiters } from './waiters.js';
 import { rememberJsonText } from '../json-text-cache.js';
+import { JobExecution, type RunResult } from './execution.js';
+import { DEFAULT_TTL_MS, JobTimers } from './job-timers.js';
 import type { EndpointConfig } from './workers.js';
 
 export type { EndpointConfig } from './workers.js';
-
-export const DEFAULT_TTL_MS = 86_400_000;
-export const DEFAULT_EXECUTION_TIMEOUT_MS = 600_000;
+export { DEFAULT_TTL_MS } from './job-timers.js';
+export { DEFAULT_EXECUTION_TIMEOUT_MS } from './execution.js';
 
 export interface EngineDeps {
   clock: Clock;
@@ -47,25 +46,24 @@ export interface Submission {
   s3Config?: Record<string, unknown>;
 }
 
-interface JobTimers {
-  ttl?: TimerHandle;
-  run?: TimerHandle;
-}
-
 export class JobEngine {
   private readonly endpoints = new Map<string, EndpointJobs>();
   /** Every stored job; set/delete/touch are journaled with --state (status changes included). */
   private readonly jobs = new TrackedMap<Job>('jobs', false);
   private sink: ChangeSink | undefined;
-  private readonly timers = new Map<string, JobTimers>();
+  private readonly timers: JobTimers;
   private readonly waiters: JobWaiters;
   private readonly retention: Record<Job['kind'], RetentionQueue>;
-  /** Handler runs of jobs (simulated-workers/), kept until the job is deleted or retried: /stream reads their chunks. */
-  private readonly runs = new Map<string, HandlerRun>();
-  /** Each worker's environment as it booted (envOf). */
-  private readonly bootEnv = new WeakMap<Worker, Record<string, string>>();
+  private readonly execution: JobExecution;
 
   constructor(private readonly deps: EngineDeps) {
+    this.timers = new JobTimers(deps.clock);
+    this.execution = new JobExecution(deps, {
+      timers: this.timers,
+      isStored: (job) => this.jobs.get(job.id) === job,
+      touch: (jobId) => this.jobs.touch(jobId),
+      end: (ep, job, status, result) => this.endRun(ep, job, status, result),
+    });
     this.waiters = new JobWaiters(deps.clock, (jobId) => this.jobs.get(jobId));
     const expire = (job: Job, at: number) => {
       const ep = this.endpoints.get(job.endpointId);
@@ -183,7 +181,7 @@ export class JobEngine {
     delete job.finishedAt;
     delete job.workerId;
     delete job.crashed;
-    this.runs.delete(job.id);
+    this.execution.forget(job.id);
     job.streamed = 0;
     job.retries++;
     ep.retried++;
@@ -245,24 +243,7 @@ export class JobEngine {
 
   /** Hands out the stream chunks produced since the last read (drain on read). */
   drainStream(job: Job): unknown[] {
-    const run = this.runs.get(job.id);
-    let source: unknown[];
-    let available: number;
-    if (run) {
-      source = run.chunks;
-      available = source.length;
-    } else {
-      const plan = this.planOf(job);
-      if (plan.kind !== 'directive' || typeof plan.directive === 'string' || !plan.directive.stream) return [];
-      source = plan.directive.stream;
-      available = availableChunks(plan.directive, job, this.deps.clock.now());
-    }
-    const chunks = source.slice(job.streamed, available);
-    if (available > job.streamed) {
-      job.streamed = available;
-      this.jobs.touch(job.id);
-    }
-    return chunks;
+    return this.execution.drainStream(job);
   }
 
   /** Resolves with the job once terminal (or deleted → undefined), or with its current state after `ms`. */
@@ -313,17 +294,8 @@ export class JobEngine {
 
   // ---- internals -------------------------------------------------------------------------
 
-  private timersOf(job: Job): JobTimers {
-    let t = this.timers.get(job.id);
-    if (!t) this.timers.set(job.id, (t = {}));
-    return t;
-  }
-
   private armTtl(job: Job): void {
-    const timers = this.timersOf(job);
-    this.deps.clock.cancel(timers.ttl);
-    const ttl = job.policy?.ttl ?? DEFAULT_TTL_MS;
-    timers.ttl = this.deps.clock.at(job.submittedAt + ttl, () => this.expire(job));
+    this.timers.armTtl(job, () => this.expire(job));
   }
 
   private expire(job: Job): void {
@@ -364,111 +336,27 @@ export class JobEngine {
     }
   }
 
-  /**
-   * The environment a worker runs with, resolved at its first job and kept: a secret rotated afterwards
-   * reaches workers that start later, while this one keeps its value (RunPod: "at their next boot").
-   * Held here, never on the worker record, so no rendering of workers can carry a secret value.
-   */
-  private envOf(ep: EndpointJobs, worker: Worker): Record<string, string> {
-    let env = this.bootEnv.get(worker);
-    if (env === undefined) this.bootEnv.set(worker, (env = this.deps.workerEnv(ep.endpointId)));
-    return env;
-  }
-
   private start(ep: EndpointJobs, worker: Worker, job: Job): void {
-    const now = this.deps.clock.now();
-    const coldStartMs = this.deps.fleet?.coldStartMs ?? 0;
-    if (coldStartMs > 0 && !worker.warm) return this.coldStart(ep, worker, job, now + coldStartMs);
-    ep.pool.occupy(worker, job.id);
-    ep.setStatus(job, 'IN_PROGRESS');
-    job.startedAt = now;
-    job.delayTime = now - job.queuedAt;
-    job.workerId = worker.id;
-    job.attempts++;
-    // Not journaled: a restored running job goes back to the queue anyway, so this change could show
-    // nothing after a restart (its record is written again when the job finishes or is cancelled).
-    const config = this.deps.endpointConfig(ep.endpointId) ?? {};
-    const timeout = job.policy?.executionTimeout ?? config.executionTimeoutMs ?? DEFAULT_EXECUTION_TIMEOUT_MS;
-    const plan = this.planOf(job, true);
-    if (plan.kind === 'handler') return this.startHandler(ep, job, plan.handler, now + timeout, timeout);
-    const directive = plan.directive;
-    const env = this.envOf(ep, worker);
-    const duration = typeof directive === 'string' ? 0 : directive.durationMs;
-    const timers = this.timersOf(job);
-    if (duration > timeout) {
-      timers.run = this.deps.clock.at(now + timeout, () => {
-        this.releaseWorker(ep, job);
-        this.finish(ep, job, 'TIMED_OUT', { error: `executionTimeout of ${timeout} ms exceeded` });
-        this.dispatch(ep);
-      });
-      return;
-    }
-    timers.run = this.deps.clock.at(now + duration, () => {
-      this.releaseWorker(ep, job);
-      if (typeof directive === 'string') {
-        this.finish(ep, job, 'FAILED', { error: directive });
-      } else {
-        const outcome = outcomeOf(job, directive, job.attempts, env);
-        if (outcome.crashed) job.crashed = true;
-        this.finish(ep, job, outcome.status, outcome);
-      }
-      this.dispatch(ep);
-    });
+    this.execution.start(ep, worker, job);
   }
 
-  /** `input.mock` first, then the endpoint's simulated worker, then the default echo worker. */
-  private planOf(job: Job, starting = false): { kind: 'directive'; directive: MockDirective | string } | Extract<WorkerPlan, { kind: 'handler' }> {
-    const ownDirective = job.input['mock'] !== undefined;
-    const plan = ownDirective ? undefined : this.deps.workers?.planOf(job);
-    // The fleet draws only when a job starts, so reads (/stream) never shift the seeded sequence.
-    if (!plan && !ownDirective && starting && this.deps.fleet) return { kind: 'directive', directive: this.deps.fleet.nextDirective() };
-    return plan ?? { kind: 'directive', directive: readDirective(job.input, this.deps.defaultJobDurationMs) };
-  }
-
-  /** A fresh worker holds its first job queued for the fleet's cold start, then runs it (delayTime includes it). */
-  private coldStart(ep: EndpointJobs, worker: Worker, job: Job, readyAt: number): void {
-    worker.warm = true;
-    ep.pool.occupy(worker, job.id);
-    job.workerId = worker.id;
-    this.timersOf(job).run = this.deps.clock.at(readyAt, () => {
-      if (this.jobs.get(job.id) === job && job.status === 'IN_QUEUE') this.start(ep, worker, job);
-    });
-  }
-
-  /** RunPod's handler contract: the handler's outcome ends the job, unless its time budget (`deadline`) ends it first. */
-  private startHandler(ep: EndpointJobs, job: Job, handler: Extract<WorkerPlan, { kind: 'handler' }>['handler'], deadline: number, timeout: number): void {
-    const run = this.deps.workers!.run(handler, { id: job.id, input: job.input }, ep.endpointId);
-    const attempt = job.attempts;
-    this.runs.set(job.id, run);
-    const current = () => this.jobs.get(job.id) === job && job.status === 'IN_PROGRESS' && job.attempts === attempt;
-    this.timersOf(job).run = this.deps.clock.at(deadline, () => {
-      run.abort(`executionTimeout of ${timeout} ms exceeded`);
-      this.releaseWorker(ep, job);
-      this.finish(ep, job, 'TIMED_OUT', { error: `executionTimeout of ${timeout} ms exceeded` });
-      this.dispatch(ep);
-    });
-    void run.done.then((outcome) => {
-      if (!current()) return;
-      this.releaseWorker(ep, job);
-      this.finish(ep, job, outcome.status, outcome);
-      this.dispatch(ep);
-    });
+  /** A run ends: its worker is freed, the job takes its terminal status, the next job is dispatched. */
+  private endRun(ep: EndpointJobs, job: Job, status: JobStatus, result: RunResult): void {
+    this.releaseWorker(ep, job);
+    this.finish(ep, job, status, result);
+    this.dispatch(ep);
   }
 
   private releaseWorker(ep: EndpointJobs, job: Job): void {
-    this.runs.get(job.id)?.abort('the job ended (cancelled, timed out or expired)');
-    const timers = this.timers.get(job.id);
-    if (timers) {
-      this.deps.clock.cancel(timers.run);
-      timers.run = undefined;
-    }
+    this.execution.abort(job.id, 'the job ended (cancelled, timed out or expired)');
+    this.timers.cancelRun(job.id);
     if (ep.pool.release(job.id) && job.startedAt !== undefined) {
       ep.bill(job.startedAt, this.deps.clock.now());
       this.sink?.changed('billedMs', ep.endpointId);
     }
   }
 
-  private finish(ep: EndpointJobs, job: Job, status: JobStatus, result: { output?: unknown; error?: unknown; outputText?: string }): void {
+  private finish(ep: EndpointJobs, job: Job, status: JobStatus, result: RunResult): void {
     const now = this.deps.clock.now();
     ep.setStatus(job, status);
     job.finishedAt = now;
@@ -478,12 +366,7 @@ export class JobEngine {
     if (result.error !== undefined) job.error = typeof result.error === 'string' ? result.error : JSON.stringify(result.error);
     this.jobs.touch(job.id);
     // Once terminal, result retention governs how long the record stays (independently of ttl).
-    const timers = this.timers.get(job.id);
-    if (timers) {
-      this.deps.clock.cancel(timers.ttl);
-      this.deps.clock.cancel(timers.run);
-      this.timers.delete(job.id);
-    }
+    this.timers.clear(job.id);
     this.armRetention(ep, job);
     this.waiters.notify(job, job);
     this.deps.onTerminal(job);
@@ -497,14 +380,9 @@ export class JobEngine {
   }
 
   private delete(ep: EndpointJobs, job: Job): void {
-    const timers = this.timers.get(job.id);
-    if (timers) {
-      this.deps.clock.cancel(timers.ttl);
-      this.deps.clock.cancel(timers.run);
-      this.timers.delete(job.id);
-    }
+    this.timers.clear(job.id);
     ep.remove(job);
-    this.runs.delete(job.id);
+    this.execution.forget(job.id);
     this.jobs.delete(job.id);
     this.waiters.notify(job, undefined);
   }
