@@ -6,8 +6,8 @@
  *    raw fetch with an equivalent per-request timeout signal (what any client with a timeout pays),
  *    openapi-fetch alone, the official runpod-sdk's status() (goal: ours below it), and
  *    the client's own CPU cost per call in µs against an in-process fetch that answers instantly;
- * 2. queue-client and REST v2 client bundle sizes min+gz via esbuild (goal ≤ 10 kB each), without the lazily loaded validators
- *    (what every user pays);
+ * 2. queue-client and REST v2 client bundle sizes min+gz via esbuild (goal ≤ 10 kB each): the entry and its static
+ *    imports, without what loads lazily (the validators; REST v2's sandbox and secret rows) — what every user pays;
  * 3. per client (REST v1, queue v2, REST v2): the chunks its first validated call loads lazily, from an esbuild
  *    build with code splitting (each chunk gzipped on its own, as a browser fetches them), and which surfaces'
  *    generated validators they hold.
@@ -65,10 +65,20 @@ const esbuildOptions = {
   logLevel: 'silent',
 } satisfies BuildOptions;
 
+/**
+ * What a client's import loads up front: its entry chunk and the chunks it imports statically, from a
+ * build with code splitting (what the client loads with import() on first use of a rarely used operation,
+ * such as REST v2's sandbox and secret rows, is a chunk of its own and not counted; the validators are
+ * left out altogether). Each chunk gzipped on its own, as a browser fetches them.
+ */
 async function bundleSize(client: string) {
-  const result = await build({ ...esbuildOptions, entryPoints: [clientEntry(client)], plugins: [externalValidation] });
-  const code = result.outputFiles[0]?.contents ?? new Uint8Array();
-  return { minBytes: code.length, minGzBytes: gzipSync(code, { level: 9 }).length };
+  const result = await build({ ...esbuildOptions, entryPoints: [clientEntry(client)], plugins: [externalValidation], splitting: true, outdir: '/bench-out', metafile: true });
+  const metafile = result.metafile;
+  const entry = Object.keys(metafile.outputs).find((file) => metafile.outputs[file]?.entryPoint?.endsWith(`src/clients/${client}`));
+  if (!entry) throw new Error(`no entry chunk for ${client}`);
+  const contents = new Map(result.outputFiles.map((out) => [out.path, out.contents]));
+  const files = [...staticClosure(metafile, [entry])].map((file) => contents.get(resolve(file)) ?? new Uint8Array());
+  return { minBytes: files.reduce((sum, code) => sum + code.length, 0), minGzBytes: files.reduce((sum, code) => sum + gzipSync(code, { level: 9 }).length, 0), chunks: files.length };
 }
 
 /** Output files reachable from `start` over static imports, minus those in `except`. */

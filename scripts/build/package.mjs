@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run build`: the compiled package in dist/.
-//  1. tsc -p tsconfig.build.json (incremental): type-checks and writes the declarations only
-//     (dist/src/**.d.ts, dist/generated/**.d.ts); the generated validators' own .d.ts are copied beside them.
+//  1. tsc -p tsconfig.build.json (incremental): type-checks and writes the declarations only, to
+//     dist/declarations/; the generated validators' own .d.ts are copied beside them. Those reachable from
+//     package.json's `types` are copied to dist/src/ and dist/generated/ (what the package ships).
 //  2. esbuild bundles the JavaScript, one file per entry point (dist/esm/index.js, validation.js, mock.js,
 //     conform.js, proxy.js, docs.js, pact.js, cli.js, and surfaces/<surface>.js for the validators each
 //     surface loads on first use) with code splitting: code two entries share lives once, in dist/esm/chunks/,
@@ -13,40 +14,64 @@
 // Type errors fail the build, except with --keep-going (what `prepare` passes, so `npm ci` and `npm pack`
 // still work while a type error is being fixed: `npm test` reports it, `prepublishOnly` refuses to publish).
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 
-/** Declaration trees hold .d.ts only: JavaScript left there by an older build would be shipped. */
-function removeJavaScript(dir) {
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  for (const entry of entries) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) removeJavaScript(path);
-    else if (/\.js(\.map)?$/.test(entry.name)) rmSync(path);
-  }
-}
-for (const tree of ['src', 'generated', 'contract-tests']) removeJavaScript(join(root, 'dist', tree));
-
 const typed = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
 
+// tsc writes every module's declarations to dist/declarations/ (with its incremental state, so a module it
+// did not re-emit is still there); the package ships only those a consumer's compiler can reach.
+const declared = join(root, 'dist', 'declarations');
 const validatorsFrom = join(root, 'generated', 'validators');
-const validatorsTo = join(root, 'dist', 'generated', 'validators');
-mkdirSync(validatorsTo, { recursive: true });
-const declarations = readdirSync(validatorsFrom).filter((name) => /^[\w-]+(\.params)?\.d\.ts$/.test(name));
-if (declarations.length === 0) {
+const validatorDeclarations = readdirSync(validatorsFrom).filter((name) => /^[\w-]+(\.params)?\.d\.ts$/.test(name));
+if (validatorDeclarations.length === 0) {
   console.error(`build: no generated validators found in ${validatorsFrom}; run \`npm run generate\``);
   process.exit(1);
 }
-for (const name of declarations) copyFileSync(join(validatorsFrom, name), join(validatorsTo, name));
+mkdirSync(join(declared, 'generated', 'validators'), { recursive: true });
+for (const name of validatorDeclarations) copyFileSync(join(validatorsFrom, name), join(declared, 'generated', 'validators', name));
+
+/**
+ * The declaration files reachable from package.json's `types` conditions over relative imports
+ * (`from './x.js'`, `import('./x.js')`, `/// <reference path>`): the CLI's, the conformance checks' and
+ * other internal modules' declarations no typed entry point names stay out of the package (about 170
+ * files, 0.9 MiB on disk).
+ */
+function reachableDeclarations() {
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const starts = [manifest.types, ...Object.values(manifest.exports).map((target) => (typeof target === 'object' ? target.types : undefined))]
+    .filter((path) => typeof path === 'string' && path.startsWith('./dist/'))
+    .map((path) => path.replace(/^\.\/dist\//, ''));
+  const seen = new Set();
+  const queue = [...starts];
+  while (queue.length > 0) {
+    const file = queue.pop();
+    if (seen.has(file)) continue;
+    let text;
+    try {
+      text = readFileSync(join(declared, file), 'utf8');
+    } catch {
+      console.error(`build: declaration ${file} is named by package.json or an import but was not emitted`);
+      process.exit(1);
+    }
+    seen.add(file);
+    for (const match of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|<reference\s+path=)["'](\.{1,2}\/[^"']+)["']/g)) {
+      const target = posix.join(posix.dirname(file), match[1]);
+      const candidates = /\.d\.ts$/.test(target) ? [target] : /\.js$/.test(target) ? [target.replace(/\.js$/, '.d.ts')] : [`${target}.d.ts`, `${target}/index.d.ts`];
+      queue.push(candidates.find((candidate) => existsSync(join(declared, candidate))) ?? candidates[0]);
+    }
+  }
+  return seen;
+}
+for (const tree of ['src', 'generated', 'contract-tests']) rmSync(join(root, 'dist', tree), { recursive: true, force: true });
+for (const file of reachableDeclarations()) {
+  mkdirSync(dirname(join(root, 'dist', file)), { recursive: true });
+  copyFileSync(join(declared, file), join(root, 'dist', file));
+}
 
 const { build, transform } = await import('esbuild');
 /** The entry points of package.json "exports" (and the CLI, and one module per validator surface). */

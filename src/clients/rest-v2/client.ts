@@ -20,7 +20,11 @@ import type {
   RestV2StreamOperationId,
 } from './operations.js';
 import type { RateLimitState } from './rate-limit.js';
-import { resumableEvents, type SseEvent, type SseResumeOptions } from './sse.js';
+import type { SseEvent, SseResumeOptions } from './sse.js';
+
+// The event-stream reader is loaded on the first stream read: callers who never read logs do not carry it.
+let sse: Promise<typeof import('./sse.js')> | undefined;
+const loadSse = () => (sse ??= import('./sse.js'));
 
 /** Options of `stream()`, `pods.logs()` and `serverless.workerLogs()`. */
 export interface LogStreamOptions extends Omit<SseResumeOptions, 'sleep' | 'random' | 'baseDelayMs' | 'maxDelayMs'> {
@@ -74,14 +78,15 @@ export function createRestV2Client(options: RestV2ClientOptions) {
   }
 
   /** SSE events of getPodLogs / getWorkerLogs, resumed with Last-Event-ID after a drop; ends on abort. */
-  function stream<K extends RestV2StreamOperationId>(operationId: K, args: RestV2Args<K>, streamOptions: LogStreamOptions = {}) {
+  async function* stream<K extends RestV2StreamOperationId>(operationId: K, args: RestV2Args<K>, streamOptions: LogStreamOptions = {}): AsyncGenerator<SseEvent, void, undefined> {
     const { path, query } = args as { path?: Record<string, unknown>; query?: Record<string, unknown> };
     const { timeoutMs, maxRetries, headers, tail, since, source, ...resume } = streamOptions;
     const parts = {
       path,
       query: compact({ ...query, ...compact({ tail, source, since: since instanceof Date ? since.toISOString() : since }) }),
     };
-    return resumableEvents(
+    const { resumableEvents } = await loadSse();
+    yield* resumableEvents(
       (lastEventId, signal) => core.connect(operationId, parts, lastEventId, { signal, timeoutMs, maxRetries, headers }),
       { ...resumeDefaults, ...resume },
     );
