@@ -11,6 +11,7 @@ import './checks/graphql-cost.js';
 import './checks/queue.js';
 import './checks/queue-io.js';
 import './checks/queue-openai.js';
+import './checks/queue-lb.js';
 import './checks/boundaries.js';
 import './checks/time.js';
 import './checks/webhook.js';

@@ -1820,6 +1820,52 @@ export const rules = [
     ]
   },
   {
+    "id": "QUEUE-LB-001",
+    "title": "Every job operation (runJob, runJobSync, getJobStatus, getJobStatusSync, streamJob, cancelJob, retryJob, purgeQueue, getHealth, listRequests, openaiProxy, openaiProxyGet) on an endpoint of type LOAD_BALANCER is refused with a 4xx and creates no job: no answer carries a job id, and a queue endpoint of the same account still serves them.",
+    "seed": "What the service does › Endpoint kinds",
+    "surface": "queue-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "seed",
+    "operations": [
+      "runJob",
+      "runJobSync",
+      "getJobStatus",
+      "getJobStatusSync",
+      "streamJob",
+      "cancelJob",
+      "retryJob",
+      "purgeQueue",
+      "getHealth",
+      "listRequests",
+      "openaiProxy",
+      "openaiProxyGet"
+    ]
+  },
+  {
+    "id": "QUEUE-LB-002",
+    "title": "A job operation on a load-balancing endpoint is answered 400 with the ErrorBody naming the endpoint as load-balancing (x-load-balancing-endpoints.jobOperations), after authentication (no key → 401) and before any rate window (no RateLimit or Retry-After headers).",
+    "seed": "What the service does › Endpoint kinds",
+    "surface": "queue-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "values": {
+      "status": 400
+    },
+    "operations": [
+      "runJob",
+      "runJobSync",
+      "getJobStatus",
+      "streamJob",
+      "cancelJob",
+      "retryJob",
+      "purgeQueue",
+      "getHealth",
+      "openaiProxy"
+    ]
+  },
+  {
     "id": "QUEUE-STREAM-001",
     "title": "streamJob answers 200 with {id, status, stream[]} where each stream element carries output.",
     "seed": "Endpoints › Queue-based endpoint operations › GET /stream",

@@ -2,7 +2,7 @@
 // with its root cause, instead of failing or waiting out a timeout.
 //
 // Needs come from the rule's surface (rest-v1 → restV1, queue-v2 → queueV2 + restV1 because queue
-// checks create their endpoints through REST v1, graphql → graphql, rest-v2 → restV2; `all` → none)
+// checks create their endpoints through REST v1 — unless they declare restV2 and create them there, graphql → graphql, rest-v2 → restV2; `all` → none)
 // plus the check's `needs` (defineCheck options):
 //   - a surface name: the check also calls that surface;
 //   - 'endpoint': any queue endpoint will do — --endpoint-id, else one created through REST v1
@@ -43,7 +43,8 @@ export type Need = SurfaceName | 'endpoint' | 'jobs' | 'accounts';
 export function needsOf(rule: CatalogueRule, declared: readonly Need[] = []): Set<Need> {
   const surface = surfaceOfRule(rule.surface);
   const needs = new Set<Need>(surface ? [surface, ...declared] : declared);
-  if (surface === 'queueV2' && !needs.has('endpoint')) needs.add('restV1');
+  // A queue check creating its endpoint through REST v2 (a load-balancing one: QUEUE-LB-*) needs no REST v1.
+  if (surface === 'queueV2' && !needs.has('endpoint') && !needs.has('restV2')) needs.add('restV1');
   return needs;
 }
 

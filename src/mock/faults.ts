@@ -118,4 +118,6 @@ export const FAULT_CATCHERS: { readonly [fault in FaultName]: readonly string[] 
   'rest-v2-undocumented-refusal': ['AGREE-VALID-001'],
   'rest-v2-port-private-null': ['AGREE-VALID-001'],
   'rest-v2-global-networking-unchecked': ['RESTV2-POD-009'],
+  // Issue 40: a load-balancing endpoint has no job operations.
+  'lb-job-operations-accepted': ['QUEUE-LB-001', 'QUEUE-LB-002'],
 };

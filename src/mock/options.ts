@@ -67,6 +67,8 @@ export const FAULT_NAMES = [
   'sandbox-label-filter-any',
   'sandbox-exec-after-terminate',
   'sandbox-logs-after-terminate',
+  // Load-balancing endpoints (src/mock/load-balancing/).
+  'lb-job-operations-accepted',
 ] as const;
 export type FaultName = (typeof FAULT_NAMES)[number];
 

@@ -1,7 +1,7 @@
 // The HTTP front: one node:http handler routing /v1 (REST v1), /v2/<REST v2 collection>/… (REST v2, also
 // at the alias /rest/v2), /v2/{endpointId} (queue v2), /graphql and /__control (src/contract/url-layout.ts). Order per
 // request: OPTIONS (no auth: preflights carry no credentials) → auth → route (405 with Allow) → scope →
-// endpoint → rate limit → body → validation → handler. HEAD runs the GET operation; node:http sends no body.
+// endpoint → load-balancing refusal → rate limit → body → validation → handler. HEAD runs the GET operation; node:http sends no body.
 import { livePublicEndpoint, publicEngineKey } from './simulated-workers/public-endpoints.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { validateRequest } from '../validation/index.js';
@@ -15,6 +15,7 @@ import { GRAPHQL_ALLOW, handleGraphql } from './graphql/handler.js';
 import { parseJsonBodyInTurns, parseQuery, readBody, sendError, sendJson, sendNoContent } from './http.js';
 import { queryStylesOf } from '../contract/query-style.js';
 import { queueHandlers } from './queue/handlers.js';
+import { jobOperationRefusal } from './load-balancing/job-refusal.js';
 import { needsTurns, sendJsonInTurns } from './json-in-turns.js';
 import { restHandlers } from './rest/handlers.js';
 import { answerRetired } from './rest/retired.js';
@@ -123,6 +124,9 @@ function api(
       if (!livePublicEndpoint(endpointId)) return reject(req, res, 404, `endpoint ${endpointId} not found`);
       endpointId = publicEngineKey(endpointId, core.account);
     }
+    // A load-balancing endpoint has no job operations (x-load-balancing-endpoints): refused before any window.
+    const refused = jobOperationRefusal(core, endpointId);
+    if (refused) return reject(req, res, refused.status, refused.message);
     const admission = admit(core, op, endpointId);
     if (!admission.ok) {
       return reject(req, res, 429, `Too many requests: ${admission.reason}`, { 'retry-after': String(admission.retryAfterSeconds) });

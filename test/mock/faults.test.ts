@@ -285,6 +285,12 @@ const deviations: Record<FaultName, (h: Harness) => Promise<boolean>> = {
     await res.body?.cancel();
     return res.status === 200;
   },
+  'lb-job-operations-accepted': async (h) => {
+    const created = await raw('POST', `${h.mock.restV2Url}/serverless`, {
+      name: 'lb', type: 'LOAD_BALANCER', image: 'x:1', gpu: { pools: ['ADA_24'] }, scaling: { type: 'REQUEST_COUNT', requestCount: 4 },
+    });
+    return (await raw('POST', `${h.mock.queueV2Url(created.body.id)}/run`, { input: {} })).status === 200;
+  },
 };
 
 async function sandbox(h: Harness, extra: Record<string, unknown> = {}) {
