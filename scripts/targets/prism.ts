@@ -54,9 +54,11 @@ async function untilAnswering(url: string, child: ChildProcess, log: () => strin
   throw new Error(`prism did not answer on ${url} within ${READY_TIMEOUT_MS / 1000} s: ${log().slice(-500)}`);
 }
 
-async function startPrism(specFile: string): Promise<{ url: string; child: ChildProcess }> {
+/** Prism on 127.0.0.1 and a free port: `mock` of the spec, or with `upstream` its validating `proxy` in front of it. */
+export async function startPrism(specFile: string, upstream?: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [PRISM_BIN, 'mock', specFile, '-p', String(port), '-h', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const command = upstream === undefined ? ['mock', specFile] : ['proxy', specFile, upstream];
+  const child = spawn(process.execPath, [PRISM_BIN, ...command, '-p', String(port), '-h', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-4_000);
@@ -73,7 +75,13 @@ async function startPrism(specFile: string): Promise<{ url: string; child: Child
   return { url, child };
 }
 
-async function stop(child: ChildProcess): Promise<void> {
+/** The bundled queue v2 spec as Prism serves it (server path folded into the paths), written to `file`. */
+export function writeQueueSpecForPrism(file: string): void {
+  const spec = JSON.parse(readFileSync(join(ROOT, 'generated/queue-v2/openapi.json'), 'utf8')) as Spec;
+  writeFileSync(file, JSON.stringify(withPrefix(spec, '/v2/{endpointId}', ['endpointId'])));
+}
+
+export async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');
@@ -109,7 +117,7 @@ export async function startPrismTarget(surfaces: ('restV1' | 'queueV2')[] = ['re
     }
     if (surfaces.includes('queueV2')) {
       const file = join(dir, 'queue-v2.json');
-      writeFileSync(file, JSON.stringify(withPrefix(read('generated/queue-v2/openapi.json'), '/v2/{endpointId}', ['endpointId'])));
+      writeQueueSpecForPrism(file);
       starts.push(startPrism(file).then(({ url, child }) => {
         children.push(child);
         target.queueUrl = `${url}/v2`;

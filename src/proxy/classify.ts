@@ -105,8 +105,22 @@ function pick<T extends Anchor>(list: readonly T[]): T | undefined {
   return list.find((c) => c.surface === 'restV2' && c.restV2Hint) ?? list.find((c) => c.surface !== 'restV2') ?? list[0];
 }
 
+/** Classifications of recent paths: a client polls one job's status, or reads one pod, many times over. */
+const RECENT_PATHS = 512;
+const recent = new Map<string, Classification>();
+
 /** `pathname` is the upstream path without query; `only` restricts matching to one surface. */
 export function classify(method: string, pathname: string, only?: TrafficSurface): Classification {
+  const key = `${only ?? ''} ${method} ${pathname}`;
+  const known = recent.get(key);
+  if (known) return known;
+  const found = classifyPath(method, pathname, only);
+  if (recent.size >= RECENT_PATHS) recent.delete(recent.keys().next().value!);
+  recent.set(key, found);
+  return found;
+}
+
+function classifyPath(method: string, pathname: string, only?: TrafficSurface): Classification {
   const parts = pathname.split('/').filter(Boolean);
   const upper = method.toUpperCase();
   if ((!only || only === 'graphql') && parts[parts.length - 1] === 'graphql') return upper === 'OPTIONS' ? { kind: 'options' } : { kind: 'graphql' };

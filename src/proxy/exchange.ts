@@ -72,6 +72,11 @@ export class BodyCapture {
     this.kept += part.length;
   }
 
+  /** Bytes kept so far (what a waiting judgement holds). */
+  get keptBytes(): number {
+    return this.kept;
+  }
+
   body(): CapturedBody {
     return { bytes: this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks), totalBytes: this.total, recorded: true };
   }

@@ -1,6 +1,7 @@
 // The validating proxy: forwards each request unchanged (method, path, query, body, headers except
 // hop-by-hop ones; Host names the upstream) and streams the answer back as it arrives, while a bounded
-// copy of both bodies is kept for judging and the answer is scanned for secrets end to end.
+// copy of both bodies is kept for judging and the answer is scanned for secrets end to end. The judging
+// itself runs after the answer went out (judge-queue.ts): it never delays or alters the client's bytes.
 // GET /__proxy/report answers the running tally; nothing else under /__proxy/ is forwarded.
 import { Agent as HttpAgent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
@@ -9,6 +10,7 @@ import type { TrafficSurface } from './classify.js';
 import { BodyCapture, headerRecord, rawPairs, type Exchange } from './exchange.js';
 import { judgeExchange, type Judgement } from './judge.js';
 import { IdOwners } from './id-owners.js';
+import { JudgeQueue } from './judge-queue.js';
 import { SecretBook, StreamScanner } from './secrets.js';
 import { Tally, type TrafficReport } from './tally.js';
 
@@ -34,23 +36,43 @@ export interface RunningProxy {
   url: string;
   upstream: string;
   book: SecretBook;
+  /** The exchanges judged so far (judging follows each answer by a turn: report() judges the waiting ones first). */
   tally: Tally;
   report(): TrafficReport;
   close(): Promise<void>;
 }
 
-/** Raw headers without hop-by-hop fields; `host` replaced when given. */
+/** Raw headers without hop-by-hop fields; `host` replaced when given. One pass over the list, no set made unless Connection names fields. */
 function forwardable(raw: readonly string[], host?: string): string[] {
-  const named = new Set<string>();
-  for (const [name, value] of rawPairs(raw)) if (name.toLowerCase() === 'connection') for (const token of value.split(',')) named.add(token.trim().toLowerCase());
+  let named: Set<string> | undefined;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    if (raw[i]!.length === 10 && raw[i]!.toLowerCase() === 'connection') {
+      named ??= new Set();
+      for (const token of raw[i + 1]!.split(',')) named.add(token.trim().toLowerCase());
+    }
+  }
   const out: string[] = [];
-  for (const [name, value] of rawPairs(raw)) {
-    const lower = name.toLowerCase();
-    if (HOP_BY_HOP.has(lower) || named.has(lower) || (host !== undefined && lower === 'host')) continue;
-    out.push(name, value);
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const lower = raw[i]!.toLowerCase();
+    if (HOP_BY_HOP.has(lower) || named?.has(lower) || (host !== undefined && lower === 'host')) continue;
+    out.push(raw[i]!, raw[i + 1]!);
   }
   if (host !== undefined) out.push('Host', host);
   return out;
+}
+
+/** A finished exchange waiting to be judged: what the forwarding path kept, turned into an Exchange only when judged. */
+interface Finished {
+  method: string;
+  url: string;
+  requestHeaders: Record<string, string>;
+  requestCapture: BodyCapture;
+  status: number;
+  responseRawHeaders: string[];
+  responseCapture: BodyCapture;
+  scanner: StreamScanner;
+  learned: boolean;
+  example: string;
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -97,13 +119,37 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const book = new SecretBook();
   const owners = new IdOwners();
   const tally = new Tally('proxy', upstream.toString());
-  const report = () => JSON.parse(book.redact(JSON.stringify(tally.report()))) as TrafficReport;
+
+  const judge = (finished: Finished) => {
+    const exchange: Exchange = {
+      method: finished.method,
+      url: finished.url,
+      requestHeaders: finished.requestHeaders,
+      requestBody: finished.requestCapture.body(),
+      status: finished.status,
+      responseHeaders: headerRecord(rawPairs(finished.responseRawHeaders)),
+      responseBody: finished.responseCapture.body(),
+    };
+    try {
+      const judgement = judgeExchange(exchange, book, { surface: options.surface, owners, responseLeaks: finished.scanner.leaks.bind(finished.scanner), secretsLearned: finished.learned });
+      tally.add(judgement, finished.example);
+      options.onJudged?.(judgement, exchange);
+    } catch (error) {
+      // A judging bug must not take traffic down; it is counted as an exchange with a note.
+      tally.add({ operationId: '(error)', violations: [], checked: [], notes: [`not judged: ${(error as Error).message}`] }, finished.example);
+    }
+  };
+  const judgements = new JudgeQueue<Finished>(judge, (f) => f.requestCapture.keptBytes + f.responseCapture.keptBytes);
+  const report = () => {
+    judgements.flush();
+    return JSON.parse(book.redact(JSON.stringify(tally.report()))) as TrafficReport;
+  };
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const raw = req.url ?? '/';
     // Absolute-form targets (a client configured with HTTP_PROXY) keep only their path and query.
     let target = raw;
-    if (!raw.startsWith('/')) {
+    if (raw.charCodeAt(0) !== 47 /* '/' */) {
       try {
         const u = new URL(raw);
         target = `${u.pathname}${u.search}`;
@@ -111,16 +157,16 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         target = `/${raw}`;
       }
     }
-    const pathOnly = target.split('?')[0]!;
-    if (pathOnly === '/__proxy' || pathOnly.startsWith('/__proxy/')) {
+    const q = target.indexOf('?');
+    const pathOnly = q === -1 ? target : target.slice(0, q);
+    if (pathOnly.startsWith('/__proxy') && (pathOnly.length === 8 || pathOnly.charCodeAt(8) === 47)) {
       req.resume();
       if (pathOnly !== REPORT_PATH) return sendJson(res, 404, { message: `no proxy route ${pathOnly} (the tally is at ${REPORT_PATH})` });
       if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { message: `${REPORT_PATH} answers GET` }, { allow: 'GET, HEAD' });
       return sendJson(res, 200, report());
     }
+    const method = req.method ?? 'GET';
     const upstreamPath = `${base}${target}`;
-    const url = `${upstream.origin}${upstreamPath}`;
-    const example = `${req.method} ${base}${pathOnly}`;
     const requestHeaders = headerRecord(rawPairs(req.rawHeaders));
     const requestCapture = new BodyCapture();
     const responseCapture = new BodyCapture();
@@ -130,7 +176,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     let learned = false;
 
     const outgoing = send({
-      protocol: upstream.protocol, hostname, port: upstream.port, path: upstreamPath, method: req.method,
+      protocol: upstream.protocol, hostname, port: upstream.port, path: upstreamPath, method,
       headers: forwardable(req.rawHeaders, upstream.host) as unknown as Record<string, string>, agent, maxHeaderSize: MAX_HEAD_BYTES,
     });
     // Learn the request's secrets before its answer streams back, so the scan covers every answer byte.
@@ -156,23 +202,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       answer.on('end', () => {
         if (settled) return;
         settled = true;
-        const exchange: Exchange = {
-          method: req.method ?? 'GET',
-          url,
-          requestHeaders,
-          requestBody: requestCapture.body(),
-          status: answer.statusCode ?? 0,
-          responseHeaders: headerRecord(rawPairs(answer.rawHeaders)),
-          responseBody: responseCapture.body(),
-        };
-        try {
-          const judgement = judgeExchange(exchange, book, { surface: options.surface, owners, responseLeaks: scanner.leaks.bind(scanner), secretsLearned: learned });
-          tally.add(judgement, example);
-          options.onJudged?.(judgement, exchange);
-        } catch (error) {
-          // A judging bug must not take traffic down; it is counted as an exchange with a note.
-          tally.add({ operationId: '(error)', violations: [], checked: [], notes: [`not judged: ${(error as Error).message}`] }, example);
-        }
+        // Judged on a later turn: the answer's last bytes go out first, and nothing judged can change them.
+        judgements.push({
+          method, url: `${upstream.origin}${upstreamPath}`, requestHeaders, requestCapture, status: answer.statusCode ?? 0,
+          responseRawHeaders: answer.rawHeaders, responseCapture, scanner, learned, example: `${method} ${base}${pathOnly}`,
+        });
       });
       // The upstream broke off mid-answer: the client must see a broken answer too, not a hang.
       answer.on('close', () => {
@@ -215,6 +249,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     report,
     close() {
       closed ??= new Promise<void>((resolve) => {
+        judgements.flush();
         server.close(() => resolve());
         server.closeAllConnections();
         agent.destroy();

@@ -63,6 +63,14 @@ export class IdOwners {
   }
 }
 
+/**
+ * False when an answer's JSON text cannot hold an object id: no `id"` / `Id"` key ending and no \u escape
+ * (which could spell one). Such answers are not walked and their caller's key is not hashed.
+ */
+export function mayCarryIds(json: Buffer): boolean {
+  return json.includes('id"') || json.includes('Id"') || json.includes('\\u');
+}
+
 /** The caller's API key: Bearer header, else GraphQL's api_key parameter. */
 export function apiKeyOf(headers: Record<string, string>, url: URL): string | undefined {
   const bearer = /^Bearer\s+(\S+)/i.exec(headers['authorization'] ?? '')?.[1];

@@ -10,7 +10,7 @@ import { classify, type TrafficSurface } from './classify.js';
 import { isTruncated, MAX_CAPTURED_BODY_BYTES, type CapturedBody, type Exchange, type Violation } from './exchange.js';
 import { RULE, violation } from './rule-ids.js';
 import { headerLeaks, pointerOf, type Leak, type SecretBook } from './secrets.js';
-import { apiKeyOf, type IdOwners } from './id-owners.js';
+import { apiKeyOf, mayCarryIds, type IdOwners } from './id-owners.js';
 import { answerFacts, isJsonMediaType, type RequiredHeader } from './spec-facts.js';
 
 export interface Judgement {
@@ -231,6 +231,7 @@ function judgeOwners(exchange: Exchange, url: URL, path: string | undefined, own
   if (!key || exchange.status < 200 || exchange.status > 299 || !response?.ok) return;
   const rule = RULE.crossAccount(exchange.method.toUpperCase(), path);
   out.checked.push(rule);
+  if (!mayCarryIds(exchange.responseBody.bytes)) return;
   const foreign = owners.observe(key, response.value);
   if (foreign.length === 0) return;
   const shown = foreign.slice(0, 3).join(', ') + (foreign.length > 3 ? `, +${foreign.length - 3} more` : '');

@@ -2,7 +2,7 @@
 // traffic is flagged (proxy and check-traffic); keys are compared by a keyed hash, never stored or printed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyBody, type Exchange } from '../../src/proxy/exchange.js';
-import { IdOwners, MAX_REMEMBERED_IDS, objectIds } from '../../src/proxy/id-owners.js';
+import { IdOwners, MAX_REMEMBERED_IDS, mayCarryIds, objectIds } from '../../src/proxy/id-owners.js';
 import { judgeExchange } from '../../src/proxy/judge.js';
 import { checkTraffic, parseHar, startProxy, type RunningProxy } from '../../src/proxy/index.js';
 import { SecretBook } from '../../src/proxy/secrets.js';
@@ -30,6 +30,13 @@ describe('IdOwners', () => {
   it('object ids: own ids and owned references, not catalogue entries, machines or account identities', () => {
     const answer = { id: 'pod7f3k2x9q1', templateId: 'tpl-0123456', consumerUserId: 'user_12345', gpu: { id: 'NVIDIA-H100-80GB' }, machine: { gpuTypeId: 'NVIDIA-A100' }, count: 123456 };
     expect([...objectIds(answer)].sort()).toEqual(['pod7f3k2x9q1', 'tpl-0123456']);
+  });
+  it('answers whose JSON text cannot hold an id are not walked: every id key (and any \\u escape, which could spell one) is seen', () => {
+    for (const answer of [POD, { pods: [] }, { podId: 'pod7f3k2x9q1' }, { networkVolumeId: 'vol-0123456' }, { 'i\u0064': 'x' }]) {
+      expect(mayCarryIds(Buffer.from(JSON.stringify(answer)))).toBe(objectIds(answer).size > 0 || JSON.stringify(answer).includes('id"'));
+    }
+    expect(mayCarryIds(Buffer.from('{"i\\u0064":"pod7f3k2x9q1"}'))).toBe(true);
+    expect(mayCarryIds(Buffer.from(JSON.stringify({ status: 'COMPLETED', output: { text: 'hello' }, delayTime: 3 })))).toBe(false);
   });
   it(`remembers at most ${MAX_REMEMBERED_IDS} ids, the oldest forgotten first`, () => {
     const owners = new IdOwners();
