@@ -12,6 +12,7 @@ Commands:
   proxy     Validating proxy: forward to --upstream URL and judge every exchange against the specs.
   check-traffic FILE.har
             The proxy's judgement over recorded traffic (HAR).
+  worker    A queue worker speaking RunPod's worker protocol (--handler conformance | MODULE).
 `;
 
 type Command = (argv: string[]) => Promise<number>;
@@ -22,6 +23,7 @@ const commands: Record<string, Command> = {
   mock: async (argv) => (await import('./mock-command.js')).runMockCommand(argv),
   conform: async (argv) => (await import('./conform-command.js')).runConformCommand(argv),
   proxy: async (argv) => (await import('./proxy-command.js')).runProxyCommand(argv),
+  worker: async (argv) => (await import('./worker-command.js')).runWorkerCommand(argv),
   'check-traffic': async (argv) => (await import('./check-traffic-command.js')).runCheckTrafficCommand(argv),
   // npm start: the conformance suite against the embedded mock (no target given).
   start: async () => (await import('./conform-command.js')).runConformCommand([]),

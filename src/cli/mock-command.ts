@@ -38,11 +38,14 @@ Options:
                               is sent after its changes are on disk (docs/state.md). A damaged
                               or unwritable FILE, or one another mock uses (FILE.lock), stops
                               the start with exit code 2
-  --worker NAME=MODULE|FILE.json
-                              the simulated worker of every endpoint named NAME, repeatable:
-                              MODULE's default export is RunPod's handler(job); FILE.json holds
-                              stub rules [{match, output|error|durationMs|stream}]. A template
-                              image compute-contract/echo|image|llm picks a built-in worker
+  --worker NAME=MODULE|FILE.json|FILE.py|exec:COMMAND
+                              the worker of every endpoint named NAME ('*': of every endpoint
+                              without its own), repeatable: MODULE's default export is RunPod's
+                              handler(job); FILE.json holds stub rules [{match, output|error|
+                              durationMs|stream}]; FILE.py and exec:COMMAND run worker processes
+                              speaking RunPod's worker protocol (a runpod SDK worker, or
+                              exec:compute-contract worker --handler …). A template image
+                              compute-contract/echo|image|llm picks a built-in worker
                               (docs/workers.md). A bad MODULE or FILE stops the start (exit 2)
   --fleet seed=N,failure-rate=R,p50=MS,p99=MS,cold-start=MS
                               seeded randomness of the default worker: job durations drawn

@@ -9,6 +9,7 @@ import type { Result } from './state/store.js';
 import { simulatePush } from './rest-v2/build-push.js';
 import { advanceWithWorkers, handleWorkerControl, isWorkerControlPath } from './simulated-workers/control.js';
 import { operations } from '../../generated/operations.js';
+import { answerWorkerEnv } from './worker-protocol/attach.js';
 
 type Body = Record<string, unknown>;
 const SEED_KINDS = ['registryAuths', 'networkVolumes', 'templates', 'endpoints', 'pods', 'secrets'] as const;
@@ -26,6 +27,8 @@ export function createControlHandler(core: MockCore, reset: () => void) {
     const body = (parsed.value ?? {}) as Body;
     const route = `${req.method} ${path.replace(/\/$/, '')}`;
     if (isWorkerControlPath(path)) return handleWorkerControl(core, req.method ?? 'GET', path, body, res);
+    const workerEnv = /^GET \/__control\/endpoints\/([^/]+)\/worker-env$/.exec(route);
+    if (workerEnv) return answerWorkerEnv(core, decodeURIComponent(workerEnv[1]!), res);
     const push = /^POST \/__control\/endpoints\/([^/]+)\/builds$/.exec(route);
     if (push) return simulatePush(core, decodeURIComponent(push[1]!), body, res);
     switch (route) {

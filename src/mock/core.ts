@@ -11,6 +11,7 @@ import type { LogBook } from './rest-v2/log-book.js';
 import type { BuildBook } from './rest-v2/builds.js';
 import type { ResourceStore } from './state/store.js';
 import type { WorkerRegistry } from './simulated-workers/registry.js';
+import type { WorkerHub } from './worker-protocol/hub.js';
 
 export interface MockCore {
   clock: Clock;
@@ -40,6 +41,8 @@ export interface MockCore {
   openRequests: number;
   /** The endpoints' simulated workers (docs/workers.md). */
   workers: WorkerRegistry;
+  /** Worker processes and attached workers speaking the worker protocol (worker-protocol/hub.ts). */
+  workerHub: WorkerHub;
 }
 
 export interface RequestContext {

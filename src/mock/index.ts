@@ -29,6 +29,7 @@ import { Fleet, fleetProblem } from './simulated-workers/fleet.js';
 import { loadWorkers } from './simulated-workers/load.js';
 import { WorkerSetupError } from './simulated-workers/types.js';
 import { WorkerRegistry } from './simulated-workers/registry.js';
+import { WorkerHub } from './worker-protocol/hub.js';
 
 /** Request line + headers the mock reads (1 MiB); beyond it node:http answers 431. */
 export const MAX_REQUEST_HEAD_BYTES = 1024 * 1024;
@@ -92,6 +93,18 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
     const endpoint = store?.endpoints.peek(id);
     return endpoint && { name: endpoint.name, imageName: store!.templates.peek(endpoint.templateId)?.imageName };
   }, () => options.jobDurationMs);
+  const workerEnv = (id: string) => {
+    const store = accounts.storeOf('endpoints', id);
+    return store ? workerEnvOf(store, id) : {};
+  };
+  const workerHub = new WorkerHub({
+    commandOf: (id) => workers.processOf(id),
+    userEnvOf: workerEnv,
+    // `logs` is made below (the log book reads the engine); lines only come once processes run.
+    log: (endpointId, workerId, stream, line) => logs.workerProcessLine(endpointId, workerId, stream === 'system' ? 'system' : 'container', stream === 'stderr' ? `[stderr] ${line}` : line),
+    report: (line) => process.stderr.write(`${line}\n`),
+    killGraceMs: options.workerKillGraceMs,
+  });
   const engine = new JobEngine({
     clock,
     faults: options.faults,
@@ -103,16 +116,15 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
     // peek: the engine's reads change nothing (get() would count as a possible change with --state).
     endpointConfig: (id) => publicEndpointOfKey(id) ? PUBLIC_ENDPOINT_WORKERS : accounts.storeOf('endpoints', id)?.endpoints.peek(id) as EndpointConfig | undefined,
     // The endpoint's own account: its template and its secrets (a foreign secret name resolves to nothing).
-    workerEnv: (id) => {
-      const store = accounts.storeOf('endpoints', id);
-      return store ? workerEnvOf(store, id) : {};
-    },
+    workerEnv,
     isGpuAvailable: (gpuTypeId) => !unavailableGpuTypes.has(gpuTypeId),
     onTerminal: (job) => webhooks.jobFinished(job),
     workers,
     fleet: input.fleet && new Fleet(input.fleet, () => options.jobDurationMs),
     keepJsonTexts: options.stateFile !== undefined,
+    external: workerHub,
   });
+  workerHub.engine = engine;
   const rateLimiter = new RateLimiter(clock, mockRateLimitPolicy.windowMs, options.rateLimitFactor);
   const restV2Quota = new QuotaWindows(clock, options.rateLimitFactor);
   const logs = new LogBook(clock, engine);
@@ -121,7 +133,7 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
   const builds = new BuildBook(clock, (build) => releaseBuild(core, build));
   const core: MockCore = {
     clock, options, account: DEFAULT_ACCOUNT, store: accounts.default, accounts, engine, webhooks, rateLimiter, restV2Quota, logs, builds,
-    unavailableGpuTypes, touch, openRequests: 0, workers,
+    unavailableGpuTypes, touch, openRequests: 0, workers, workerHub,
     forAccount(account) {
       if (account === DEFAULT_ACCOUNT) return core;
       let view = views.get(account);
@@ -182,6 +194,7 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
+  workerHub.listening(url);
   let closed = false;
   return {
     url,
@@ -196,6 +209,7 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
     async close() {
       if (closed) return;
       closed = true;
+      await workerHub.close();
       await webhooks.settle();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -118,6 +118,11 @@ export interface MockOptions {
   workers?: Record<string, WorkerDefinition>;
   /** Seeded randomness of the default worker: failure rate, latency p50/p99, cold start (docs/workers.md). */
   fleet?: FleetOptions;
+  /**
+   * Worker processes (`exec:`/`.py` workers, attached workers): how long one may take, after a stop signal, to show
+   * it stopped the job (its next request) before it is killed and replaced; real ms, default 5000 (docs/workers.md).
+   */
+  workerKillGraceMs?: number;
 }
 
 export interface ResolvedOptions {
@@ -139,9 +144,12 @@ export interface ResolvedOptions {
   cors?: string;
   docs: boolean;
   retireRestV1: boolean;
+  workerKillGraceMs: number;
 }
 
 export const DEFAULT_API_KEY = 'mock-key';
+/** Default of workerKillGraceMs. */
+export const KILL_GRACE_MS = 5_000;
 
 export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
   for (const fault of options.faults ?? []) {
@@ -167,6 +175,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     cors: options.cors === undefined ? undefined : parseCorsOrigin(options.cors),
     docs: options.docs ?? false,
     retireRestV1: options.retireRestV1 ?? false,
+    workerKillGraceMs: options.workerKillGraceMs ?? KILL_GRACE_MS,
   };
 }
 

@@ -16,6 +16,7 @@ import { parseJsonBodyInTurns, parseQuery, readBody, sendError, sendJson, sendNo
 import { queryStylesOf } from '../contract/query-style.js';
 import { queueHandlers } from './queue/handlers.js';
 import { jobOperationRefusal } from './load-balancing/job-refusal.js';
+import { handleWorkerProtocol, isWorkerProtocolPath } from './worker-protocol/routes.js';
 import { needsTurns, sendJsonInTurns } from './json-in-turns.js';
 import { restHandlers } from './rest/handlers.js';
 import { answerRetired } from './rest/retired.js';
@@ -75,6 +76,9 @@ function handle(parts: ServerParts, req: IncomingMessage, res: ServerResponse): 
     // As on api.runpod.io: /v2/<REST v2 collection>/… is management; anything else is an endpoint id (src/contract/url-layout.ts).
     if (surfaceOfV2Segment(segment) === 'restV2') return handleRestV2(parts, req, res, path, search);
     const endpointId = decodeOrRaw(segment);
+    const relPath = slash === -1 ? '/' : path.slice(slash);
+    // The worker protocol (specs/worker/): the endpoint's own workers, with its worker key.
+    if (isWorkerProtocolPath(relPath)) return handleWorkerProtocol(parts.core, parts.core.workerHub, req, res, endpointId, relPath, search);
     return api(parts, req, res, 'queueV2', slash === -1 ? '/' : path.slice(slash), search, endpointId);
   }
   if (path === '/graphql' || path === '/graphql/') {

@@ -71,8 +71,12 @@ export interface Job {
 
 export interface Worker {
   id: string;
-  state: 'idle' | 'running';
+  /** initializing: a worker process that has not asked for work yet (worker protocol). */
+  state: 'idle' | 'running' | 'initializing';
+  /** A job it runs (the first, when a worker process runs several: `--concurrency`). */
   jobId?: string;
+  /** A worker process that joined on its own (attach mode): the mock neither starts nor stops it. */
+  attached?: boolean;
   /** GPU type allocated: the first available one of the endpoint's gpuTypeIds. */
   gpuTypeId?: string;
   /** Pending idle scale-down check (one per worker at most). */

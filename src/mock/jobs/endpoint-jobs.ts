@@ -78,7 +78,9 @@ export class EndpointJobs {
 
   health() {
     const running = this.pool.running;
-    const idle = this.pool.workers.length - running;
+    let initializing = 0;
+    for (const worker of this.pool.workers) if (worker.state === 'initializing') initializing++;
+    const idle = this.pool.workers.length - running - initializing;
     return {
       jobs: {
         completed: this.counts.COMPLETED,
@@ -87,7 +89,7 @@ export class EndpointJobs {
         inQueue: this.counts.IN_QUEUE,
         retried: this.retried,
       },
-      workers: { idle, initializing: 0, ready: idle, running, throttled: 0, unhealthy: 0 },
+      workers: { idle, initializing, ready: idle, running, throttled: this.pool.lifecycle?.throttled() ?? 0, unhealthy: 0 },
     };
   }
 

@@ -13,7 +13,8 @@ import { JobWaiters } from './waiters.js';
 import { rememberJsonText } from '../json-text-cache.js';
 import { JobExecution, type RunResult } from './execution.js';
 import { DEFAULT_TTL_MS, JobTimers } from './job-timers.js';
-import type { EndpointConfig } from './workers.js';
+import type { EndpointConfig, WorkerLifecycle } from './workers.js';
+import type { ExternalWorkerPort, ResultVerdict, WorkerResult } from './external-run.js';
 
 export type { EndpointConfig } from './workers.js';
 export { DEFAULT_TTL_MS } from './job-timers.js';
@@ -37,6 +38,8 @@ export interface EngineDeps {
   fleet?: Fleet;
   /** --state: a large output's JSON text is kept with it for the journal (json-text-cache.ts). */
   keepJsonTexts?: boolean;
+  /** Worker processes speaking the worker protocol (`--worker NAME=exec:…`): worker-protocol/hub.ts. */
+  external?: ExternalWorkerPort & { lifecycleOf(endpointId: string): WorkerLifecycle };
 }
 
 export interface Submission {
@@ -326,14 +329,75 @@ export class JobEngine {
   }
 
   private dispatchNow(ep: EndpointJobs): void {
+    const external = this.execution.isExternal(ep.endpointId);
+    ep.pool.lifecycle = external ? this.deps.external!.lifecycleOf(ep.endpointId) : undefined;
     // Scale up on queue pressure (lowPriority jobs do not count), then hand out work FIFO.
     ep.pool.scale(ep.scalingDemand);
+    if (external) return this.handOut(ep);
     for (const worker of ep.pool.workers) {
       if (worker.state !== 'idle') continue;
       const job = ep.nextQueued();
       if (!job) break;
       this.start(ep, worker, job);
     }
+  }
+
+  /** Worker processes take work only while they ask for it (an open job-take), up to what they ask for. */
+  private handOut(ep: EndpointJobs): void {
+    const port = this.deps.external!;
+    for (const worker of ep.pool.workers) {
+      const capacity = port.capacityOf(worker);
+      if (capacity === 0) continue;
+      const taken: Job[] = [];
+      for (let job = ep.nextQueued(); job; job = taken.length < capacity ? ep.nextQueued() : undefined) {
+        this.execution.startExternal(ep, worker, job);
+        taken.push(job);
+        if (taken.length === capacity) break;
+      }
+      if (taken.length === 0) return;
+      port.deliver(worker, taken);
+    }
+  }
+
+  // ---- worker protocol (worker-protocol/routes.ts) --------------------------------------------
+
+  /** A worker process asks for work, or its endpoint's workers changed: hand out queued jobs. */
+  workersChanged(endpointId: string): void {
+    const ep = this.endpoints.get(endpointId);
+    if (ep) this.dispatch(ep);
+  }
+
+  /** The endpoint's worker pool (created with the endpoint's engine record). */
+  poolOf(endpointId: string) {
+    return this.ensureEndpoint(endpointId).pool;
+  }
+
+  /** A job-done post of a worker process; 'absent' when the endpoint stores no such job. */
+  workerResult(endpointId: string, jobId: string, workerId: string, result: WorkerResult, isStream: boolean): ResultVerdict | 'absent' {
+    const ep = this.endpoints.get(endpointId);
+    const job = this.get(endpointId, jobId);
+    return ep && job ? this.execution.workerResult(ep, job, workerId, result, isStream) : 'absent';
+  }
+
+  /** A job-stream post of a worker process. */
+  workerChunk(endpointId: string, jobId: string, workerId: string, output: unknown): ResultVerdict | 'too-many' | 'absent' {
+    const job = this.get(endpointId, jobId);
+    return job ? this.execution.workerChunk(job, workerId, output) : 'absent';
+  }
+
+  /** A worker process is gone (exited, killed, replaced): its jobs end FAILED as crashed (a held /runsync answers 500). */
+  workerGone(endpointId: string, worker: Worker, reason: string): void {
+    const ep = this.endpoints.get(endpointId);
+    if (!ep) return;
+    for (const jobId of ep.pool.jobsOf(worker)) {
+      const job = this.jobs.get(jobId);
+      if (!job || job.status !== 'IN_PROGRESS') continue;
+      job.crashed = true;
+      this.execution.settle(jobId);
+      this.endRun(ep, job, 'FAILED', { error: reason });
+    }
+    ep.pool.remove(worker);
+    this.dispatch(ep);
   }
 
   private start(ep: EndpointJobs, worker: Worker, job: Job): void {

@@ -9,6 +9,8 @@ import type { EndpointJobs } from './endpoint-jobs.js';
 import type { JobTimers } from './job-timers.js';
 import { availableChunks, outcomeOf, readDirective, type MockDirective } from './simulate.js';
 import type { EndpointConfig } from './workers.js';
+import { ExternalRun, type ExternalWorkerPort, type ResultVerdict, type WorkerResult } from './external-run.js';
+import { MAX_STREAM_CHUNKS } from '../simulated-workers/types.js';
 
 export const DEFAULT_EXECUTION_TIMEOUT_MS = 600_000;
 
@@ -25,6 +27,8 @@ export interface ExecutionDeps {
   workerEnv(endpointId: string): Record<string, string>;
   workers?: WorkerRegistry;
   fleet?: Fleet;
+  /** Worker processes speaking the worker protocol (`--worker NAME=exec:…`). */
+  external?: ExternalWorkerPort;
 }
 
 export interface ExecutionHooks {
@@ -78,6 +82,67 @@ export class JobExecution {
     });
   }
 
+  /** Whether the endpoint's workers are processes speaking the worker protocol. */
+  isExternal(endpointId: string): boolean {
+    return this.deps.external?.serves(endpointId) ?? false;
+  }
+
+  /** Starts the job on a worker process that asked for work; its result arrives as workerResult(). */
+  startExternal(ep: EndpointJobs, worker: Worker, job: Job): void {
+    const now = this.deps.clock.now();
+    markStarted(ep, worker, job, now);
+    this.runs.set(job.id, new ExternalRun(worker, job.attempts, this.deps.external!, job.id));
+    const timeout = this.timeoutOf(ep, job);
+    this.hooks.timers.setRun(job.id, now + timeout, () => this.hooks.end(ep, job, 'TIMED_OUT', { error: timeoutMessage(timeout) }));
+  }
+
+  /** The run of `job` on `workerId`, when that worker runs it now (a late or foreign post finds none). */
+  private externalRun(job: Job, workerId: string): ExternalRun | undefined {
+    const run = this.runs.get(job.id);
+    if (!(run instanceof ExternalRun) || run.settled || run.worker.id !== workerId) return undefined;
+    return job.status === 'IN_PROGRESS' && job.attempts === run.attempt ? run : undefined;
+  }
+
+  /**
+   * A job-done post. `{status: 'IN_PROGRESS', output}` is a progress update (the output shows in /status until the
+   * end); `{error}` fails the job, anything else completes it; a stream's final post may carry an empty output (the
+   * chunks are then the output, as with in-process generator handlers). A terminal job never changes.
+   */
+  workerResult(ep: EndpointJobs, job: Job, workerId: string, result: WorkerResult, isStream: boolean): ResultVerdict {
+    const run = this.externalRun(job, workerId);
+    if (!run) return job.status === 'IN_PROGRESS' || job.status === 'IN_QUEUE' ? 'not-running-here' : 'terminal';
+    if (result.status === 'IN_PROGRESS') {
+      job.output = result.output;
+      this.hooks.touch(job.id);
+      return 'progress';
+    }
+    run.settled = true;
+    if (result.error !== undefined && result.error !== null && result.error !== '') {
+      delete job.output;
+      this.hooks.end(ep, job, 'FAILED', { error: result.error });
+      return 'accepted';
+    }
+    const empty = result.output === undefined || (Array.isArray(result.output) && result.output.length === 0);
+    const output = isStream && empty && run.chunks.length > 0 ? run.chunks : result.output ?? null;
+    this.hooks.end(ep, job, 'COMPLETED', { output });
+    return 'accepted';
+  }
+
+  /** A job-stream post: one chunk for /stream. */
+  workerChunk(job: Job, workerId: string, output: unknown): ResultVerdict | 'too-many' {
+    const run = this.externalRun(job, workerId);
+    if (!run) return job.status === 'IN_PROGRESS' || job.status === 'IN_QUEUE' ? 'not-running-here' : 'terminal';
+    if (run.chunks.length >= MAX_STREAM_CHUNKS) return 'too-many';
+    run.chunks.push(output);
+    return 'accepted';
+  }
+
+  /** The job's run ended on the worker's side (its process is gone): nothing to stop. */
+  settle(jobId: string): void {
+    const run = this.runs.get(jobId);
+    if (run instanceof ExternalRun) run.settled = true;
+  }
+
   /** Cuts the job's handler run, if any (cancel, timeout, expiry). */
   abort(jobId: string, reason: string): void {
     this.runs.get(jobId)?.abort(reason);
@@ -124,7 +189,9 @@ export class JobExecution {
   /** `input.mock` first, then the endpoint's simulated worker, then the default echo worker. */
   private planOf(job: Job, starting = false): Plan {
     const ownDirective = job.input['mock'] !== undefined;
-    const plan = ownDirective ? undefined : this.deps.workers?.planOf(job);
+    const found = ownDirective ? undefined : this.deps.workers?.planOf(job);
+    // A process worker's jobs never reach here (startExternal); without a hub they run as the default worker.
+    const plan = found?.kind === 'external' ? undefined : found;
     // The fleet draws only when a job starts, so reads (/stream) never shift the seeded sequence.
     if (!plan && !ownDirective && starting && this.deps.fleet) return { kind: 'directive', directive: this.deps.fleet.nextDirective() };
     return plan ?? { kind: 'directive', directive: readDirective(job.input, this.deps.defaultJobDurationMs) };

@@ -20,8 +20,23 @@ export interface EndpointConfig {
   releaseVersion?: number;
 }
 
+/** What happens to an endpoint's workers beyond the record (worker processes: started, stopped). */
+export interface WorkerLifecycle {
+  /** A worker record was added by scaling: start its process. */
+  spawned(worker: Worker): void;
+  removed(worker: Worker): void;
+  /** Whether new workers may start now (false while a failing worker process backs off). */
+  canSpawn(): boolean;
+  /** Workers that cannot start now (/health `throttled`). */
+  throttled(): number;
+}
+
 export class WorkerPool {
   readonly workers: Worker[] = [];
+  /** Worker processes' lifecycle; none for simulated workers. */
+  lifecycle: WorkerLifecycle | undefined;
+  /** Which worker runs each job (a worker process may run several at once). */
+  private readonly holders = new Map<string, Worker>();
 
   constructor(
     private readonly clock: Clock,
@@ -49,15 +64,26 @@ export class WorkerPool {
 
   occupy(worker: Worker, jobId: string): void {
     worker.state = 'running';
-    worker.jobId = jobId;
+    worker.jobId ??= jobId;
+    this.holders.set(jobId, worker);
     this.clock.cancel(worker.idleTimer);
     worker.idleTimer = undefined;
   }
 
+  /** Jobs the worker runs now. */
+  jobsOf(worker: Worker): string[] {
+    const ids: string[] = [];
+    for (const [jobId, holder] of this.holders) if (holder === worker) ids.push(jobId);
+    return ids;
+  }
+
   /** Frees the worker running `jobId`; returns it (undefined when no worker runs that job). */
   release(jobId: string): Worker | undefined {
-    const worker = this.workers.find((w) => w.jobId === jobId);
+    const worker = this.holders.get(jobId);
     if (!worker) return undefined;
+    this.holders.delete(jobId);
+    if (worker.jobId === jobId) worker.jobId = this.jobsOf(worker)[0];
+    if (worker.jobId !== undefined) return worker;
     worker.state = 'idle';
     worker.jobId = undefined;
     worker.idleSince = this.clock.now();
@@ -67,22 +93,48 @@ export class WorkerPool {
     return worker;
   }
 
+  /** A worker process became ready for work (its first job-take). */
+  ready(worker: Worker): void {
+    if (worker.state !== 'initializing') return;
+    worker.state = 'idle';
+    worker.idleSince = this.clock.now();
+    this.armIdleScaleDown(worker);
+  }
+
+  /** Adds a worker that joined on its own (attach mode); it counts like a spawned one. */
+  adopt(worker: Worker): void {
+    this.workers.push(worker);
+    this.armIdleScaleDown(worker);
+  }
+
+  /** Removes a worker (its process exited or was replaced); its jobs are the caller's to end first. */
+  remove(worker: Worker): void {
+    const index = this.workers.indexOf(worker);
+    if (index < 0) return;
+    this.clock.cancel(worker.idleTimer);
+    this.workers.splice(index, 1);
+    for (const jobId of this.jobsOf(worker)) this.holders.delete(jobId);
+    this.lifecycle?.removed(worker);
+  }
+
   clear(): void {
-    for (const worker of this.workers) this.clock.cancel(worker.idleTimer);
-    this.workers.length = 0;
+    for (const worker of [...this.workers]) this.remove(worker);
+    this.holders.clear();
   }
 
   /** Adds a worker on the first available GPU type in priority order; none when no type has capacity. */
   private spawn(config: EndpointConfig): Worker | undefined {
+    if (this.lifecycle && !this.lifecycle.canSpawn()) return undefined;
     const now = this.clock.now();
-    const worker: Worker = { id: workerId(), state: 'idle', idleSince: now, createdAt: now, release: config.releaseVersion ?? 0 };
+    const worker: Worker = { id: workerId(), state: this.lifecycle ? 'initializing' : 'idle', idleSince: now, createdAt: now, release: config.releaseVersion ?? 0 };
     if (config.computeType !== 'CPU' && config.gpuTypeIds && config.gpuTypeIds.length > 0) {
       const gpu = config.gpuTypeIds.find((id) => this.isGpuAvailable(id));
       if (!gpu) return undefined;
       worker.gpuTypeId = gpu;
     }
     this.workers.push(worker);
-    this.armIdleScaleDown(worker);
+    if (this.lifecycle) this.lifecycle.spawned(worker);
+    else this.armIdleScaleDown(worker);
     return worker;
   }
 
@@ -93,8 +145,7 @@ export class WorkerPool {
     for (let i = this.workers.length - 1; i >= 0; i--) {
       const worker = this.workers[i]!;
       if (worker.release >= current || !which(worker)) continue;
-      this.clock.cancel(worker.idleTimer);
-      this.workers.splice(i, 1);
+      this.remove(worker);
       removed++;
     }
     return removed;
@@ -108,12 +159,11 @@ export class WorkerPool {
       worker.idleTimer = undefined;
       if (worker.state !== 'idle' || worker.idleSince !== since) return;
       if (this.workers.length <= Math.min(this.config().workersMin ?? 0, WORKERS_CEILING)) return;
-      const index = this.workers.indexOf(worker);
-      if (index >= 0) this.workers.splice(index, 1);
+      this.remove(worker);
     });
   }
 }
 
-function workerId(): string {
+export function workerId(): string {
   return randomUUID().replace(/-/g, '').slice(0, 14);
 }

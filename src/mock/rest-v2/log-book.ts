@@ -92,6 +92,22 @@ export class LogBook implements PodObserver {
     for (const log of open) for (const wake of [...log.listeners]) wake();
   }
 
+  /**
+   * A line of a worker process (its stdout/stderr as container lines, the mock's notes about it as system
+   * lines): its log holds what it really wrote, nothing simulated.
+   */
+  workerProcessLine(endpointId: string, workerId: string, source: 'container' | 'system', line: string): void {
+    const key = `${endpointId}/${workerId}`;
+    let log = this.workers.get(key);
+    if (!log) {
+      this.dropGoneWorkers();
+      log = new SimulatedLog(() => '');
+      this.workers.set(key, log);
+    }
+    if (source === 'system') log.note(this.clock.now(), line);
+    else log.output(this.clock.now(), line);
+  }
+
   /** The worker's log, or undefined when the endpoint has no such worker (any more). */
   workerLog(endpointId: string, workerId: string): SimulatedLog | undefined {
     this.dropGoneWorkers();

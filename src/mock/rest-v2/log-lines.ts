@@ -86,7 +86,8 @@ interface Period {
 }
 
 export class SimulatedLog {
-  private readonly container: LineRing<number>;
+  /** Simulated lines are kept as their number; a worker process's own output as its text. */
+  private readonly container: LineRing<number | string>;
   private readonly system = new LineRing<string>((text) => text);
   private period: Period | undefined;
   /** Timestamp of the newest line of either source. */
@@ -95,7 +96,7 @@ export class SimulatedLog {
   readonly listeners = new Set<() => void>();
 
   constructor(containerLine: (n: number) => string) {
-    this.container = new LineRing<number>(containerLine);
+    this.container = new LineRing<number | string>((item) => (typeof item === 'string' ? item : containerLine(item)));
   }
 
   /** The next timestamp at or after `at`: whole milliseconds (the event id is an ISO timestamp), above the last line's. */
@@ -152,6 +153,12 @@ export class SimulatedLog {
     this.notify();
   }
 
+  /** A line a worker process wrote (stdout or stderr): a container line with its own text. */
+  output(at: number, text: string): void {
+    this.container.push(this.stamp(at), text);
+    this.notify();
+  }
+
   /** A system line that changes nothing else (e.g. settings updated). */
   note(at: number, text: string): void {
     this.advance(at);
@@ -163,7 +170,7 @@ export class SimulatedLog {
   read(source: LogSourceName | undefined, cursor: LogCursor, upTo = Number.POSITIVE_INFINITY): LogLine[] {
     const sources: LogSourceName[] = source ? [source] : ['system', 'container'];
     const parts = sources.map((s) => {
-      const ring: LineRing<string> | LineRing<number> = s === 'system' ? this.system : this.container;
+      const ring: LineRing<string> | LineRing<number | string> = s === 'system' ? this.system : this.container;
       const from = 'after' in cursor ? ring.firstAtOrAfter(cursor.after + 1) : 'since' in cursor ? ring.firstAtOrAfter(cursor.since) : 0;
       const lines = ring.slice(from, s, upTo);
       return 'tail' in cursor ? lines.slice(Math.max(0, lines.length - cursor.tail)) : lines;

@@ -3,8 +3,12 @@ import { resolveSecrets } from '../jobs/simulate.js';
 import type { ResourceStore } from '../state/store.js';
 
 export function workerEnvOf(store: ResourceStore, endpointId: string): Record<string, string> {
+  return resolveSecrets(declaredWorkerEnv(store, endpointId), (name) => store.secretValue(name));
+}
+
+/** The same env as declared: `{{ RUNPOD_SECRET_… }}` references left as they are (attach mode's worker-env). */
+export function declaredWorkerEnv(store: ResourceStore, endpointId: string): Record<string, string> {
   const endpoint = store.endpoints.peek(endpointId);
   const template = endpoint ? store.templates.peek(endpoint.templateId) : undefined;
-  const env = { ...((template?.['env'] as Record<string, string> | undefined) ?? {}), ...((endpoint?.['env'] as Record<string, string> | undefined) ?? {}) };
-  return resolveSecrets(env, (name) => store.secretValue(name));
+  return { ...((template?.['env'] as Record<string, string> | undefined) ?? {}), ...((endpoint?.['env'] as Record<string, string> | undefined) ?? {}) };
 }

@@ -4,18 +4,23 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { builtinOfImage } from './builtins.js';
+import { processCommandOf } from '../worker-processes/command.js';
 import type { FleetOptions } from './fleet.js';
 import { parseStubRules } from './stubs.js';
 import { MAX_WORKER_NAME_LENGTH, MAX_WORKERS, WorkerSetupError, type StubRule, type WorkerDefinition, type WorkerHandler } from './types.js';
 
-export type LoadedWorker = { kind: 'handler'; handler: WorkerHandler; source: string } | { kind: 'stubs'; rules: StubRule[]; source: string };
+export type LoadedWorker =
+  | { kind: 'handler'; handler: WorkerHandler; source: string }
+  | { kind: 'stubs'; rules: StubRule[]; source: string }
+  /** A worker process: `exec:COMMAND` or `FILE.py` (worker-processes/). */
+  | { kind: 'process'; command: string; source: string };
 
-/** `NAME=MODULE` or `NAME=FILE.json` pairs (CLI) into definitions; a NAME given twice stops the start. */
+/** `NAME=MODULE`, `NAME=FILE.json`, `NAME=FILE.py` or `NAME=exec:COMMAND` pairs (CLI) into definitions; a NAME given twice stops the start. */
 export function parseWorkerFlags(flags: readonly string[]): Record<string, string> {
   const workers: Record<string, string> = {};
   for (const flag of flags) {
     const eq = flag.indexOf('=');
-    if (eq <= 0 || eq === flag.length - 1) throw new WorkerSetupError(`--worker ${flag}: expected NAME=MODULE or NAME=FILE.json`);
+    if (eq <= 0 || eq === flag.length - 1) throw new WorkerSetupError(`--worker ${flag}: expected NAME=MODULE, NAME=FILE.json, NAME=FILE.py or NAME=exec:COMMAND`);
     const name = flag.slice(0, eq);
     if (Object.hasOwn(workers, name)) throw new WorkerSetupError(`--worker ${name}: the endpoint name ${name} is given twice`);
     workers[name] = flag.slice(eq + 1);
@@ -60,6 +65,8 @@ async function loadOne(name: string, definition: WorkerDefinition): Promise<Load
   if (typeof definition !== 'string' || definition === '') {
     throw new WorkerSetupError(`--worker ${name}: must be a handler function, a list of stub rules, or a MODULE or FILE.json path`);
   }
+  const command = processCommandOf(name, definition);
+  if (command) return { kind: 'process', ...command };
   const builtin = builtinOfImage(definition);
   if (builtin) return { kind: 'handler', handler: builtin.handler, source: `builtin:${builtin.name}` };
   return definition.endsWith('.json') ? loadStubsFile(name, definition) : loadModule(name, definition);

@@ -10,7 +10,14 @@ import type { LoadedWorker } from './load.js';
 import { stubDirective } from './stubs.js';
 import type { StubRule, WorkerHandler } from './types.js';
 
-export type WorkerPlan = { kind: 'directive'; directive: MockDirective } | { kind: 'handler'; handler: WorkerHandler };
+export type WorkerPlan =
+  | { kind: 'directive'; directive: MockDirective }
+  | { kind: 'handler'; handler: WorkerHandler }
+  /** The endpoint's workers are processes speaking the worker protocol: the job waits for one to take it. */
+  | { kind: 'external' };
+
+/** `--worker '*=…'`: the worker of every endpoint that has none of its own (named, public, built-in image). */
+export const ANY_ENDPOINT = '*';
 
 export interface EndpointFacts {
   name: string;
@@ -21,7 +28,7 @@ export interface EndpointFacts {
 
 export interface WorkerView {
   name: string;
-  kind: 'handler' | 'stubs';
+  kind: 'handler' | 'stubs' | 'process';
   source: string;
   rules?: number;
 }
@@ -49,6 +56,8 @@ export class WorkerRegistry {
     const named = this.fromControl.get(facts.name) ?? this.fromOptions.get(facts.name);
     if (named) return named;
     if (facts.handler) return { kind: 'handler', handler: facts.handler, source: `public:${facts.name}` };
+    const any = this.fromControl.get(ANY_ENDPOINT) ?? this.fromOptions.get(ANY_ENDPOINT);
+    if (any) return any;
     const builtin = builtinOfImage(facts.imageName);
     return builtin && { kind: 'handler', handler: builtin.handler, source: `builtin:${builtin.name}` };
   }
@@ -58,6 +67,7 @@ export class WorkerRegistry {
     const worker = this.workerOf(job.endpointId);
     if (!worker) return undefined;
     if (worker.kind === 'handler') return { kind: 'handler', handler: worker.handler };
+    if (worker.kind === 'process') return { kind: 'external' };
     const directive = stubDirective(worker.rules, job.input, this.defaultDurationMs());
     return { kind: 'directive', directive: directive ?? { durationMs: this.defaultDurationMs(), error: 'no stub rule matches the input (and no default rule is given)' } };
   }
@@ -81,6 +91,12 @@ export class WorkerRegistry {
   /** Control stubs are forgotten (reset); workers given at start stay. */
   reset(): void {
     this.fromControl.clear();
+  }
+
+  /** The process command of the endpoint's workers, when they are processes. */
+  processOf(endpointId: string): string | undefined {
+    const worker = this.workerOf(endpointId);
+    return worker?.kind === 'process' ? worker.command : undefined;
   }
 
   list(): WorkerView[] {

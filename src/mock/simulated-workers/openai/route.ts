@@ -58,8 +58,11 @@ function handlerOf(core: MockCore, endpointId: string): WorkerHandler {
   const worker = core.workers.workerOf(endpointId);
   if (!worker) return BUILTIN_WORKERS['llm']!;
   if (worker.kind === 'handler') return worker.handler;
+  // A worker process speaks the queue protocol only; /openai/* of its endpoint is the built-in stand-in (docs/workers.md).
+  if (worker.kind === 'process') return BUILTIN_WORKERS['llm']!;
+  const rules = worker.rules;
   return (job, context) => {
-    const directive = stubDirective(worker.rules, job.input, core.options.jobDurationMs);
+    const directive = stubDirective(rules, job.input, core.options.jobDurationMs);
     if (!directive) throw new Error('no stub rule matches the input (and no default rule is given)');
     return directiveHandler(directive)(job, context);
   };
