@@ -66,6 +66,7 @@ export class JobEngine {
       isStored: (job) => this.jobs.get(job.id) === job,
       touch: (jobId) => this.jobs.touch(jobId),
       end: (ep, job, status, result) => this.endRun(ep, job, status, result),
+      dispatch: (ep) => this.dispatch(ep),
     });
     this.waiters = new JobWaiters(deps.clock, (jobId) => this.jobs.get(jobId));
     const expire = (job: Job, at: number) => {
@@ -333,7 +334,7 @@ export class JobEngine {
     ep.pool.lifecycle = external ? this.deps.external!.lifecycleOf(ep.endpointId) : undefined;
     // Scale up on queue pressure (lowPriority jobs do not count), then hand out work FIFO.
     ep.pool.scale(ep.scalingDemand);
-    if (external) return this.handOut(ep);
+    if (external) return this.execution.handOut(ep);
     for (const worker of ep.pool.workers) {
       if (worker.state !== 'idle') continue;
       const job = ep.nextQueued();
@@ -342,24 +343,7 @@ export class JobEngine {
     }
   }
 
-  /** Worker processes take work only while they ask for it (an open job-take), up to what they ask for. */
-  private handOut(ep: EndpointJobs): void {
-    const port = this.deps.external!;
-    for (const worker of ep.pool.workers) {
-      const capacity = port.capacityOf(worker);
-      if (capacity === 0) continue;
-      const taken: Job[] = [];
-      for (let job = ep.nextQueued(); job; job = taken.length < capacity ? ep.nextQueued() : undefined) {
-        this.execution.startExternal(ep, worker, job);
-        taken.push(job);
-        if (taken.length === capacity) break;
-      }
-      if (taken.length === 0) return;
-      port.deliver(worker, taken);
-    }
-  }
-
-  // ---- worker protocol (worker-protocol/routes.ts) --------------------------------------------
+  // ---- worker protocol (worker-protocol/routes.ts; the work is execution.ts's) ----------------
 
   /** A worker process asks for work, or its endpoint's workers changed: hand out queued jobs. */
   workersChanged(endpointId: string): void {
@@ -385,19 +369,10 @@ export class JobEngine {
     return job ? this.execution.workerChunk(job, workerId, output) : 'absent';
   }
 
-  /** A worker process is gone (exited, killed, replaced): its jobs end FAILED as crashed (a held /runsync answers 500). */
+  /** A worker process is gone (exited, killed, replaced): its jobs end FAILED as crashed; it is replaced. */
   workerGone(endpointId: string, worker: Worker, reason: string): void {
     const ep = this.endpoints.get(endpointId);
-    if (!ep) return;
-    for (const jobId of ep.pool.jobsOf(worker)) {
-      const job = this.jobs.get(jobId);
-      if (!job || job.status !== 'IN_PROGRESS') continue;
-      job.crashed = true;
-      this.execution.settle(jobId);
-      this.endRun(ep, job, 'FAILED', { error: reason });
-    }
-    ep.pool.remove(worker);
-    this.dispatch(ep);
+    if (ep) this.execution.workerGone(ep, worker, reason);
   }
 
   private start(ep: EndpointJobs, worker: Worker, job: Job): void {

@@ -39,6 +39,8 @@ export interface ExecutionHooks {
   touch(jobId: string): void;
   /** Ends the job's run: frees its worker, records the terminal status, dispatches the next job. */
   end(ep: EndpointJobs, job: Job, status: JobStatus, result: RunResult): void;
+  /** Hands out queued work (soon: on a timer due now). */
+  dispatch(ep: EndpointJobs): void;
 }
 
 type Plan = { kind: 'directive'; directive: MockDirective | string } | Extract<WorkerPlan, { kind: 'handler' }>;
@@ -94,6 +96,35 @@ export class JobExecution {
     this.runs.set(job.id, new ExternalRun(worker, job.attempts, this.deps.external!, job.id));
     const timeout = this.timeoutOf(ep, job);
     this.hooks.timers.setRun(job.id, now + timeout, () => this.hooks.end(ep, job, 'TIMED_OUT', { error: timeoutMessage(timeout) }));
+  }
+
+  /** Worker processes take work only while they ask for it (an open job-take), up to what they ask for. */
+  handOut(ep: EndpointJobs): void {
+    const port = this.deps.external!;
+    for (const worker of ep.pool.workers) {
+      const capacity = port.capacityOf(worker);
+      if (capacity === 0) continue;
+      const taken: Job[] = [];
+      for (let job = ep.nextQueued(); job; job = taken.length < capacity ? ep.nextQueued() : undefined) {
+        this.startExternal(ep, worker, job);
+        taken.push(job);
+      }
+      if (taken.length === 0) return;
+      port.deliver(worker, taken);
+    }
+  }
+
+  /** A worker process is gone: its running jobs end FAILED as a crashed worker's (a held /runsync answers 500). */
+  workerGone(ep: EndpointJobs, worker: Worker, reason: string): void {
+    for (const jobId of ep.pool.jobsOf(worker)) {
+      const job = ep.jobs.get(jobId);
+      if (!job || job.status !== 'IN_PROGRESS') continue;
+      job.crashed = true;
+      this.settle(jobId);
+      this.hooks.end(ep, job, 'FAILED', { error: reason });
+    }
+    ep.pool.remove(worker);
+    this.hooks.dispatch(ep);
   }
 
   /** The run of `job` on `workerId`, when that worker runs it now (a late or foreign post finds none). */
