@@ -30,6 +30,7 @@ import { loadWorkers } from './simulated-workers/load.js';
 import { WorkerSetupError } from './simulated-workers/types.js';
 import { WorkerRegistry } from './simulated-workers/registry.js';
 import { WorkerHub } from './worker-protocol/hub.js';
+import { isLoadBalancing } from './load-balancing/job-refusal.js';
 
 /** Request line + headers the mock reads (1 MiB); beyond it node:http answers 431. */
 export const MAX_REQUEST_HEAD_BYTES = 1024 * 1024;
@@ -98,7 +99,8 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
     return store ? workerEnvOf(store, id) : {};
   };
   const workerHub = new WorkerHub({
-    commandOf: (id) => workers.processOf(id),
+    // A load-balancing endpoint's process workers are HTTP servers (load-balancing/), never protocol workers.
+    commandOf: (id) => (isLoadBalancing(accounts.storeOf('endpoints', id)?.endpoints.peek(id)) ? undefined : workers.processOf(id)),
     userEnvOf: workerEnv,
     // `logs` is made below (the log book reads the engine); lines only come once processes run.
     log: (endpointId, workerId, stream, line) => logs.workerProcessLine(endpointId, workerId, stream === 'system' ? 'system' : 'container', stream === 'stderr' ? `[stderr] ${line}` : line),
