@@ -19,6 +19,8 @@ import { validateRequest } from '../../src/validation/index.js';
 
 const SEED = 7;
 const RUNS = 25;
+/** Longer maxLengths are checked once per operation and path (see the loop). */
+const HUGE_LENGTH = 1024 * 1024;
 const sdl = buildSchema(readFileSync(packageFile('specs/graphql/schema.graphql'), 'utf8'));
 const ctx: GenerationContext = {
   reservedKeys: ['mock'],
@@ -73,10 +75,16 @@ describe('agreement generator ⇄ the specs\' validators', () => {
   it.each(operations.map((op) => [`${op.surface} ${op.operationId}`, op] as [string, OperationModel]))('%s: generated valid requests pass, each violation fails at its path', (_, op) => {
     const cases = fc.sample(validCaseArbitrary(op, ctx), { seed: operationSeed(SEED, op, 'valid'), numRuns: RUNS }).map(fill);
     let violations = 0;
+    const hugeChecked = new Set<string>();
     for (const c of cases) {
       expect(issuesOf(c), `valid ${op.operationId}: ${JSON.stringify({ path: c.path, query: c.query, body: c.body }).slice(0, 400)}`).toEqual([]);
       for (const v of violationsOf(c, ctx)) {
         violations++;
+        // A value past a huge maxLength (a secret's 16,777,215) is the same 16 MiB scan in every case: judged
+        // in the first case that makes it, not again in each of the 25 (seconds each on a loaded machine).
+        const huge = v.violation.kind === 'too-long' && Number(/maxLength (\d+)/.exec(v.violation.detail)?.[1] ?? 0) > HUGE_LENGTH;
+        if (huge && hugeChecked.has(v.violation.pointer)) continue;
+        if (huge) hugeChecked.add(v.violation.pointer);
         if (op.surface === 'graphql' && (!GRAPHQL_STRUCTURAL.has(v.violation.kind) || CUSTOM_SCALAR_FIELDS.has(v.violation.pointer.split('/').at(-1)!))) continue;
         const issues = issuesOf(v);
         const what = `${v.violation.kind} at ${v.violation.pointer}`;

@@ -1,8 +1,10 @@
 // The suite proves itself (1/2): against the fault-free embedded mock every catalogue rule is checked
-// (mock-only rules in-process) and passes — run concurrently as `npm start` does, and one check
+// (mock-only rules in-process) and passes — among them every rule a mock fault declares as its catcher
+// (faults.test.ts proves they fail with the fault) — run concurrently as `npm start` does, and one check
 // after another (--concurrency 1) with the same report.
 import { describe, expect, test } from 'vitest';
 import { loadCatalogue, runConformance, type RuleResult } from '../../src/entries/conform.js';
+import { FAULT_CATCHERS } from '../../src/mock/faults.js';
 
 /**
  * What a report says about a rule, without what timing decides: the duration, the number of calls
@@ -25,6 +27,12 @@ describe('conformance suite against the fault-free embedded mock', () => {
     expect(result.summary.results.map((r) => r.id)).toEqual(loadCatalogue().map((r) => r.id));
     // The embedded mock offers clock control and in-process access, so nothing may be skipped.
     expect(result.summary.results.filter((r) => r.outcome !== 'pass').map((r) => `${r.id}: ${r.outcome} ${r.reason}`)).toEqual([]);
+    // Half of the faults' self-proof (faults.test.ts has the other): every rule a fault declares as its
+    // catcher passes without any fault.
+    const declared = [...new Set(Object.values(FAULT_CATCHERS).flat())].sort();
+    const passed = new Set(result.summary.results.filter((r) => r.outcome === 'pass').map((r) => r.id));
+    expect(declared.length).toBeGreaterThan(0);
+    expect(declared.filter((id) => !passed.has(id)), 'rules declared in FAULT_CATCHERS that did not pass without faults').toEqual([]);
   }, 300_000); // the whole catalogue; generous for a loaded 2-core machine
 
   test('--concurrency 1 (one check after another) gives the same report, in the same order', async () => {
