@@ -10,10 +10,11 @@ import {
   type GraphQLArgument, type GraphQLField, type GraphQLInputType, type GraphQLSchema,
 } from 'graphql';
 import type { Fixtures } from '../../src/agreement/fixtures.js';
+import type { ManagedKind } from '../../src/agreement/fixtures-management.js';
 import { placeholder, type ResourceKind, type Role } from '../../src/agreement/references.js';
 import type { Transport } from '../../src/agreement/transport.js';
 import { packageFile } from '../../src/contract/package-files.js';
-import { inPool, PROBES_AT_ONCE, twinOf, type Probe, type ProbeKind } from './isolation-probe.js';
+import { inPool, PROBES_AT_ONCE, stable, twinOf, type Probe, type ProbeKind } from './isolation-probe.js';
 
 /** Root fields whose ids the generated agreement requests already name (GRAPHQL_REFERENCES). */
 const GENERATED = new Set(['podTemplate', 'saveTemplate', 'deleteTemplate', 'secretDelete']);
@@ -23,9 +24,8 @@ const ID_FIELDS: Record<string, ResourceKind> = {
 };
 /** A bare `id` names the object of its root field. */
 const SUBJECTS: [RegExp, ResourceKind][] = [[/template/i, 'template'], [/secret/i, 'secret'], [/endpoint/i, 'endpoint'], [/registryauth/i, 'registryAuth'], [/pod/i, 'pod']];
-/** REST v1 reads of A's objects (A's re-read after B's GraphQL request). */
-const REST_READ: Partial<Record<ResourceKind, string>> = { pod: '/pods', endpoint: '/endpoints', template: '/templates', networkVolume: '/networkvolumes', registryAuth: '/containerregistryauth' };
-const MOVING = new Set(['status', 'desiredStatus', 'runtime', 'lastStartedAt', 'costPerHr', 'workers']);
+/** The kinds A re-reads after B's GraphQL request, through the surface that made them (REST v1, else REST v2). */
+const READABLE: ReadonlySet<ResourceKind> = new Set(['pod', 'endpoint', 'template', 'networkVolume', 'registryAuth']);
 
 interface Slot {
   kind: ResourceKind;
@@ -125,8 +125,8 @@ export async function graphqlProbes(fixtures: Fixtures, owner: Transport, other:
         for (const id of found.keys()) ownerIds.add(id);
         const twins = [...found.keys()].map((id) => [id, twinOf(id)] as [string, string]);
         const reread = async () => {
-          const reads = await Promise.all([...found].filter(([, k]) => REST_READ[k]).map(([id, k]) => owner.rest('GET', `${REST_READ[k]}/${encodeURIComponent(id)}`)));
-          return reads.map((r) => `${r.status} ${JSON.stringify(r.body, (key, v) => (MOVING.has(key) ? undefined : v))}`).join('|');
+          const reads = await Promise.all([...found].filter(([, k]) => READABLE.has(k)).map(([id, k]) => fixtures.read(k as ManagedKind, id)));
+          return reads.map((r) => `${r.status} ${stable(r.body)}`).join('|');
         };
         const before = kind === 'read' ? '' : await reread();
         const foreign = await answerOrMessage(other, query, variables);

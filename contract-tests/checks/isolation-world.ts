@@ -1,7 +1,7 @@
 // The shared run of the ISOLATION-* rules: account A (the suite's key) sets up one object of every kind
-// (the agreement phase's fixtures: REST v1, REST v2, jobs on a queue endpoint), then account B (the
-// second key) sends, for EVERY operation of the operation tables that names an object (path, body, or
-// the queue endpoint itself), one spec-valid request naming A's objects — and the same request naming
+// (the agreement phase's fixtures, made through REST v1 when given, else REST v2; REST v2's own; jobs on
+// a queue endpoint), then account B (the second key) sends, for EVERY operation of the given surfaces'
+// operation tables that names an object (path, body, or the queue endpoint itself), one spec-valid request naming A's objects — and the same request naming
 // ids that never existed. A reads its objects before and after. Nothing here names an operation: a new
 // operation in the specs is covered without a new check. The rules judge this one run (isolation.ts).
 import fc from 'fast-check';
@@ -9,15 +9,16 @@ import { Fixtures } from '../../src/agreement/fixtures.js';
 import { loadGraphqlOperations } from '../../src/agreement/graphql-model.js';
 import { namesUnknownReference, parsePlaceholder, type ResourceKind } from '../../src/agreement/references.js';
 import { validCaseArbitrary, type GenerationContext, type RequestCase } from '../../src/agreement/requests.js';
-import { operationSeed } from '../../src/agreement/runner.js';
+import { operationSeed, surfaceGiven } from '../../src/agreement/runner.js';
 import { schemaArbitrary } from '../../src/agreement/schema-arbitrary.js';
 import type { Schema } from '../../src/agreement/schema.js';
 import { loadOpenApiOperations, type OperationModel } from '../../src/agreement/spec-model.js';
 import { Transport, type AgreementTarget, type Answer } from '../../src/agreement/transport.js';
 import type { Ctx } from '../../src/conform/context.js';
 import { CheckFailure } from '../../src/conform/http.js';
+import { SurfaceNotConfigured } from '../../src/conform/surfaces.js';
 import { graphqlProbes } from './isolation-graphql.js';
-import { inPool, PROBES_AT_ONCE, twinOf, type Probe, type ProbeKind } from './isolation-probe.js';
+import { inPool, PROBES_AT_ONCE, stable, twinOf, type Probe, type ProbeKind } from './isolation-probe.js';
 
 export type { Probe, ProbeKind } from './isolation-probe.js';
 
@@ -48,14 +49,6 @@ const QUERY_FILTERS: Record<string, ResourceKind> = { podId: 'pod', endpointId: 
 const SAMPLES_PER_OPERATION = 24;
 /** The request chosen per operation: generation is deterministic, so it is drawn once per process (every --prove run reuses it). */
 const chosen = new Map<string, { c: RequestCase; kind: ProbeKind } | null>();
-/** What the clock changes on its own (status, runtime, cost…), left out when A's object is compared. */
-const MOVING = new Set([
-  'status', 'desiredStatus', 'actions', 'runtime', 'startedAt', 'lastStartedAt', 'cost', 'uptimeSeconds', 'uptimeInSeconds', 'costPerHr',
-  'lastStatusChange', 'workers', 'byStatus', 'sshEndpoint', 'publicIp', 'portMappings',
-  // REST v2 pod `ssh` follows the status (proxy and direct are null until the pod runs).
-  'ssh',
-]);
-
 const worlds = new WeakMap<object, Promise<World>>();
 
 /** One run per target (a --prove run per fault has its own target), started by the first rule that asks. */
@@ -71,14 +64,24 @@ export function isolationWorld(ctx: Ctx): Promise<World> {
 function agreementTarget(ctx: Ctx, apiKey: string): AgreementTarget {
   const t = ctx.target;
   return {
-    restUrl: ctx.baseUrl('restV1'), queueUrl: ctx.baseUrl('queueV2'), graphqlUrl: t.graphqlUrl ?? '',
-    ...(t.restV2Url ? { restV2Url: t.restV2Url } : {}), apiKey, ...(t.controlUrl ? { controlUrl: t.controlUrl } : {}),
+    queueUrl: ctx.baseUrl('queueV2'), apiKey, ...(t.controlUrl ? { controlUrl: t.controlUrl } : {}),
+    ...(t.restUrl !== undefined ? { restUrl: ctx.baseUrl('restV1') } : {}),
+    ...(t.graphqlUrl !== undefined ? { graphqlUrl: t.graphqlUrl } : {}),
+    ...(t.restV2Url !== undefined ? { restV2Url: t.restV2Url } : {}),
   };
+}
+
+/** Every operation of the surfaces the target gives. */
+function operationsOf(target: AgreementTarget): OperationModel[] {
+  const all = [...loadOpenApiOperations('restV1'), ...loadOpenApiOperations('queueV2'), ...loadOpenApiOperations('restV2'), ...loadGraphqlOperations()];
+  return all.filter((op) => surfaceGiven(target, op.surface));
 }
 
 async function build(ctx: Ctx): Promise<World> {
   const second = ctx.target.secondApiKey;
   if (!second) throw new CheckFailure('no second API key');
+  // A's objects are made through a REST management surface: REST v1 when given, else REST v2 (the service today).
+  if (ctx.target.restUrl === undefined && ctx.target.restV2Url === undefined) throw new SurfaceNotConfigured('restV2');
   const owner = new Transport(agreementTarget(ctx, ctx.target.apiKey));
   const other = new Transport(agreementTarget(ctx, second));
   const fixtures = new Fixtures(owner, { workerImage: ctx.target.workerImage, secret: (v) => ctx.http.secrets.add(v, 'isolation fixture secret') });
@@ -86,7 +89,7 @@ async function build(ctx: Ctx): Promise<World> {
   try {
     await fixtures.setup();
     const gen = generationContext(fixtures.tag);
-    const ops = [...loadOpenApiOperations('restV1'), ...loadOpenApiOperations('queueV2'), ...(ctx.target.restV2Url ? loadOpenApiOperations('restV2') : []), ...(ctx.target.graphqlUrl ? loadGraphqlOperations() : [])];
+    const ops = operationsOf(owner.target);
     // A few operations at a time: each probe's own steps stay in order (A's read, B's request, A's read, B's absent twin).
     const queueBefore = await queueView(fixtures, owner);
     const found = await inPool(ops, PROBES_AT_ONCE, (op) => probeOperation(op, gen, fixtures, owner, other, world.ownerIds));
@@ -102,7 +105,7 @@ async function build(ctx: Ctx): Promise<World> {
     }
   } finally {
     const left = await fixtures.cleanup().catch((e: Error) => [`cleanup failed: ${e.message}`]);
-    for (const entry of left) if (entry.startsWith('template ')) await ctx.deleteTemplateEventually(entry.slice('template '.length));
+    for (const entry of left) if (entry.startsWith('template ') && ctx.target.restUrl !== undefined) await ctx.deleteTemplateEventually(entry.slice('template '.length));
   }
   return world;
 }
@@ -257,7 +260,7 @@ function ownerRead(op: OperationModel, c: RequestCase, owner: Transport): () => 
   const param = /\{(\w+)\}/.exec(op.path);
   if (!param) return async () => undefined;
   const objectPath = op.path.slice(0, (param.index ?? 0) + param[0].length).replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(c.path[name] ?? ''));
-  const get = op.surface === 'restV2' ? (p: string) => owner.restV2('GET', p) : (p: string) => owner.rest('GET', p);
+  const get = (p: string) => (op.surface === 'restV2' ? owner.restV2('GET', p) : owner.rest('GET', p));
   // REST v2 delegations have no single read: the list shows whether A's delegation is still there.
   const delegation = op.surface === 'restV2' && op.path.startsWith('/registries/delegations/');
   return async () => {
@@ -270,9 +273,6 @@ function ownerRead(op: OperationModel, c: RequestCase, owner: Transport): () => 
   };
 }
 
-function stable(body: unknown): string {
-  return JSON.stringify(body, (key, value) => (MOVING.has(key) ? undefined : value)) ?? '';
-}
 
 /** B's lists: every list operation, plain and filtered by each of A's objects it can be filtered by. */
 async function listProbes(ops: readonly OperationModel[], fixtures: Fixtures, other: Transport, ownerIds: ReadonlySet<string>): Promise<ListProbe[]> {

@@ -10,7 +10,10 @@ import { CheckFailure } from '../../src/conform/http.js';
 import { defineCheck, type CheckDefinition } from '../../src/conform/registry.js';
 import { isolationWorld, type Probe, type ProbeKind, type World } from './isolation-world.js';
 
-/** The world is built with REST v1 (A's objects) and queue v2 (A's jobs); every other configured surface is covered too. */
+/**
+ * The world is built with a REST management surface (A's objects: REST v1 when given, else REST v2; neither:
+ * skipped naming --rest-v2-url) and queue v2 (A's jobs); every configured surface is covered.
+ */
 // Shares: the clock (fixture setup lets pods and workers come up) and A's REST v2 quota; A's new objects show only
 // in A's account-wide lists, whose readers run alone.
 const WORLD: Omit<CheckDefinition, 'id' | 'run'> = { needs: ['restV1', 'queueV2'], everyConfiguredSurface: true, requires: ['secondApiKey'], timeoutMs: 120_000, shares: ['clock', 'restV2-quota'] };

@@ -161,7 +161,7 @@ export class RestV2Fixtures {
 
   /**
    * Deletes what the run created (first pass: what REST v1 resources still use stays, see retry) and
-   * puts the SSH keys back; returns what could not be deleted.
+   * puts the SSH keys back; returns what could not be deleted (first pass: what is left for the retry).
    */
   async cleanup(final = false): Promise<string[]> {
     const left: string[] = [];
@@ -177,7 +177,7 @@ export class RestV2Fixtures {
         else left.push(`${kind} ${id} (HTTP ${answer.status})`);
       }
     }
-    if (!final) return [];
+    if (!final) return left;
     this.created.clear();
     if (this.sshKeys) {
       const restored = await this.transport.restV2('PUT', '/account/ssh-keys', { keys: this.sshKeys });

@@ -1,7 +1,10 @@
 // The resources a fuzz run needs and leaves nothing of: created in a setup step (read-only fixtures,
 // scratch resources the run may change, fresh ones per delete), resolved into generated requests in
 // place of placeholders, observed to prove a refused request stored nothing, deleted at the end.
+// They are made through the target's management interface: REST v1 when given, else REST v2
+// (fixtures-management.ts), so a target without REST v1 (the service today) gets the same run.
 import { randomBytes } from 'node:crypto';
+import { listSize, managementOf, newPassword, type ManagedKind, type Management } from './fixtures-management.js';
 import { RestV2Fixtures, type RestV2Kind } from './fixtures-rest-v2.js';
 import { parsePlaceholder, queueEndpointRole, type ResourceKind, type Role } from './references.js';
 import type { RequestCase } from './requests.js';
@@ -19,6 +22,8 @@ const COLLECTIONS: Record<string, Creatable> = {
   '/containerregistryauth': 'registryAuth',
 };
 const DELETE_ORDER: Creatable[] = ['pod', 'endpoint', 'template', 'networkVolume', 'registryAuth', 'secret'];
+/** Worker bounds of the endpoints the run submits to: one worker kept up, so lowPriority submissions (which scale nothing up) still run. */
+const KEPT_UP = { min: 1, max: 3 };
 const TEMPLATE_DELETE_DELAY_MS = 120_000;
 const JOB_SETTLE_POLLS = 200;
 
@@ -41,9 +46,22 @@ export class Fixtures {
   endpoints = { queue: '', sync: '', sink: '' };
   /** REST v2's own resources, when the target has REST v2. */
   private readonly v2: RestV2Fixtures | undefined;
+  /** Where pods, endpoints, templates, volumes and registry auths are made: REST v1, else REST v2. */
+  private readonly management: Management | undefined;
 
   constructor(private readonly transport: Transport, private readonly options: FixtureOptions) {
     this.v2 = transport.target.restV2Url ? new RestV2Fixtures(transport, { workerImage: options.workerImage, secret: options.secret, name: (p) => this.name(p) }) : undefined;
+    this.management = managementOf(transport);
+  }
+
+  /** The surface the fixtures are made through. */
+  get managedBy(): 'restV1' | 'restV2' | undefined {
+    return this.management?.surface;
+  }
+
+  private managed(): Management {
+    if (!this.management) throw new Error('setup: the target has no management surface to create fixtures with (give --rest-v2-url or --rest-url)');
+    return this.management;
   }
 
   name(prefix: string): string {
@@ -57,9 +75,8 @@ export class Fixtures {
       this.fixture.set(kind, await this.create(kind));
       this.scratch.set(kind, await this.create(kind));
     }
-    // A worker kept up, so lowPriority submissions (which scale nothing up) still run.
-    this.endpoints.queue = await this.create('endpoint', { workersMin: 1, workersMax: 3 });
-    this.endpoints.sync = await this.create('endpoint', { workersMin: 1, workersMax: 3 });
+    this.endpoints.queue = await this.create('endpoint', KEPT_UP);
+    this.endpoints.sync = await this.create('endpoint', KEPT_UP);
     this.endpoints.sink = await this.create('endpoint');
     this.fixture.set('endpoint', this.endpoints.queue);
     this.scratch.set('endpoint', await this.create('endpoint'));
@@ -87,47 +104,37 @@ export class Fixtures {
     }
   }
 
-  private async create(kind: Creatable, extra: Record<string, unknown> = {}): Promise<string> {
+  private async create(kind: Creatable, workers?: { min: number; max: number }): Promise<string> {
     const name = this.name(kind);
-    let answer: Answer;
-    switch (kind) {
-      case 'pod':
-        answer = await this.transport.rest('POST', '/pods', { name, imageName: this.options.workerImage, gpuCount: 1, ...extra });
-        break;
-      case 'endpoint':
-        answer = await this.transport.rest('POST', '/endpoints', {
-          name, templateId: this.fixture.get('template'), workersMin: 0, workersMax: 1, idleTimeout: 5, ...extra,
-        });
-        break;
-      case 'template':
-        answer = await this.transport.rest('POST', '/templates', {
-          name, imageName: this.options.workerImage, isServerless: true, volumeInGb: 0, containerDiskInGb: 10, ...extra,
-        });
-        break;
-      case 'networkVolume':
-        answer = await this.transport.rest('POST', '/networkvolumes', { name, size: 10, dataCenterId: 'EU-RO-1', ...extra });
-        break;
-      case 'registryAuth': {
-        const password = `pw-${randomBytes(12).toString('hex')}`;
-        this.options.secret(password);
-        answer = await this.transport.rest('POST', '/containerregistryauth', { name, username: 'agreement', password });
-        break;
-      }
-      case 'secret': {
-        const value = `sv-${randomBytes(12).toString('hex')}`;
-        this.options.secret(value);
-        answer = await this.transport.graphql('mutation($input: SecretCreateInput!) { secretCreate(input: $input) { id } }', { input: { name, value } });
-        const id = (answer.body as { data?: { secretCreate?: { id?: string } } }).data?.secretCreate?.id;
-        if (!id) throw new Error(`setup: secretCreate failed: ${answer.text.slice(0, 200)}`);
-        this.track('secret', id);
-        return id;
-      }
+    if (kind === 'secret') {
+      const value = `sv-${randomBytes(12).toString('hex')}`;
+      this.options.secret(value);
+      const answer = await this.transport.graphql('mutation($input: SecretCreateInput!) { secretCreate(input: $input) { id } }', { input: { name, value } });
+      const id = (answer.body as { data?: { secretCreate?: { id?: string } } }).data?.secretCreate?.id;
+      if (!id) throw new Error(`setup: secretCreate failed: ${answer.text.slice(0, 200)}`);
+      this.track('secret', id);
+      return id;
     }
-    if (answer.status !== 200 && answer.status !== 201) throw new Error(`setup: creating a ${kind} answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+    const management = this.managed();
+    let password: string | undefined;
+    if (kind === 'registryAuth') this.options.secret((password = newPassword()));
+    const templateId = kind === 'endpoint' ? this.fixture.get('template') : undefined;
+    const answer = await management.create(kind, {
+      name, image: this.options.workerImage, ...(workers ? { workers } : {}), ...(templateId ? { templateId } : {}), ...(password ? { password } : {}),
+    });
+    if (answer.status !== 200 && answer.status !== 201) {
+      throw new Error(`setup: creating a ${kind} (${management.surface} POST ${management.collection(kind)}) answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+    }
     const id = String((answer.body as { id: string }).id);
     this.track(kind, id);
     if (kind === 'template') this.templateNames.set(id, name);
     return id;
+  }
+
+  /** A's read of one of its objects, through the surface that made it (the isolation world's re-reads). */
+  read(kind: ManagedKind, id: string): Promise<Answer> {
+    const management = this.managed();
+    return management.get(`${management.collection(kind)}/${encodeURIComponent(id)}`);
   }
 
   private track(kind: Creatable, id: string): void {
@@ -210,7 +217,9 @@ export class Fixtures {
     }
     if (op.surface === 'graphql') {
       if (op.operationId !== 'saveTemplate' && op.operationId !== 'deleteTemplate') return undefined;
-      return this.snapshot('/templates', op.operationId === 'saveTemplate' ? `/templates/${this.scratch.get('template')}` : undefined);
+      const management = this.managed();
+      const templates = management.collection('template');
+      return this.snapshot(templates, op.operationId === 'saveTemplate' ? `${templates}/${this.scratch.get('template')}` : undefined, management);
     }
     if (op.surface === 'restV2') return this.snapshotV2(c);
     const collection = `/${op.path.split('/')[1]}`;
@@ -233,10 +242,11 @@ export class Fixtures {
     return `${size}|${one ? stableText((await this.transport.restV2('GET', one)).body) : ''}`;
   }
 
-  private async snapshot(collection: string, resource?: string): Promise<string> {
-    const list = await this.transport.rest('GET', collection);
-    const size = Array.isArray(list.body) ? list.body.length : `HTTP ${list.status}`;
-    const one = resource ? (await this.transport.rest('GET', resource)).text : '';
+  /** A collection's size and one resource of it, through REST v1 (REST v1's own operations) or the given management surface. */
+  private async snapshot(collection: string, resource?: string, through?: Management): Promise<string> {
+    const get = (path: string) => (through ? through.get(path) : this.transport.rest('GET', path));
+    const size = listSize(await get(collection));
+    const one = resource ? (await get(resource)).text : '';
     return `${size}|${one}`;
   }
 
@@ -244,14 +254,16 @@ export class Fixtures {
   async cleanup(): Promise<string[]> {
     // REST v2 first (its pods and endpoints use REST v2 templates and credentials), then REST v1 and GraphQL,
     // then REST v2 again for what a REST v1 pod or endpoint was still using.
-    await this.v2?.cleanup();
+    const early = (await this.v2?.cleanup()) ?? [];
     const left: string[] = [];
     for (const kind of DELETE_ORDER) {
       for (const id of this.created.get(kind) ?? []) {
         if (!(await this.remove(kind, id))) left.push(`${kind} ${id}`);
       }
     }
-    if (left.some((l) => l.startsWith('template ')) && this.transport.target.controlUrl) {
+    // A template an endpoint used until just now stays undeletable for the documented delay (either surface's).
+    const inUse = left.some((l) => l.startsWith('template ')) || early.some((l) => l.startsWith('v2template '));
+    if (inUse && this.transport.target.controlUrl) {
       await this.transport.pass(TEMPLATE_DELETE_DELAY_MS);
       const retry = left.filter((l) => l.startsWith('template '));
       for (const entry of retry) if (await this.remove('template', entry.slice('template '.length))) left.splice(left.indexOf(entry), 1);
@@ -266,10 +278,7 @@ export class Fixtures {
       const answer = await this.transport.graphql('mutation($id: ID!) { secretDelete(id: $id) }', { id });
       return answer.status === 200;
     }
-    const path = { pod: '/pods', endpoint: '/endpoints', template: '/templates', networkVolume: '/networkvolumes', registryAuth: '/containerregistryauth' }[kind];
-    const answer = await this.transport.rest('DELETE', `${path}/${encodeURIComponent(id)}`);
-    // 404/400: already gone (a generated delete removed it); anything else is left over.
-    return [204, 404].includes(answer.status) || (kind === 'registryAuth' && answer.status === 400);
+    return this.managed().remove(kind, id);
   }
 }
 

@@ -90,8 +90,9 @@ export async function runAgreement(target: AgreementTarget, options: AgreementOp
     options.onSecret?.(value);
   };
   const fixtures = new Fixtures(transport, { workerImage: options.workerImage ?? DEFAULT_WORKER_IMAGE, secret: addSecret });
-  // REST v2 is fuzzed when the target has it; an operation filter may name `restV2:createPod` (ids repeat across surfaces).
-  const ops = allOperations().filter((op) => (op.surface !== 'restV2' || target.restV2Url !== undefined)
+  // The operations of the surfaces the target gives (REST v1 retired: REST v2, queue v2, GraphQL); an operation
+  // filter may name `restV2:createPod` (ids repeat across surfaces).
+  const ops = allOperations().filter((op) => surfaceGiven(target, op.surface)
     && (!options.operations || options.operations.includes(op.operationId) || options.operations.includes(`${op.surface}:${op.operationId}`)));
   const report: AgreementReport = {
     seed: options.seed, requests: { valid: 0, invalid: 0, total: 0 }, httpCalls: 0, statuses: {}, serverErrors: 0, dropped: 0,
@@ -188,6 +189,14 @@ export async function runAgreement(target: AgreementTarget, options: AgreementOp
       if (outcome.answer.status >= 500) report.serverErrors++;
     }
   }
+}
+
+/** Whether the target gives the surface an operation belongs to. */
+export function surfaceGiven(target: AgreementTarget, surface: OperationModel['surface']): boolean {
+  if (surface === 'restV1') return target.restUrl !== undefined;
+  if (surface === 'restV2') return target.restV2Url !== undefined;
+  if (surface === 'graphql') return target.graphqlUrl !== undefined;
+  return true;
 }
 
 function conditionsOf(c: RequestCase): Set<RefusalCondition> {

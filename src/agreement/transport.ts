@@ -6,12 +6,14 @@ import type { RequestCase } from './requests.js';
 import { graphqlEnvelope } from './requests.js';
 
 export interface AgreementTarget {
-  restUrl: string;
+  /** REST v1 base; absent (REST v1 retired): REST v1 is not fuzzed and the fixtures come from REST v2. */
+  restUrl?: string;
   /** REST v2 management base ending in /v2 (the spec's paths without their /v2); absent: REST v2 is not fuzzed. */
   restV2Url?: string;
   /** queue v2 base without the endpoint id (…/v2). */
   queueUrl: string;
-  graphqlUrl: string;
+  /** GraphQL address; absent: GraphQL is not fuzzed. */
+  graphqlUrl?: string;
   apiKey: string;
   /** Clock control (POST {controlUrl}/clock/advance {ms}) of a virtual-clock target. */
   controlUrl?: string;
@@ -79,6 +81,7 @@ export class Transport {
   }
 
   rest(method: string, path: string, body?: unknown): Promise<Answer> {
+    if (this.target.restUrl === undefined) throw new Error('no REST v1 base URL');
     return this.call(method, `${this.target.restUrl}${path}`, body);
   }
 
@@ -105,6 +108,7 @@ export class Transport {
   }
 
   private graphqlUrl(): string {
+    if (this.target.graphqlUrl === undefined) throw new Error('no GraphQL address');
     const url = new URL(this.target.graphqlUrl);
     url.searchParams.set('api_key', this.target.apiKey);
     return url.toString();
@@ -126,7 +130,7 @@ export class Transport {
         const multi = c.op.params.find((p) => p.name === name)?.multiSegment;
         return multi ? value.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(value);
       });
-      const base = c.op.surface === 'restV1' ? this.target.restUrl
+      const base = c.op.surface === 'restV1' ? this.target.restUrl ?? ''
         : c.op.surface === 'restV2' ? this.target.restV2Url ?? ''
           : `${this.target.queueUrl}/${encodeURIComponent(endpointId ?? '')}`;
       // Lists exactly as the spec declares them (src/contract/query-style.ts): REST v2 comma form, REST v1 repeated keys.
