@@ -73,6 +73,12 @@ for (const file of reachableDeclarations()) {
   copyFileSync(join(declared, file), join(root, 'dist', file));
 }
 
+// --declarations: only dist/src, dist/generated .d.ts (what `npm run api:check` reads), no JavaScript.
+if (process.argv.includes('--declarations')) {
+  if (typed.status !== 0) console.error('build: tsc -p tsconfig.build.json reported type errors (above)');
+  process.exit(typed.status ?? 1);
+}
+
 const { build, transform } = await import('esbuild');
 /** The entry points of package.json "exports" (and the CLI, and one module per validator surface). */
 const entryPoints = {
