@@ -52,7 +52,7 @@ async function run(ctx: Ctx, sizes: Pick<AgreementOptions, 'validRuns' | 'invali
   if (t.restUrl === undefined && t.restV2Url === undefined) throw new SurfaceNotConfigured('restV2');
   const report = await runAgreement(
     {
-      queueUrl: ctx.baseUrl('queueV2'), apiKey: t.apiKey, ...(t.controlUrl ? { controlUrl: t.controlUrl } : {}),
+      queueUrl: ctx.baseUrl('queueV2'), apiKey: t.apiKey, ...(t.controlUrl ? { controlUrl: t.controlUrl } : {}), ...(t.controlToken ? { controlToken: t.controlToken } : {}),
       ...(t.restUrl !== undefined ? { restUrl: ctx.baseUrl('restV1') } : {}),
       ...(t.graphqlUrl !== undefined ? { graphqlUrl: ctx.baseUrl('graphql') } : {}),
       ...(t.restV2Url !== undefined ? { restV2Url: ctx.baseUrl('restV2') } : {}),

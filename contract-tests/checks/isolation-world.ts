@@ -64,7 +64,7 @@ export function isolationWorld(ctx: Ctx): Promise<World> {
 function agreementTarget(ctx: Ctx, apiKey: string): AgreementTarget {
   const t = ctx.target;
   return {
-    queueUrl: ctx.baseUrl('queueV2'), apiKey, ...(t.controlUrl ? { controlUrl: t.controlUrl } : {}),
+    queueUrl: ctx.baseUrl('queueV2'), apiKey, ...(t.controlUrl ? { controlUrl: t.controlUrl } : {}), ...(t.controlToken ? { controlToken: t.controlToken } : {}),
     ...(t.restUrl !== undefined ? { restUrl: ctx.baseUrl('restV1') } : {}),
     ...(t.graphqlUrl !== undefined ? { graphqlUrl: t.graphqlUrl } : {}),
     ...(t.restV2Url !== undefined ? { restV2Url: t.restV2Url } : {}),

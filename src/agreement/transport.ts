@@ -17,6 +17,8 @@ export interface AgreementTarget {
   apiKey: string;
   /** Clock control (POST {controlUrl}/clock/advance {ms}) of a virtual-clock target. */
   controlUrl?: string;
+  /** Bearer token of the control API (a mock started with --control-token). */
+  controlToken?: string;
 }
 
 export interface Answer {
@@ -101,7 +103,11 @@ export class Transport {
   /** Lets `ms` pass on the target: advances its clock, or waits for real (bounded). */
   async pass(ms: number): Promise<void> {
     if (this.target.controlUrl) {
-      await fetch(`${this.target.controlUrl}/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ms }) });
+      await fetch(`${this.target.controlUrl}/clock/advance`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(this.target.controlToken ? { authorization: `Bearer ${this.target.controlToken}` } : {}) },
+        body: JSON.stringify({ ms }),
+      });
     } else {
       await sleep(Math.min(ms, this.maxRetryWaitMs));
     }

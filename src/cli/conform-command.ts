@@ -27,6 +27,8 @@ are skipped ("needs --queue-url"), and coverage counts the rules of the given su
                             (ISOLATION-*: nothing crosses between accounts; without it those
                             rules are skipped; docs/accounts.md)               CONFORM_SECOND_API_KEY
   --control-url URL         clock control: POST {url}/clock/advance {"ms":N}   CONFORM_CONTROL_URL
+  --control-token TOKEN     sent as Authorization: Bearer with every control request (a mock
+                            started with --control-token)                      CONFORM_CONTROL_TOKEN
   --worker-image IMAGE      image of the suite's templates (must run the conformance handler)
 
 Run:

@@ -26,7 +26,13 @@ Options:
                               accepted (see docs/mock.md).
   --keys-file FILE            one KEY[:SCOPES][@ACCOUNT] per line (# comments allowed)
   --clock real|virtual        virtual: time moves only through the control API (default real)
-  --control                   serve the control API at /__control (no auth; loopback only)
+  --control                   serve the control API at /__control (reset, seed, clock, faults):
+                              it answers loopback peers only, anyone else gets 404 as if it
+                              did not exist. On a non-loopback --host it needs --control-token
+                              (without one the mock refuses to start, exit 2)
+  --control-token TOKEN       the control API answers only requests carrying
+                              Authorization: Bearer TOKEN, from any peer (16-512 printable
+                              characters; env COMPUTE_CONTRACT_CONTROL_TOKEN; never logged)
   --rate-limits on|off|F      switch rate limits off, or scale every limit by factor F (default on)
   --requests-per-worker N     per-worker figure of the dynamic rate limit (default from the spec)
   --job-duration MS           duration of jobs without input.mock.durationMs (default 50)
@@ -62,7 +68,10 @@ Options:
   -h, --help                  show this help
 `;
 
-export function parseMockArgs(argv: string[]): MockOptions | 'help' {
+/** The environment variable that carries the control token (a flag would show in `ps`). */
+export const CONTROL_TOKEN_ENV = 'COMPUTE_CONTRACT_CONTROL_TOKEN';
+
+export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): MockOptions | 'help' {
   const { values } = parseArgs({
     args: argv,
     strict: true,
@@ -74,6 +83,7 @@ export function parseMockArgs(argv: string[]): MockOptions | 'help' {
       'keys-file': { type: 'string' },
       clock: { type: 'string' },
       control: { type: 'boolean' },
+      'control-token': { type: 'string' },
       'rate-limits': { type: 'string' },
       'requests-per-worker': { type: 'string' },
       'job-duration': { type: 'string' },
@@ -108,6 +118,8 @@ export function parseMockArgs(argv: string[]): MockOptions | 'help' {
     options.clock = values.clock;
   }
   if (values.control) options.control = true;
+  const controlToken = values['control-token'] ?? env[CONTROL_TOKEN_ENV];
+  if (controlToken !== undefined && controlToken !== '') options.controlToken = controlToken;
   const rl = values['rate-limits'];
   if (rl !== undefined) {
     if (rl === 'on') options.rateLimits = true;
@@ -205,7 +217,7 @@ export async function runMockCommand(argv: string[]): Promise<number> {
     `queue v2: ${mock.queueV2Url('{endpointId}')}`.replace('%7BendpointId%7D', '{endpointId}'),
     `GraphQL:  ${mock.graphqlUrl}`,
   ];
-  if (options.control) lines.push(`control:  ${mock.controlUrl}`);
+  if (options.control) lines.push(`control:  ${mock.controlUrl} (${options.controlToken ? 'requests carrying the control token' : 'loopback peers only'})`);
   if (!options.apiKeys) lines.push('auth:     default API key (docs/mock.md)');
   if (options.faults?.length) lines.push(`faults:   ${options.faults.join(', ')}`);
   if (options.cors) lines.push(`cors:     ${options.cors}`);

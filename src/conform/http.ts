@@ -6,7 +6,7 @@ import { getOperation, validateResponse, type Surface } from '../validation/inde
 export type HttpSurface = Exclude<Surface, 'restV2'>;
 /** Narrows an operations-table entry to a surface whose generic checks (auth, HTTP) expect the v1 error body. */
 export const isHttpSurface = (surface: Surface): surface is HttpSurface => surface !== 'restV2';
-import type { TargetConfig } from './target.js';
+import { controlHeaders, type TargetConfig } from './target.js';
 import { checkGraphqlAnswer } from '../contract/graphql-shape.js';
 import type { Usage } from './needs.js';
 import { requireUrl, surfaceOfUrl } from './surfaces.js';
@@ -169,6 +169,7 @@ export class Http {
     const control = this.target.controlUrl;
     // Clock advances touch the clock; the rate-limit route only the endpoint's own window; the rest is target-wide.
     if (control && url.startsWith(`${control}/`) && !url.startsWith(`${control}/rate-limits/`)) this.usage?.touch(url.startsWith(`${control}/clock`) ? 'clock' : 'control');
+    if (control && url.startsWith(`${control}/`)) headers = { ...controlHeaders(this.target), ...headers };
     if (body !== undefined) headers['content-type'] ??= 'application/json';
     return this.send<T>(method, url, headers, body === undefined ? undefined : JSON.stringify(body), undefined, `${method} ${new URL(url).pathname}`);
   }

@@ -45,6 +45,7 @@ export async function runSuite({ checks, target, settings, onResult, onPreflight
   if (target.readOnlyKey) secrets.add(target.readOnlyKey, 'read-only API key');
   if (target.noPermissionKey) secrets.add(target.noPermissionKey, 'no-permission API key');
   if (target.secondApiKey) secrets.add(target.secondApiKey, 'second-account API key');
+  if (target.controlToken) secrets.add(target.controlToken, 'control token');
   const usage = new Usage();
   const http = new Http(target, secrets, usage);
   if (settings.requestTimeoutMs !== undefined) http.requestTimeoutMs = settings.requestTimeoutMs;

@@ -27,6 +27,8 @@ export interface TargetConfig {
   secondApiKey?: string;
   /** Base of the clock-control API (POST {controlUrl}/clock/advance {ms}). */
   controlUrl?: string;
+  /** Sent as `Authorization: Bearer` with every control request (a mock started with --control-token). */
+  controlToken?: string;
   /** Image the suite's templates use, so endpoints it creates run the conformance handler. */
   workerImage: string;
   /** In-process handle when the target is the embedded mock (mock-only rules use it). */
@@ -72,6 +74,7 @@ const FLAGS: Record<string, string> = {
   '--no-permission-key': 'CONFORM_NO_PERMISSION_KEY',
   '--second-api-key': 'CONFORM_SECOND_API_KEY',
   '--control-url': 'CONFORM_CONTROL_URL',
+  '--control-token': 'CONFORM_CONTROL_TOKEN',
   '--worker-image': 'CONFORM_WORKER_IMAGE',
   '--tier': 'CONFORM_TIER',
   '--seed': 'CONFORM_SEED',
@@ -143,7 +146,13 @@ export function remoteTarget(values: Record<string, string>): TargetConfig | str
   if (values['--no-permission-key']) target.noPermissionKey = values['--no-permission-key'];
   if (values['--second-api-key']) target.secondApiKey = values['--second-api-key'];
   if (values['--control-url']) target.controlUrl = trim(values['--control-url']);
+  if (values['--control-token']) target.controlToken = values['--control-token'];
   return target;
+}
+
+/** Headers of a control request: the control token, when the target has one. */
+export function controlHeaders(target: { controlToken?: string }): Record<string, string> {
+  return target.controlToken ? { authorization: `Bearer ${target.controlToken}` } : {};
 }
 
 const randomKey = (label: string) => `cc-${label}-${randomBytes(12).toString('hex')}`;

@@ -5,6 +5,7 @@ import { Accounts, DEFAULT_ACCOUNT } from './accounts.js';
 import { KeyRing } from './auth.js';
 import { createClock, type Clock } from './clock.js';
 import { createControlHandler } from './control.js';
+import { controlAccess, peerOf } from './control-access.js';
 import { Cors } from './cors.js';
 import type { MockCore } from './core.js';
 import { JobEngine, type EndpointConfig } from './jobs/engine.js';
@@ -169,11 +170,13 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
     workers.reset();
     touch();
   };
+  const allowsControlPeer = controlAccess(options.controlToken);
   const handler = createRequestHandler({
     core,
     router: new Router(mockOperations),
     keys: new KeyRing(options.apiKeys, options.faults.has('no-401-on-bad-key')),
     control: options.control ? createControlHandler(core, reset) : undefined,
+    controlAllowed: (req) => allowsControlPeer(peerOf(req)),
     cors: options.cors === undefined ? undefined : new Cors(options.cors),
   });
   // Every spec-valid request line must fit (specs/CONVENTIONS.md, request head); node's default is 16 KiB.

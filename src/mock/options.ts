@@ -1,6 +1,7 @@
 // Options of startMock and the CLI, with their defaults.
 import { accountNameProblem, DEFAULT_ACCOUNT } from './accounts.js';
 import type { ClockMode } from './clock.js';
+import { controlTokenProblem, isLoopbackHost, openControlRisk } from './control-access.js';
 import { parseCorsOrigin } from './cors.js';
 import { defaultCapacityLimits, type CapacityLimits } from './state/capacity.js';
 import { ALL_SCOPES, type Scope } from './types.js';
@@ -87,8 +88,13 @@ export interface MockOptions {
   clock?: ClockMode;
   /** Virtual clock start (epoch ms). Default: Date.now() at start. */
   clockStart?: number;
-  /** Serve /__control/*. Default false. */
+  /** Serve /__control/*. Default false. Without controlToken only loopback peers are answered. */
   control?: boolean;
+  /**
+   * The control API answers only requests carrying `Authorization: Bearer <controlToken>` (from any peer);
+   * required with `control` on a non-loopback host (docs/mock.md "The control API on a shared mock").
+   */
+  controlToken?: string;
   /** true/false or a factor scaling every limit. Default true. */
   rateLimits?: boolean | number;
   /** Per-worker requests per window for the dynamic limit; default from the spec's policy. */
@@ -132,6 +138,7 @@ export interface ResolvedOptions {
   clock: ClockMode;
   clockStart: number;
   control: boolean;
+  controlToken?: string;
   rateLimitFactor: number;
   requestsPerWorkerPer10s?: number;
   jobDurationMs: number;
@@ -156,14 +163,22 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     if (!(FAULT_NAMES as readonly string[]).includes(fault)) throw new Error(`unknown fault: ${fault}`);
   }
   if (options.apiKeys) checkKeyAccounts(options.apiKeys);
+  const host = options.host ?? '127.0.0.1';
+  if (options.controlToken !== undefined) {
+    const problem = controlTokenProblem(options.controlToken);
+    if (problem) throw new Error(problem);
+  } else if (options.control && !isLoopbackHost(host)) {
+    throw new Error(openControlRisk(host));
+  }
   const rl = options.rateLimits ?? true;
   return {
     port: options.port ?? 0,
-    host: options.host ?? '127.0.0.1',
+    host,
     apiKeys: options.apiKeys?.length ? options.apiKeys : [{ key: DEFAULT_API_KEY, scopes: ALL_SCOPES }],
     clock: options.clock ?? 'real',
     clockStart: options.clockStart ?? Date.now(),
     control: options.control ?? false,
+    controlToken: options.controlToken,
     rateLimitFactor: rl === true ? 1 : rl === false ? 0 : rl,
     requestsPerWorkerPer10s: options.requestsPerWorkerPer10s,
     jobDurationMs: options.jobDurationMs ?? 50,

@@ -11,6 +11,8 @@ export interface ServerParts {
   router: Router;
   keys: KeyRing;
   control?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<void>;
+  /** Whether the control API answers this request's peer (control-access.ts); others get the plain 404. */
+  controlAllowed?: (req: IncomingMessage) => boolean;
   /** CORS headers for the public surfaces; undefined = CORS off (no Access-Control-* header at all). */
   cors?: Cors;
 }

@@ -85,7 +85,10 @@ function handle(parts: ServerParts, req: IncomingMessage, res: ServerResponse): 
     if (req.method === 'OPTIONS') return answerOptions(req, res, GRAPHQL_ALLOW, parts.cors);
     return handleGraphql(parts.core, parts.keys, req, res, search);
   }
-  if (parts.control && (path === '/__control' || path.startsWith('/__control/'))) return parts.control(req, res, path);
+  // A peer the control API does not answer gets the same 404 as a mock without one.
+  if (parts.control && (path === '/__control' || path.startsWith('/__control/')) && parts.controlAllowed?.(req) !== false) {
+    return parts.control(req, res, path);
+  }
   if (parts.core.options.docs && isDocsPath(path)) return serveDocs(req, res, path);
   req.resume();
   sendError(res, 404, `no route for ${req.method} ${path}`);

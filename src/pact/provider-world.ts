@@ -91,7 +91,10 @@ export class ProviderWorld {
   async control(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
     const response = await this.fetchImpl(`${this.target.controlUrl}${path}`, {
       method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      headers: {
+        ...(this.target.controlToken ? { authorization: `Bearer ${this.target.controlToken}` } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();

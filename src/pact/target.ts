@@ -7,7 +7,7 @@ import { startMock, type FaultName, type RunningMock } from '../mock/index.js';
 import { PACT_SURFACES, PROVIDERS, type PactSurface } from './participants.js';
 
 /** What verification needs of a target: the conformance suite's target config, minus suite-only fields. */
-export type PactTarget = Pick<TargetConfig, 'name' | 'apiKey' | 'endpointId' | 'controlUrl' | 'restUrl' | 'queueUrl' | 'graphqlUrl' | 'restV2Url'>;
+export type PactTarget = Pick<TargetConfig, 'name' | 'apiKey' | 'endpointId' | 'controlUrl' | 'controlToken' | 'restUrl' | 'queueUrl' | 'graphqlUrl' | 'restV2Url'>;
 
 export interface StartedTarget {
   target: PactTarget;
@@ -37,8 +37,8 @@ export async function resolvePactTarget(argv: string[], env: NodeJS.ProcessEnv, 
   const remote = remoteTarget(values);
   if (typeof remote === 'string') throw new Error(remote);
   if (remote) {
-    const { name, restUrl, queueUrl, graphqlUrl, restV2Url, apiKey, endpointId, controlUrl } = remote;
-    const target: PactTarget = { name, restUrl, queueUrl, graphqlUrl, restV2Url, apiKey, endpointId, controlUrl };
+    const { name, restUrl, queueUrl, graphqlUrl, restV2Url, apiKey, endpointId, controlUrl, controlToken } = remote;
+    const target: PactTarget = { name, restUrl, queueUrl, graphqlUrl, restV2Url, apiKey, endpointId, controlUrl, controlToken };
     const missing = surfaces.filter((surface) => target[SURFACE_INFO[surface].field] === undefined);
     if (missing.length > 0) {
       const flags = missing.map((surface) => `${SURFACE_INFO[surface].flag} (${PROVIDERS[surface]})`).join(', ');

@@ -39,6 +39,8 @@ export interface ChildOptions {
   compactBytes?: number;
   /** Largest file the child may write, in KiB (RLIMIT_FSIZE: writes beyond it fail with EFBIG, like a full disk). */
   fileSizeLimitKiB?: number;
+  /** Run the child inside this network namespace (`ip netns exec`; root only). */
+  netns?: string;
 }
 
 export interface ChildMock {
@@ -60,6 +62,7 @@ function spawnMock(stateFile: string, options: ChildOptions): ChildProcess {
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '', STATE_CHILD_ARGS: JSON.stringify(mockArgs) };
   if (options.compactBytes !== undefined) env['STATE_CHILD_COMPACT_BYTES'] = String(options.compactBytes);
   const spawnOptions = { cwd: REPO, stdio: ['pipe', 'pipe', 'pipe'] as ['pipe', 'pipe', 'pipe'], env };
+  if (options.netns !== undefined) return spawn('ip', ['netns', 'exec', options.netns, process.execPath, ...args], spawnOptions);
   if (options.fileSizeLimitKiB === undefined) return spawn(process.execPath, args, spawnOptions);
   // bash's ulimit -f counts KiB; node ignores SIGXFSZ, so the write fails with EFBIG instead of killing it.
   return spawn('bash', ['-c', `ulimit -f ${options.fileSizeLimitKiB} && exec "$0" "$@"`, process.execPath, ...args], spawnOptions);
