@@ -58,6 +58,12 @@ Options:
                               log-normally with that median and 99th percentile, failures at
                               rate R (0..1), a cold start before a fresh worker's first job;
                               the same seed and clock give the same run (docs/workers.md)
+  --webhook-allow HOST[:PORT]|ADDRESS/PREFIX
+                              a job webhook destination allowed beyond the default, repeatable
+                              (at most 100). Default: a mock on loopback delivers webhooks to
+                              loopback only; one on another --host to public addresses only,
+                              never a private, loopback or link-local one it was not told.
+                              A refused destination is logged as refused, never contacted
   --log                       one line per request on stderr (never query strings or keys)
   --cors ORIGIN|*             answer CORS for browser pages of ORIGIN (or any origin with *);
                               default off (no Access-Control-* headers)
@@ -96,6 +102,7 @@ export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv = process.e
       docs: { type: 'boolean' },
       worker: { type: 'string', multiple: true },
       fleet: { type: 'string' },
+      'webhook-allow': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -144,6 +151,7 @@ export function parseMockArgs(argv: string[], env: NodeJS.ProcessEnv = process.e
   if (values.docs) options.docs = true;
   if (values.worker) options.workers = parseWorkerFlags(values.worker);
   if (values.fleet !== undefined) options.fleet = parseFleetFlag(values.fleet);
+  if (values['webhook-allow']) options.webhookAllow = values['webhook-allow'];
   return options;
 }
 

@@ -5,11 +5,12 @@ import { Accounts, DEFAULT_ACCOUNT } from './accounts.js';
 import { KeyRing } from './auth.js';
 import { createClock, type Clock } from './clock.js';
 import { createControlHandler } from './control.js';
-import { controlAccess, peerOf } from './control-access.js';
+import { controlAccess, isLoopbackHost, peerOf } from './control-access.js';
 import { Cors } from './cors.js';
 import type { MockCore } from './core.js';
 import { JobEngine, type EndpointConfig } from './jobs/engine.js';
 import { WebhookDispatcher } from './jobs/webhooks.js';
+import { WebhookEgress } from './jobs/webhook-egress.js';
 import { resolveOptions, type MockOptions } from './options.js';
 import { attachJournal, guardAnswers, openState, restoreState } from './persistence.js';
 import type { Journal } from './state-journal/journal.js';
@@ -83,7 +84,7 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
     }
     return created;
   });
-  const webhooks = new WebhookDispatcher(clock, webhookPolicy, options.faults);
+  const webhooks = new WebhookDispatcher(clock, webhookPolicy, options.faults, new WebhookEgress(isLoopbackHost(options.host), options.webhookAllow));
   const unavailableGpuTypes = new Set<string>();
   // Changes are journaled where state lives (state-journal/tracked-map.ts); touch() needs to do nothing.
   const touch = () => {};

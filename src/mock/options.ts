@@ -3,6 +3,7 @@ import { accountNameProblem, DEFAULT_ACCOUNT } from './accounts.js';
 import type { ClockMode } from './clock.js';
 import { controlTokenProblem, isLoopbackHost, openControlRisk } from './control-access.js';
 import { parseCorsOrigin } from './cors.js';
+import { MAX_WEBHOOK_ALLOW_ENTRIES, parseWebhookAllow, type AllowEntry } from './jobs/webhook-egress.js';
 import { defaultCapacityLimits, type CapacityLimits } from './state/capacity.js';
 import { ALL_SCOPES, type Scope } from './types.js';
 import type { WorkerDefinition } from './simulated-workers/types.js';
@@ -122,6 +123,11 @@ export interface MockOptions {
    * a bad one stops it (WorkerSetupError). A job's `input.mock` still wins.
    */
   workers?: Record<string, WorkerDefinition>;
+  /**
+   * Webhook destinations allowed beyond the default (`HOST[:PORT]`, `[IPV6]:PORT` or `ADDRESS/PREFIX`): a mock on
+   * loopback delivers to loopback only, one on another host to public addresses only (webhook-egress.ts).
+   */
+  webhookAllow?: string[];
   /** Seeded randomness of the default worker: failure rate, latency p50/p99, cold start (docs/workers.md). */
   fleet?: FleetOptions;
   /**
@@ -152,6 +158,7 @@ export interface ResolvedOptions {
   docs: boolean;
   retireRestV1: boolean;
   workerKillGraceMs: number;
+  webhookAllow: AllowEntry[];
 }
 
 export const DEFAULT_API_KEY = 'mock-key';
@@ -191,6 +198,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     docs: options.docs ?? false,
     retireRestV1: options.retireRestV1 ?? false,
     workerKillGraceMs: options.workerKillGraceMs ?? KILL_GRACE_MS,
+    webhookAllow: webhookAllowOf(options.webhookAllow ?? []),
   };
 }
 
@@ -207,6 +215,11 @@ function checkKeyAccounts(keys: readonly ApiKey[]): void {
     if (earlier !== undefined && earlier !== named) throw new Error(`the same API key is given for two accounts ('${earlier}' and '${named}'); a key belongs to one account`);
     accountOf.set(key, named);
   }
+}
+
+function webhookAllowOf(entries: readonly string[]): AllowEntry[] {
+  if (entries.length > MAX_WEBHOOK_ALLOW_ENTRIES) throw new Error(`--webhook-allow: at most ${MAX_WEBHOOK_ALLOW_ENTRIES} entries`);
+  return entries.map(parseWebhookAllow);
 }
 
 function definedOnly(limits: Partial<CapacityLimits>): Partial<CapacityLimits> {

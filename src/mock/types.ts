@@ -214,5 +214,7 @@ export interface WebhookDelivery {
   at: number;
   status?: number;
   error?: string;
+  /** Why the destination was not contacted at all (webhook-egress.ts: not allowed). */
+  refused?: string;
   delivered: boolean;
 }

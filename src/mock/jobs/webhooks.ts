@@ -1,11 +1,13 @@
 // Job-completion webhooks: POST the status record + input + webhook; 200 = delivered, otherwise
-// retried `retries` more times `intervalMs` apart on the mock clock. Every attempt is logged.
+// retried `retries` more times `intervalMs` apart on the mock clock. Every attempt is logged. A destination
+// the egress rule refuses (webhook-egress.ts) is logged as refused and never contacted, nor retried.
 import type { Clock } from '../clock.js';
 import type { FaultName } from '../options.js';
 import type { ChangeSink } from '../state-journal/tracked-map.js';
 import type { Job, WebhookDelivery } from '../types.js';
 import { renderJob } from './render.js';
 import { needsTurns, writeJsonInTurns } from '../json-in-turns.js';
+import { WebhookEgress } from './webhook-egress.js';
 
 export interface WebhookPolicy {
   retries: number;
@@ -32,7 +34,6 @@ export interface WebhookSnapshot {
 }
 
 const pendingKey = (p: PendingAttempt) => `${p.jobId}#${p.attempt}`;
-const ATTEMPT_TIMEOUT_MS = 5_000;
 
 export class WebhookDispatcher {
   readonly log: WebhookDelivery[] = [];
@@ -47,6 +48,8 @@ export class WebhookDispatcher {
     private readonly clock: Clock,
     private readonly policy: WebhookPolicy,
     private readonly faults: ReadonlySet<FaultName>,
+    /** Where webhooks may go; default: a mock on loopback, delivering to loopback only. */
+    private readonly egress: WebhookEgress = new WebhookEgress(true),
   ) {}
 
   /** Sends the webhook of a job that just reached a terminal status (not for CANCELLED jobs). */
@@ -110,11 +113,12 @@ export class WebhookDispatcher {
     const startedAt = this.clock.now();
     const inFlight: PendingAttempt = { jobId, url, payload, attempt, at: startedAt };
     this.addPending(inFlight);
-    const promise = post(url, payload).then((outcome) => {
+    const promise = this.egress.post(url, payload).then((outcome) => {
       this.removePending(inFlight);
       const entry: WebhookDelivery = { jobId, url, attempt, at: startedAt, delivered: outcome.status === this.policy.successStatus };
       if (outcome.status !== undefined) entry.status = outcome.status;
       if (outcome.error !== undefined) entry.error = outcome.error;
+      if (outcome.refused !== undefined) entry.refused = outcome.refused;
       this.log.push(entry);
       this.sink?.changed('webhookLog', String(this.firstSeq + this.log.length - 1));
       if (this.log.length > LOG_LIMIT) {
@@ -124,7 +128,7 @@ export class WebhookDispatcher {
         this.firstSeq += dropped;
       }
       const maxAttempts = this.faults.has('no-webhook-retry') ? 1 : 1 + this.policy.retries;
-      if (!entry.delivered && attempt < maxAttempts) {
+      if (!entry.delivered && outcome.refused === undefined && attempt < maxAttempts) {
         this.schedule({ jobId, url, payload, attempt: attempt + 1, at: Math.max(this.clock.now(), startedAt + this.policy.intervalMs) });
       }
     });
@@ -141,20 +145,5 @@ export class WebhookDispatcher {
     if (this.pending.get(pendingKey(p)) !== p) return;
     this.pending.delete(pendingKey(p));
     this.sink?.changed('webhookPending', pendingKey(p));
-  }
-}
-
-async function post(url: string, body: string): Promise<{ status?: number; error?: string }> {
-  try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body,
-      signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
-    });
-    await response.arrayBuffer().catch(() => undefined);
-    return { status: response.status };
-  } catch (error) {
-    return { error: error instanceof Error ? error.message : String(error) };
   }
 }
