@@ -132,6 +132,33 @@ export function attachJournal(journal: Journal, image: Image, { clock, accounts,
       yield* builds.entries();
     },
   };
+  // A change whose record cannot be written is undone here (state-journal/unkept.ts); webhook deliveries
+  // and builds are not undone but written again with a later record.
+  journal.revert = (stored, id, kept) => {
+    const { kind, account } = splitAccountKind(stored);
+    const collection = accounts.store(account).collections.get(kind);
+    if (collection) {
+      if (kept === undefined) collection.delete(id);
+      else collection.set(id, kept as { id: string });
+      return true;
+    }
+    switch (kind) {
+      case 'jobs':
+        engine.revertJob(id, kept as Job | undefined);
+        return true;
+      case 'billedMs':
+        if (kept !== undefined || engine.billedMs(id) > 0) engine.restoreBilledMs(id, (kept as number | undefined) ?? 0);
+        return true;
+      case 'account': {
+        const keys = splitAccountKind(id);
+        if (keys.kind !== 'sshKeys') return false;
+        accounts.store(keys.account).sshKeys = [...((kept as string[] | undefined) ?? [])];
+        return true;
+      }
+      default:
+        return false;
+    }
+  };
   accounts.journalTo(journal);
   engine.journalTo(journal);
   webhooks.sink = journal;

@@ -1,6 +1,6 @@
 // `compute-contract mock --state FILE` as a process: a torn tail is dropped with one warning line, any other
 // damage or an unusable location stops the start with exit code 2 and a clear message (the file left
-// as it was), and a disk that fills up while running turns answers into 503s without a crash.
+// as it was), and a file that cannot grow while running refuses only the writes it cannot keep (507).
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -137,7 +137,7 @@ describe('mock --state as a process', () => {
     }
   });
 
-  it('a disk that fills up while running: the answer is a 503 naming the file, the mock stays up, acknowledged changes survive', async () => {
+  it('a file that cannot grow (EFBIG): the refused write is a 507 naming the file, reads go on, acknowledged changes survive', async () => {
     const file = join(dir, 'full.db');
     // RLIMIT_FSIZE of 16 KiB stands in for a full disk (writes beyond it fail with EFBIG).
     const mock = await startChild(file, { fileSizeLimitKiB: 16 });
@@ -149,10 +149,15 @@ describe('mock --state as a process', () => {
         if (answer.status === 200) acknowledged.push(answer.body.name);
         else refused = answer;
       }
-      expect(refused?.status).toBe(503);
+      expect(refused?.status).toBe(507);
       expect(refused?.body.message).toContain(`cannot write state file ${file}: EFBIG`);
-      // Still up, still refusing, one line on stderr however many requests come.
-      for (let i = 0; i < 3; i++) expect((await call('GET', `${mock.restV1}/templates`)).status).toBe(503);
+      // Still up, reads answered without the refused change, further writes that do not fit refused too; one stderr line.
+      for (let i = 0; i < 3; i++) {
+        const read = await call('GET', `${mock.restV1}/templates`);
+        expect(read.status).toBe(200);
+        expect((read.body as { name: string }[]).map((t) => t.name)).toEqual(acknowledged);
+      }
+      expect((await call('POST', `${mock.restV1}/templates`, { name: 'too-big', imageName: 'img:1', readme: 'r'.repeat(16_384) })).status).toBe(507);
       expect(mock.proc.exitCode).toBeNull();
       expect(warningLines(mock.stderr())).toHaveLength(1);
     } finally {

@@ -220,7 +220,7 @@ describe('journal', () => {
     await again.close();
   });
 
-  it('a failed write answers 503 naming the state file, then refuses every request without crashing', async () => {
+  it('a failed write that cannot even be undone (the file cannot be cut back) answers 503, then refuses every request without crashing', async () => {
     const file = join(dir, 'state.db');
     const h = await Harness.start({ stateFile: file });
     try {

@@ -290,6 +290,14 @@ export class JobEngine {
     }
   }
 
+  /** --state could not keep a change of this job: it goes back to its kept value (undefined: not kept at all). */
+  revertJob(jobId: string, kept: Job | undefined): void {
+    const current = this.jobs.peek(jobId);
+    const ep = current && this.endpoints.get(current.endpointId);
+    if (current && ep) this.delete(ep, current);
+    if (kept) this.restore([kept]);
+  }
+
   clear(): void {
     for (const ep of [...this.endpoints.values()]) this.removeEndpoint(ep.endpointId);
     this.retention.run.clear();

@@ -35,6 +35,8 @@ export class BackgroundCompaction {
   private readonly extents: Extents;
   private readonly tmp: string;
   private handle: FileHandle | undefined;
+  /** The new file replaced the state file: a failure from here on is not one the old file can absorb. */
+  renamed = false;
 
   /**
    * Snapshots `entries` now (synchronously); `from` is where the current file's records end, so the
@@ -76,6 +78,7 @@ export class BackgroundCompaction {
     await handle.close();
     this.handle = undefined;
     await rename(this.tmp, this.file);
+    this.renamed = true;
     syncDirectory(this.file);
     return { fd: openSync(this.file, 'r+'), size: this.size + tail.length, extents: this.moved(current), written: this.size + tail.length };
   }

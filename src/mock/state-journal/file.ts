@@ -1,7 +1,7 @@
 // Opening the --state file: read and check every record, drop a torn last record (one warning line),
 // refuse anything else that is damaged or foreign (StateFileError, exit code 2), and write a fresh
 // file atomically (temporary file, fdatasync, rename, fsync of the directory).
-import { closeSync, fdatasyncSync, fsyncSync, ftruncateSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, fsyncSync, ftruncateSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CorruptRecord, frame, scanRecords } from './framing.js';
 import { batchRecord, Extents, type ChangeText, type Extent } from './records.js';
@@ -122,6 +122,21 @@ function applyBatches(file: string, batches: BatchRecord[]): Image {
     }
   }
   return image;
+}
+
+/**
+ * What the first `end` bytes of the open state file hold (the records known to be on disk): undoing
+ * changes whose record could not be written reads their last kept values here (unkept.ts).
+ */
+export function readImageUpTo(fd: number, end: number, file: string): Image {
+  const buf = Buffer.allocUnsafe(end);
+  for (let read = 0; read < end; ) {
+    const n = readSync(fd, buf, read, end - read, read);
+    if (n === 0) throw new StateFileError(`state file ${file} ended at ${read} bytes, before ${end}`);
+    read += n;
+  }
+  const [, ...batches] = scanRecords(buf).records as [HeaderRecord, ...BatchRecord[]];
+  return applyBatches(file, batches);
 }
 
 function loadLegacy(file: string, buf: Buffer, options: LoadOptions): Loaded {

@@ -1,9 +1,11 @@
 // The durability barrier at the one place every answer passes: the response's first writeHead/write/end.
 // If state changed before the answer was built and is not on disk yet, the answer is held until the
-// journal has fdatasync'ed it; if that write fails, the answer becomes a 503 naming the state file.
+// journal has fdatasync'ed it; if that write fails, the answer becomes a 507 (no room) or 503 naming the
+// state file and the reason, and the change is undone (unkept.ts).
 // Handlers stay unaware of persistence, so operations added later are covered too.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Journal } from './journal.js';
+import { UnkeptChange } from './unkept.js';
 
 type Method = (...args: unknown[]) => unknown;
 
@@ -62,8 +64,10 @@ function refuse(res: ServerResponse, error: Error): void {
     res.destroy();
     return;
   }
-  const text = JSON.stringify({ message: `Service unavailable: ${error.message}` });
+  const text = JSON.stringify({ message: `${error instanceof UnkeptChange && error.status === 507 ? 'Insufficient storage' : 'Service unavailable'}: ${error.message}` });
   for (const name of res.getHeaderNames()) if (name.startsWith('content-')) res.removeHeader(name);
-  res.writeHead(503, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  // 507 Insufficient Storage when the disk is full (the change was refused, the mock goes on), else 503.
+  const status = error instanceof UnkeptChange ? error.status : 503;
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }

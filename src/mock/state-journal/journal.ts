@@ -4,15 +4,18 @@
 // appended records outgrow the last compacted file, the whole state is written to a new file that
 // replaces the old one atomically (compaction.ts, in the background), so disk use stays proportional
 // to the state.
-import { closeSync, fdatasync, fdatasyncSync, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, openSync } from 'node:fs';
+import { journalFs } from './fs-ops.js';
 import { BackgroundCompaction, closeQuietly, reuseFromFile, type Swapped } from './compaction.js';
 import { MAX_UNSYNCED_RECORDS } from './framing.js';
 import { deferred, type Deferred, type JournalOptions, type JournalSources, type JournalStats } from './journal-parts.js';
 import { IDLE_MS, idleRoomFor, RoomAhead } from './room-ahead.js';
 import { cannot, StateFileError } from './file.js';
-import { batchRecord, Extents, type ChangeText, type Extent } from './records.js';
+import { Extents } from './records.js';
+import { changeBatch } from './batch.js';
 import type { ChangeSink } from './tracked-map.js';
-import { jsonWithRememberedTexts } from '../json-text-cache.js';
+import { cutBackAndUndo, undoChanges, unkeptChange, unsyncedChanges, type Revert } from './unkept.js';
+import { PendingChanges } from './pending-changes.js';
 
 /** Records waiting for their fdatasync at once (pipelining); the reader knows this bound. */
 const MAX_IN_FLIGHT = MAX_UNSYNCED_RECORDS;
@@ -20,6 +23,17 @@ const MAX_IN_FLIGHT = MAX_UNSYNCED_RECORDS;
 const SCRATCH_BYTES = 256 * 1024;
 /** Longest a change nobody waits for stays in memory only. */
 const LAZY_FLUSH_MS = 20;
+/** After a refused write, changes nobody waits for are retried this long after (doubling up to the max). */
+const RETRY_FIRST_MS = 1_000;
+const RETRY_MAX_MS = 30_000;
+
+/** A record written and not yet known to be on disk: who waits for it, where it ends, what it changed. */
+interface UnsyncedRecord {
+  done: Deferred;
+  end: number;
+  ids: ReadonlyMap<string, ReadonlySet<string>>;
+  clears: ReadonlySet<string>;
+}
 
 export type { JournalOptions, JournalSources, JournalStats };
 
@@ -42,15 +56,26 @@ export class Journal implements ChangeSink {
   private idleTimer: NodeJS.Timeout | undefined;
   /** When the last record was written (room is prepared once the journal has been idle a moment). */
   private lastWriteAt = 0;
-  private dirty = new Map<string, Set<string>>();
+  private pending = new PendingChanges();
   /** Where each entity's latest change lies in the file (compaction copies it from there). */
   private extents = new Extents();
-  private readonly clearedKinds = new Set<string>();
-  private dirtyIds = 0;
   /** Waiters for the record being collected. */
   private next: Deferred | undefined;
   /** Records written whose fdatasync has not returned yet, oldest first. */
-  private readonly inFlight: Deferred[] = [];
+  private readonly inFlight: UnsyncedRecord[] = [];
+  /** End of the records known to be on disk: a refused change cuts the file back to it. */
+  private durable: number;
+  /** Bumped when unsynced records are refused: their fdatasync callbacks then change nothing. */
+  private generation = 0;
+  /** Undoing refused changes: the changes that makes are not changes to write. */
+  private undoing = false;
+  /** Since the last refused write, the wait before changes nobody waits for are tried again (0: none failed). */
+  private retryMs = 0;
+  private refusedSinceKept = 0;
+  /** The compaction's snapshot holds a change later refused: it must not replace the file. */
+  private compactionPoisoned = false;
+  /** A failed compaction is not tried again before this (performance.now()). */
+  private compactionRetryAt = 0;
   /** The compaction being written (the journal goes on appending meanwhile), and its end. */
   private compaction: BackgroundCompaction | undefined;
   private compactionDone: Promise<void> | undefined;
@@ -70,8 +95,13 @@ export class Journal implements ChangeSink {
   private readonly unlock: () => void;
   private readonly scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
   private sources: JournalSources | undefined;
-  /** Set once a write failed: from then on every answer is refused (the state on disk is behind memory). */
+  /**
+   * Set only when a refused change could not be undone (the file could not be cut back or read): from then
+   * on every answer is refused, as memory may be ahead of the disk.
+   */
   failure: StateFileError | undefined;
+  /** How a refused change is undone in the mock's memory (persistence.ts); without it, refusing is permanent. */
+  revert: Revert | undefined;
   /** State-changing requests being answered (see TrackedMap). */
   mutatingRequests = 0;
   readonly stats: JournalStats = { flushes: 0, appendedBytes: 0, compactions: 0, compactedBytes: 0, allocatedBytes: 0 };
@@ -88,6 +118,7 @@ export class Journal implements ChangeSink {
       throw cannot('write', file, error);
     }
     this.position = fileBytes;
+    this.durable = fileBytes;
   }
 
   /**
@@ -105,22 +136,14 @@ export class Journal implements ChangeSink {
   }
 
   changed(kind: string, id: string): void {
-    let ids = this.dirty.get(kind);
-    if (!ids) this.dirty.set(kind, (ids = new Set()));
-    if (!ids.has(id)) {
-      ids.add(id);
-      this.dirtyIds++;
-    }
+    if (this.undoing) return;
+    this.pending.changed(kind, id);
     this.scheduleLazy();
   }
 
   cleared(kind: string): void {
-    const ids = this.dirty.get(kind);
-    if (ids) {
-      this.dirtyIds -= ids.size;
-      this.dirty.delete(kind);
-    }
-    this.clearedKinds.add(kind);
+    if (this.undoing) return;
+    this.pending.cleared(kind);
     this.scheduleLazy();
   }
 
@@ -130,12 +153,12 @@ export class Journal implements ChangeSink {
    */
   barrier(): Promise<void> | undefined {
     if (this.failure) return Promise.reject(this.failure);
-    if (this.pending()) {
+    if (this.hasPending()) {
       this.next ??= deferred();
       this.schedule();
       return this.next.promise;
     }
-    return this.inFlight.at(-1)?.promise;
+    return this.inFlight.at(-1)?.done.promise;
   }
 
   /** Writes what is pending, compacts if anything was appended since opening, closes the file. */
@@ -144,7 +167,8 @@ export class Journal implements ChangeSink {
     while (!this.failure) {
       const wait = this.barrier();
       if (!wait) break;
-      await wait.catch(() => {});
+      // A write refused now stays refused: what could not be written is not waited for again.
+      if (!(await wait.then(() => true, () => false))) break;
     }
     this.closed = true;
     clearTimeout(this.lazyTimer);
@@ -173,8 +197,8 @@ export class Journal implements ChangeSink {
     this.unlock();
   }
 
-  private pending(): boolean {
-    if (this.dirtyIds > 0 || this.clearedKinds.size > 0) return true;
+  private hasPending(): boolean {
+    if (this.pending.any) return true;
     return this.sources?.clockIsState === true && this.sources.clockNow() !== this.lastClock;
   }
 
@@ -188,7 +212,7 @@ export class Journal implements ChangeSink {
     this.lazyTimer = setTimeout(() => {
       this.lazyTimer = undefined;
       this.flush();
-    }, LAZY_FLUSH_MS);
+    }, this.retryMs || LAZY_FLUSH_MS);
     this.lazyTimer.unref();
   }
 
@@ -206,32 +230,38 @@ export class Journal implements ChangeSink {
    */
   private flush(): void {
     this.scheduled = false;
-    if (this.failure || this.swapping || !this.pending() || this.inFlight.length >= MAX_IN_FLIGHT) return;
+    if (this.failure || this.swapping || !this.hasPending() || this.inFlight.length >= MAX_IN_FLIGHT) return;
     const done = this.next ?? deferred();
     this.next = undefined;
     let bytes: number;
+    const { ids, clears } = this.pending;
     try {
       const record = this.takeBatch();
       this.write(record);
       bytes = record.length;
     } catch (error) {
-      this.fail(error, [done]);
+      this.refuseUnsynced(error, { done, end: this.position, ids, clears });
       return;
     }
-    this.inFlight.push(done);
-    fdatasync(this.fd, (error) => {
-      if (error) return this.fail(error, []);
+    const unsynced: UnsyncedRecord = { done, end: this.position, ids, clears };
+    this.inFlight.push(unsynced);
+    const generation = this.generation;
+    journalFs.fdatasync(this.fd, (error) => {
+      if (generation !== this.generation) return;
+      if (error) return this.refuseUnsynced(error);
       // On disk: this record and every record written before it.
-      for (const flushed of this.inFlight.splice(0, this.inFlight.indexOf(done) + 1)) flushed.resolve();
+      for (const flushed of this.inFlight.splice(0, this.inFlight.indexOf(unsynced) + 1)) flushed.done.resolve();
+      this.durable = unsynced.end;
+      if (this.retryMs > 0) this.writesResumed();
       this.appendedSinceCompaction += bytes;
       this.stats.flushes++;
       this.stats.appendedBytes += bytes;
       if (this.next) this.schedule();
-      else if (this.pending()) this.scheduleLazy();
+      else if (this.hasPending()) this.scheduleLazy();
       else this.scheduleIdle();
     });
     // After the record's fdatasync is dispatched: the snapshot is built while the disk works on it.
-    if (!this.compaction && this.compactionDue()) this.startCompaction();
+    if (!this.compaction && performance.now() >= this.compactionRetryAt && this.compactionDue()) this.startCompaction();
   }
 
   /** Writes a record at `position`, allocating ahead when it would grow the file. */
@@ -239,7 +269,7 @@ export class Journal implements ChangeSink {
     const end = this.position + record.length;
     this.room.ensure(this.fd, end);
     let written = 0;
-    while (written < record.length) written += writeSync(this.fd, record, written, record.length - written, this.position + written);
+    while (written < record.length) written += journalFs.writeSync(this.fd, record, written, record.length - written, this.position + written);
     this.position = end;
     this.lastWriteAt = performance.now();
   }
@@ -260,9 +290,9 @@ export class Journal implements ChangeSink {
   private prepareRoom(target: number, grew: boolean): void {
     // Closing writes, truncates and closes the file itself.
     if (this.closed) return;
-    const idle = !this.failure && !this.swapping && !this.compaction && this.inFlight.length === 0 && !this.pending();
+    const idle = !this.failure && !this.swapping && !this.compaction && this.inFlight.length === 0 && !this.hasPending();
     const before = this.room.end;
-    if (idle && this.room.grow(this.fd, target)) {
+    if (idle && this.retryMs === 0 && this.room.grow(this.fd, target)) {
       setImmediate(() => this.prepareRoom(target, true)).unref();
       return;
     }
@@ -289,13 +319,14 @@ export class Journal implements ChangeSink {
       return;
     }
     this.compaction = compaction;
+    this.compactionPoisoned = false;
     this.compactionDone = this.completeCompaction(compaction);
   }
 
   /** The whole state as it is now, pending changes included (they are appended as usual too). */
   private snapshot(): BackgroundCompaction {
     const sources = this.sources!;
-    return new BackgroundCompaction(this.file, sources.entries(), sources.clockNow(), reuseFromFile(this.fd, this.position, this.extents, this.dirty), this.position);
+    return new BackgroundCompaction(this.file, sources.entries(), sources.clockNow(), reuseFromFile(this.fd, this.position, this.extents, this.pending.ids), this.position);
   }
 
   private async completeCompaction(compaction: BackgroundCompaction): Promise<void> {
@@ -303,19 +334,25 @@ export class Journal implements ChangeSink {
       await compaction.write();
       // The swap copies the records appended meanwhile: none may be written or waiting for its fsync then.
       this.swapping = true;
-      while (this.inFlight.length > 0 && !this.failure) await this.inFlight.at(-1)!.promise.catch(() => {});
+      while (this.inFlight.length > 0 && !this.failure) await this.inFlight.at(-1)!.done.promise.catch(() => {});
       if (this.failure) throw this.failure;
+      if (this.compactionPoisoned) throw new Error('a change in its snapshot was refused meanwhile');
       this.swapIn(compaction, await compaction.swap(this.fd, this.position, this.extents));
     } catch (error) {
       await compaction.abandon();
-      this.fail(error, []);
+      // Before the rename the state file is untouched and the journal goes on; after it, the file is not the one appended to.
+      if (compaction.renamed) this.fail(error, []);
+      else if (!this.failure) {
+        if (!this.compactionPoisoned) this.warn(`[mock] ${cannot('write', this.file, error).message} (compaction; the journal is intact and goes on, compaction is tried again later)`);
+        this.compactionRetryAt = performance.now() + RETRY_MAX_MS;
+      }
     } finally {
       this.compaction = undefined;
       this.compactionDone = undefined;
       this.swapping = false;
     }
     if (this.next) this.schedule();
-    else if (this.pending()) this.scheduleLazy();
+    else if (this.hasPending()) this.scheduleLazy();
   }
 
   private swapIn(compaction: BackgroundCompaction, swapped: Swapped): void {
@@ -323,6 +360,7 @@ export class Journal implements ChangeSink {
     this.fd = swapped.fd;
     this.extents = swapped.extents;
     this.position = swapped.size;
+    this.durable = swapped.size;
     this.room = new RoomAhead(swapped.size, this.stats);
     this.compactedSize = compaction.size;
     this.extentsComplete = true;
@@ -333,55 +371,71 @@ export class Journal implements ChangeSink {
 
   /** The pending changes as one record; values are read (serialised) now. */
   private takeBatch(): Buffer {
-    const sources = this.sources!;
-    const changes: ChangeText[] = [];
-    const puts: [kind: string, id: string, index: number][] = [];
-    const log = this.compaction?.log;
-    for (const kind of this.clearedKinds) {
-      changes.push(JSON.stringify([kind]));
-      this.extents.clearKind(kind);
-      log?.push(['clear', kind]);
-    }
-    for (const [kind, ids] of this.dirty) {
-      for (const id of ids) {
-        const value = sources.peek(kind, id);
-        if (value === undefined) {
-          changes.push(JSON.stringify([kind, id]));
-          this.extents.delete(kind, id);
-          log?.push(['delete', kind, id]);
-        } else {
-          puts.push([kind, id, changes.length]);
-          // A large job input or output already written out in slices is copied from its text (json-text-cache.ts).
-          changes.push(`[${JSON.stringify(kind)},${JSON.stringify(id)},${jsonWithRememberedTexts(value)}]`);
-        }
-      }
-    }
+    const record = changeBatch({
+      peek: (kind, id) => this.sources!.peek(kind, id), dirty: this.pending.ids, clears: this.pending.clears, extents: this.extents, log: this.compaction?.log,
+      clock: this.sources!.clockNow(), at: this.position, scratch: this.scratch,
+    });
     this.resetPending();
-    const clock = this.lastClock!;
-    const where: Extent[] = [];
-    const record = batchRecord(clock, changes, this.position, where, this.scratch);
-    for (const [kind, id, index] of puts) {
-      this.extents.set(kind, id, where[index]!);
-      log?.push(['put', kind, id]);
-    }
     return record;
   }
 
   private resetPending(): void {
-    this.dirty = new Map();
-    this.clearedKinds.clear();
-    this.dirtyIds = 0;
+    this.pending.take();
     this.lastClock = this.sources!.clockNow();
   }
 
-  /** Every waiter (those given, those in flight, the next record's) gets the error; later answers too. */
+  /**
+   * A record could not be written or made durable: every record not yet on disk (`failing`, those in
+   * flight) and the changes not yet written are refused and undone (unkept.ts), the file is cut back to
+   * its durable records, and the journal goes on. Only when that itself fails does refusing become permanent.
+   */
+  private refuseUnsynced(error: unknown, failing?: UnsyncedRecord): void {
+    this.generation++;
+    const records = [...this.inFlight.splice(0), ...(failing ? [failing] : [])];
+    const refusal = unkeptChange(this.file, error);
+    const { ids, clears } = unsyncedChanges([...records, this.pending.take()]);
+    const waiting = [...records.map((record) => record.done), ...(this.next ? [this.next] : [])];
+    this.next = undefined;
+    if (this.compaction) this.compactionPoisoned = true;
+    if (!this.revert || !this.sources) return this.fail(error, waiting);
+    let left: ReturnType<typeof undoChanges>;
+    this.undoing = true;
+    try {
+      left = cutBackAndUndo(this.fd, this.durable, this.file, this.revert, ids, clears);
+    } catch (undoError) {
+      this.warn(`[mock] ${refusal.message}`);
+      return this.fail(undoError, waiting);
+    } finally {
+      this.undoing = false;
+    }
+    this.position = this.durable;
+    this.room = new RoomAhead(this.durable, this.stats);
+    // Their bytes were cut off: these entities are serialised again by the next compaction.
+    for (const [kind, kindIds] of ids) for (const id of kindIds) this.extents.delete(kind, id);
+    for (const kind of clears) this.extents.clearKind(kind);
+    if (this.refusedSinceKept++ === 0) this.warn(`[mock] ${refusal.message}`);
+    for (const w of waiting) w.reject(refusal);
+    // What cannot be undone (webhook deliveries, builds) is written again later; nobody waits for it.
+    this.retryMs = Math.min(RETRY_MAX_MS, Math.max(RETRY_FIRST_MS, this.retryMs * 2));
+    for (const kind of left.clears) this.cleared(kind);
+    for (const [kind, kindIds] of left.ids) for (const id of kindIds) this.changed(kind, id);
+  }
+
+  /** The first record kept after refused ones: one line says writes go on. */
+  private writesResumed(): void {
+    this.warn(`[mock] state file ${this.file} is written again; ${this.refusedSinceKept} write${this.refusedSinceKept === 1 ? ' was' : 's were'} refused meanwhile and not kept`);
+    this.retryMs = 0;
+    this.refusedSinceKept = 0;
+  }
+
+  /** Refusing for good: every waiter gets the error, and every later answer too (memory may be ahead of the disk). */
   private fail(error: unknown, waiting: Deferred[]): void {
     if (!this.failure) {
       const reason = cannot('write', this.file, error).message;
       this.failure = new StateFileError(`${reason}; the change was not kept, and the mock refuses every request until it is restarted`);
       this.warn(`[mock] ${this.failure.message}`);
     }
-    for (const w of [...waiting, ...this.inFlight.splice(0), ...(this.next ? [this.next] : [])]) w.reject(this.failure);
+    for (const w of [...waiting, ...this.inFlight.splice(0).map((record) => record.done), ...(this.next ? [this.next] : [])]) w.reject(this.failure);
     this.next = undefined;
   }
 }

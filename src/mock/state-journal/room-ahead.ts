@@ -4,7 +4,7 @@
 // along with the next record's fdatasync. When the journal has been idle for a moment, room is added
 // up to the state's size (at most 64 MiB) and flushed on its own, so a burst of writes after a quiet
 // moment carries no zero pages in its fdatasyncs (PostgreSQL pre-zeroes WAL segments for this reason).
-import { fdatasync, writeSync } from 'node:fs';
+import { journalFs } from './fs-ops.js';
 
 /** Room added when a record would not fit. */
 export const ROOM_STEP_BYTES = 1024 * 1024;
@@ -35,7 +35,7 @@ export class RoomAhead {
 
   /** Flushes room prepared while idle, so no record's fdatasync has to. */
   settle(fd: number): void {
-    fdatasync(fd, () => {
+    journalFs.fdatasync(fd, () => {
       // A failure here is found again, and reported, by the next record's own fdatasync.
     });
   }
@@ -43,7 +43,7 @@ export class RoomAhead {
   private fill(fd: number, target: number): void {
     try {
       while (this.end < target) {
-        const zeros = writeSync(fd, ZEROS, 0, Math.min(ZEROS.length, target - this.end), this.end);
+        const zeros = journalFs.writeSync(fd, ZEROS, 0, Math.min(ZEROS.length, target - this.end), this.end);
         this.end += zeros;
         this.stats.allocatedBytes += zeros;
       }
