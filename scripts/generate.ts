@@ -34,6 +34,10 @@ for (const surface of Object.keys(surfaces) as SurfaceName[]) {
   await out.write(`validators/${dir}.params.d.ts`, declarations(v.paramsExportNames));
   await out.write(surfaceValidatorIndexPath(v), surfaceValidatorIndexModule(v));
 }
+// The worker protocol (requests a worker makes): bundled and typed for readers and the worker runtime.
+const workerSpec = await bundleSpec('worker');
+await out.write('worker/openapi.json', `${JSON.stringify({ 'x-generated': bannerText, ...workerSpec }, null, 2)}\n`);
+await out.write('worker/types.ts', await openapiTypes(workerSpec));
 await out.write('validators/types.ts', validatorTypesModule());
 await out.write('validators/index.ts', validatorIndexModule(allValidators));
 await out.write('operations.ts', operationsModule(allOperations, docs.queueV2, docs.restV2));

@@ -224,7 +224,10 @@ defineCheck('QUEUE-RETRY-002', async (ctx) => {
   const retries = failed.retries ?? 0;
   expectStatus(await ctx.queue(endpointId, 'retryJob', { path: { jobId: id } }), 200, 'retryJob');
   const queued = (await ctx.status(endpointId, id)).body;
-  expect(queued.error === undefined && queued.output === undefined, 'retryJob kept the previous error/output');
+  // A real worker may already have run the new attempt to its end (it fails again): only a record still
+  // waiting or running proves anything about what the retry cleared.
+  const ended = !['IN_QUEUE', 'IN_PROGRESS'].includes(queued.status);
+  expect(ended || (queued.error === undefined && queued.output === undefined), 'retryJob kept the previous error/output');
   expectEqual(queued.retries ?? 0, retries + 1, 'retries after one retryJob');
 }, { needs: ['jobs'] });
 

@@ -14,8 +14,9 @@ export const surfaces: Record<SurfaceName, { dir: string; title: string }> = {
   queueV2: { dir: 'queue-v2', title: 'queue v2' },
   restV2: { dir: 'rest-v2', title: 'REST v2' },
 };
-export type SpecName = SurfaceName;
-const specDirs: Record<SpecName, { dir: string }> = surfaces;
+/** Specs bundled and typed but not a routed, validated surface: the worker protocol (specs/worker/, docs/workers.md). */
+export type SpecName = SurfaceName | 'worker';
+const specDirs: Record<SpecName, { dir: string }> = { ...surfaces, worker: { dir: 'worker' } };
 
 export type OpenApiDocument = {
   openapi: string;

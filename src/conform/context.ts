@@ -118,7 +118,7 @@ export class Ctx {
   /** Polls `probe` in real time until it returns a value (bounded by count and time). */
   async eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs?: number): Promise<T> {
     this.awaitsProgress();
-    const limit = timeoutMs ?? (this.controlled ? 3_000 : this.settings.jobTimeoutMs);
+    const limit = timeoutMs ?? (this.controlled ? this.settings.controlledJobTimeoutMs ?? 3_000 : this.settings.jobTimeoutMs);
     const deadline = Date.now() + limit;
     let delay = 2;
     for (let i = 0; i < 500; i++) {

@@ -58,6 +58,11 @@ export interface RunSettings {
   requestTimeoutMs?: number;
   /** Checks run at once at most, when what they share allows it (--concurrency); 1 = one after another. */
   concurrency?: number;
+  /**
+   * How long a rule waits for a job on a target with clock control (default 3000 ms: the embedded mock's jobs
+   * move with the clock). Raise it when the target's workers are real processes (docs/workers.md).
+   */
+  controlledJobTimeoutMs?: number;
 }
 
 export const DEFAULT_SEED = 20_240_601;

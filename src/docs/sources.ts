@@ -47,6 +47,7 @@ const KNOWN_SPECS: Record<string, { label: string; blurb: string }> = {
   'rest-v1': { label: 'REST v1', blurb: 'management (pods, endpoints, templates, volumes, registry auths, billing)' },
   'queue-v2': { label: 'queue v2', blurb: 'serverless jobs of one endpoint' },
   'rest-v2': { label: 'REST v2', blurb: 'management since REST v1 was retired' },
+  worker: { label: 'worker protocol', blurb: 'what a queue worker asks of its endpoint (job-take, job-done, job-stop)' },
 };
 
 /** Markdown files outside docs/ that the site renders too (when they exist). */
