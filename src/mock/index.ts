@@ -21,6 +21,8 @@ import { releaseBuild } from './rest-v2/build-release.js';
 import { QuotaWindows } from './rest-v2/quota.js';
 import { Router } from './router.js';
 import { createRequestHandler } from './server.js';
+import { LoadBalancer } from './load-balancing/balancer.js';
+import { hostSuffixes } from './load-balancing/address.js';
 import { serveDocs } from './docs-route.js';
 import { mockOperations, mockRateLimitPolicy, operation, webhookPolicy } from './spec-facts.js';
 import { heapCeilingFailure } from './state/capacity.js';
@@ -51,6 +53,13 @@ export interface RunningMock {
    */
   restV2Url: string;
   queueV2Url(endpointId: string): string;
+  /**
+   * Base of a load-balancing endpoint's workers: `…/lb/{endpointId}` (RunPod's `https://{endpointId}.api.runpod.ai`);
+   * `http://{endpointId}.localhost:<port>` reaches them too where `*.localhost` resolves (docs/workers.md).
+   */
+  lbUrl(endpointId: string): string;
+  /** The load-balancing endpoints' worker pools (tests and tools read their workers). */
+  loadBalancer: LoadBalancer;
   graphqlUrl: string;
   /** Base of the control API; only served when started with `control: true`. */
   controlUrl: string;
@@ -169,9 +178,11 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
     webhooks.clearLog();
     unavailableGpuTypes.clear();
     workers.reset();
+    void loadBalancer.close();
     touch();
   };
   const allowsControlPeer = controlAccess(options.controlToken);
+  const loadBalancer = new LoadBalancer();
   const handler = createRequestHandler({
     core,
     router: new Router(mockOperations),
@@ -179,6 +190,8 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
     control: options.control ? createControlHandler(core, reset) : undefined,
     controlAllowed: (req) => allowsControlPeer(peerOf(req)),
     cors: options.cors === undefined ? undefined : new Cors(options.cors),
+    loadBalancer,
+    lbHostSuffixes: hostSuffixes(options.host),
   });
   // Every spec-valid request line must fit (specs/CONVENTIONS.md, request head); node's default is 16 KiB.
   // --state: an answer leaves only once the changes it may show are on disk (state-journal/gate.ts).
@@ -207,6 +220,8 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
     restV1Url: `${url}/v1`,
     restV2Url: `${url}/v2`,
     queueV2Url: (endpointId) => `${url}/v2/${encodeURIComponent(endpointId)}`,
+    lbUrl: (endpointId) => `${url}/lb/${encodeURIComponent(endpointId)}`,
+    loadBalancer,
     graphqlUrl: `${url}/graphql`,
     controlUrl: `${url}/__control`,
     clock,
@@ -217,6 +232,7 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
       closed = true;
       await workerHub.close();
       await webhooks.settle();
+      await loadBalancer.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

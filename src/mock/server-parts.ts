@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KeyRing } from './auth.js';
 import type { MockCore } from './core.js';
 import type { Cors } from './cors.js';
+import type { LoadBalancer } from './load-balancing/balancer.js';
 import type { Router } from './router.js';
 
 export interface ServerParts {
@@ -15,4 +16,8 @@ export interface ServerParts {
   controlAllowed?: (req: IncomingMessage) => boolean;
   /** CORS headers for the public surfaces; undefined = CORS off (no Access-Control-* header at all). */
   cors?: Cors;
+  /** Direct access to load-balancing endpoints' workers (load-balancing/front.ts). */
+  loadBalancer?: LoadBalancer;
+  /** Host names under which `{endpointId}.<name>` addresses an endpoint's workers (load-balancing/address.ts). */
+  lbHostSuffixes?: readonly string[];
 }

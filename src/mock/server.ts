@@ -1,4 +1,5 @@
-// The HTTP front: one node:http handler routing /v1 (REST v1), /v2/<REST v2 collection>/… (REST v2, also
+// The HTTP front: one node:http handler routing /lb/{endpointId} and Host {endpointId}.localhost (load-balancing
+// endpoints' workers), /v1 (REST v1), /v2/<REST v2 collection>/… (REST v2, also
 // at the alias /rest/v2), /v2/{endpointId} (queue v2), /graphql and /__control (src/contract/url-layout.ts). Order per
 // request: OPTIONS (no auth: preflights carry no credentials) → auth → route (405 with Allow) → scope →
 // endpoint → load-balancing refusal → rate limit → body → validation → handler. HEAD runs the GET operation; node:http sends no body.
@@ -17,6 +18,8 @@ import { queryStylesOf } from '../contract/query-style.js';
 import { queueHandlers } from './queue/handlers.js';
 import { jobOperationRefusal } from './load-balancing/job-refusal.js';
 import { handleWorkerProtocol, isWorkerProtocolPath } from './worker-protocol/routes.js';
+import { endpointOfHost, lbAddressOfHost, lbAddressOfPath, LB_PATH_PREFIX } from './load-balancing/address.js';
+import { serveLoadBalanced } from './load-balancing/front.js';
 import { needsTurns, sendJsonInTurns } from './json-in-turns.js';
 import { restHandlers } from './rest/handlers.js';
 import { answerRetired } from './rest/retired.js';
@@ -65,6 +68,10 @@ function handle(parts: ServerParts, req: IncomingMessage, res: ServerResponse): 
   // Never on the control API: it has no auth, so no foreign page may drive it.
   if (parts.cors !== undefined && !path.startsWith('/__control')) parts.cors.decorate(res);
 
+  // A load-balancing endpoint's workers: by Host `{id}.localhost` (the whole path is the worker's) or /lb/{id}/….
+  const lbHost = parts.lbHostSuffixes && endpointOfHost(req.headers.host, parts.lbHostSuffixes);
+  if (lbHost) return serveLoadBalanced(parts, req, res, lbAddressOfHost(lbHost, path), search);
+  if (path.startsWith(LB_PATH_PREFIX) || path === '/lb') return serveLoadBalanced(parts, req, res, lbAddressOfPath(path)!, search);
   if (path === '/rest/v2' || path.startsWith('/rest/v2/')) return handleRestV2(parts, req, res, path.slice(REST_V2_ALIAS_PREFIX.length), search);
   if (path === '/v1' || path.startsWith('/v1/')) {
     if (parts.core.options.retireRestV1) return answerRetired(parts.router, req, res, path.slice(3));

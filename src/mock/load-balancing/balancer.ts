@@ -1,0 +1,93 @@
+// Every load-balancing endpoint's pool of workers, made on the first request to the endpoint. Which worker
+// kind runs is the endpoint's worker (docs/workers.md): a module or function given for its name is a fetch
+// handler here; a process (`exec:` / FILE.py) an HTTP server on PORT with /ping on PORT_HEALTH; none (or
+// stubs, which are for queue jobs) the HTTP echo worker.
+import type { MockCore } from '../core.js';
+import { sendError } from '../http.js';
+import { workerEnvOf } from '../simulated-workers/env.js';
+import { echoFetchHandler } from './echo-worker.js';
+import { loadBalancingFacts } from './facts.js';
+import { FetchWorker, type FetchHandler } from './fetch-worker.js';
+import { LbPool, type PoolSettings } from './pool.js';
+import type { ForwardedRequest, LbWorker } from './worker.js';
+
+/** Makes a process worker (process-worker.ts) for `command`; undefined when this mock runs no processes. */
+export type ProcessSpawner = (spec: { endpointId: string; workerId: string; command: string; env: Record<string, string> }) => LbWorker;
+
+const DEFAULTS = { workersMin: 0, workersMax: 3, requestCount: 4, idleTimeoutS: 5 };
+
+function settingsOf(record: Record<string, unknown> | undefined): PoolSettings {
+  const n = (key: string, fallback: number) => (typeof record?.[key] === 'number' ? (record[key] as number) : fallback);
+  return {
+    workersMin: n('workersMin', DEFAULTS.workersMin),
+    workersMax: n('workersMax', DEFAULTS.workersMax),
+    requestCount: n('scalerValue', DEFAULTS.requestCount),
+    idleTimeoutMs: n('idleTimeout', DEFAULTS.idleTimeoutS) * 1000,
+  };
+}
+
+export class LoadBalancer {
+  private readonly pools = new Map<string, LbPool>();
+  private spawned = 0;
+
+  constructor(private readonly spawnProcess?: ProcessSpawner) {}
+
+  /** The pool of an endpoint (tests and the control API read its workers). */
+  pool(endpointId: string): LbPool | undefined {
+    return this.pools.get(endpointId);
+  }
+
+  async forward(core: MockCore, endpointId: string, request: ForwardedRequest): Promise<void> {
+    const facts = loadBalancingFacts.directAccess;
+    const pool = this.poolOf(core, endpointId);
+    const worker = await pool.acquire();
+    const { req, res } = request;
+    if (!worker) {
+      req.resume();
+      return sendError(res, facts.noWorkerStatus, `no workers available: no worker of endpoint ${endpointId} became ready within ${facts.noWorkerWaitMs / 1000} s`);
+    }
+    // Processing bound (the mock's clock): no answer begun by then → processingTimeoutStatus; begun → cut.
+    const timer = core.clock.after(facts.processingTimeoutMs, () => {
+      if (res.headersSent) return void res.destroy();
+      sendError(res, facts.processingTimeoutStatus, `the worker took longer than ${facts.processingTimeoutMs / 1000} s to answer`);
+    });
+    try {
+      await worker.serve(request);
+    } finally {
+      core.clock.cancel(timer);
+      pool.release(worker);
+    }
+  }
+
+  private poolOf(core: MockCore, endpointId: string): LbPool {
+    let pool = this.pools.get(endpointId);
+    if (pool) return pool;
+    const facts = loadBalancingFacts.directAccess;
+    pool = new LbPool(
+      core.clock,
+      () => settingsOf(core.store.endpoints.peek(endpointId) as Record<string, unknown> | undefined),
+      () => this.spawn(core, endpointId),
+      facts.noWorkerWaitMs,
+    );
+    this.pools.set(endpointId, pool);
+    return pool;
+  }
+
+  private spawn(core: MockCore, endpointId: string): LbWorker {
+    const workerId = `${endpointId}-w${++this.spawned}`;
+    const max = loadBalancingFacts.directAccess.maxPayloadBytes;
+    const given = core.workers.workerOf(endpointId) as { kind: string; handler?: unknown; command?: string; source: string } | undefined;
+    if (given?.kind === 'process' && typeof given.command === 'string' && this.spawnProcess) {
+      return this.spawnProcess({ endpointId, workerId, command: given.command, env: workerEnvOf(core.store, endpointId) });
+    }
+    // A built-in or public stand-in is a job handler, not an HTTP one: those endpoints get the echo worker.
+    const own = given?.kind === 'handler' && typeof given.handler === 'function' && !/^(builtin|public):/.test(given.source);
+    const handler = own ? given.handler as FetchHandler : echoFetchHandler;
+    return new FetchWorker(workerId, handler, max);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.pools.values()].map((p) => p.close()));
+    this.pools.clear();
+  }
+}

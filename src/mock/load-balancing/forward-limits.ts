@@ -1,0 +1,40 @@
+// Bounds of a forwarded request and answer (x-load-balancing-endpoints.directAccess): the payload limit both
+// ways, and the headers a proxy never passes on.
+import { Transform, type TransformCallback } from 'node:stream';
+
+/** Hop-by-hop headers (RFC 9110 §7.6.1) and the caller's key: never forwarded to a worker, nor back. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+
+export function forwardedRequestHeaders(raw: readonly string[]): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    if (HOP_BY_HOP.has(name) || name === 'authorization') continue;
+    const value = raw[i + 1]!;
+    const seen = out[name];
+    out[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+  }
+  return out;
+}
+
+export function isHopByHop(name: string): boolean {
+  return HOP_BY_HOP.has(name.toLowerCase());
+}
+
+export class TooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`payload exceeds ${limit} bytes`);
+  }
+}
+
+/** Passes bytes through until `limit`; one more byte fails the stream with TooLarge. */
+export function byteLimit(limit: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback) {
+      seen += chunk.length;
+      if (seen > limit) return done(new TooLarge(limit));
+      done(null, chunk);
+    },
+  });
+}
