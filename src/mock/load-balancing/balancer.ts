@@ -9,10 +9,14 @@ import { echoFetchHandler } from './echo-worker.js';
 import { loadBalancingFacts } from './facts.js';
 import { FetchWorker, type FetchHandler } from './fetch-worker.js';
 import { LbPool, type PoolSettings } from './pool.js';
+import { ProcessWorker } from './process-worker.js';
 import type { ForwardedRequest, LbWorker } from './worker.js';
 
-/** Makes a process worker (process-worker.ts) for `command`; undefined when this mock runs no processes. */
-export type ProcessSpawner = (spec: { endpointId: string; workerId: string; command: string; env: Record<string, string> }) => LbWorker;
+/** A worker process that exits within this long of its start counts as a crash: the next one waits (back-off). */
+export const CRASH_WINDOW_MS = 10_000;
+/** Back-off after crashes: 1 s, doubling, at most 60 s; reset once a worker of the endpoint lived CRASH_WINDOW_MS. */
+const BACKOFF_FIRST_MS = 1_000;
+const BACKOFF_MAX_MS = 60_000;
 
 const DEFAULTS = { workersMin: 0, workersMax: 3, requestCount: 4, idleTimeoutS: 5 };
 
@@ -29,8 +33,10 @@ function settingsOf(record: Record<string, unknown> | undefined): PoolSettings {
 export class LoadBalancer {
   private readonly pools = new Map<string, LbPool>();
   private spawned = 0;
+  /** Crashes in a row per endpoint (process workers). */
+  private readonly crashes = new Map<string, number>();
 
-  constructor(private readonly spawnProcess?: ProcessSpawner) {}
+  constructor(private readonly report: (line: string) => void = (line) => process.stderr.write(`${line}\n`)) {}
 
   /** The pool of an endpoint (tests and the control API read its workers). */
   pool(endpointId: string): LbPool | undefined {
@@ -68,6 +74,7 @@ export class LoadBalancer {
       () => settingsOf(core.store.endpoints.peek(endpointId) as Record<string, unknown> | undefined),
       () => this.spawn(core, endpointId),
       facts.noWorkerWaitMs,
+      (starting) => { for (const w of starting) if (w instanceof ProcessWorker) w.reportNeverReady(facts.noWorkerWaitMs); },
     );
     this.pools.set(endpointId, pool);
     return pool;
@@ -77,8 +84,14 @@ export class LoadBalancer {
     const workerId = `${endpointId}-w${++this.spawned}`;
     const max = loadBalancingFacts.directAccess.maxPayloadBytes;
     const given = core.workers.workerOf(endpointId) as { kind: string; handler?: unknown; command?: string; source: string } | undefined;
-    if (given?.kind === 'process' && typeof given.command === 'string' && this.spawnProcess) {
-      return this.spawnProcess({ endpointId, workerId, command: given.command, env: workerEnvOf(core.store, endpointId) });
+    if (given?.kind === 'process' && typeof given.command === 'string') {
+      const crashes = this.crashes.get(endpointId) ?? 0;
+      return new ProcessWorker({
+        id: workerId, endpointId, command: given.command, env: workerEnvOf(core.store, endpointId), maxPayloadBytes: max,
+        startDelayMs: crashes === 0 ? 0 : Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** (crashes - 1)),
+        report: this.report,
+        onExit: ({ uptimeMs }) => this.crashes.set(endpointId, uptimeMs < CRASH_WINDOW_MS ? (this.crashes.get(endpointId) ?? 0) + 1 : 0),
+      });
     }
     // A built-in or public stand-in is a job handler, not an HTTP one: those endpoints get the echo worker.
     const own = given?.kind === 'handler' && typeof given.handler === 'function' && !/^(builtin|public):/.test(given.source);
