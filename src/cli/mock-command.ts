@@ -52,7 +52,10 @@ Options:
                               speaking RunPod's worker protocol (a runpod SDK worker, or
                               exec:compute-contract worker --handler …). A template image
                               compute-contract/echo|image|llm picks a built-in worker
-                              (docs/workers.md). A bad MODULE or FILE stops the start (exit 2)
+                              (docs/workers.md). A bad MODULE or FILE stops the start (exit 2).
+                              On a LOAD_BALANCER endpoint MODULE exports a fetch handler
+                              (request) => Response and a process is an HTTP server on PORT
+                              with GET /ping; served at /lb/{endpointId}/{path}
   --fleet seed=N,failure-rate=R,p50=MS,p99=MS,cold-start=MS
                               seeded randomness of the default worker: job durations drawn
                               log-normally with that median and 99th percentile, failures at
