@@ -41,8 +41,8 @@ export class LbPool {
   }
 
   /** Every worker and its load (control API, tests). */
-  view(): { id: string; state: LbWorkerState; inFlight: number }[] {
-    return this.workers.map((w) => ({ id: w.id, state: w.state, inFlight: w.inFlight }));
+  view(): { id: string; state: LbWorkerState; inFlight: number; url?: string }[] {
+    return this.workers.map((w) => ({ id: w.id, state: w.state, inFlight: w.inFlight, ...(w.url ? { url: w.url } : {}) }));
   }
 
   /** A ready worker with this request counted on it; undefined when none became ready in time. */

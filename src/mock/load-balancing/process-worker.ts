@@ -66,6 +66,11 @@ export class ProcessWorker implements LbWorker {
     return this.options.id;
   }
 
+  /** The worker's own address (PORT on loopback), once it started: what a direct call would use. */
+  get url(): string | undefined {
+    return this.port === 0 ? undefined : `http://127.0.0.1:${this.port}`;
+  }
+
   private async start(): Promise<void> {
     if (this.isStopped()) return;
     this.port = await freePort();

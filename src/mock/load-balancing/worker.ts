@@ -16,6 +16,8 @@ export interface ForwardedRequest {
 export interface LbWorker {
   readonly id: string;
   readonly state: LbWorkerState;
+  /** A process worker's own address (http://127.0.0.1:PORT); none for an in-process one. */
+  readonly url?: string | undefined;
   /** Requests it is answering now (least busy ready worker first). */
   inFlight: number;
   /** Called whenever `state` changes (the pool wakes waiting requests on `ready`). */
