@@ -97,7 +97,7 @@ defineCheck('QUEUE-OPENAI-002', async (ctx) => {
   const chunks = judgeStream(await openaiStream(ctx, endpointId, 'v1/chat/completions', chatBody(model)), 'chat.completion.chunk', 'chat stream');
   const text = chunks.map((c) => c.choices?.[0]?.delta?.content).filter((t) => typeof t === 'string').join('');
   expect(text.length > 0, 'chat stream: the deltas carry no content');
-}, { needs: ['restV1', 'jobs'] });
+}, { needs: ['jobs'] });
 
 defineCheck('QUEUE-OPENAI-003', async (ctx) => {
   const endpointId = await ctx.endpoint();
@@ -110,7 +110,7 @@ defineCheck('QUEUE-OPENAI-003', async (ctx) => {
   const last = chunks.at(-1)!;
   expect((last.choices?.length ?? -1) === 0, `chat stream with include_usage: the last chunk has choices ${short(last.choices)}; [] expected`);
   judgeUsage(last.usage, 'chat stream usage chunk');
-}, { needs: ['restV1', 'jobs'] });
+}, { needs: ['jobs'] });
 
 defineCheck('QUEUE-OPENAI-004', async (ctx) => {
   const endpointId = await ctx.endpoint();
@@ -123,7 +123,7 @@ defineCheck('QUEUE-OPENAI-004', async (ctx) => {
   expect(typeof choice?.text === 'string' && typeof choice?.finish_reason === 'string', `completion choice ${short(choice)} lacks text or finish_reason`);
   const chunks = judgeStream(await openaiStream(ctx, endpointId, 'v1/completions', body), 'text_completion', 'completion stream');
   expect(chunks.some((c) => typeof c.choices?.[0]?.text === 'string'), 'completion stream: no chunk carries text');
-}, { needs: ['restV1', 'jobs'] });
+}, { needs: ['jobs'] });
 
 defineCheck('QUEUE-OPENAI-005', async (ctx) => {
   const endpointId = await ctx.endpoint();
@@ -137,4 +137,4 @@ defineCheck('QUEUE-OPENAI-005', async (ctx) => {
   }
   const chat = await ctx.queue(endpointId, 'openaiProxy', { path: { openaiPath: 'v1/chat/completions' }, body: chatBody(String(data![0]!['id'])) });
   expectStatus(chat, 200, 'chat completion with the listed model');
-}, { needs: ['restV1', 'jobs'] });
+}, { needs: ['jobs'] });

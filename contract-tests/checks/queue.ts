@@ -67,7 +67,7 @@ defineCheck('QUEUE-JOB-002', async (ctx) => {
   const id = await ctx.run(endpointId, { durationMs: 100 });
   await ctx.pass(60_000);
   expectEqual((await ctx.status(endpointId, id)).body.status, 'IN_QUEUE', 'status of a job with no worker after 60 s');
-  expectStatus(await ctx.rest('updateEndpoint', { path: { endpointId }, body: { workersMax: 1 } }), 200, 'updateEndpoint workersMax 1');
+  await ctx.updateEndpoint(endpointId, { workersMax: 1 });
   await ctx.waitForStatus(endpointId, id, ['IN_PROGRESS', ...TERMINAL]);
 }, { needs: ['jobs'], realWaitMs: 60_000 });
 
@@ -257,7 +257,7 @@ defineCheck('QUEUE-CANCEL-001', async (ctx) => {
   const answer = await ctx.queue(endpointId, 'cancelJob', { path: { jobId: id } });
   expectStatus(answer, 200, 'cancelJob of an IN_QUEUE job');
   expectEqual([answer.body.id, answer.body.status], [id, 'CANCELLED'], 'cancelJob answer');
-  await ctx.rest('updateEndpoint', { path: { endpointId }, body: { workersMax: 1 } });
+  await ctx.updateEndpoint(endpointId, { workersMax: 1 });
   await ctx.pass(1_000);
   const after = (await ctx.status(endpointId, id)).body;
   expectEqual(after.status, 'CANCELLED', 'status after a worker became free');
@@ -331,7 +331,7 @@ defineCheck('QUEUE-HEALTH-002', async (ctx) => {
   expectEqual((await health(ctx, endpointId)).jobs.inQueue, 4, 'inQueue after 4 submissions with no worker');
   expectStatus(await ctx.queue(endpointId, 'purgeQueue'), 200, 'purgeQueue');
   expectEqual((await health(ctx, endpointId)).jobs.inQueue, 0, 'inQueue after purge');
-  await ctx.rest('updateEndpoint', { path: { endpointId }, body: { workersMax: 1 } });
+  await ctx.updateEndpoint(endpointId, { workersMax: 1 });
   const ok = await ctx.run(endpointId, { durationMs: 100 });
   await ctx.finish(endpointId, ok, 100);
   const bad = await ctx.run(endpointId, { durationMs: 100, error: 'x' });

@@ -99,7 +99,8 @@ defineCheck('RESTV2-HTTP-001', async (ctx) => {
     ['PATCH', '/account/ssh-keys', ['GET', 'PUT']],
   ];
   for (const [method, path, methods] of cases) {
-    const answer = await ctx.http.raw(method, `${base}${path}`, method === 'DELETE' ? undefined : {}, { authorization: `Bearer ${ctx.target.apiKey}` });
+    // Waits out a quota the suite's own set-up calls may have used up: the 405 is what is judged.
+    const answer = await ctx.v2Raw(method, path, method === 'DELETE' ? undefined : {}, { authorization: `Bearer ${ctx.target.apiKey}` });
     expectProblem(answer, 405, `${method} ${path}`);
     const allow = (answer.headers.get('allow') ?? '').split(',').map((m) => m.trim());
     for (const m of methods) expect(allow.includes(m), `${method} ${path}: Allow "${allow.join(', ')}" lacks ${m}`);

@@ -51,7 +51,7 @@ defineCheck('QUEUE-TTL-006', async (ctx) => {
   const id = await ctx.run(endpointId, { durationMs: 6 * DAY }, { policy: { ttl, executionTimeout: ttl } });
   await ctx.pass(queued);
   expectEqual((await alive(ctx, endpointId, id, 'status after 2 days queued')).status, 'IN_QUEUE', 'status after 2 days');
-  expectStatus(await ctx.rest('updateEndpoint', { path: { endpointId }, body: { workersMax: 1 } }), 200, 'updateEndpoint');
+  await ctx.updateEndpoint(endpointId, { workersMax: 1 });
   await ctx.waitForStatus(endpointId, id, ['IN_PROGRESS']);
   await ctx.pass(remaining - 60_000);
   expectEqual((await alive(ctx, endpointId, id, 'status 1 min before the remaining time ends')).status, 'IN_PROGRESS', 'status');
@@ -86,7 +86,7 @@ defineCheck('QUEUE-EXEC-005', async (ctx) => {
   const id = await ctx.run(endpointId, { durationMs: 3_000, output: 'ran' }, { policy: { executionTimeout: 5_000 } });
   await ctx.pass(8_000); // longer than the timeout, but queued
   expectEqual((await alive(ctx, endpointId, id, 'status')).status, 'IN_QUEUE', 'status after 8 s in the queue');
-  await ctx.rest('updateEndpoint', { path: { endpointId }, body: { workersMax: 1 } });
+  await ctx.updateEndpoint(endpointId, { workersMax: 1 });
   await ctx.waitForStatus(endpointId, id, ['IN_PROGRESS']);
   await ctx.pass(3_000);
   expectEqual((await ctx.waitForStatus(endpointId, id, TERMINAL)).status, 'COMPLETED', 'a 3 s job with a 5 s timeout after 8 s queued');
@@ -94,7 +94,7 @@ defineCheck('QUEUE-EXEC-005', async (ctx) => {
 
 defineCheck('QUEUE-EXEC-006', async (ctx) => {
   const endpointId = await ctx.endpoint({ workersMax: 2 });
-  expectStatus(await ctx.rest('updateEndpoint', { path: { endpointId }, body: { executionTimeoutMs: 5_000 } }), 200, 'updateEndpoint executionTimeoutMs');
+  await ctx.updateEndpoint(endpointId, { executionTimeoutMs: 5_000 });
   const own = await ctx.run(endpointId, { durationMs: 8_000 }, { policy: { executionTimeout: 10_000 } });
   const plain = await ctx.run(endpointId, { durationMs: 8_000 });
   await ctx.waitForStatus(endpointId, own, ['IN_PROGRESS']);

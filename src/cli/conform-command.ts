@@ -4,12 +4,18 @@ import { defaultSettings, measureMutationScore, runConformance } from '../entrie
 import { parseLevels } from '../contract/levels.js';
 import { DEFAULT_CONCURRENCY, FLAG_NAMES, MAX_CONCURRENCY, MAX_PREFLIGHT_JOB_MS, MAX_REQUEST_TIMEOUT_MS, parseTier, readOptions, remoteTarget, sameSecondKey } from '../conform/target.js';
 
-const SWITCHES = ['--quiet', '--prove', '--strict'];
+const SWITCHES = ['--quiet', '--prove', '--strict', '--today'];
 
 export const conformUsage = `Usage: compute-contract conform [options]
 
 Runs the conformance suite (one check per rule of specs/rules.yaml). Without a target it starts the
 embedded mock (virtual clock + control API) and runs against it.
+
+The service as it is today (REST v1 retired on 2026-11-15): three URLs, two keys —
+  compute-contract conform --rest-v2-url https://api.runpod.io/v2 --queue-url https://api.runpod.ai/v2 \
+    --graphql-url https://api.runpod.io/graphql --api-key KEY --second-api-key KEY_OF_ANOTHER_ACCOUNT
+  --today                   embedded mock only: the mock shaped like that (REST v1 answers 410 Gone
+                            and is left out of the target); npm run conform:today
 
 Target (flags or environment): any subset of the four surface URLs; the rules of a surface left out
 are skipped ("needs --queue-url"), and coverage counts the rules of the given surfaces only.
@@ -98,6 +104,8 @@ export async function runConformCommand(argv: string[]): Promise<number> {
   if (target && faults.length) errors.push('--fault applies to the embedded mock only');
   if (!target && values['--second-api-key']) errors.push('--second-api-key applies to a remote target (the embedded mock gives itself a key of a second account)');
   if (flags.has('--prove') && (target || faults.length)) errors.push('--prove runs against the fault-free embedded mock only (no target, no --fault)');
+  if (flags.has('--today') && target) errors.push('--today shapes the embedded mock; a remote target is judged as its URLs give it');
+  if (flags.has('--today') && flags.has('--prove')) errors.push('--prove measures the full embedded mock; leave out --today');
   const numeric = (flag: string) => (values[flag] === undefined ? undefined : Number(values[flag]));
   for (const flag of ['--seed', '--max-real-wait-ms', '--job-timeout-ms', '--fuzz-runs', '--preflight-job-ms', '--request-timeout-ms', '--concurrency']) {
     const n = numeric(flag);
@@ -130,6 +138,7 @@ export async function runConformCommand(argv: string[]): Promise<number> {
   const result = await runConformance({
     target: (target as Exclude<typeof target, string>) ?? undefined,
     faults,
+    today: flags.has('--today'),
     settings,
     mutation,
     reportsDir: values['--reports'] ?? 'reports',

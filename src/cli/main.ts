@@ -4,7 +4,8 @@
 const usage = `Usage: compute-contract <command> [options]
 
 Commands:
-  start     The default job of \`npm start\`: conformance run against the embedded mock.
+  start     The default job of \`npm start\`: conformance run against the embedded mock;
+            --today: the mock as the service is today (REST v1 retired; npm run conform:today).
   rules     Print the rule catalogue summary (specs/rules.yaml); --list: every rule with its level.
   mock      Start the stateful reference mock (see docs/mock.md).
   conform   Run the conformance suite against a target.
@@ -26,7 +27,8 @@ const commands: Record<string, Command> = {
   worker: async (argv) => (await import('./worker-command.js')).runWorkerCommand(argv),
   'check-traffic': async (argv) => (await import('./check-traffic-command.js')).runCheckTrafficCommand(argv),
   // npm start: the conformance suite against the embedded mock (no target given).
-  start: async () => (await import('./conform-command.js')).runConformCommand([]),
+  // `npm start -- --today`: the same against the mock as the service is today (REST v1 retired).
+  start: async (argv) => (await import('./conform-command.js')).runConformCommand(argv.filter((a) => a === '--today')),
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -2,9 +2,11 @@
 // clean up after themselves, job helpers, secrets bookkeeping and assertions.
 import { randomBytes } from 'node:crypto';
 import { CheckFailure, type Answer, type CallOptions, type Http, type HttpSurface } from './http.js';
-import type { Need, Usage } from './needs.js';
-import { requireUrl } from './surfaces.js';
-import { type SurfaceName } from '../contract/surfaces.js';
+import { needsOf, REST_SURFACES, type Need, type Usage } from './needs.js';
+import { requireUrl, SurfaceNotConfigured, urlOf } from './surfaces.js';
+import { surfaceOfRule, type SurfaceName } from '../contract/surfaces.js';
+import { Fixtures } from './fixtures.js';
+import { managementOrder, SetUp, type ManagementCalls } from './management/index.js';
 import type { RunSettings, TargetConfig } from './target.js';
 import type { CatalogueRule } from './types.js';
 
@@ -33,21 +35,32 @@ export interface RunState {
 }
 
 export const TERMINAL = ['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT'] as const;
-const TEMPLATE_DELETE_DELAY_MS = 120_000;
 
 export class Ctx {
   private readonly cleanups: (() => Promise<unknown>)[] = [];
+  private readonly fixtures: Fixtures;
   readonly http: Http;
   readonly values: Record<string, unknown>;
 
+  /** `needs`: what the check declares (needs.ts); decides which management surface sets up its resources. */
   constructor(
     readonly rule: CatalogueRule,
     readonly target: TargetConfig,
     readonly settings: RunSettings,
     private readonly state: RunState,
+    needs: ReadonlySet<Need> = needsOf(rule),
   ) {
     this.http = state.http;
     this.values = rule.values ?? {};
+    this.fixtures = new Fixtures(this, state, new SetUp({
+      calls: this.managementCalls,
+      usage: state.usage,
+      needs,
+      order: managementOrder(surfaceOfRule(rule.surface), needs),
+      configured: (s) => urlOf(target, s) !== undefined,
+      missing: () => state.missing,
+      capabilityMissing: (cause) => new CapabilityMissing(cause),
+    }));
   }
 
   get controlled(): boolean {
@@ -58,6 +71,18 @@ export class Ctx {
   baseUrl(surface: SurfaceName): string {
     this.state.usage.record(surface);
     return requireUrl(this.target, surface);
+  }
+
+  /**
+   * The REST surface a check declaring 'rest' reads back through: REST v1 when the target gives it and
+   * the preflight found it working, else REST v2.
+   */
+  restSurface(): 'restV1' | 'restV2' {
+    const usable = REST_SURFACES.find((s) => urlOf(this.target, s) !== undefined && !this.state.missing.has(s));
+    if (usable) return usable;
+    const cause = this.state.missing.get('rest');
+    if (cause) throw new CapabilityMissing(cause);
+    throw new SurfaceNotConfigured('restV2', 'needs --rest-v2-url or --rest-url (a REST management surface)');
   }
 
   /** Waiting for the target's jobs to progress: declared with needs 'jobs', refused when the preflight saw none finish. */
@@ -163,8 +188,17 @@ export class Ctx {
    */
   async v2<T = any>(operationId: string, options: CallOptions & { quota?: 'wait' | 'raw' } = {}): Promise<Answer<T>> {
     const { quota = 'wait', ...call } = options;
+    return this.quotaWaited(() => this.http.call<T>('restV2', operationId, call), quota);
+  }
+
+  /** A REST v2 request outside the operations table (a wrong method, OPTIONS), its 429 waited out as v2() does. */
+  v2Raw<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
+    return this.quotaWaited(() => this.http.raw<T>(method, `${this.baseUrl('restV2')}${path}`, body, { ...headers }), 'wait');
+  }
+
+  private async quotaWaited<T>(send: () => Promise<Answer<T>>, quota: 'wait' | 'raw'): Promise<Answer<T>> {
     for (let attempt = 0; ; attempt++) {
-      const answer = await this.http.call<T>('restV2', operationId, call);
+      const answer = await send();
       if (answer.status !== 429 || quota === 'raw' || attempt === 3) return answer;
       const seconds = Number(answer.headers.get('retry-after'));
       if (!Number.isFinite(seconds) || seconds < 0) return answer;
@@ -176,115 +210,60 @@ export class Ctx {
     return this.http.graphql<T>(query, variables, options);
   }
 
-  // ---- fixtures ---------------------------------------------------------------------------
+  // ---- fixtures (fixtures.ts, through the set-up seam management/) ------------------------------
 
-  /** A template the suite's endpoints share (deleted at the end of the run, after the delete delay). */
-  async sharedTemplate(): Promise<string> {
-    // One creation even when concurrent checks ask at once; a failed creation is retried by the next asker.
-    // Created outside the asking check's bookkeeping: which check asks first differs between runs.
-    this.state.sharedTemplate ??= this.state.usage.outside(() => this.createSharedTemplate()).catch((error: unknown) => {
-      this.state.sharedTemplate = undefined;
-      throw error;
-    });
-    return this.state.sharedTemplate;
+  /** The calls the set-up seam makes, validated and scanned like every other. */
+  get managementCalls(): ManagementCalls {
+    return { rest: (op, o) => this.rest(op, o), v2: (op, o) => this.v2(op, o), gql: (q, v) => this.gql(q, v) };
   }
 
-  private async createSharedTemplate(): Promise<string> {
-    const name = `cc-shared-${this.state.runId}`;
-    const created = await this.rest('createTemplate', { body: { name, imageName: this.target.workerImage, isServerless: true, volumeInGb: 0, containerDiskInGb: 10 } });
-    expectStatus(created, 200, 'createTemplate (shared worker template)');
-    const id = String(created.body.id);
-    this.state.deferred.push(() => this.deleteTemplateEventually(id));
-    return id;
+  capabilityMissing(cause: string): CapabilityMissing {
+    return new CapabilityMissing(cause);
   }
 
-  /** Deletes a template, letting the documented delete delay pass when it was recently in use. */
-  async deleteTemplateEventually(id: string): Promise<boolean> {
-    const first = await this.rest('deleteTemplate', { path: { templateId: id } });
-    if (first.status === 204 || first.status === 404) return true;
-    if (this.controlled) {
-      await this.pass(TEMPLATE_DELETE_DELAY_MS);
-      const second = await this.rest('deleteTemplate', { path: { templateId: id } });
-      return second.status === 204 || second.status === 404;
-    }
-    // Real time: retried at the end of the run, until the documented delay has passed.
-    if (!this.state.deferred.includes(this.retryLater(id))) this.state.deferred.push(this.retryLater(id));
-    return false;
+  /** The set-up seam of this check: create, update, remove and find resources whatever the surface. */
+  get setUp(): SetUp {
+    return this.fixtures.setUp;
   }
 
-  private readonly retries = new Map<string, () => Promise<boolean>>();
-  private retryLater(id: string): () => Promise<boolean> {
-    let fn = this.retries.get(id);
-    if (!fn) {
-      fn = async () => [204, 404].includes((await this.rest('deleteTemplate', { path: { templateId: id } })).status);
-      this.retries.set(id, fn);
-    }
-    return fn;
+  sharedTemplate(): Promise<string> {
+    return this.fixtures.sharedTemplate();
   }
 
-  async template(overrides: Record<string, unknown> = {}): Promise<{ id: string; name: string; body: any }> {
-    const name = (overrides['name'] as string | undefined) ?? this.name('tpl');
-    const created = await this.rest('createTemplate', { body: { name, imageName: this.target.workerImage, ...overrides } });
-    expectStatus(created, 200, 'createTemplate (fixture)');
-    const id = String(created.body.id);
-    this.cleanup(() => this.deleteTemplateEventually(id));
-    return { id, name, body: created.body };
+  deleteTemplateEventually(id: string): Promise<boolean> {
+    return this.fixtures.deleteTemplateEventually(id);
   }
 
-  /**
-   * The target's own endpoint (`--endpoint-id`) when one was given, else a fresh one: for checks that
-   * only need a working queue and read no counters, limits or configuration.
-   */
-  async anyEndpoint(): Promise<string> {
-    return this.state.usage.as('endpoint', async () => this.target.endpointId ?? this.endpoint());
+  template(overrides: Record<string, unknown> = {}): Promise<{ id: string; name: string; body: any }> {
+    return this.fixtures.template(overrides);
   }
 
-  /** A queue endpoint created for this check (own queue, counters and rate windows). */
-  async endpoint(overrides: Record<string, unknown> = {}): Promise<string> {
-    const templateId = (overrides['templateId'] as string | undefined) ?? (await this.sharedTemplate());
-    const created = await this.rest('createEndpoint', {
-      body: { name: this.name('ep'), templateId, workersMin: 0, workersMax: 1, idleTimeout: 5, ...overrides },
-    });
-    expectStatus(created, 200, 'createEndpoint (fixture)');
-    const id = String(created.body.id);
-    this.cleanup(() => this.rest('deleteEndpoint', { path: { endpointId: id } }));
-    return id;
+  anyEndpoint(): Promise<string> {
+    return this.fixtures.anyEndpoint();
   }
 
-  async registryAuth(): Promise<{ id: string; name: string; password: string }> {
-    const name = this.name('auth');
-    const password = this.secret('registry password');
-    const created = await this.rest('createContainerRegistryAuth', { body: { name, username: 'conformance', password } });
-    expectStatus(created, 200, 'createContainerRegistryAuth (fixture)');
-    const id = String(created.body.id);
-    this.cleanup(() => this.rest('deleteContainerRegistryAuth', { path: { containerRegistryAuthId: id } }));
-    return { id, name, password };
+  endpoint(overrides: Record<string, unknown> = {}): Promise<string> {
+    return this.fixtures.endpoint(overrides);
   }
 
-  async pod(overrides: Record<string, unknown> = {}): Promise<any> {
-    const created = await this.rest('createPod', { body: { name: this.name('pod'), imageName: this.target.workerImage, gpuCount: 1, ...overrides } });
-    expectStatus(created, 201, 'createPod (fixture)');
-    const id = String(created.body.id);
-    this.cleanup(() => this.rest('deletePod', { path: { podId: id } }));
-    return created.body;
+  updateEndpoint(endpointId: string, patch: Record<string, unknown>): Promise<void> {
+    return this.fixtures.updateEndpoint(endpointId, patch);
   }
 
-  async volume(overrides: Record<string, unknown> = {}): Promise<any> {
-    const created = await this.rest('createNetworkVolume', { body: { name: this.name('vol'), size: 10, dataCenterId: 'EU-RO-1', ...overrides } });
-    expectStatus(created, 200, 'createNetworkVolume (fixture)');
-    const id = String(created.body.id);
-    this.cleanup(() => this.rest('deleteNetworkVolume', { path: { networkVolumeId: id } }));
-    return created.body;
+  registryAuth(): Promise<{ id: string; name: string; password: string }> {
+    return this.fixtures.registryAuth();
   }
 
-  async secretResource(): Promise<{ id: string; name: string; value: string }> {
-    const name = this.name('secret');
-    const value = this.secret('secret value');
-    const answer = await this.gql('mutation($input: SecretCreateInput!) { secretCreate(input: $input) { id name description } }', { input: { name, value } });
-    const created = answer.body?.data?.secretCreate;
-    if (!created?.id) throw new CheckFailure(`secretCreate (fixture) failed: ${errorsOf(answer)}`);
-    this.cleanup(() => this.gql('mutation($id: ID!) { secretDelete(id: $id) }', { id: created.id }));
-    return { id: created.id, name, value };
+  pod(overrides: Record<string, unknown> = {}): Promise<any> {
+    return this.fixtures.pod(overrides);
+  }
+
+  volume(overrides: Record<string, unknown> = {}): Promise<any> {
+    return this.fixtures.volume(overrides);
+  }
+
+  secretResource(): Promise<{ id: string; name: string; value: string }> {
+    return this.fixtures.secretResource();
   }
 
   // ---- jobs ---------------------------------------------------------------------------------

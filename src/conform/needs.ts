@@ -1,12 +1,14 @@
 // What a rule's check needs from the target, so that a rule the target cannot serve is skipped once,
 // with its root cause, instead of failing or waiting out a timeout.
 //
-// Needs come from the rule's surface (rest-v1 → restV1, queue-v2 → queueV2 + restV1 because queue
-// checks create their endpoints through REST v1 — unless they declare restV2 and create them there, graphql → graphql, rest-v2 → restV2; `all` → none)
-// plus the check's `needs` (defineCheck options):
-//   - a surface name: the check also calls that surface;
-//   - 'endpoint': any queue endpoint will do — --endpoint-id, else one created through REST v1
-//     (replaces the queue rules' default restV1);
+// Needs come from the rule's surface (rest-v1 → restV1, queue-v2 → queueV2 + 'manage' because queue
+// checks create their endpoints, graphql → graphql, rest-v2 → restV2; `all` → none) plus the check's
+// `needs` (defineCheck options):
+//   - a surface name: the check also calls that surface (and sets up through it: management/choice.ts);
+//   - 'manage': a management surface, whichever the target has (REST v2, else REST v1, else GraphQL),
+//     sets up what the check judges (management/, the one set-up seam);
+//   - 'endpoint': any queue endpoint will do — --endpoint-id, else one created through a management
+//     surface (replaces the queue rules' default 'manage', as a declared management surface does);
 //   - 'jobs': the check waits for jobs to make progress (a terminal status, a held /runsync, a stream),
 //     which the queue v2 preflight proves within a bound.
 // Against the embedded mock the runner records what each check really used (Usage) and fails a rule
@@ -15,6 +17,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { urlOf } from './surfaces.js';
 import { SURFACE_INFO, surfaceOfRule, type SurfaceName } from '../contract/surfaces.js';
 import type { TargetConfig } from './target.js';
+import { MANAGEMENT_SURFACES } from './management/types.js';
 import type { CatalogueRule } from './types.js';
 
 /**
@@ -36,42 +39,67 @@ export type Shared = 'clock' | 'restV2-quota';
 /** What a check touched beyond its own resources: shared state, or the control API's target-wide state. */
 export type Touch = Shared | 'control';
 
-/** accounts: the second key belongs to another account (requires secondApiKey; proved by the preflight). */
-export type Need = SurfaceName | 'endpoint' | 'jobs' | 'accounts';
+/**
+ * accounts: the second key belongs to another account (requires secondApiKey; proved by the preflight).
+ * manage: some management surface sets up the check's resources (management/).
+ * rest: a REST management surface — REST v1 when the target gives it (and it works), else REST v2 —
+ * for checks that read back what they judge where GraphQL cannot (ctx.restSurface()).
+ */
+export type Need = SurfaceName | 'endpoint' | 'jobs' | 'accounts' | 'manage' | 'rest';
+
+/** What the target's flags offer to set things up with, as a skip reason names them. */
+export const MANAGEMENT_FLAGS = '--rest-v2-url, --rest-url or --graphql-url';
+
+const declaresManagement = (needs: ReadonlySet<Need>): boolean => MANAGEMENT_SURFACES.some((s) => needs.has(s));
 
 /** The rule's own surface first, so that a skip names it before what the check uses besides. */
 export function needsOf(rule: CatalogueRule, declared: readonly Need[] = []): Set<Need> {
   const surface = surfaceOfRule(rule.surface);
   const needs = new Set<Need>(surface ? [surface, ...declared] : declared);
-  // A queue check creating its endpoint through REST v2 (a load-balancing one: QUEUE-LB-*) needs no REST v1.
-  if (surface === 'queueV2' && !needs.has('endpoint') && !needs.has('restV2')) needs.add('restV1');
+  // A queue check naming the management surface it creates its endpoint through (QUEUE-LB-*: REST v2) sets up there.
+  if (surface === 'queueV2' && !needs.has('endpoint') && !declaresManagement(needs)) needs.add('manage');
   return needs;
 }
 
-/** Does `declared` cover a use? ('endpoint' is covered by restV1: a fresh endpoint is one.) */
+/**
+ * Does `declared` cover a use? ('endpoint' is covered by any way to set up: a fresh endpoint is one;
+ * REST v1 and REST v2 by 'rest', which stands for whichever of them the target has.)
+ */
 export function covers(declared: ReadonlySet<Need>, used: Need): boolean {
-  return declared.has(used) || (used === 'endpoint' && declared.has('restV1'));
+  if (declared.has(used)) return true;
+  if (used === 'endpoint') return declared.has('manage') || declared.has('rest') || declaresManagement(declared);
+  return (used === 'restV1' || used === 'restV2') && declared.has('rest');
 }
+
+/** The REST surfaces a target configures, in the order 'rest' takes them. */
+export const REST_SURFACES = ['restV1', 'restV2'] as const;
+export const hasRest = (target: TargetConfig): boolean => REST_SURFACES.some((s) => urlOf(target, s) !== undefined);
+
+/** Is some management surface configured? */
+export const hasManagement = (target: TargetConfig): boolean => MANAGEMENT_SURFACES.some((s) => urlOf(target, s) !== undefined);
 
 /** The surfaces the target's configuration lacks, as a skip reason naming their flags; undefined when none. */
 export function unconfiguredNeed(needs: ReadonlySet<Need>, target: TargetConfig): string | undefined {
-  const absent = [...needs].filter((n): n is SurfaceName => n !== 'jobs' && n !== 'endpoint' && n !== 'accounts' && urlOf(target, n) === undefined);
+  const absent = [...needs].filter((n): n is SurfaceName => n !== 'jobs' && n !== 'endpoint' && n !== 'accounts' && n !== 'manage' && n !== 'rest' && urlOf(target, n) === undefined);
   if (absent.length > 0) {
     const labels = absent.map((s) => SURFACE_INFO[s].label);
     return `needs ${absent.map((s) => SURFACE_INFO[s].flag).join(' and ')} (${labels.join(', ')} ${labels.length === 1 ? 'is' : 'are'} not configured)`;
   }
-  if (needs.has('endpoint') && !target.endpointId && urlOf(target, 'restV1') === undefined) return 'needs --endpoint-id or --rest-url (a queue endpoint to submit to)';
+  if (needs.has('endpoint') && !target.endpointId && !hasManagement(target)) return `needs a queue endpoint to submit to: give --endpoint-id, or a management surface to create one (${MANAGEMENT_FLAGS})`;
+  if (needs.has('manage') && !hasManagement(target)) return `needs a management surface to set up what it checks (${MANAGEMENT_FLAGS})`;
+  if (needs.has('rest') && !hasRest(target)) return 'needs --rest-v2-url or --rest-url (a REST management surface)';
   return undefined;
 }
 
 export const needLabel = (need: Need): string =>
-  need === 'jobs' ? 'job progress (jobs reaching a terminal status)' : need === 'endpoint' ? 'a queue endpoint' : need === 'accounts' ? 'a second account' : SURFACE_INFO[need].label;
+  need === 'jobs' ? 'job progress (jobs reaching a terminal status)' : need === 'endpoint' ? 'a queue endpoint' : need === 'accounts' ? 'a second account' : need === 'manage' ? 'a management surface' : need === 'rest' ? 'a REST management surface' : SURFACE_INFO[need].label;
 
 /**
  * What each running check uses. Calls made while a fixture is set up on the check's behalf are
- * attributed to that fixture (the REST v1 calls creating the endpoint of `anyEndpoint()` count as
- * 'endpoint'). AsyncLocalStorage ties every call to the check that made it, even one still running
- * after its check timed out.
+ * attributed to that fixture (the calls creating the endpoint of `anyEndpoint()` count as 'endpoint';
+ * the set-up seam's as the surface it used when the check declares it, else as 'manage').
+ * AsyncLocalStorage ties every call to the check that made it, even one still running after its
+ * check timed out.
  */
 export class Usage {
   private readonly frames = new AsyncLocalStorage<Frame>();

@@ -7,7 +7,8 @@ import { operations } from '../../generated/operations.js';
 import { Ctx, formatMs, sleep, TERMINAL, type RunState } from './context.js';
 import { CheckFailure } from './http.js';
 import { proveTwoAccounts } from './accounts-probe.js';
-import type { Need } from './needs.js';
+import { hasManagement, MANAGEMENT_FLAGS, REST_SURFACES, type Need } from './needs.js';
+import { MANAGEMENT_SURFACES } from './management/index.js';
 import { urlOf } from './surfaces.js';
 import { SURFACE_INFO, type SurfaceName } from '../contract/surfaces.js';
 import type { RunSettings, TargetConfig } from './target.js';
@@ -63,9 +64,11 @@ function readProbe(target: TargetConfig, surface: SurfaceName, endpointId: strin
 export async function runPreflight(plan: PreflightPlan, target: TargetConfig, settings: RunSettings, state: RunState): Promise<PreflightOutcome> {
   const probes: PreflightProbe[] = [];
   const missing = new Map<Need, string>();
+  // The run's set-up seam (fixtures.ts) reads what is missing as the probes find it.
+  state.missing = missing;
   const note = (surface: SurfaceName, probe: PreflightProbe['probe'], ok: boolean, detail: string, started: number) => {
     probes.push({ surface, probe, ok, detail, durationMs: Date.now() - started });
-    if (!ok) missing.set(probe === 'jobs' ? 'jobs' : probe === 'accounts' ? 'accounts' : surface, `${SURFACE_INFO[surface].label} preflight: ${detail}`);
+    if (!ok) missing.set(probe === 'jobs' || probe === 'accounts' || probe === 'endpoint' ? probe : surface, `${SURFACE_INFO[surface].label} preflight: ${detail}`);
   };
 
   for (const surface of plan.surfaces) {
@@ -77,12 +80,20 @@ export async function runPreflight(plan: PreflightPlan, target: TargetConfig, se
       continue;
     }
     note(surface, 'reachable', true, `${what} answered ${reply.status}`, started);
+    // A retired surface (REST v1 since 2026-11-15) is one root cause, not a failure per rule.
+    if (reply.status === 410) {
+      note(surface, 'retired', false, `${SURFACE_INFO[surface].label} is retired here (410 Gone): drop ${SURFACE_INFO[surface].flag}`, started);
+      continue;
+    }
     // A placeholder endpoint id may be refused for its own sake: the queue key is judged on a real endpoint below.
     if (surface === 'queueV2' && !target.endpointId) continue;
     if (reply.status === 401 || reply.status === 403) note(surface, 'key', false, `the API key is refused (${what} answered ${reply.status})`, started);
     else note(surface, 'key', true, `${what} answered ${reply.status}`, started);
+    if (surface === 'queueV2' && target.endpointId && reply.status === 404) {
+      note(surface, 'endpoint', false, `--endpoint-id ${target.endpointId} is not a queue endpoint of the key's account (${what} answered 404)`, started);
+    }
   }
-  if (missing.has('restV1') && !target.endpointId) missing.set('endpoint', missing.get('restV1')!);
+  noteManagement(target, missing);
 
   if (plan.accounts) {
     const started = Date.now();
@@ -92,18 +103,22 @@ export async function runPreflight(plan: PreflightPlan, target: TargetConfig, se
 
   if (plan.jobs && plan.surfaces.has('queueV2') && !missing.has('queueV2')) {
     const started = Date.now();
-    const ctx = new Ctx(PREFLIGHT_RULE, target, settings, state);
+    const ctx = new Ctx(PREFLIGHT_RULE, target, settings, state, new Set<Need>(['manage']));
     try {
       const { endpointId, why } = await preflightEndpoint(ctx, target, missing);
-      if (!target.endpointId && endpointId) {
+      if (endpointId && endpointId !== target.endpointId) {
         const { what, url, init } = readProbe(target, 'queueV2', endpointId);
         const reply = await send(url, init, state.http.requestTimeoutMs);
         const refused = 'status' in reply && (reply.status === 401 || reply.status === 403);
         note('queueV2', 'key', !refused, refused ? `the API key is refused (${what} answered ${'status' in reply ? reply.status : ''})` : `${what} answered ${'status' in reply ? reply.status : reply.error}`, started);
       }
       if (!missing.has('queueV2')) {
-        const verdict = endpointId ? await jobFinishes(ctx, endpointId, settings.preflightJobMs) : { ok: false, detail: why ?? 'no queue endpoint' };
-        note('queueV2', 'jobs', verdict.ok, verdict.detail, started);
+        // A bad --endpoint-id with nothing to create another is already the root cause: not noted twice.
+        if (!endpointId && missing.has('endpoint') && target.endpointId) missing.set('jobs', missing.get('endpoint')!);
+        else {
+          const verdict = endpointId ? await jobFinishes(ctx, endpointId, settings.preflightJobMs) : { ok: false, detail: why ?? 'no queue endpoint' };
+          note('queueV2', 'jobs', verdict.ok, verdict.detail, started);
+        }
       }
     } finally {
       await ctx.runCleanups();
@@ -112,11 +127,25 @@ export async function runPreflight(plan: PreflightPlan, target: TargetConfig, se
   return { probes, missing };
 }
 
-/** The given endpoint, else one created through REST v1; otherwise why there is none. */
+/**
+ * No management surface left (none configured, or every configured one unusable): nothing can be set
+ * up, and without --endpoint-id no queue endpoint exists to submit to. One root cause each.
+ */
+function noteManagement(target: TargetConfig, missing: Map<Need, string>): void {
+  const rest = REST_SURFACES.filter((s) => urlOf(target, s) !== undefined);
+  if (rest.length > 0 && rest.every((s) => missing.has(s))) missing.set('rest', missing.get(rest.at(-1)!)!);
+  const configured = MANAGEMENT_SURFACES.filter((s) => urlOf(target, s) !== undefined);
+  if (configured.length === 0 || configured.some((s) => !missing.has(s))) return;
+  const causes = configured.map((s) => missing.get(s)!);
+  missing.set('manage', causes.length === 1 ? causes[0]! : `no management surface is usable (${causes.join('; ')})`);
+  if (!target.endpointId) missing.set('endpoint', missing.get('manage')!);
+}
+
+/** The given endpoint (when it is one), else one created through the set-up seam; otherwise why there is none. */
 async function preflightEndpoint(ctx: Ctx, target: TargetConfig, missing: ReadonlyMap<Need, string>): Promise<{ endpointId?: string; why?: string }> {
-  if (target.endpointId) return { endpointId: target.endpointId };
-  if (urlOf(target, 'restV1') === undefined) return { why: 'no queue endpoint to submit a job to (give --endpoint-id or --rest-url)' };
-  if (missing.has('restV1')) return { why: `no queue endpoint to submit a job to (${missing.get('restV1')})` };
+  if (target.endpointId && !missing.has('endpoint')) return { endpointId: target.endpointId };
+  if (!hasManagement(target)) return { why: `no queue endpoint to submit a job to: give --endpoint-id, or a management surface to create one (${MANAGEMENT_FLAGS})` };
+  if (missing.has('manage')) return { why: `no queue endpoint to submit a job to (${missing.get('manage')})` };
   try {
     return { endpointId: await ctx.endpoint() };
   } catch (error) {

@@ -21,6 +21,8 @@ export interface ConformanceOptions {
   target?: TargetConfig;
   /** Faults injected into the embedded mock (self-proof runs). */
   faults?: FaultName[];
+  /** The embedded mock as the service is today: REST v1 retired, the three live surfaces only. */
+  today?: boolean;
   settings?: Partial<RunSettings>;
   /** Directory for reports; null writes none. Default "reports". */
   reportsDir?: string | null;
@@ -43,7 +45,7 @@ export function defaultSettings(overrides: Partial<RunSettings> = {}): RunSettin
 
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceResult> {
   const settings = defaultSettings(options.settings);
-  const target = options.target ?? (await startEmbeddedTarget(options.faults ?? []));
+  const target = options.target ?? (await startEmbeddedTarget(options.faults ?? [], { today: options.today }));
   const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
   try {
     if (options.progress) {

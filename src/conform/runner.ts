@@ -108,7 +108,7 @@ async function runOne(
   base: Omit<RuleResult, 'outcome' | 'durationMs' | 'calls'>, verifyNeeds: boolean,
 ): Promise<RuleResult> {
   const { rule, check } = item;
-  const ctx = new Ctx(rule, target, settings, state);
+  const ctx = new Ctx(rule, target, settings, state, item.needs);
   const started = Date.now();
   const timeoutMs = check!.timeoutMs ?? (target.controlUrl ? DEFAULT_CHECK_TIMEOUT_MS : Math.max(DEFAULT_CHECK_TIMEOUT_MS, (check!.realWaitMs ?? 0) + settings.jobTimeoutMs * 2));
   let timer: NodeJS.Timeout | undefined;

@@ -3,12 +3,13 @@
 // the extra keys. Decided before any request; the preflight's missing capabilities come on top.
 import { formatMs } from './context.js';
 import { levelOf, type RuleLevel } from '../contract/levels.js';
-import { needsOf, unconfiguredNeed, type Need } from './needs.js';
+import { needsOf, REST_SURFACES, unconfiguredNeed, type Need } from './needs.js';
 import type { PreflightPlan } from './preflight.js';
 import type { CheckDefinition } from './registry.js';
 import type { Shared } from './needs.js';
 import { configuredSurfaces, urlOf } from './surfaces.js';
-import { type SurfaceName } from '../contract/surfaces.js';
+import { surfaceOfRule, type SurfaceName } from '../contract/surfaces.js';
+import { managementOrder, MANAGEMENT_SURFACES, RESOURCE_KINDS, surfaceFor } from './management/index.js';
 import type { RunSettings, TargetConfig } from './target.js';
 import type { CatalogueRule, SkipKind, Tier } from './types.js';
 
@@ -24,7 +25,7 @@ export interface PlannedRule {
   check: CheckDefinition | undefined;
   level: RuleLevel;
   needs: Set<Need>;
-  /** Every surface the check needs is configured (the coverage denominator counts these). */
+  /** Selected, and of a configured surface or of `all`: the coverage denominator (a skipped one is not covered). */
   inScope: boolean;
   skip?: Skip;
   /** Target state it shares with other checks (concurrent runs); 'all': it runs alone. */
@@ -43,16 +44,23 @@ export function planRules(catalogue: readonly CatalogueRule[], checks: ReadonlyM
     else if (settings.levels && !settings.levels.includes(level)) skip = { kind: 'filtered', reason: `level ${level} not selected by --level ${settings.levels.join(',')}` };
     else if (absent) skip = { kind: 'not-configured', reason: absent };
     else skip = whySkip(rule, check, target, settings);
-    return { rule, check, level, needs, inScope: absent === undefined, skip, shares: sharesOf(rule, check, needs) };
+    // Coverage counts every rule of a configured surface, and every rule of `all`, whether it runs or not.
+    const own = surfaceOfRule(rule.surface);
+    const inScope = skip?.kind !== 'filtered' && (own === undefined || urlOf(target, own) !== undefined);
+    return { rule, check, level, needs, inScope, skip, shares: sharesOf(rule, check, needs, target) };
   });
 }
 
 /** The check's declaration plus what its rule and needs imply; undeclared: 'all' (it runs alone). */
-export function sharesOf(rule: CatalogueRule, check: CheckDefinition | undefined, needs: ReadonlySet<Need>): ReadonlySet<Shared> | 'all' {
+export function sharesOf(rule: CatalogueRule, check: CheckDefinition | undefined, needs: ReadonlySet<Need>, target?: TargetConfig): ReadonlySet<Shared> | 'all' {
   if (!check?.shares) return 'all';
   const shares = new Set<Shared>(check.shares);
-  if (rule.check === 'clock' || ['jobs', 'endpoint', 'queueV2', 'restV2'].some((n) => needs.has(n as Need))) shares.add('clock');
-  if (needs.has('restV2')) shares.add('restV2-quota');
+  // A set-up (or a 'rest' read) through REST v2 counts in its quota, and a 429 there is waited out on the clock.
+  const order = managementOrder(surfaceOfRule(rule.surface), needs);
+  const configured = (s: SurfaceName) => target === undefined || urlOf(target, s) !== undefined;
+  const setUpViaRestV2 = RESOURCE_KINDS.some((kind) => surfaceFor(kind, order, configured) === 'restV2') || (needs.has('rest') && !configured('restV1'));
+  if (rule.check === 'clock' || setUpViaRestV2 || ['jobs', 'endpoint', 'queueV2', 'restV2'].some((n) => needs.has(n as Need))) shares.add('clock');
+  if (needs.has('restV2') || setUpViaRestV2) shares.add('restV2-quota');
   return shares;
 }
 
@@ -66,7 +74,9 @@ export function preflightPlanOf(planned: readonly PlannedRule[], target: TargetC
     for (const need of needs) {
       if (need === 'accounts') accounts = true;
       else if (need === 'jobs') jobs = true;
-      else if (need === 'endpoint') surfaces.add(target.endpointId ? 'queueV2' : 'restV1');
+      else if (need === 'endpoint' && target.endpointId) surfaces.add('queueV2');
+      else if (need === 'endpoint' || need === 'manage') for (const s of MANAGEMENT_SURFACES) surfaces.add(s);
+      else if (need === 'rest') for (const s of REST_SURFACES) surfaces.add(s);
       else surfaces.add(need);
     }
   }

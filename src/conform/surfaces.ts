@@ -15,8 +15,8 @@ export function configuredSurfaces(target: TargetConfig): SurfaceName[] {
 /** A check reached for a surface the target does not configure (the runner reports a skip). */
 export class SurfaceNotConfigured extends Error {
   override name = 'SurfaceNotConfigured';
-  constructor(readonly surface: SurfaceName) {
-    super(`needs ${SURFACE_INFO[surface].flag} (${SURFACE_INFO[surface].label} is not configured)`);
+  constructor(readonly surface: SurfaceName, message?: string) {
+    super(message ?? `needs ${SURFACE_INFO[surface].flag} (${SURFACE_INFO[surface].label} is not configured)`);
   }
 }
 

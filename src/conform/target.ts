@@ -174,9 +174,17 @@ export function sameSecondKey(values: Record<string, string>): string | undefine
     : undefined;
 }
 
-/** Starts the reference mock on 127.0.0.1:0 with a virtual clock, control API, three keys of one account and one key of another. */
+/** How the embedded target is shaped: `today` retires REST v1 (410 Gone) and leaves it out of the target. */
+export interface EmbeddedShape {
+  /** The service as it is since 2026-11-15: REST v2, queue v2 and GraphQL only (`conform --today`). */
+  today?: boolean;
+}
 
-export async function startEmbeddedTarget(faults: FaultName[] = []): Promise<TargetConfig> {
+/**
+ * Starts the reference mock on 127.0.0.1:0 with a virtual clock, control API, three keys of one account
+ * and one key of another; `today`: with REST v1 retired, as the real service is.
+ */
+export async function startEmbeddedTarget(faults: FaultName[] = [], shape: EmbeddedShape = {}): Promise<TargetConfig> {
   const apiKey = randomKey('full');
   const readOnlyKey = randomKey('read');
   const noPermissionKey = randomKey('none');
@@ -191,6 +199,7 @@ export async function startEmbeddedTarget(faults: FaultName[] = []): Promise<Tar
     clockStart: Math.floor(Date.now() / DAY_MS) * DAY_MS,
     control: true,
     faults,
+    retireRestV1: shape.today === true,
     apiKeys: [
       { key: apiKey, scopes: ['read', 'write', 'jobs', 'graphql'] },
       { key: readOnlyKey, scopes: ['read'] },
@@ -198,9 +207,10 @@ export async function startEmbeddedTarget(faults: FaultName[] = []): Promise<Tar
       { key: secondApiKey, scopes: ['read', 'write', 'jobs', 'graphql'], account: EMBEDDED_SECOND_ACCOUNT },
     ],
   });
+  const name = `embedded mock${shape.today ? ' as today (REST v1 retired)' : ''}`;
   return {
-    name: faults.length ? `embedded mock (faults: ${faults.join(', ')})` : 'embedded mock',
-    restUrl: mock.restV1Url,
+    name: faults.length ? `${name} (faults: ${faults.join(', ')})` : name,
+    ...(shape.today ? {} : { restUrl: mock.restV1Url }),
     queueUrl: `${mock.url}/v2`,
     graphqlUrl: mock.graphqlUrl,
     restV2Url: mock.restV2Url,

@@ -37,8 +37,11 @@ export type Tally = { pass: number; fail: number; skip: number };
 /** One preflight probe of a configured surface: reachable, key accepted, jobs finish. */
 export interface PreflightProbe {
   surface: SurfaceName;
-  /** accounts: the second key (--second-api-key) reads another account than the first. */
-  probe: 'reachable' | 'key' | 'jobs' | 'accounts';
+  /**
+   * accounts: the second key (--second-api-key) reads another account than the first; endpoint: the
+   * --endpoint-id is a queue endpoint of the key's account; retired: the surface answers 410 Gone.
+   */
+  probe: 'reachable' | 'key' | 'jobs' | 'accounts' | 'endpoint' | 'retired';
   ok: boolean;
   /** What was seen (the root cause when not ok). */
   detail: string;
@@ -60,7 +63,8 @@ export interface RunSummary {
   preflight: PreflightProbe[];
   results: RuleResult[];
   /**
-   * rules: the whole catalogue; inScope: rules of configured surfaces (the coverage denominator);
+   * rules: the whole catalogue; inScope: the selected rules of the configured surfaces and of `all`
+   * (the coverage denominator: checked / inScope, a skipped rule is not covered);
    * counted: failures that decide the verdict (must, or every level with --strict).
    */
   totals: { rules: number; inScope: number; pass: number; fail: number; skip: number; checked: number; counted: number; byLevel: Record<RuleLevel, Tally> };

@@ -1,7 +1,8 @@
 // The suite proves itself (1/2): against the fault-free embedded mock every catalogue rule is checked
 // (mock-only rules in-process) and passes — among them every rule a mock fault declares as its catcher
 // (faults.test.ts proves they fail with the fault) — run concurrently as `npm start` does, and one check
-// after another (--concurrency 1) with the same report.
+// after another (--concurrency 1) with the same report; and against the mock as the service is today
+// (`conform --today`: REST v1 retired, three surfaces), where every rule not bound to REST v1 runs.
 import { describe, expect, test } from 'vitest';
 import { loadCatalogue, runConformance, type RuleResult } from '../../src/entries/conform.js';
 import { FAULT_CATCHERS } from '../../src/mock/faults.js';
@@ -34,6 +35,23 @@ describe('conformance suite against the fault-free embedded mock', () => {
     expect(declared.length).toBeGreaterThan(0);
     expect(declared.filter((id) => !passed.has(id)), 'rules declared in FAULT_CATCHERS that did not pass without faults').toEqual([]);
   }, 300_000); // the whole catalogue; generous for a loaded 2-core machine
+
+  test('today (REST v1 retired, three URLs): only REST v1-bound rules are skipped, the rest run and pass; queue v2 passes as in the full run', async () => {
+    const { summary } = await runConformance({ reportsDir: null, progress: false, today: true, settings: { tier: 'full' } });
+    expect(summary.surfaces.configured).toEqual(['queueV2', 'graphql', 'restV2']);
+    expect(summary.preflight.filter((p) => !p.ok)).toEqual([]);
+    expect(summary.results.filter((r) => r.outcome === 'fail').map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
+    // Every skip names REST v1 as the one missing thing: the set-up seam made everything else run.
+    const skipped = summary.results.filter((r) => r.outcome === 'skip');
+    expect(skipped.filter((r) => r.reason !== 'needs --rest-url (REST v1 is not configured)').map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
+    // Queue v2 rules set up through REST v2: as many pass as in the full run (the two-account world aside,
+    // which ISOLATION-* build themselves).
+    const queuePasses = (results: RuleResult[]) => results.filter((r) => r.surface === 'queue-v2' && r.outcome === 'pass' && !r.id.startsWith('ISOLATION-')).map((r) => r.id);
+    expect(queuePasses(summary.results)).toEqual(queuePasses(concurrent));
+    // Coverage counts the rules of the three surfaces and of `all`, the skipped ones as not covered.
+    expect(summary.totals.inScope).toBe(summary.results.filter((r) => r.surface !== 'rest-v1').length);
+    expect(summary.totals.checked).toBe(summary.totals.pass);
+  }, 300_000);
 
   test('--concurrency 1 (one check after another) gives the same report, in the same order', async () => {
     const result = await runConformance({ reportsDir: null, progress: false, settings: { tier: 'full', concurrency: 1 } });

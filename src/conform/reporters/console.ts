@@ -49,6 +49,33 @@ export function groupedSkips(summary: RunSummary): { kind: string; reason: strin
   return [...groups.values()];
 }
 
+/** Why rules were skipped, largest first: a root cause or absent flag by its words, other skips by kind. */
+export function skipCauses(summary: RunSummary): { cause: string; count: number }[] {
+  const counts = new Map<string, number>();
+  for (const r of summary.results) {
+    if (r.outcome !== 'skip' || r.skipKind === 'filtered') continue;
+    const cause = r.skipKind === 'preflight' || r.skipKind === 'not-configured' ? (r.reason ?? '').replace(/^not run: /, '') : SKIP_KIND_CAUSE[r.skipKind ?? 'no-check'] ?? String(r.skipKind);
+    counts.set(cause, (counts.get(cause) ?? 0) + 1);
+  }
+  return [...counts].map(([cause, count]) => ({ cause, count })).sort((a, b) => b.count - a.count);
+}
+
+const SKIP_KIND_CAUSE: Record<string, string> = {
+  'needs-clock': 'needs clock control (--control-url) or the slow tier',
+  tier: 'above the selected --tier',
+  'mock-only': 'not observable black-box (checked against the embedded mock only)',
+  'no-check': 'no check implemented',
+  preflight: 'preflight',
+  'not-configured': 'not configured',
+  filtered: 'filtered',
+};
+
+/** "largest skip causes: 62 needs --rest-url (…); 3 needs --no-permission-key" (at most three). */
+export function largestSkipCauses(summary: RunSummary): string {
+  const causes = skipCauses(summary).slice(0, 3);
+  return causes.map((c) => `${c.count} ${c.cause}`).join('; ');
+}
+
 const tallyText = (s: Tally) => `${s.pass} passed, ${s.fail} failed, ${s.skip} skipped`;
 
 export function consoleSummary(summary: RunSummary): string {
@@ -68,11 +95,13 @@ export function consoleSummary(summary: RunSummary): string {
   for (const [surface, s] of bySurface) lines.push(`  ${surface.padEnd(9)} ${tallyText(s)}`);
   lines.push('Per level:');
   for (const level of RULE_LEVELS) lines.push(`  ${level.padEnd(9)} ${tallyText(t.byLevel[level])}${level === 'must' || summary.strict ? '' : ' (not counted without --strict)'}`);
+  const largest = largestSkipCauses(summary);
+  if (largest) lines.push(`Largest skip causes: ${largest}`);
   const verdict = verdictLine(summary);
   lines.push(
     '',
     `${summary.verdict === 'pass' ? color(32, verdict) : color(31, verdict)}  ${t.pass} passed, ${t.fail} failed, ${t.skip} skipped of ${t.rules} rules` +
-      ` — coverage ${t.checked}/${t.inScope} (${pct(t.checked, t.inScope)}) of the rules of ${summary.surfaces.configured.map((s) => SURFACE_INFO[s].label).join(', ') || 'no surface'}` +
+      ` — coverage ${t.checked}/${t.inScope} (${pct(t.checked, t.inScope)}) of the rules of ${[...summary.surfaces.configured.map((s) => SURFACE_INFO[s].label), 'all'].join(', ')}` +
       ` — tier ${summary.tier}, seed ${summary.seed}, ${(summary.wallMs / 1000).toFixed(1)} s`,
   );
   return lines.join('\n');

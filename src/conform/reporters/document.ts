@@ -1,6 +1,6 @@
 // The conformance report as a neutral document (sections, tables); src/contract/report-blocks.ts renders it.
 import type { Block } from '../../contract/report-blocks.js';
-import { groupedSkips, pct } from './console.js';
+import { groupedSkips, largestSkipCauses, pct } from './console.js';
 import { RULE_LEVELS } from '../../contract/levels.js';
 import { SURFACE_INFO } from '../../contract/surfaces.js';
 import type { RuleResult, RunSummary } from '../types.js';
@@ -25,7 +25,8 @@ export function reportDocument(summary: RunSummary): Block[] {
       ['Counted levels', summary.strict ? 'every level (--strict)' : 'must only (should and may failures are reported, not counted; --strict counts them)'],
       ['Rules', `${t.pass} passed, ${t.fail} failed, ${t.skip} skipped of ${t.rules}`],
       ['Not run (root causes)', notRun || 'none'],
-      ['Coverage (rules checked / rules of the configured surfaces)', `${t.checked}/${t.inScope} (${pct(t.checked, t.inScope)})`],
+      ['Coverage (rules checked / rules of the configured surfaces and of `all`; a skipped rule is not covered)', `${t.checked}/${t.inScope} (${pct(t.checked, t.inScope)})`],
+      ['Largest skip causes', largestSkipCauses(summary) || 'none'],
       ['Mutation score (faults caught / faults)', summary.mutation ? `${summary.mutation.caught}/${summary.mutation.total} (${pct(summary.mutation.caught, summary.mutation.total)})` : 'not measured in this run (`compute-contract conform --prove` or `npm run bench:conform` measure it against the embedded mock)'],
       ['Tier', summary.tier],
       ['Clock control', summary.clockControl ? 'yes (virtual time via the control API)' : 'no (clock rules skipped unless the slow tier waits for real)'],
