@@ -13,7 +13,7 @@ const LAYERS = {
   'src/agreement': ['src/validation', 'src/contract'],
   'src/mock': ['src/docs', 'src/migration', 'src/validation', 'src/contract'],
   'src/proxy': ['src/validation', 'src/contract'],
-  'src/conform': ['src/mock', 'src/validation', 'src/contract'],
+  'src/conform': ['src/mock', 'src/migration', 'src/validation', 'src/contract'],
   'src/pact': ['src/conform', 'src/mock', 'src/clients', 'src/validation', 'src/contract'],
   // The checks: written with the runner's check kit (registry, context, http, receiver), they may use any tool.
   'contract-tests': ['src/conform', 'src/pact', 'src/agreement', 'src/mock', 'src/clients', 'src/migration', 'src/validation', 'src/contract'],

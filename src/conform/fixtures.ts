@@ -2,16 +2,38 @@
 // endpoints, registry auths, pods, network volumes, secrets. All of it goes through the check's
 // set-up seam (management/), so the same check runs on whatever management surface the target has.
 // Inputs use the seed's (REST v1) field names.
-import type { Ctx, RunState } from './context.js';
-import { MANAGEMENT_SURFACES, SetUp, type Made } from './management/index.js';
+import { MANAGEMENT_SURFACES, SetUp, type ManagementCalls, type Made } from './management/index.js';
+import type { Need, Usage } from './needs.js';
 import { urlOf } from './surfaces.js';
+import type { TargetConfig } from './target.js';
+
+/** What fixtures use of their check's context (context.ts Ctx). */
+export interface FixtureHost {
+  readonly target: TargetConfig;
+  readonly controlled: boolean;
+  readonly managementCalls: ManagementCalls;
+  name(prefix: string): string;
+  secret(label: string): string;
+  cleanup(fn: () => Promise<unknown>): void;
+  pass(ms: number): Promise<void>;
+  capabilityMissing(cause: string): Error;
+}
+
+/** What fixtures keep for the whole run (context.ts RunState). */
+export interface FixtureState {
+  runId: string;
+  sharedTemplate?: Promise<string>;
+  deferred: (() => Promise<boolean>)[];
+  usage: Usage;
+  missing: Map<Need, string>;
+}
 
 const TEMPLATE_DELETE_DELAY_MS = 120_000;
 
 export class Fixtures {
   private readonly retries = new Map<string, () => Promise<boolean>>();
 
-  constructor(private readonly ctx: Ctx, private readonly state: RunState, readonly setUp: SetUp) {}
+  constructor(private readonly ctx: FixtureHost, private readonly state: FixtureState, readonly setUp: SetUp) {}
 
   /** A template the suite's endpoints share (deleted at the end of the run, after the delete delay). */
   async sharedTemplate(): Promise<string> {
@@ -112,7 +134,7 @@ export class Fixtures {
 }
 
 /** The seam of the whole run (shared fixtures, the preflight): the target's preferred management surface. */
-export function runSeam(ctx: Ctx, state: RunState): SetUp {
+export function runSeam(ctx: FixtureHost, state: FixtureState): SetUp {
   return new SetUp({
     calls: ctx.managementCalls,
     usage: state.usage,

@@ -17,7 +17,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { urlOf } from './surfaces.js';
 import { SURFACE_INFO, surfaceOfRule, type SurfaceName } from '../contract/surfaces.js';
 import type { TargetConfig } from './target.js';
-import { MANAGEMENT_SURFACES } from './management/types.js';
+import { MANAGEMENT_SURFACES } from './management/surfaces.js';
 import type { CatalogueRule } from './types.js';
 
 /**

@@ -4,9 +4,9 @@
 // (REST v1's, e.g. imageName, workersMax); each implementation translates them for its surface.
 import type { Answer } from '../http.js';
 
-/** The surfaces that can set things up, in the order a generic check prefers them (issue 35). */
-export const MANAGEMENT_SURFACES = ['restV2', 'restV1', 'graphql'] as const;
-export type ManagementSurface = (typeof MANAGEMENT_SURFACES)[number];
+import type { ManagementSurface } from './surfaces.js';
+
+export { MANAGEMENT_SURFACES, type ManagementSurface } from './surfaces.js';
 
 export const RESOURCE_KINDS = ['template', 'endpoint', 'pod', 'volume', 'registryAuth', 'secret'] as const;
 export type ResourceKind = (typeof RESOURCE_KINDS)[number];
