@@ -1,8 +1,10 @@
 // GraphQL operations the official SDKs send (runpod-python 1.12.0 and its REST v2 wrapper): GQL-SDK-*.
 // Documents are written the way the SDK writes them: arguments inlined as literals, no variables.
+// What they made is read back through REST: REST v1 when given, else REST v2 (rest-view.ts).
 import { defineCheck } from '../../src/conform/registry.js';
 import { errorsOf, expect, expectEqual, expectStatus, type Ctx } from '../../src/conform/context.js';
 import type { Answer } from '../../src/conform/http.js';
+import { restDelete, restList, restRead, REST_VIEW } from './rest-view.js';
 
 const POD_FIELDS = 'id name imageName desiredStatus gpuCount env machineId machine { podHostId }';
 const ENDPOINT_FIELDS = 'id name templateId gpuIds workersMin workersMax';
@@ -29,8 +31,8 @@ async function deployCpu(ctx: Ctx, extra = '', instance = 'cpu3c-2-4'): Promise<
   return pod;
 }
 
-async function serverlessTemplate(ctx: Ctx): Promise<string> {
-  const saved = data(await ctx.gql(`mutation { saveTemplate(input: { name: ${lit(ctx.name('gqlsls'))}, imageName: ${lit(ctx.target.workerImage)}, dockerArgs: "", containerDiskInGb: 10, volumeInGb: 0, ports: "", env: [], isServerless: true }) { id } }`), 'saveTemplate');
+async function serverlessTemplate(ctx: Ctx, disk = 10): Promise<string> {
+  const saved = data(await ctx.gql(`mutation { saveTemplate(input: { name: ${lit(ctx.name('gqlsls'))}, imageName: ${lit(ctx.target.workerImage)}, dockerArgs: "", containerDiskInGb: ${disk}, volumeInGb: 0, ports: "", env: [], isServerless: true }) { id } }`), 'saveTemplate');
   ctx.cleanup(() => ctx.deleteTemplateEventually(saved.id));
   return saved.id;
 }
@@ -39,11 +41,12 @@ defineCheck('GQL-SDK-001', async (ctx) => {
   const volume = await ctx.volume();
   const me = data(await ctx.gql('query myself { myself { id pubKey networkVolumes { id name size dataCenterId } pods { id } endpoints { id } } }'), 'myself');
   expect(typeof me?.id === 'string', 'myself answered no id');
-  expect(me.networkVolumes.some((v: { id: string; dataCenterId: string }) => v.id === volume.id && v.dataCenterId === volume.dataCenterId), 'myself.networkVolumes lacks the volume REST v1 created');
-  const ids = (list: { id: string }[]) => list.map((x) => x.id).sort();
-  expectEqual(ids(me.pods), ids((await ctx.rest('listPods')).body), 'myself.pods ids vs REST v1 listPods');
-  expectEqual(ids(me.endpoints), ids((await ctx.rest('listEndpoints')).body), 'myself.endpoints ids vs REST v1 listEndpoints');
-}, { needs: ['graphql', 'restV1'] });
+  expect(me.networkVolumes.some((v: { id: string; dataCenterId: string }) => v.id === volume.id && v.dataCenterId === volume.dataCenterId), 'myself.networkVolumes lacks the volume the suite created');
+  const ids = (list: { id?: string }[]) => list.map((x) => x.id).sort();
+  const pods = await restList(ctx, 'pod');
+  expectEqual(ids(me.pods), ids(pods), `myself.pods ids vs ${pods[0]?.surface ?? 'REST'} listPods`);
+  expectEqual(ids(me.endpoints), ids(await restList(ctx, 'endpoint')), 'myself.endpoints ids vs REST listEndpoints');
+}, { needs: ['graphql', ...REST_VIEW] });
 
 defineCheck('GQL-SDK-002', async (ctx) => {
   const before = data(await ctx.gql('query myself { myself { id pubKey } }'), 'myself').pubKey as string | null;
@@ -80,45 +83,46 @@ defineCheck('GQL-SDK-004', async (ctx) => {
     }`, {}, { via: 'bearer' });
   const gpu = data(answer, 'podFindAndDeployOnDemand');
   expect(typeof gpu?.id === 'string' && typeof gpu.machine?.podHostId === 'string', 'podFindAndDeployOnDemand answered no id or machine.podHostId');
-  ctx.cleanup(() => ctx.rest('deletePod', { path: { podId: gpu.id } }));
+  ctx.cleanup(() => restDelete(ctx, 'pod', gpu.id));
   const cpu = await deployCpu(ctx, '', ctx.value<string>('cpuInstanceId'));
   for (const [pod, what] of [[gpu, 'GPU'], [cpu, 'CPU']] as const) {
-    const viaRest = await ctx.rest('getPod', { path: { podId: pod.id } });
-    expectStatus(viaRest, 200, `REST v1 getPod of the ${what} pod deployed through GraphQL`);
-    expectEqual([viaRest.body.id, viaRest.body.name, viaRest.body.image], [pod.id, pod.name, pod.imageName], `REST v1 view of the ${what} pod`);
+    const viaRest = await restRead(ctx, 'pod', pod.id);
+    expect(viaRest.status === 200, `${viaRest.surface} getPod of the ${what} pod deployed through GraphQL answered ${viaRest.status}`);
+    expectEqual([viaRest.id, viaRest.name, viaRest.image], [pod.id, pod.name, pod.imageName], `${viaRest.surface} view of the ${what} pod`);
   }
   expectEqual(gpu.env, ['CC=1'], 'Pod.env as KEY=value strings');
-}, { needs: ['graphql', 'restV1'], shares: [] });
+}, { needs: ['graphql', ...REST_VIEW], shares: [] });
 
 defineCheck('GQL-SDK-005', async (ctx) => {
   const pod = await ctx.pod();
-  const status = async () => (await ctx.rest('getPod', { path: { podId: pod.id } })).body?.desiredStatus;
+  const status = async () => (await restRead(ctx, 'pod', pod.id)).state;
   const stopped = data(await ctx.gql(`mutation { podStop(input: { podId: ${lit(pod.id)} }) { id desiredStatus } }`), 'podStop');
-  expectEqual([stopped?.desiredStatus, await status()], ['EXITED', 'EXITED'], 'podStop answer and REST v1 desiredStatus');
+  expectEqual([stopped?.desiredStatus, await status()], ['EXITED', 'EXITED'], 'podStop answer and the REST status');
   const resumed = data(await ctx.gql(`mutation { podResume(input: { podId: ${lit(pod.id)}, gpuCount: 1 }) { id desiredStatus imageName env machineId machine { podHostId } } }`), 'podResume');
-  expectEqual([resumed?.desiredStatus, await status()], ['RUNNING', 'RUNNING'], 'podResume answer and REST v1 desiredStatus');
+  expectEqual([resumed?.desiredStatus, await status()], ['RUNNING', 'RUNNING'], 'podResume answer and the REST status');
   const read = data(await ctx.gql(`query pod { pod(input: {podId: ${lit(pod.id)}}) { id desiredStatus } }`), 'pod');
   expectEqual(read, { id: pod.id, desiredStatus: 'RUNNING' }, 'pod(input: {podId})');
   expectEqual(data(await ctx.gql('query pod { pod(input: {podId: "cc-no-such-pod"}) { id } }'), 'pod'), null, 'pod of an unknown id');
   const terminated = await ctx.gql(`mutation { podTerminate(input: { podId: ${lit(pod.id)} }) }`);
   expectEqual(data(terminated, 'podTerminate'), null, 'podTerminate answer');
-  expectStatus(await ctx.rest('getPod', { path: { podId: pod.id } }), 404, 'REST v1 getPod after podTerminate');
-}, { needs: ['graphql', 'restV1'], shares: [] });
+  expectEqual((await restRead(ctx, 'pod', pod.id)).status, 404, 'REST getPod after podTerminate');
+}, { needs: ['graphql', ...REST_VIEW], shares: [] });
 
 defineCheck('GQL-SDK-006', async (ctx) => {
   const name = ctx.name('gqltpl');
   const template = data(await ctx.gql(`mutation { saveTemplate(input: { name: ${lit(name)}, imageName: ${lit(ctx.target.workerImage)}, dockerArgs: "", containerDiskInGb: 10, volumeInGb: 0, ports: "22/tcp", env: [], isServerless: false }) { id } }`), 'saveTemplate');
   ctx.cleanup(() => ctx.deleteTemplateEventually(template.id));
   const pod = await deployCpu(ctx, `, templateId: ${lit(template.id)}`);
-  expectStatus(await ctx.rest('deleteTemplate', { path: { templateId: template.id } }), ctx.value<{ deleteTemplate: number }>('rejects').deleteTemplate, 'REST v1 deleteTemplate while a GraphQL-deployed pod uses it');
+  expectEqual(await restDelete(ctx, 'template', template.id), ctx.value<{ deleteTemplate: number }>('rejects').deleteTemplate, 'REST deleteTemplate while a GraphQL-deployed pod uses it');
   failed(await ctx.gql(`mutation { deleteTemplate(templateName: ${lit(name)}) }`), 'GraphQL deleteTemplate while a GraphQL-deployed pod uses it');
-  expectStatus(await ctx.rest('getTemplate', { path: { templateId: template.id } }), 200, 'the template after the refused deletes');
+  expectEqual((await restRead(ctx, 'template', template.id)).status, 200, 'REST getTemplate after the refused deletes');
   data(await ctx.gql(`mutation { podTerminate(input: { podId: ${lit(pod.id)} }) }`), 'podTerminate');
-}, { needs: ['graphql', 'restV1'], shares: ['clock'] });
+}, { needs: ['graphql', ...REST_VIEW], shares: ['clock'] });
 
 defineCheck('GQL-SDK-007', async (ctx) => {
-  const first = await serverlessTemplate(ctx);
-  const second = await serverlessTemplate(ctx);
+  // Told apart by their disk: REST v2 shows an endpoint's container settings, not its template's id.
+  const first = await serverlessTemplate(ctx, 10);
+  const second = await serverlessTemplate(ctx, 11);
   const pools = ctx.value<string>('gpuIds');
   const endpoint = data(await ctx.gql(`
     mutation {
@@ -129,15 +133,19 @@ defineCheck('GQL-SDK-007', async (ctx) => {
         ) { ${ENDPOINT_FIELDS} }
     }`), 'saveEndpoint');
   expect(typeof endpoint?.id === 'string', 'saveEndpoint answered no id');
-  ctx.cleanup(() => ctx.rest('deleteEndpoint', { path: { endpointId: endpoint.id } }));
+  ctx.cleanup(() => restDelete(ctx, 'endpoint', endpoint.id));
   expectEqual([endpoint.templateId, endpoint.gpuIds, endpoint.workersMax], [first, pools, 1], 'saveEndpoint answer');
-  const viaRest = await ctx.rest('getEndpoint', { path: { endpointId: endpoint.id } });
-  expectStatus(viaRest, 200, 'REST v1 getEndpoint of the GraphQL endpoint');
-  expect(Array.isArray(viaRest.body.gpuTypeIds) && viaRest.body.gpuTypeIds.length > 0, 'REST v1 shows no gpuTypeIds for the pool');
+  const viaRest = await restRead(ctx, 'endpoint', endpoint.id);
+  expect(viaRest.status === 200, `${viaRest.surface} getEndpoint of the GraphQL endpoint answered ${viaRest.status}`);
+  // REST v1 lists the pools' GPU types (gpuTypeIds); REST v2 keeps the pools (gpu.pools).
+  const gpus = viaRest.surface === 'restV1' ? viaRest.body.gpuTypeIds : viaRest.body.gpu?.pools;
+  expect(Array.isArray(gpus) && gpus.length > 0, `${viaRest.surface} shows no GPU types or pools for ${pools}`);
   const moved = data(await ctx.gql(`mutation { updateEndpointTemplate(input: {templateId: ${lit(second)}, endpointId: ${lit(endpoint.id)}}) { id templateId } }`), 'updateEndpointTemplate');
   expectEqual(moved, { id: endpoint.id, templateId: second }, 'updateEndpointTemplate answer');
-  expectEqual((await ctx.rest('getEndpoint', { path: { endpointId: endpoint.id } })).body.templateId, second, 'REST v1 templateId after updateEndpointTemplate');
-}, { needs: ['graphql', 'restV1'], shares: ['clock'] });
+  const after = await restRead(ctx, 'endpoint', endpoint.id);
+  if (after.surface === 'restV1') expectEqual(after.body.templateId, second, 'REST v1 templateId after updateEndpointTemplate');
+  else expectEqual(after.body.disk, 11, 'REST v2 disk after updateEndpointTemplate (the second template\'s containerDiskInGb)');
+}, { needs: ['graphql', ...REST_VIEW], shares: ['clock'] });
 
 defineCheck('GQL-SDK-008', async (ctx) => {
   const name = ctx.name('gqlreg');
@@ -146,12 +154,12 @@ defineCheck('GQL-SDK-008', async (ctx) => {
   ctx.cleanup(() => ctx.gql(`mutation DeleteRegistryAuth { deleteRegistryAuth(registryAuthId: ${lit(saved.id)}) }`));
   const updated = data(await ctx.gql(`mutation UpdateRegistryAuth { updateRegistryAuth(input: {id: ${lit(saved.id)}, username: "cc-user-2", password: ${lit(ctx.secret('registry password'))}}) { id name } }`), 'updateRegistryAuth');
   expectEqual(updated, { id: saved.id, name }, 'updateRegistryAuth answer');
-  const viaRest = await ctx.rest('getContainerRegistryAuth', { path: { containerRegistryAuthId: saved.id } });
-  expectEqual([viaRest.body?.id, viaRest.body?.name], [saved.id, name], 'REST v1 view of the GraphQL registry auth');
-  await ctx.rest('listContainerRegistryAuths');
+  const viaRest = await restRead(ctx, 'registryAuth', saved.id);
+  expectEqual([viaRest.id, viaRest.name], [saved.id, name], `${viaRest.surface} view of the GraphQL registry auth`);
+  await restList(ctx, 'registryAuth');
   expectEqual(data(await ctx.gql(`mutation DeleteRegistryAuth { deleteRegistryAuth(registryAuthId: ${lit(saved.id)}) }`), 'deleteRegistryAuth'), null, 'deleteRegistryAuth answer');
   return 'both passwords scanned in every answer of the run';
-}, { needs: ['graphql', 'restV1'], shares: [] });
+}, { needs: ['graphql', ...REST_VIEW], shares: [] });
 
 defineCheck('GQL-SDK-009', async (ctx) => {
   const id = 'cc-no-such-id';
@@ -179,7 +187,7 @@ defineCheck('GQL-SDK-INPUT-001', async (ctx) => {
     ['saveRegistryAuth name', `mutation { saveRegistryAuth(input: {name: ${lit(long)}, username: "u", password: ${lit(ctx.secret('registry password'))}}) { id } }`, 'name'],
     ['updateUserSettings without input', 'mutation { updateUserSettings { id } }', 'input'],
   ];
-  const before = ((await ctx.rest('listPods')).body as unknown[]).length;
+  const before = (await restList(ctx, 'pod')).length;
   for (const [what, query, field] of attempts) failed(await ctx.gql(query), what, field);
-  expectEqual(((await ctx.rest('listPods')).body as unknown[]).length, before, 'pods after the refused deploys');
-}, { needs: ['restV1'] });
+  expectEqual((await restList(ctx, 'pod')).length, before, 'pods after the refused deploys');
+}, { needs: REST_VIEW });

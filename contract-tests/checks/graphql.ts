@@ -5,6 +5,7 @@ import { defineCheck } from '../../src/conform/registry.js';
 import { errorsOf, expect, expectEqual, expectStatus, type Ctx } from '../../src/conform/context.js';
 import type { Answer } from '../../src/conform/http.js';
 import { packageFile } from '../../src/contract/package-files.js';
+import { restRead, REST_VIEW, templatesNamed } from './rest-view.js';
 
 const FIELDS = 'id name imageName containerDiskInGb volumeInGb isServerless dockerArgs env { key value } ports readme volumeMountPath containerRegistryAuthId';
 const SAVE = `mutation Save($input: SaveTemplateInput) { saveTemplate(input: $input) { ${FIELDS} } }`;
@@ -35,9 +36,8 @@ async function saveOk(ctx: Ctx, input: Record<string, unknown>): Promise<any> {
 
 const base = (ctx: Ctx, extra: Record<string, unknown> = {}) => ({ name: ctx.name('gql'), imageName: 'repo/gql:1', containerDiskInGb: 10, volumeInGb: 5, ...extra });
 
-async function count(ctx: Ctx, name: string): Promise<number> {
-  return ((await ctx.rest('listTemplates')).body as { name: string }[]).filter((t) => t.name === name).length;
-}
+/** Templates named `name`, as REST lists them (REST v1 when given, else REST v2). */
+const count = templatesNamed;
 
 defineCheck('GQL-TEMPLATE-001', async (ctx) => {
   const input = base(ctx, { dockerArgs: 'python run.py', ports: '8888/http,22/tcp', env: [{ key: 'A', value: '1' }], readme: '# hi', volumeMountPath: '/data' });
@@ -53,7 +53,7 @@ defineCheck('GQL-TEMPLATE-002', async (ctx) => {
     failed(await save(ctx, input), `saveTemplate without ${missing}`);
     expectEqual(await count(ctx, input['name'] as string ?? ''), 0, `templates named like the refused save (${missing} missing)`);
   }
-}, { shares: [], needs: ['restV1'] });
+}, { shares: [], needs: REST_VIEW });
 
 defineCheck('GQL-TEMPLATE-003', async (ctx) => {
   const t = await saveOk(ctx, base(ctx, { isServerless: true, volumeInGb: 0 }));
@@ -95,13 +95,13 @@ defineCheck('GQL-TEMPLATE-007', async (ctx) => {
   failed(await save(ctx, base(ctx, { name: a.name })), 'saveTemplate create with a used name');
   expectEqual(await count(ctx, a.name), 1, 'templates with the duplicated name');
   failed(await save(ctx, { id: b.id, name: a.name, imageName: b.imageName, containerDiskInGb: 10, volumeInGb: 5 }), 'saveTemplate renaming onto a used name');
-}, { shares: [], needs: ['restV1'] });
+}, { shares: [], needs: REST_VIEW });
 
 defineCheck('GQL-TEMPLATE-008', async (ctx) => {
   const input = base(ctx, { id: 'cc-no-such-template' });
   failed(await save(ctx, input), 'saveTemplate with an unknown id');
   expectEqual(await count(ctx, input['name'] as string), 0, 'templates created by the refused save');
-}, { shares: [], needs: ['restV1'] });
+}, { shares: [], needs: REST_VIEW });
 
 defineCheck('GQL-TEMPLATE-009', async (ctx) => {
   for (const ports of ['8888/ftp', '8888', 'http/8888', '8888/http;22/tcp']) failed(await save(ctx, base(ctx, { ports })), `saveTemplate with ports ${ports}`);
@@ -129,13 +129,14 @@ defineCheck('GQL-TEMPLATE-012', async (ctx) => {
 
 defineCheck('GQL-TEMPLATE-013', async (ctx) => {
   const g = await saveOk(ctx, base(ctx));
-  const viaRest = await ctx.rest('getTemplate', { path: { templateId: g.id } });
-  expectStatus(viaRest, 200, 'REST getTemplate of a GraphQL template');
-  expectEqual([viaRest.body.id, viaRest.body.name, viaRest.body.imageName], [g.id, g.name, g.imageName], 'REST view of the GraphQL template');
+  const viaRest = await restRead(ctx, 'template', g.id);
+  expect(viaRest.status === 200, `${viaRest.surface} getTemplate of a GraphQL template answered ${viaRest.status}`);
+  expectEqual([viaRest.id, viaRest.name, viaRest.image], [g.id, g.name, g.imageName], `${viaRest.surface} view of the GraphQL template`);
   const r = await ctx.template();
+  const made = await restRead(ctx, 'template', r.id);
   const viaGql = (await ctx.gql(GET, { id: r.id })).body.data?.podTemplate;
-  expectEqual([viaGql?.id, viaGql?.name, viaGql?.imageName], [r.id, r.name, r.body.imageName], 'GraphQL view of the REST template');
-}, { shares: [], needs: ['graphql', 'restV1'] });
+  expectEqual([viaGql?.id, viaGql?.name, viaGql?.imageName], [r.id, r.name, made.image], `GraphQL view of the ${made.surface} template`);
+}, { shares: [], needs: ['graphql', ...REST_VIEW] });
 
 defineCheck('GQL-ERROR-001', async (ctx) => {
   const s = await ctx.secretResource();
