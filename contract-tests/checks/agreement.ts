@@ -11,7 +11,6 @@ import { loadCatalogue } from '../../src/contract/catalogue.js';
 import type { Ctx } from '../../src/conform/context.js';
 import { CheckFailure } from '../../src/conform/http.js';
 import { defineCheck, type CheckDefinition } from '../../src/conform/registry.js';
-import { SurfaceNotConfigured } from '../../src/conform/surfaces.js';
 
 const DEFAULT_FUZZ_RUNS = 2;
 // The valid and robustness phases send spec-valid /runsync requests, held up to their generated
@@ -19,11 +18,10 @@ const DEFAULT_FUZZ_RUNS = 2;
 // preflight). Their transport bypasses the suite's Http, so this is declared by hand.
 const TIMEOUT_MS = 120_000;
 /**
- * Queue v2 and job progress always (the run submits jobs); every other configured surface is fuzzed. The
- * fixtures are made through REST v1 when given, else REST v2 (without either the run is skipped naming
- * --rest-v2-url, the surface a target has today).
+ * Queue v2 and job progress always (the run submits jobs); every configured surface is fuzzed. The
+ * fixtures are made through REST ('rest': REST v1 when given and working, else REST v2).
  */
-const AGREE: Omit<CheckDefinition, 'id' | 'run'> = { needs: ['restV1', 'queueV2', 'graphql', 'restV2', 'jobs'], timeoutMs: TIMEOUT_MS };
+const AGREE: Omit<CheckDefinition, 'id' | 'run'> = { needs: ['rest', 'queueV2', 'jobs'], everyConfiguredSurface: true, timeoutMs: TIMEOUT_MS };
 
 interface SharedRun {
   report: AgreementReport;
@@ -49,11 +47,12 @@ function sharedRun(ctx: Ctx): Promise<SharedRun> {
 
 async function run(ctx: Ctx, sizes: Pick<AgreementOptions, 'validRuns' | 'invalidRuns' | 'checkStorage'>): Promise<AgreementReport> {
   const t = ctx.target;
-  if (t.restUrl === undefined && t.restV2Url === undefined) throw new SurfaceNotConfigured('restV2');
+  // REST v1 only when given and working (a retired one answers 410: REST v2 stands in); neither: skipped.
+  const v1 = ctx.restSurface() === 'restV1';
   const report = await runAgreement(
     {
       queueUrl: ctx.baseUrl('queueV2'), apiKey: t.apiKey, ...(t.controlUrl ? { controlUrl: t.controlUrl } : {}), ...(t.controlToken ? { controlToken: t.controlToken } : {}),
-      ...(t.restUrl !== undefined ? { restUrl: ctx.baseUrl('restV1') } : {}),
+      ...(v1 ? { restUrl: ctx.baseUrl('restV1') } : {}),
       ...(t.graphqlUrl !== undefined ? { graphqlUrl: ctx.baseUrl('graphql') } : {}),
       ...(t.restV2Url !== undefined ? { restV2Url: ctx.baseUrl('restV2') } : {}),
     },
@@ -67,7 +66,7 @@ async function run(ctx: Ctx, sizes: Pick<AgreementOptions, 'validRuns' | 'invali
   );
   // Templates used by the run's endpoints stay undeletable for the documented delay: the suite deletes them later.
   for (const left of report.leftOver) {
-    if (left.startsWith('template ') && t.restUrl !== undefined) await ctx.deleteTemplateEventually(left.slice('template '.length));
+    if (left.startsWith('template ')) await ctx.deleteTemplateEventually(left.slice('template '.length));
     else throw new CheckFailure(`the agreement run could not delete ${left}`);
   }
   return report;

@@ -6,6 +6,7 @@ import { expect, expectStatus, type Ctx } from '../../src/conform/context.js';
 import { isHttpSurface, type HttpSurface } from '../../src/conform/http.js';
 import { operations } from '../../generated/operations.js';
 import { packageFile } from '../../src/contract/package-files.js';
+import { urlOf } from '../../src/conform/surfaces.js';
 
 const WRONG = 'cc-wrong-key-0000000000000000';
 
@@ -57,33 +58,40 @@ defineCheck('AUTH-005', async (ctx) => {
   const none = ctx.target.noPermissionKey!;
   let checked = 0;
   for (const op of operations) {
-    if (!isHttpSurface(op.surface)) continue; // REST v2 (problem details, 403 for scopes): RESTV2-AUTH-*.
+    // REST v2 (problem details, 403 for scopes): RESTV2-AUTH-*; REST v1 when the target gives it.
+    if (!isHttpSurface(op.surface) || urlOf(ctx.target, op.surface) === undefined) continue;
     // A read-only key must be refused everything but `read`; a scope-less key everything.
     if (op.requiredScope !== 'read') await expect401(ctx, op.surface, op.operationId, readOnly, endpointId, `a key without the '${op.requiredScope}' scope`);
     await expect401(ctx, op.surface, op.operationId, none, endpointId, 'a key without any scope');
     checked++;
   }
-  const ok = await ctx.rest('listTemplates', { key: readOnly });
+  // The read scope does read: through REST v1 when given, else REST v2.
+  const ok = ctx.target.restUrl !== undefined ? await ctx.rest('listTemplates', { key: readOnly }) : await ctx.v2('listTemplates', { key: readOnly });
   expectStatus(ok, 200, 'listTemplates with the read-only key');
   for (const key of [readOnly, none]) {
     const gql = await ctx.gql('query { podTemplate(id: "cc-none") { id } }', {}, { key });
     expectStatus(gql, 401, 'GraphQL with a key lacking the graphql scope');
   }
   return `${checked} operations + GraphQL`;
-}, { needs: ['restV1', 'queueV2', 'graphql'], requires: ['readOnlyKey', 'noPermissionKey'] });
+}, { needs: ['queueV2', 'graphql', 'endpoint', 'rest'], everyConfiguredSurface: true, requires: ['readOnlyKey', 'noPermissionKey'] });
 
 defineCheck('AUTH-006', async (ctx) => {
   // Every answer of the run is scanned for every key the suite sent; here the error paths explicitly.
   ctx.http.secrets.add(WRONG, 'wrong API key');
   const endpointId = await ctx.anyEndpoint();
-  await ctx.rest('listPods', { key: WRONG });
-  await ctx.rest('getPod', { path: { podId: 'cc-unknown' } });
+  if (ctx.target.restUrl !== undefined) {
+    await ctx.rest('listPods', { key: WRONG });
+    await ctx.rest('getPod', { path: { podId: 'cc-unknown' } });
+  } else {
+    await ctx.v2('listPods', { key: WRONG });
+    await ctx.v2('getPod', { path: { id: 'cc-unknown' } });
+  }
   await ctx.queue(endpointId, 'getJobStatus', { path: { jobId: 'cc-unknown' }, key: WRONG });
   await ctx.queue(endpointId, 'runJob', { rawBody: '{"input":', });
   await ctx.gql('query { podTemplate(id: "x") { id } }', {}, { key: WRONG });
   await ctx.gql('query { nope }');
   return 'key scan applies to every answer of the run';
-}, { needs: ['restV1', 'queueV2', 'graphql'] });
+}, { needs: ['queueV2', 'graphql', 'endpoint', 'rest'], everyConfiguredSurface: true });
 
 defineCheck('GQL-AUTH-001', async (ctx) => {
   const answer = await ctx.gql('query { podTemplate(id: "cc-none") { id name } }');

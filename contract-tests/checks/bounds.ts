@@ -5,6 +5,7 @@ import { defineCheck } from '../../src/conform/registry.js';
 import { expect, expectEqual, expectStatus, errorsOf, type Ctx } from '../../src/conform/context.js';
 import type { Answer } from '../../src/conform/http.js';
 import { expectRefusal, storesNothing } from './state-rules.js';
+import { restStoresNothing, REST_VIEW } from './rest-view.js';
 
 const HUGE = 100_000_000;
 const env = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`K${i}`, 'v']));
@@ -80,11 +81,11 @@ defineCheck('GQL-BOUNDS-001', async (ctx) => {
     [{ ...base, containerDiskInGb: ctx.value<number>('containerDiskInGbMax') + 1 }, 'containerDiskInGb'],
     [{ ...base, env: Array.from({ length: ctx.value<number>('envMaxItems') + 1 }, (_, i) => ({ key: `K${i}`, value: 'v' })) }, 'env'],
   ];
-  await storesNothing(ctx, 'saveTemplate beyond the bounds', async () => {
+  await restStoresNothing(ctx, 'saveTemplate beyond the bounds', async () => {
     for (const [input, field] of cases) expectGqlRefusal(await ctx.gql(SAVE, { input }), field, `saveTemplate ${field} beyond its bound`);
   });
   expectGqlRefusal(await ctx.gql(SECRET, { input: { name: 'n'.repeat(ctx.value<number>('nameMaxLength') + 1), value: ctx.secret('secret value') } }), 'name', 'secretCreate name beyond its bound');
-}, { needs: ['restV1'] });
+}, { needs: REST_VIEW });
 
 /** Runs `body` with one of the embedded mock's ceilings lowered, restoring it whatever happens. */
 async function withLimits<T>(ctx: Ctx, lowered: Record<string, number>, body: () => Promise<T>): Promise<T> {

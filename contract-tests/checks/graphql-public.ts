@@ -2,6 +2,7 @@
 // Documents are written the way @runpod/mcp-server 4.0.0 writes them (literals inlined, no variables).
 import { defineCheck } from '../../src/conform/registry.js';
 import { errorsOf, expect, expectEqual, expectStatus, type Ctx } from '../../src/conform/context.js';
+import { restDelete, restRead, REST_VIEW } from './rest-view.js';
 
 const LISTINGS = '{ listings(input: {}) { id repoOwner repoName type listedRelease { id tagName config build { id imageName } } } }';
 const PUBLIC_CONFIGS = '{ allAiApiPublicConfigs { id aiApiId modelName displayName isLive metadata } }';
@@ -101,10 +102,11 @@ defineCheck('GQL-HUB-001', async (ctx) => {
   const endpoint = saved.body?.data?.saveEndpoint;
   expect(typeof endpoint?.id === 'string', `saveEndpoint of Hub release ${release.id} failed: ${errorsOf(saved)}`);
   ctx.cleanup(async () => {
-    await ctx.rest('deleteEndpoint', { path: { endpointId: endpoint.id } });
+    await restDelete(ctx, 'endpoint', endpoint.id);
     await ctx.deleteTemplateEventually(endpoint.templateId);
   });
-  const template = await ctx.rest('getTemplate', { path: { templateId: endpoint.templateId } });
-  expectStatus(template, 200, 'getTemplate of the template saveEndpoint created');
-  expectEqual([template.body.imageName, template.body.env?.CC_HUB], [release.build.imageName, 'yes'], 'the created template: image and env');
-}, { needs: ['restV1'] });
+  // Read back through REST v1 when given, else REST v2 (both keep env as an object).
+  const template = await restRead(ctx, 'template', endpoint.templateId);
+  expect(template.status === 200, `${template.surface} getTemplate of the template saveEndpoint created answered ${template.status}`);
+  expectEqual([template.image, template.body.env?.CC_HUB], [release.build.imageName, 'yes'], 'the created template: image and env');
+}, { needs: REST_VIEW });

@@ -67,7 +67,7 @@ defineCheck('GQL-TEMPLATE-004', async (ctx) => {
   const t = await saveOk(ctx, base(ctx, { containerRegistryAuthId: auth.id }));
   expectEqual(t.containerRegistryAuthId, auth.id, 'saveTemplate containerRegistryAuthId');
   failed(await save(ctx, base(ctx, { containerRegistryAuthId: 'cc-no-such-auth' })), 'saveTemplate with an unknown containerRegistryAuthId');
-}, { shares: [], needs: ['restV1', 'graphql'] });
+}, { shares: [], needs: ['rest', 'graphql'] });
 
 defineCheck('GQL-TEMPLATE-005', async (ctx) => {
   const t = await saveOk(ctx, base(ctx, { readme: '# keep?', dockerArgs: 'a b', volumeMountPath: '/x' }));
@@ -121,7 +121,7 @@ defineCheck('GQL-TEMPLATE-011', async (ctx) => {
   await ctx.endpoint({ templateId: t.id });
   failed(await ctx.gql(DELETE, { name: t.name }), 'deleteTemplate while an endpoint uses it');
   expect((await ctx.gql(GET, { id: t.id })).body.data?.podTemplate?.id === t.id, 'the template is gone after the refused delete');
-}, { shares: ['clock'], needs: ['restV1'] }); // the template's delete delay is let pass on the clock at cleanup
+}, { shares: ['clock'], needs: ['rest'] }); // the template's delete delay is let pass on the clock at cleanup
 
 defineCheck('GQL-TEMPLATE-012', async (ctx) => {
   failed(await ctx.gql(DELETE, { name: ctx.name('never-created') }), 'deleteTemplate of an unknown name');
@@ -309,4 +309,4 @@ defineCheck('SECRET-004', async (ctx) => {
   const text = lines.join('');
   for (const [value, label] of ctx.http.secrets.entries()) expect(!text.includes(value), `the mock's log contains a ${label}`);
   return `${lines.length} log lines scanned; reports are scanned after writing`;
-}, { needs: ['restV1', 'graphql'], requires: ['embedded'] });
+}, { needs: ['rest', 'graphql'], requires: ['embedded'] });

@@ -1,9 +1,11 @@
 // HTTP method hygiene (RFC 9110) and body-less POSTs as official SDKs send them: HTTP-ALLOW-001,
 // HTTP-OPTIONS-001, HTTP-HEAD-001, HTTP-BODY-001, and the mock's CORS switch HTTP-CORS-001 (mock-only).
+// They judge the paths of the surfaces the target gives (REST v1 retired: queue v2 and GraphQL).
 import { operations } from '../../generated/operations.js';
 import { defineCheck } from '../../src/conform/registry.js';
 import { expect, expectEqual, expectStatus, type Ctx } from '../../src/conform/context.js';
 import { isHttpSurface, type Answer, type CallOptions, type HttpSurface } from '../../src/conform/http.js';
+import { urlOf } from '../../src/conform/surfaces.js';
 import { startMock } from '../../src/mock/index.js';
 
 interface Route {
@@ -15,7 +17,8 @@ interface Route {
 function routes(ctx: Ctx, endpointId: string): Route[] {
   const byUrl = new Map<string, Route>();
   for (const op of operations) {
-    if (!isHttpSurface(op.surface)) continue; // REST v2 answers problem details: RESTV2-HTTP-001.
+    // REST v2 answers problem details: RESTV2-HTTP-001; a surface the target does not give has no paths to judge.
+    if (!isHttpSurface(op.surface) || urlOf(ctx.target, op.surface) === undefined) continue;
     const path: Record<string, string> = {};
     for (const [, name] of op.path.matchAll(/\{(\w+)\}/g)) path[name!] = name === 'openaiPath' ? 'v1/chat/completions' : 'cc-unknown-id';
     const url = ctx.http.url(op.surface, op.operationId, { path, endpointId });
@@ -49,8 +52,8 @@ defineCheck('HTTP-ALLOW-001', async (ctx) => {
   const graphql = await ctx.http.raw('GET', graphqlWithKey(ctx));
   expectStatus(graphql, 405, 'GET on the GraphQL address');
   expectAllowCovers(graphql, ['POST'], 'GET on the GraphQL address');
-  return `${all.length} REST v1 / queue v2 paths and the GraphQL address`;
-}, { needs: ['restV1', 'queueV2', 'graphql'] });
+  return `${all.length} ${ctx.target.restUrl !== undefined ? 'REST v1 / queue v2' : 'queue v2'} paths and the GraphQL address`;
+}, { needs: ['queueV2', 'graphql', 'endpoint'], everyConfiguredSurface: true });
 
 defineCheck('HTTP-OPTIONS-001', async (ctx) => {
   const all = routes(ctx, await ctx.anyEndpoint());
@@ -60,12 +63,12 @@ defineCheck('HTTP-OPTIONS-001', async (ctx) => {
     expectAllowCovers(answer, route.methods, `OPTIONS ${new URL(route.url).pathname}`);
   }
   return `${all.length + 1} paths`;
-}, { needs: ['restV1', 'queueV2', 'graphql'] });
+}, { needs: ['queueV2', 'graphql', 'endpoint'], everyConfiguredSurface: true });
 
 defineCheck('HTTP-HEAD-001', async (ctx) => {
   const endpointId = await ctx.anyEndpoint();
   // REST v2: RESTV2-HTTP-001.
-  const gets = operations.filter((o): o is typeof o & { surface: HttpSurface } => o.method === 'GET' && isHttpSurface(o.surface));
+  const gets = operations.filter((o): o is typeof o & { surface: HttpSurface } => o.method === 'GET' && isHttpSurface(o.surface) && urlOf(ctx.target, o.surface) !== undefined);
   for (const op of gets) {
     const path: Record<string, string> = {};
     for (const [, name] of op.path.matchAll(/\{(\w+)\}/g)) path[name!] = 'cc-unknown-id';
@@ -86,7 +89,7 @@ defineCheck('HTTP-HEAD-001', async (ctx) => {
   const chunks = (await ctx.queue(streaming, 'streamJob', { path: { jobId: id } })).body?.stream;
   expectEqual(chunks, [{ output: 'a' }], 'GET streamJob after HEAD');
   return `${gets.length} GET operations`;
-}, { needs: ['restV1', 'queueV2', 'jobs'] });
+}, { needs: ['queueV2', 'jobs', 'rest'], everyConfiguredSurface: true });
 
 type Variant = { name: string; options: CallOptions };
 const VARIANTS: Variant[] = [
@@ -96,10 +99,12 @@ const VARIANTS: Variant[] = [
 ];
 
 defineCheck('HTTP-BODY-001', async (ctx) => {
-  const pod = await ctx.pod();
-  for (const variant of VARIANTS) {
+  // REST v1's body-less pod actions when REST v1 is given (REST v2's podAction takes a body: RESTV2-ACTION-*).
+  const v1 = ctx.target.restUrl !== undefined;
+  const pod = v1 ? await ctx.pod() : undefined;
+  for (const variant of pod ? VARIANTS : []) {
     for (const op of ['stopPod', 'startPod', 'restartPod', 'resetPod']) {
-      expectStatus(await ctx.rest(op, { path: { podId: pod.id }, ...variant.options }), 200, `${op} with ${variant.name}`);
+      expectStatus(await ctx.rest(op, { path: { podId: pod!.id }, ...variant.options }), 200, `${op} with ${variant.name}`);
     }
   }
   for (const variant of VARIANTS) {
@@ -112,12 +117,13 @@ defineCheck('HTTP-BODY-001', async (ctx) => {
     expectStatus(await ctx.queue(endpointId, 'cancelJob', { path: { jobId: running }, ...variant.options }), 200, `cancelJob with ${variant.name}`);
     expectStatus(await ctx.queue(endpointId, 'purgeQueue', variant.options), 200, `purgeQueue with ${variant.name}`);
   }
+  if (!pod) return 'retry, cancel and purge-queue with no body, an empty body and {} (REST v1 pod actions: REST v1 not given)';
   const stop = await ctx.rest('stopPod', { path: { podId: pod.id }, body: { 'cc-unknown': true } });
   expectStatus(stop, 400, 'stopPod with {"cc-unknown": true}');
   const paths = (stop.body?.errors ?? []).map((e: { path?: string }) => e.path);
   expect(paths.includes('/body/cc-unknown'), `stopPod 400 does not name /body/cc-unknown (errors: ${JSON.stringify(paths)})`);
   return 'pod actions, retry, cancel and purge-queue with no body, an empty body and {}';
-}, { needs: ['restV1', 'queueV2', 'jobs'] });
+}, { needs: ['queueV2', 'jobs', 'rest'], everyConfiguredSurface: true });
 
 defineCheck('HTTP-CORS-001', async () => {
   const off = await startMock({ port: 0 });

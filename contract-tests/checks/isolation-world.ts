@@ -16,7 +16,6 @@ import { loadOpenApiOperations, type OperationModel } from '../../src/agreement/
 import { Transport, type AgreementTarget, type Answer } from '../../src/agreement/transport.js';
 import type { Ctx } from '../../src/conform/context.js';
 import { CheckFailure } from '../../src/conform/http.js';
-import { SurfaceNotConfigured } from '../../src/conform/surfaces.js';
 import { graphqlProbes } from './isolation-graphql.js';
 import { inPool, PROBES_AT_ONCE, stable, twinOf, type Probe, type ProbeKind } from './isolation-probe.js';
 
@@ -65,7 +64,8 @@ function agreementTarget(ctx: Ctx, apiKey: string): AgreementTarget {
   const t = ctx.target;
   return {
     queueUrl: ctx.baseUrl('queueV2'), apiKey, ...(t.controlUrl ? { controlUrl: t.controlUrl } : {}), ...(t.controlToken ? { controlToken: t.controlToken } : {}),
-    ...(t.restUrl !== undefined ? { restUrl: ctx.baseUrl('restV1') } : {}),
+    // REST v1 only when given and working (a retired one answers 410: the preflight says so, REST v2 stands in).
+    ...(ctx.restSurface() === 'restV1' ? { restUrl: ctx.baseUrl('restV1') } : {}),
     ...(t.graphqlUrl !== undefined ? { graphqlUrl: t.graphqlUrl } : {}),
     ...(t.restV2Url !== undefined ? { restV2Url: t.restV2Url } : {}),
   };
@@ -80,8 +80,6 @@ function operationsOf(target: AgreementTarget): OperationModel[] {
 async function build(ctx: Ctx): Promise<World> {
   const second = ctx.target.secondApiKey;
   if (!second) throw new CheckFailure('no second API key');
-  // A's objects are made through a REST management surface: REST v1 when given, else REST v2 (the service today).
-  if (ctx.target.restUrl === undefined && ctx.target.restV2Url === undefined) throw new SurfaceNotConfigured('restV2');
   const owner = new Transport(agreementTarget(ctx, ctx.target.apiKey));
   const other = new Transport(agreementTarget(ctx, second));
   const fixtures = new Fixtures(owner, { workerImage: ctx.target.workerImage, secret: (v) => ctx.http.secrets.add(v, 'isolation fixture secret') });
@@ -105,7 +103,7 @@ async function build(ctx: Ctx): Promise<World> {
     }
   } finally {
     const left = await fixtures.cleanup().catch((e: Error) => [`cleanup failed: ${e.message}`]);
-    for (const entry of left) if (entry.startsWith('template ') && ctx.target.restUrl !== undefined) await ctx.deleteTemplateEventually(entry.slice('template '.length));
+    for (const entry of left) if (entry.startsWith('template ')) await ctx.deleteTemplateEventually(entry.slice('template '.length));
   }
   return world;
 }

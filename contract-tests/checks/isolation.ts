@@ -8,6 +8,8 @@ import { packageFile } from '../../src/contract/package-files.js';
 import { expect, expectStatus } from '../../src/conform/context.js';
 import { CheckFailure } from '../../src/conform/http.js';
 import { defineCheck, type CheckDefinition } from '../../src/conform/registry.js';
+import type { Ctx } from '../../src/conform/context.js';
+import { restRead } from './rest-view.js';
 import { isolationWorld, type Probe, type ProbeKind, type World } from './isolation-world.js';
 
 /**
@@ -16,7 +18,7 @@ import { isolationWorld, type Probe, type ProbeKind, type World } from './isolat
  */
 // Shares: the clock (fixture setup lets pods and workers come up) and A's REST v2 quota; A's new objects show only
 // in A's account-wide lists, whose readers run alone.
-const WORLD: Omit<CheckDefinition, 'id' | 'run'> = { needs: ['restV1', 'queueV2'], everyConfiguredSurface: true, requires: ['secondApiKey'], timeoutMs: 120_000, shares: ['clock', 'restV2-quota'] };
+const WORLD: Omit<CheckDefinition, 'id' | 'run'> = { needs: ['rest', 'queueV2'], everyConfiguredSurface: true, requires: ['secondApiKey'], timeoutMs: 120_000, shares: ['clock', 'restV2-quota'] };
 const MAX_LISTED = 4;
 
 let voidFields: Set<string> | undefined;
@@ -153,27 +155,43 @@ defineCheck('ISOLATION-ORACLE-001', async (ctx) => {
 
 // ---- names and rate windows --------------------------------------------------------------------
 
+/** B's create and delete of a template and a registry auth, through REST v1 when given, else REST v2 (same names, same rules). */
+function namesThrough(ctx: Ctx, key: string) {
+  const v1 = ctx.restSurface() === 'restV1';
+  const idOf = (answer: { body: any }) => String(answer.body?.id);
+  return {
+    createTemplate: (name: string) => (v1 ? ctx.rest('createTemplate', { key, body: { name, imageName: ctx.target.workerImage } }) : ctx.v2('createTemplate', { key, body: { name, image: ctx.target.workerImage } })),
+    deleteTemplate: (id: string) => (v1 ? ctx.rest('deleteTemplate', { key, path: { templateId: id } }) : ctx.v2('deleteTemplate', { key, path: { id } })),
+    createAuth: (name: string, password: string) => (v1
+      ? ctx.rest('createContainerRegistryAuth', { key, body: { name, username: 'isolation', password } })
+      : ctx.v2('createRegistry', { key, body: { name, username: 'isolation', password } })),
+    deleteAuth: (id: string) => (v1 ? ctx.rest('deleteContainerRegistryAuth', { key, path: { containerRegistryAuthId: id } }) : ctx.v2('deleteRegistry', { key, path: { id } })),
+    created: v1 ? 200 : 201,
+    idOf,
+  };
+}
+
 defineCheck('ISOLATION-NAMES-001', async (ctx) => {
   const second = ctx.target.secondApiKey!;
   const template = await ctx.template();
   const auth = await ctx.registryAuth();
-  const theirs = await ctx.rest('createTemplate', { key: second, body: { name: template.name, imageName: ctx.target.workerImage } });
-  expectStatus(theirs, 200, `B's createTemplate named like A's template ${template.name}`);
-  ctx.cleanup(() => ctx.rest('deleteTemplate', { key: second, path: { templateId: String(theirs.body.id) } }));
-  const password = ctx.secret('registry password');
-  const theirAuth = await ctx.rest('createContainerRegistryAuth', { key: second, body: { name: auth.name, username: 'isolation', password } });
-  expectStatus(theirAuth, 200, `B's createContainerRegistryAuth named like A's ${auth.name}`);
-  ctx.cleanup(() => ctx.rest('deleteContainerRegistryAuth', { key: second, path: { containerRegistryAuthId: String(theirAuth.body.id) } }));
-  expect(String(theirs.body.id) !== template.id && String(theirAuth.body.id) !== auth.id, 'B\'s objects got the ids of A\'s');
+  const b = namesThrough(ctx, second);
+  const theirs = await b.createTemplate(template.name);
+  expectStatus(theirs, b.created, `B's createTemplate named like A's template ${template.name}`);
+  ctx.cleanup(() => b.deleteTemplate(b.idOf(theirs)));
+  const theirAuth = await b.createAuth(auth.name, ctx.secret('registry password'));
+  expectStatus(theirAuth, b.created, `B's registry auth named like A's ${auth.name}`);
+  ctx.cleanup(() => b.deleteAuth(b.idOf(theirAuth)));
+  expect(b.idOf(theirs) !== template.id && b.idOf(theirAuth) !== auth.id, 'B\'s objects got the ids of A\'s');
   // Still unique within each account.
-  const again = await ctx.rest('createTemplate', { key: second, body: { name: template.name, imageName: ctx.target.workerImage } });
-  if (again.status === 200) ctx.cleanup(() => ctx.rest('deleteTemplate', { key: second, path: { templateId: String(again.body.id) } }));
+  const again = await b.createTemplate(template.name);
+  if (again.status === b.created) ctx.cleanup(() => b.deleteTemplate(b.idOf(again)));
   expectStatus(again, 400, `B's second template named ${template.name} (a duplicate within B's account)`);
-  const mine = await ctx.rest('getTemplate', { path: { templateId: template.id } });
-  expectStatus(mine, 200, 'A reads its template back');
-  expect(mine.body.name === template.name, `A's template is now named ${String(mine.body.name)}`);
-  return 'template and registry auth names';
-}, { needs: ['restV1'], requires: ['secondApiKey'], shares: [] });
+  const mine = await restRead(ctx, 'template', template.id);
+  expect(mine.status === 200, `A reads its template back: ${mine.surface} answered ${mine.status}`);
+  expect(mine.name === template.name, `A's template is now named ${String(mine.name)}`);
+  return `template and registry auth names (${ctx.restSurface() === 'restV1' ? 'REST v1' : 'REST v2'})`;
+}, { needs: ['rest'], requires: ['secondApiKey'], shares: [] });
 
 /** The remaining counts of a RateLimit header ("minute";r=59;t=60, …), by window. */
 function remaining(answer: { headers: Headers }): Record<string, number> {

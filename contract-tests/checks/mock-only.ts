@@ -64,7 +64,7 @@ defineCheck('CLIENT-RETRY-001', async (ctx) => {
   expect(delays.length >= 1, 'the client did not retry the 429');
   expect(delays[0]! >= 1_000, `the client waited ${delays[0]} ms, less than Retry-After`);
   return `client retried after ${delays.map((d) => `${d} ms`).join(', ')}`;
-}, { needs: ['restV1', 'queueV2'] });
+}, { needs: ['rest', 'queueV2'] });
 
 defineCheck('REST-ENDPOINT-008', async (ctx) => {
   const mock = ctx.target.embedded!;

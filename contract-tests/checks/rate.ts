@@ -200,4 +200,4 @@ defineCheck('RATE-429-001', async (ctx) => {
   for (let i = 0; i < 5 && answer?.status !== 429; i++) answer = await ctx.queue(a, 'purgeQueue');
   is429(answer!, 'purgeQueue beyond its limit');
   return 'every 429 of the run is checked by the rate rules; REST v1 states no limits';
-}, { needs: ['restV1', 'queueV2'] });
+}, { needs: ['rest', 'queueV2'] });

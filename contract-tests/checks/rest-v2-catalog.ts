@@ -170,7 +170,7 @@ defineCheck('RESTV2-BILLING-003', async (ctx) => {
   const hourly = await ctx.v2('listPodBilling', { query: { podId: id, lastN: 6, bucketSize: 'hour' } });
   const billed = (hourly.body.records as { totalAmount: number }[]).filter((r) => r.totalAmount > 0).length;
   expect(billed >= 3 && billed <= 4, `the 3 running hours fall in ${billed} hourly buckets`);
-}, { needs: ['restV1'], realWaitMs: 3 * 3_600_000 });
+}, { needs: ['restV1', 'restV2'], realWaitMs: 3 * 3_600_000 });
 
 defineCheck('RESTV2-BILLING-004', async (ctx) => {
   const volume = await ctx.v2('createNetworkVolume', { body: { name: ctx.name('billed'), size: 10, dataCenter: 'EU-RO-1' } });

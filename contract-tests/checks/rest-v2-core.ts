@@ -219,7 +219,7 @@ defineCheck('RESTV2-CROSS-001', async (ctx) => {
   const seen = await ctx.rest('getTemplate', { path: { templateId: made.id } });
   expectStatus(seen, 200, 'getTemplate (REST v1) of a REST v2 template');
   expectEqual([seen.body.imageName, seen.body.dockerStartCmd, seen.body.isServerless], ['cc/v2:1', ['bash', '-c', 'echo hi'], true], 'REST v1 view of a REST v2 template');
-}, { needs: ['restV1'] });
+}, { needs: ['restV1', 'restV2'] });
 
 defineCheck('RESTV2-CROSS-002', async (ctx) => {
   const name = ctx.name('gql');

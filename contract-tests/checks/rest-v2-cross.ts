@@ -58,7 +58,7 @@ defineCheck('RESTV2-CROSS-006', async (ctx) => {
     expectEqual(v1.body.vcpuCount, vcpuCount, 'REST v1 vcpuCount of a REST v2 CPU pod');
     expectEqual(v1.body.cpuFlavorId, pod.cpu.id, 'REST v1 cpuFlavorId of a REST v2 CPU pod');
   }
-}, { needs: ['restV1'] });
+}, { needs: ['restV1', 'restV2'] });
 
 defineCheck('RESTV2-LAYOUT-001', async (ctx) => {
   const queue = ctx.baseUrl('queueV2');

@@ -84,7 +84,7 @@ defineCheck('RESTV2-VOLUME-004', async (ctx) => {
   const seen = await ctx.rest('getNetworkVolume', { path: { networkVolumeId: made.id } });
   expectStatus(seen, 200, 'getNetworkVolume (REST v1) of a REST v2 volume');
   expectEqual([seen.body.name, seen.body.size, seen.body.dataCenterId], [made.name, 12, DATA_CENTER], 'REST v1 view of a REST v2 volume');
-}, { needs: ['restV1'] });
+}, { needs: ['restV1', 'restV2'] });
 
 defineCheck('RESTV2-REGISTRY-001', async (ctx) => {
   const reg = await v2Registry(ctx);
@@ -124,7 +124,7 @@ defineCheck('RESTV2-REGISTRY-003', async (ctx) => {
   expectEqual(seen.body.name, v2.name, 'REST v1 name of a REST v2 registry');
   expectStatus(await ctx.rest('deleteContainerRegistryAuth', { path: { containerRegistryAuthId: v2.id } }), 204, 'deleteContainerRegistryAuth (REST v1)');
   expectProblem(await ctx.v2('getRegistry', { path: { id: v2.id } }), 404, 'getRegistry after the REST v1 delete');
-}, { needs: ['restV1'] });
+}, { needs: ['restV1', 'restV2'] });
 
 defineCheck('RESTV2-DELEGATION-001', async (ctx) => {
   const account = String(100_000_000_000 + Math.floor(Math.random() * 899_999_999_999));

@@ -41,7 +41,7 @@ defineCheck('RESTV2-SECRET-007', async (ctx) => {
   expectProblem(await ctx.v2('getSecret', { path: { id } }), 404, 'getSecret after GraphQL secretDelete');
   const taken = await ctx.gql(SECRET_CREATE, { input: { name: viaGraphql.name, value: ctx.secret('secret value') } });
   expect(Array.isArray(taken.body?.errors) && !taken.body?.data?.secretCreate, 'GraphQL secretCreate of a name REST v2 lists did not fail');
-}, { needs: ['graphql', 'restV1', 'queueV2', 'jobs'], shares: ['clock', 'restV2-quota'] });
+}, { needs: ['graphql', 'rest', 'queueV2', 'jobs'], shares: ['clock', 'restV2-quota'] });
 
 defineCheck('RESTV2-SECRET-008', async (ctx) => {
   const max = ctx.value<number>('maxPerAccount');

@@ -105,7 +105,7 @@ defineCheck('RESTV2-ENDPOINT-004', async (ctx) => {
   const seen = await ctx.rest('getEndpoint', { path: { endpointId: made.id } });
   expectStatus(seen, 200, 'getEndpoint (REST v1) of a REST v2 endpoint');
   expectEqual([seen.body.workersMin, seen.body.workersMax, seen.body.idleTimeout, seen.body.scalerType, seen.body.scalerValue], [0, 2, 9, 'QUEUE_DELAY', 6], 'REST v1 view of a REST v2 endpoint');
-}, { needs: ['restV1'] });
+}, { needs: ['restV1', 'restV2'] });
 
 defineCheck('RESTV2-ENDPOINT-005', async (ctx) => {
   const own = await v2Endpoint(ctx, { env: { CC: '1' } });

@@ -2,20 +2,17 @@
 // target gives it (the seed's service), else REST v2 (the service today, REST v1 retired). The two name the
 // same stored object with the migration map's field names; these reads bring them to one shape.
 import type { Ctx } from '../../src/conform/context.js';
-import type { Answer } from '../../src/conform/http.js';
+import { CheckFailure, type Answer } from '../../src/conform/http.js';
 import type { Need } from '../../src/conform/needs.js';
-import { SurfaceNotConfigured } from '../../src/conform/surfaces.js';
 
 export type RestSurface = 'restV1' | 'restV2';
 
-/** What a check reading back through REST declares (see restSurfaceOf). */
-export const REST_VIEW: Need[] = ['restV1'];
+/** What a check reading back through REST declares: REST v1 when given and working, else REST v2. */
+export const REST_VIEW: Need[] = ['rest'];
 
-/** The REST surface objects are read back through: REST v1 when given, else REST v2. */
+/** The REST surface objects are read back through (the seam's choice: REST v1 when given and working, else REST v2). */
 export function restSurfaceOf(ctx: Ctx): RestSurface {
-  if (ctx.target.restUrl !== undefined) return 'restV1';
-  if (ctx.target.restV2Url !== undefined) return 'restV2';
-  throw new SurfaceNotConfigured('restV2');
+  return ctx.restSurface();
 }
 
 /** How each surface calls a kind's list and single read, and where a v2 list keeps its items. */
@@ -88,6 +85,16 @@ export async function restDelete(ctx: Ctx, kind: ViewKind, id: string): Promise<
   const param = OPERATIONS[kind].restV1[2];
   const answer = surface === 'restV1' ? await ctx.rest(del[0]!, { path: { [param]: id } }) : await ctx.v2(del[1]!, { path: { id } });
   return answer.status;
+}
+
+/** Runs `refused` and fails when any object of the account appeared meanwhile, as REST lists them. */
+export async function restStoresNothing(ctx: Ctx, what: string, refused: () => Promise<void>): Promise<void> {
+  const kinds = Object.keys(OPERATIONS) as ViewKind[];
+  const snapshot = async () => new Set((await Promise.all(kinds.map(async (k) => (await restList(ctx, k)).map((o) => `${k}:${o.id}`)))).flat());
+  const before = await snapshot();
+  await refused();
+  const added = [...(await snapshot())].filter((id) => !before.has(id));
+  if (added.length > 0) throw new CheckFailure(`${what} stored something: ${added.join(', ')}`);
 }
 
 /** How many templates of the account carry `name` (a refused save stores none; names are unique). */

@@ -2,6 +2,7 @@
 // REST-ENDPOINT-*, REST-TEMPLATE-*, REST-VOLUME-*.
 import { defineCheck } from '../../src/conform/registry.js';
 import { expect, expectEqual, expectStatus, type Ctx } from '../../src/conform/context.js';
+import { restDelete, restRead } from './rest-view.js';
 
 const has = (list: unknown, id: string) => Array.isArray(list) && list.some((x: { id?: string }) => x.id === id);
 
@@ -238,21 +239,20 @@ defineCheck('REST-ENDPOINT-003', async (ctx) => {
 defineCheck('REST-ENDPOINT-004', (ctx) => updateRoundTrip(ctx, endpoints(ctx), 'workersMax', [2, 3]), { shares: [] });
 defineCheck('REST-ENDPOINT-005', (ctx) => updateRoundTrip(ctx, endpoints(ctx), 'idleTimeout', [9, 11]), { shares: [] });
 
+// The seed's endpoint deletion, judged through REST v1 when given, else REST v2 (DELETE /serverless/{id}).
 defineCheck('REST-ENDPOINT-006', async (ctx) => {
-  const created = await ctx.rest('createEndpoint', { body: { name: ctx.name('ep'), templateId: await ctx.sharedTemplate(), workersMax: 0 } });
-  expectStatus(created, 200, 'createEndpoint');
-  const id = created.body.id as string;
+  const id = await ctx.endpoint({ workersMax: 0 });
   const jobId = await ctx.run(id, { durationMs: 0 });
-  expectStatus(await ctx.rest('deleteEndpoint', { path: { endpointId: id } }), 204, 'deleteEndpoint');
-  expectStatus(await ctx.rest('getEndpoint', { path: { endpointId: id } }), 404, 'getEndpoint after delete');
+  expectEqual(await restDelete(ctx, 'endpoint', id), 204, `${ctx.restSurface()} deleteEndpoint status`);
+  expectEqual((await restRead(ctx, 'endpoint', id)).status, 404, 'getEndpoint status after delete');
   expectStatus(await ctx.queue(id, 'getJobStatus', { path: { jobId } }), 404, 'getJobStatus on the deleted endpoint');
   expectStatus(await ctx.queue(id, 'getHealth'), 404, 'getHealth on the deleted endpoint');
-}, { shares: [], needs: ['restV1', 'queueV2'] });
+}, { shares: [], needs: ['rest', 'queueV2'] });
 
 defineCheck('REST-ENDPOINT-007', async (ctx) => {
   const id = await ctx.endpoint();
   expectStatus(await ctx.queue(id, 'getHealth'), 200, 'getHealth of a new endpoint');
-}, { shares: [], needs: ['restV1', 'queueV2'] });
+}, { shares: [], needs: ['rest', 'queueV2'] });
 
 // ---- templates ---------------------------------------------------------------------------------
 
