@@ -41,7 +41,9 @@ defineCheck('GQL-SDK-001', async (ctx) => {
   const volume = await ctx.volume();
   const me = data(await ctx.gql('query myself { myself { id pubKey networkVolumes { id name size dataCenterId } pods { id } endpoints { id } } }'), 'myself');
   expect(typeof me?.id === 'string', 'myself answered no id');
-  expect(me.networkVolumes.some((v: { id: string; dataCenterId: string }) => v.id === volume.id && v.dataCenterId === volume.dataCenterId), 'myself.networkVolumes lacks the volume the suite created');
+  // The volume as the surface that made it answers: REST v1 dataCenterId, REST v2 dataCenter.
+  const dataCenterId = volume.dataCenterId ?? volume.dataCenter;
+  expect(me.networkVolumes.some((v: { id: string; dataCenterId: string }) => v.id === volume.id && v.dataCenterId === dataCenterId), 'myself.networkVolumes lacks the volume the suite created');
   const ids = (list: { id?: string }[]) => list.map((x) => x.id).sort();
   const pods = await restList(ctx, 'pod');
   expectEqual(ids(me.pods), ids(pods), `myself.pods ids vs ${pods[0]?.surface ?? 'REST'} listPods`);
