@@ -3999,7 +3999,7 @@ export const rules = [
     "id": "RESTV2-POD-007",
     "title": "One state: a pod created through REST v1 is read through REST v2 with the same id and the migration map's renames (imageName → image, containerDiskInGb → disk, dockerStartCmd → args, gpuTypeIds/gpuCount → gpu, cloudType → cloud, volumeInGb/volumeMountPath → mounts.persistent), a pod created through REST v2 reads back through REST v1 the same way, and a pod terminated through REST v2 is 404 through REST v1.",
     "seed": "migration-guide › Path map; migration-guide › Create bodies; rest-v2 › Pod",
-    "surface": "rest-v1",
+    "surface": "rest-v2",
     "check": "black-box",
     "tier": "full",
     "source": "observed",

@@ -171,7 +171,7 @@ defineCheck('RESTV2-POD-007', async (ctx) => {
   await untilStatus(ctx, v2.id, ['RUNNING', 'EXITED', 'ERROR']);
   expectStatus(await ctx.v2('podAction', { path: { id: v2.id }, body: { action: 'terminate' } }), 204, 'podAction terminate');
   expectStatus(await ctx.rest('getPod', { path: { podId: v2.id } }), 404, 'getPod (REST v1) after a REST v2 terminate');
-}, { needs: ['restV1', 'restV2'] });
+}, { needs: ['restV1'] });
 
 defineCheck('RESTV2-POD-008', async (ctx) => {
   await createsNoPod(ctx, [

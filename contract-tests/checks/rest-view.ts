@@ -50,7 +50,8 @@ function viewOf(surface: RestSurface, answer: Answer): RestObject {
   const out: RestObject = { status: answer.status, surface, body: b };
   if (typeof b.id === 'string') out.id = b.id;
   if (typeof b.name === 'string') out.name = b.name;
-  const image = surface === 'restV1' ? b.imageName : b.image;
+  // REST v1 templates say imageName, REST v1 pods image; REST v2 says image throughout.
+  const image = surface === 'restV1' ? b.imageName ?? b.image : b.image;
   if (typeof image === 'string') out.image = image;
   const template = surface === 'restV1' ? b.templateId : b.template ?? b.templateId;
   if (template !== undefined) out.templateId = template;
