@@ -8,7 +8,8 @@ import {
 import { packageFile } from './package-files.js';
 
 let schema: GraphQLSchema | undefined;
-function sdl(): GraphQLSchema {
+/** The SDL of specs/graphql/schema.graphql (descriptions kept: `x-auth`, bounds), built once. */
+export function sdl(): GraphQLSchema {
   return (schema ??= buildSchema(readFileSync(packageFile('specs/graphql/schema.graphql'), 'utf8')));
 }
 

@@ -1,9 +1,11 @@
 // The per-exchange judgement: which operation it was, then documented status, body schema, required
-// headers, secrets the client sent appearing in the answer, and 401 for calls without credentials.
+// headers, secrets the client sent appearing in the answer, and 401 for calls without credentials
+// (GraphQL: unless every field asked is public, graphql-auth.ts).
 // Each finding names a rule of specs/rules.yaml (rule-ids.ts) and carries that rule's level.
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import { checkGraphqlAnswer } from '../contract/graphql-shape.js';
 import { graphqlLimitFindings } from './graphql-limits.js';
+import { judgeKeylessGraphql } from './graphql-auth.js';
 import { formatIssues, validateRequest, validateResponse } from '../validation/index.js';
 import { parseQuery, queryStylesOf } from '../contract/query-style.js';
 import { classify, type TrafficSurface } from './classify.js';
@@ -205,7 +207,11 @@ export function judgeExchange(exchange: Exchange, book: SecretBook, options: Jud
   if (cls.kind === 'unmatched' || cls.kind === 'options') return finish(out);
 
   const surface = out.surface!;
-  if (isUnauthenticated(exchange, url)) {
+  if (isUnauthenticated(exchange, url) && cls.kind === 'graphql' && exchange.method.toUpperCase() === 'POST') {
+    const keyless = judgeKeylessGraphql(out.operationId, graphqlQuery, exchange.status);
+    out.checked.push(keyless.ruleId);
+    if (keyless.problem) out.violations.push(violation(keyless.ruleId, surface, out.operationId, keyless.problem));
+  } else if (isUnauthenticated(exchange, url)) {
     const rule = RULE.unauthenticated(surface);
     out.checked.push(rule);
     if (exchange.status !== 401) out.violations.push(violation(rule, surface, out.operationId, `${out.operationId} answered ${exchange.status} to a request without credentials (expected 401)`));

@@ -74,6 +74,8 @@ export function judgedRuleIds(): string[] {
     ids.add(RULE.header('retry-after', 429, surface));
     ids.add(RULE.methodNotAllowed(surface));
   }
+  ids.add('GQL-PUBLIC-001'); // a keyless GraphQL request of public fields only, graphql-auth.ts
+  ids.add('GQL-PUBLIC-002'); // … of a public field among account fields, a mutation or introspection
   ids.add(RULE.answer(true));
   ids.add(RULE.answer(false));
   for (const [method, path] of [['GET', '/pods/{podId}'], ['GET', '/pods'], ['POST', '/pods/{podId}/stop']] as const) ids.add(RULE.crossAccount(method, path));

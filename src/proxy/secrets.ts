@@ -104,7 +104,9 @@ export class SecretBook {
   private learnBody(node: unknown, fields: ReadonlySet<string>, depth: number): void {
     if (!node || typeof node !== 'object' || depth > 32) return;
     for (const [key, value] of Object.entries(node)) {
-      if (typeof value === 'string' && fields.has(key)) this.add(value, KIND_OF_FIELD[key] ?? key);
+      // `value` is x-secret only as the top-level field of createSecret/updateSecret; nested, it is an env
+      // pair's {key, value} (GraphQL saveEndpoint's template env), not a secret. secretCreate: learnGraphql.
+      if (typeof value === 'string' && fields.has(key) && (key !== 'value' || depth === 0)) this.add(value, KIND_OF_FIELD[key] ?? key);
       else this.learnBody(value, fields, depth + 1);
     }
   }

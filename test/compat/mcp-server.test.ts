@@ -3,6 +3,7 @@
 // RUNPOD_PUBLIC_GRAPHQL_URL, RUNPOD_AUTHED_GRAPHQL_URL and RUNPOD_API_KEY pointing at it. Every tool it
 // lists is called in create → read → update → act → delete order and each answer judged against the mock's
 // state. A tool the plan does not cover (a later server version's new tool) fails the coverage test by name.
+// The whole conversation goes through the validating proxy: its verdict on every exchange is the last test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpWire } from './mcp/harness.js';
 import { SETUP_STEPS, type Ids } from './mcp/steps-setup.js';
@@ -31,4 +32,13 @@ describe('@runpod/mcp-server 4.0.0 over stdio against the mock', () => {
   for (const step of STEPS) {
     it(`${step.tool}: ${step.what}`, () => step.run(wire, ids), 60_000);
   }
+
+  it('the validating proxy judged every exchange: 0 violations; the keyless public queries are GQL-PUBLIC-001, not GQL-AUTH-002', () => {
+    const report = wire.proxy.report();
+    expect(report.violations.map((v) => `${v.ruleId} ${v.operationId}: ${v.message}`)).toEqual([]);
+    expect(report.totals.exchanges).toBeGreaterThan(70);
+    expect(report.totals.unmatched).toBe(0);
+    // get-capacity (gpuTypes), list-hub-repos and deploy-hub-repo (listings), list-public-endpoints (allAiApiPublicConfigs).
+    expect(report.rules.find((r) => r.ruleId === 'GQL-PUBLIC-001')?.checked).toBeGreaterThanOrEqual(4);
+  });
 });

@@ -76,6 +76,10 @@ describe('secret search', () => {
     book.learnRequest({}, new URLSearchParams(), { query: 'mutation M($i: SecretCreateInput!) { secretCreate(input: $i) { id } }', variables: { i: { name: 'b', value: 'variable-secret-1' } } });
     expect(book.find('bearer-key-1 query-key-1 s3-secret-value inline-secret-1 variable-secret-1').sort()).toEqual(['API key', 's3 accessSecret', 'secret value']);
     expect(book.valuesOf('secret value')).toEqual(['inline-secret-1', 'variable-secret-1']);
+    // An env pair's value (saveEndpoint's template env in GraphQL variables) is no secret; createSecret's top-level value is.
+    book.learnRequest({}, new URLSearchParams(), { query: 'mutation S($input: EndpointInput!) { saveEndpoint(input: $input) { id } }', variables: { input: { template: { env: [{ key: 'MODEL_NAME', value: 'Qwen/Qwen3-0.6B' }] } } } });
+    book.learnRequest({}, new URLSearchParams(), { name: 'HF_TOKEN', value: 'rest-v2-secret-1' });
+    expect(book.valuesOf('secret value')).toEqual(['inline-secret-1', 'variable-secret-1', 'rest-v2-secret-1']);
   });
 });
 
@@ -144,6 +148,37 @@ describe('judgement of one exchange', () => {
     const j = judge(exchange('GET', '/metrics', 200, { token: KEY }));
     expect(j.surface).toBeUndefined();
     expect(j.violations.map((v) => v.message)).toEqual(['secret leaked: GET /metrics answered 200 containing the API key at /token']);
+  });
+});
+
+describe('GraphQL without a key: judged by what it asks (SDL x-auth)', () => {
+  const keyless = (query: string, status: number, answer: unknown) =>
+    exchange('POST', '/graphql', status, answer, { requestHeaders: { 'content-type': 'application/json' }, requestBody: body({ query }) });
+  const unauthorized = { errors: [{ message: 'API key missing' }] };
+  const gpus = { data: { gpuTypes: [{ id: 'NVIDIA A40', displayName: 'A40' }] } };
+  it('GQL-PUBLIC-001: public fields only (gpuTypes, listings, allAiApiPublicConfigs) answered 200 is no violation; answered 401 is', () => {
+    const ok = judge(keyless('{ gpuTypes { id displayName } }', 200, gpus));
+    expect(ok.violations).toEqual([]);
+    expect(ok.checked).toContain('GQL-PUBLIC-001');
+    expect(ok.checked).not.toContain('GQL-AUTH-002');
+    expect(found(keyless('query { listings(input: {}) { id } allAiApiPublicConfigs { aiApiId } }', 401, unauthorized)))
+      .toEqual(['GQL-PUBLIC-001: listings+allAiApiPublicConfigs asks only public fields (SDL x-auth: none) and was answered 401 without credentials (expected 200 with data)']);
+  });
+  it('GQL-PUBLIC-002: a public field beside an account field, a mutation or introspection answered 200 is a violation; 401 is right', () => {
+    const mixed = '{ gpuTypes { id } myself { id } }';
+    expect(found(keyless(mixed, 200, { data: { gpuTypes: [], myself: { id: 'u1' } } })))
+      .toEqual(['GQL-PUBLIC-002: gpuTypes+myself answered 200 to a request without credentials selecting an account field, a mutation or introspection besides public fields (expected 401)']);
+    expect(found(keyless('{ gpuTypes { id } __schema { queryType { name } } }', 200, { data: { gpuTypes: [], __schema: { queryType: { name: 'Query' } } } })).map((f) => f.split(':')[0])).toEqual(['GQL-PUBLIC-002']);
+    const refused = judge(keyless(mixed, 401, unauthorized));
+    expect(refused.violations).toEqual([]);
+    expect(refused.checked).toContain('GQL-PUBLIC-002');
+  });
+  it('GQL-AUTH-002: account fields, mutations, introspection and text that does not validate still need a key', () => {
+    expect(found(keyless('{ myself { id } }', 200, { data: { myself: { id: 'u1' } } }))).toEqual(['GQL-AUTH-002: myself answered 200 to a request without credentials (expected 401)']);
+    expect(found(keyless('mutation { secretDelete(id: "s1") }', 200, { data: { secretDelete: null } })).map((f) => f.split(':')[0])).toEqual(['GQL-AUTH-002']);
+    expect(found(keyless('{ __schema { queryType { name } } }', 200, { data: { __schema: { queryType: { name: 'Query' } } } })).map((f) => f.split(':')[0])).toEqual(['GQL-AUTH-002']);
+    expect(found(keyless('{ gpuTypes { noSuchField } }', 200, { errors: [{ message: 'Cannot query field' }] })).map((f) => f.split(':')[0])).toEqual(['GQL-AUTH-002']);
+    expect(judge(keyless('{ myself { id } }', 401, unauthorized)).violations).toEqual([]);
   });
 });
 

@@ -1,5 +1,6 @@
 // The validating proxy between our clients and the reference mock (clean, and with faults), and
 // between a client and scripted upstreams that break single rules.
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGraphqlClient, createQueueClient, createRestClient, AuthenticationError, GraphQLResponseError } from '../../src/clients/index.js';
 import { createRestV2Client } from '../../src/clients/rest-v2/index.js';
@@ -149,6 +150,23 @@ describe('validating proxy', () => {
     const report = proxy.report();
     expect(named(report).sort()).toEqual(['AUTH-001 listPods', 'AUTH-004 getHealth', 'GQL-AUTH-002 podTemplate']);
     expect(report.violations.every((v) => v.level === 'must' && v.message.includes('without credentials (expected 401)'))).toBe(true);
+  });
+
+  it('keyless GraphQL: the MCP server\'s public queries → 0 violations; with fault graphql-public-leaks-account an account field beside them → GQL-PUBLIC-002', async () => {
+    const wire = JSON.parse(readFileSync(new URL('../compat/sdk-wire/mcp-server-4.0.0-graphql.json', import.meta.url), 'utf8')) as { documents: { tool: string; auth: string; query: string }[] };
+    const publicQueries = wire.documents.filter((d) => d.auth === 'none').map((d) => d.query);
+    expect(publicQueries.length).toBeGreaterThanOrEqual(4);
+    const mixed = '{ gpuTypes { id } myself { id } }';
+    const keyless = (proxy: RunningProxy, query: string) => fetch(`${proxy.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    for (const faults of [[], ['graphql-public-leaks-account']] as FaultName[][]) {
+      const { proxy } = await mockBehindProxy(faults);
+      for (const query of publicQueries) expect((await keyless(proxy, query)).status).toBe(200);
+      expect((await keyless(proxy, mixed)).status).toBe(faults.length ? 200 : 401);
+      expect((await keyless(proxy, 'mutation { secretDelete(id: "s1") }')).status).toBe(401);
+      const report = proxy.report();
+      expect(report.rules.find((r) => r.ruleId === 'GQL-PUBLIC-001')).toMatchObject({ checked: publicQueries.length, violations: 0 });
+      expect(named(report)).toEqual(faults.length ? ['GQL-PUBLIC-002 gpuTypes+myself'] : []);
+    }
   });
 
   it('streams pass through as they are produced; long bodies are scanned end to end but not schema-judged', async () => {

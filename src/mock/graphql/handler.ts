@@ -7,7 +7,7 @@ import type { MockCore } from '../core.js';
 import { parseJsonBodyInTurns, readBody, sendJson } from '../http.js';
 import { graphqlMessage } from '../faults.js';
 import { buildExecutableSchema } from './schema.js';
-import { publicDataAsked, publicQueryFields } from './public-access.js';
+import { publicDataAsked, publicQueryFields } from '../../contract/graphql-public.js';
 import { gateGraphqlOperation, sendAnswer, splitLongLists } from './limits.js';
 import { redactSecrets, secretStrings } from './secret-values.js';
 
@@ -35,7 +35,7 @@ function redact(core: MockCore, messages: readonly { message: string }[], secret
 export async function handleGraphql(core: MockCore, keys: KeyRing, req: IncomingMessage, res: ServerResponse, search: string): Promise<void> {
   const key = new URLSearchParams(search).get('api_key') ?? bearerKey(req);
   const auth = keys.check(key ?? undefined, 'graphql');
-  // Without any key the public catalogue may still answer (public-access.ts); a wrong key never.
+  // Without any key the public catalogue may still answer (contract/graphql-public.ts); a wrong key never.
   const publicOnly = !auth.ok;
   const unauthorized = () => errors(res, 401, [{ message: auth.ok ? '' : auth.message }]);
   if (!auth.ok && (key || req.method !== 'POST')) {
