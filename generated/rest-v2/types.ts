@@ -2496,6 +2496,21 @@ export interface components {
          * @enum {string}
          */
         LogSource: "container" | "system";
+        /** @description The `data:` of one log stream event (getPodLogs, getWorkerLogs, getEndpointBuildLogs, getSandboxLogs), as JSON; the event's `id:` is its `ts`. The stream's first block carries only `retry:` (the reconnection delay in ms) and no data. */
+        LogEvent: {
+            source: components["schemas"]["LogSource"];
+            /**
+             * @description One line of the log, without its line break.
+             * @example Container started
+             */
+            line: string;
+            /**
+             * Format: date-time
+             * @description When the line was written; unique and increasing within a stream, so it is the event id.
+             * @example 2026-06-01T12:00:05.000Z
+             */
+            ts: string;
+        };
         /**
          * @description Storage tier of a network volume (also listed per data center in the catalog).
          * @example STANDARD
@@ -4309,7 +4324,7 @@ export interface components {
              */
             updatedAt: string;
         };
-        /** @description Exactly one of templateId and imageName (both or neither → 400); every other field is optional and takes the account's default sandbox policy. An unknown field → 400. */
+        /** @description Exactly one of templateId and imageName (both or neither → 400; stated by `oneOf` below, so generators and validators read it); every other field is optional and takes the account's default sandbox policy. An unknown field → 400. */
         CreateSandboxRequest: {
             /**
              * @description Container image to run. Required unless templateId is given; not with templateId.
@@ -4368,7 +4383,15 @@ export interface components {
              */
             maxLifetimeSeconds?: number;
             labels?: components["schemas"]["SandboxLabels"];
-        };
+        } & ({
+            /** @example 30zmvf89kd */
+            templateId: string;
+            imageName?: never;
+        } | {
+            /** @example python:3.12-slim */
+            imageName: string;
+            templateId?: never;
+        });
         /** @description Answer of listSandboxes: every matching sandbox in one answer (no pages). The list is bounded by what an account keeps: at most 100 live sandboxes and the 500 most recently terminated. */
         ListSandboxesResponse: {
             /**
@@ -5847,7 +5870,27 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
-            422: components["responses"]["UnprocessableEntity"];
+            /** @description The body names what the catalogue does not list: a GPU pool or type, a CPU flavour (or a vCPU count outside its range) or a data center (`dataCenterIds/N`: not in listDataCenters), or it fails the schema. `errors` names the path (`/body/dataCenterIds/0: unknown data center (see listDataCenters)`); nothing is created. */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "data center 'XX-NOWHERE-1' is not in the catalog",
+                     *       "errors": [
+                     *         "/body/dataCenterIds/0: unknown data center (see listDataCenters)"
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -5944,7 +5987,27 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
-            422: components["responses"]["UnprocessableEntity"];
+            /** @description The body names what the catalogue does not list: a GPU pool or type, a CPU flavour (or a vCPU count outside its range) or a data center (`dataCenterIds/N`: not in listDataCenters), or it fails the schema. `errors` names the path (`/body/dataCenterIds/0: unknown data center (see listDataCenters)`); nothing changes. */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "data center 'XX-NOWHERE-1' is not in the catalog",
+                     *       "errors": [
+                     *         "/body/dataCenterIds/0: unknown data center (see listDataCenters)"
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -6223,7 +6286,27 @@ export interface operations {
                     "application/json": components["schemas"]["Template"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The name is taken: another template of the account already has it (names are unique per account), on create; or the body is not JSON. `errors` names `/body/name`; nothing is created. */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "a template named 'my-template' already exists",
+                     *       "errors": [
+                     *         "/body/name: a template named 'my-template' already exists"
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             405: components["responses"]["MethodNotAllowed"];
@@ -6320,7 +6403,27 @@ export interface operations {
                     "application/json": components["schemas"]["Template"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The name is taken: another template of the account already has it (names are unique per account), on a rename; or the body is not JSON. `errors` names `/body/name`; nothing changes. */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "a template named 'my-template' already exists",
+                     *       "errors": [
+                     *         "/body/name: a template named 'my-template' already exists"
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -7267,12 +7370,53 @@ export interface operations {
                     "application/json": components["schemas"]["Sandbox"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The body breaks CreateSandboxRequest: both or neither of `templateId` and `imageName` (its `oneOf`), an unknown field, a value out of bounds, or not JSON. This operation answers 400 for a malformed body (x-invalid-body-status), not REST v2's usual 422. `errors` names each failing path. */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "request validation failed",
+                     *       "errors": [
+                     *         "/body/templateId: is not allowed here: give exactly one of the alternatives",
+                     *         "/body/imageName: is not allowed here: give exactly one of the alternatives"
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
             405: components["responses"]["MethodNotAllowed"];
-            422: components["responses"]["UnprocessableEntity"];
+            /** @description A reference the body names is unknown: `templateId` names none of the caller's templates (another account's template is unknown too), `cpuFlavorId` is not a CPU type of the catalogue (listCpuTypes), `dataCenterId` is not a data center of the catalogue (listDataCenters), or `vcpuCount` / `memoryInGb` is more than the flavor offers. `errors` names the field (`/body/templateId: unknown template '…'`); nothing is created. The schema cannot state these: they depend on the account and the catalogue. */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "cpuFlavorId: unknown CPU flavor 'cpu9x'",
+                     *       "errors": [
+                     *         "/body/cpuFlavorId: unknown CPU flavor 'cpu9x'"
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -66,6 +66,7 @@ export declare const schema__RequestArgs: ValidateFunction;
 export declare const schema__ContainerConfig: ValidateFunction;
 export declare const schema__PersistentMount: ValidateFunction;
 export declare const schema__LogSource: ValidateFunction;
+export declare const schema__LogEvent: ValidateFunction;
 export declare const schema__VolumeType: ValidateFunction;
 export declare const schema__NetworkVolume: ValidateFunction;
 export declare const schema__CreateNetworkVolumeRequest: ValidateFunction;

@@ -360,6 +360,7 @@ export const schemas = {
   ContainerConfig: V.schema__ContainerConfig as Validator<Components['schemas']['ContainerConfig']>,
   PersistentMount: V.schema__PersistentMount as Validator<Components['schemas']['PersistentMount']>,
   LogSource: V.schema__LogSource as Validator<Components['schemas']['LogSource']>,
+  LogEvent: V.schema__LogEvent as Validator<Components['schemas']['LogEvent']>,
   VolumeType: V.schema__VolumeType as Validator<Components['schemas']['VolumeType']>,
   NetworkVolume: V.schema__NetworkVolume as Validator<Components['schemas']['NetworkVolume']>,
   CreateNetworkVolumeRequest: V.schema__CreateNetworkVolumeRequest as Validator<Components['schemas']['CreateNetworkVolumeRequest']>,

@@ -83,6 +83,8 @@ function propertiesWithoutExamples(surface: SpecName, doc: OpenApiDocument, fixt
 
 function walkProperties(schema: Json, prefix: string, visit: (path: string, prop: Json) => boolean): void {
   for (const [key, prop] of Object.entries((schema.properties ?? {}) as Record<string, Json>)) {
+    // A `false` property is one an alternative excludes (oneOf templateId | imageName): nothing to exemplify.
+    if (prop === null || typeof prop !== 'object') continue;
     const path = `${prefix}/${key}`;
     // A property with its own example covers everything beneath it.
     if (visit(path, prop) && ('example' in prop || 'examples' in prop)) continue;

@@ -4,13 +4,16 @@
 // the rule does not list, is an error.
 import type { CatalogueRule } from '../contract/catalogue.js';
 import { REST_V2_ALLOWED_REFUSALS, type RestV2Condition } from './allow-list-rest-v2.js';
-import { REQUEST_CONDITIONS, type CommonCondition, type RefusalEntry } from './refusal-entry.js';
+import { PROSE_ONLY_CONDITIONS, REQUEST_CONDITIONS, type CommonCondition, type RefusalEntry } from './refusal-entry.js';
 
 /** When an entry applies: a condition both lists share (refusal-entry.ts) or a REST v2 one. */
 export type RefusalCondition = CommonCondition | RestV2Condition;
 export { REQUEST_CONDITIONS };
 
 export type AllowedRefusal = RefusalEntry<RefusalCondition>;
+
+/** The SDL declares these inputs nullable (the seed's mutations); the resolver needs them for some inputs. */
+const GRAPHQL_NULLABLE = 'an SDL input the seed declares nullable that the resolver needs in some cases (GraphQL has no conditional non-null)';
 
 export const ALLOWED_REFUSALS: readonly AllowedRefusal[] = [
   // Unknown ids in the path.
@@ -36,10 +39,11 @@ export const ALLOWED_REFUSALS: readonly AllowedRefusal[] = [
   { rule: 'GQL-TEMPLATE-012', surface: 'graphql', status: 200, when: 'unknown-reference', operations: ['deleteTemplate'] },
   { rule: 'GQL-SECRET-003', surface: 'graphql', status: 200, when: 'unknown-reference', operations: ['secretDelete'] },
   // Nullable GraphQL variables left null.
-  { rule: 'GQL-TEMPLATE-002', surface: 'graphql', status: 200, when: 'null-variable', operations: ['saveTemplate'] },
-  { rule: 'GQL-TEMPLATE-012', surface: 'graphql', status: 200, when: 'null-variable', operations: ['deleteTemplate'] },
+  { rule: 'GQL-TEMPLATE-002', surface: 'graphql', status: 200, when: 'null-variable', operations: ['saveTemplate'], notInSchema: GRAPHQL_NULLABLE },
+  { rule: 'GQL-TEMPLATE-012', surface: 'graphql', status: 200, when: 'null-variable', operations: ['deleteTemplate'], notInSchema: GRAPHQL_NULLABLE },
   // Rules that combine the request with stored state.
-  { rule: 'REST-POD-010', surface: 'restV1', status: 400, when: 'no-image-or-template', operations: ['createPod'], errorPath: '/body/imageName' },
+  { rule: 'REST-POD-010', surface: 'restV1', status: 400, when: 'no-image-or-template', operations: ['createPod'], errorPath: '/body/imageName',
+    notInSchema: 'REST v1 follows the seed\'s public v1 file, which states no anyOf; not moved into the schema yet' },
   { rule: 'REST-ENDPOINT-009', surface: 'restV1', status: 400, when: 'workers-bound-given', operations: ['createEndpoint', 'updateEndpoint', 'updateEndpointViaPost'], errorPath: '/body/workers' },
   { rule: 'REST-VOLUME-007', surface: 'restV1', status: 400, when: 'size-given', operations: ['updateNetworkVolume', 'updateNetworkVolumeViaPost'], errorPath: '/body/size' },
   { rule: 'QUEUE-RETRY-003', surface: 'queueV2', status: 400, when: 'job-state', operations: ['retryJob'] },
@@ -66,6 +70,9 @@ export function checkAllowList(catalogue: readonly CatalogueRule[], entries: rea
     const missing = entry.operations.filter((op) => !(rule.operations ?? []).includes(op));
     if (missing.length) problems.push(`allow-list: rule ${entry.rule} does not list operation(s) ${missing.join(', ')} in specs/rules.yaml`);
     if (entry.status < 400 && !(entry.status === 200 && entry.surface === 'graphql')) problems.push(`allow-list: ${entry.rule} status ${entry.status} is not a refusal`);
+    if (PROSE_ONLY_CONDITIONS.has(entry.when) && !entry.notInSchema?.trim()) {
+      problems.push(`allow-list: ${entry.rule} on ${entry.operations.join(', ')} excuses a refusal read from the request alone (${entry.when}): a rule stated in prose only — state it in the schema (oneOf, not, dependentRequired) or give notInSchema`);
+    }
   }
   return problems;
 }

@@ -4,6 +4,7 @@
 import { checkGraphqlAnswer } from '../contract/graphql-shape.js';
 import { validateResponse } from '../validation/index.js';
 import { allowedBy, type AllowedRefusal, type RefusalCondition } from './allow-list.js';
+import { eventStreamProblems } from './event-stream.js';
 import type { InvalidCase, RequestCase } from './requests.js';
 import type { Schema } from './schema.js';
 import type { Answer, Outcome } from './transport.js';
@@ -33,7 +34,11 @@ export function judgeValid(c: RequestCase, outcome: Outcome, conditions: Readonl
   if (status === 429) return { ok: true, allowedBy: 'RATE-429-001' };
   const entry = allowedBy(c.op.surface, c.op.operationId, status, conditions, errorPathsOf(answer), allow);
   if (entry) return { ok: true, allowedBy: entry.rule };
-  return { ok: false, problem: `spec-valid request refused with ${status} and no allow-listed rule covers it: ${clip(messageOf(answer))}` };
+  // Refused for no unknown id and no rule of stored state: the schema accepts a body the target refuses,
+  // i.e. a rule stated in prose only (or none at all) — the finding schema-driven judges report.
+  const proseOnly = (status === 400 || status === 422) && !conditions.has('unknown-reference');
+  const what = proseOnly ? ' (a rule stated in prose only? the schema accepts this request and no unknown reference explains the refusal)' : '';
+  return { ok: false, problem: `spec-valid request refused with ${status} and no allow-listed rule covers it${what}: ${clip(messageOf(answer))}` };
 }
 
 export function judgeInvalid(c: InvalidCase, outcome: Outcome, secrets: readonly string[], options: JudgeOptions = {}): Verdict {
@@ -95,7 +100,11 @@ function judgeCommon(c: RequestCase, outcome: Outcome, secrets: readonly string[
   if (c.op.surface === 'restV2') {
     const problem = restV2Envelope(answer, options.rateLimitHeaders !== false);
     if (problem) return { ok: false, problem };
-    if (answer.stream) return undefined;
+    if (answer.stream) {
+      // The events already written (transport.ts reads the backlog for a moment) against the declared event schema.
+      const events = c.op.eventData && answer.status === 200 ? eventStreamProblems(answer.text, c.op.eventData) : [];
+      return events.length ? { ok: false, problem: `event stream not matching its event schema (x-sse-data ${c.op.eventData}): ${clip(events.join('; '))}` } : undefined;
+    }
   }
   if (c.op.surface === 'graphql') {
     const issues = checkGraphqlAnswer(c.op.graphql!.document, answer.body);
@@ -156,7 +165,7 @@ function anyOfAlternatives(c: InvalidCase): string[] {
     schema = next ? c.op.resolve(next) : undefined;
   }
   const parent = pointer.slice(0, pointer.lastIndexOf('/'));
-  return (schema?.anyOf ?? []).flatMap((alt) => (c.op.resolve(alt).required ?? []).map((name) => `${parent}/${name}`));
+  return (schema?.anyOf ?? schema?.oneOf ?? []).flatMap((alt) => (c.op.resolve(alt).required ?? []).map((name) => `${parent}/${name}`));
 }
 
 /** Pointers on one line of descent name the same violation (a parent object, or a child of it). */

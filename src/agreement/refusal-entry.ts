@@ -41,4 +41,19 @@ export interface RefusalEntry<Condition extends string> {
   errorPath?: string | readonly string[];
   /** errorPath names whole paths, not prefixes (a query rule names `/query/product`, never `/query/product/0`). */
   exact?: boolean;
+  /**
+   * Required when `when` is read from the request alone (PROSE_ONLY_CONDITIONS): such a refusal is a rule the
+   * schema could state but does not (a request the schema accepts, refused for no reference and no stored
+   * state), which every schema-driven client and generator gets wrong. Say why it is not in the schema; an
+   * entry without the reason is refused by checkAllowList (issue 38: createSandbox's templateId | imageName).
+   */
+  notInSchema?: string;
 }
+
+/**
+ * Conditions computed from the request alone: no unknown id, no stored state, no catalogue decides them.
+ * A refusal under one of them is a rule stated in prose only unless its entry says why (notInSchema).
+ */
+export const PROSE_ONLY_CONDITIONS: ReadonlySet<string> = new Set([
+  'no-image-or-template', 'null-variable', 'v2-compute-choice', 'v2-mounts-given', 'v2-no-image', 'v2-catalog-filters', 'v2-billing-window',
+]);

@@ -50,9 +50,13 @@ function arb(raw: Schema, o: ArbitraryOptions, depth: number, at: string): fc.Ar
     return fc.oneof(...alternatives.map((alt) => {
       const a = o.resolve(alt);
       const required = [...new Set([...(rest.required ?? []), ...(a.required ?? [])])];
-      // An alternative's properties narrow the schema's own (templateId given means a string, not null).
-      const own = Object.entries(a.properties ?? {}).map(([k, p]) => [k, rest.properties?.[k] ? { ...o.resolve(rest.properties[k]!), ...o.resolve(p) } : p] as const);
-      const properties = rest.properties || own.length ? { ...rest.properties, ...Object.fromEntries(own) } : undefined;
+      // An alternative's properties narrow the schema's own (templateId given means a string, not null);
+      // a `false` one is excluded by that alternative (oneOf templateId | imageName: never both).
+      const excluded = new Set(Object.entries(a.properties ?? {}).filter(([, p]) => (p as unknown) === false).map(([k]) => k));
+      const own = Object.entries(a.properties ?? {}).filter(([k]) => !excluded.has(k))
+        .map(([k, p]) => [k, rest.properties?.[k] ? { ...o.resolve(rest.properties[k]!), ...o.resolve(p) } : p] as const);
+      const kept = Object.entries(rest.properties ?? {}).filter(([k]) => !excluded.has(k));
+      const properties = kept.length || own.length ? { ...Object.fromEntries(kept), ...Object.fromEntries(own) } : undefined;
       return arb({ ...rest, ...a, ...(required.length ? { required } : {}), ...(properties ? { properties } : {}) }, o, depth + 1, at);
     }));
   }

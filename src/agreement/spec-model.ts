@@ -37,6 +37,8 @@ export interface OperationModel {
   statuses: number[];
   /** REST v2: status of a body breaking its schema where the operation states one (x-invalid-body-status; else 422). */
   invalidBodyStatus?: number;
+  /** REST v2 event streams: the component schema each event's `data:` matches (x-sse-data of the 200 text/event-stream). */
+  eventData?: string;
   resolve: Resolver;
   /** GraphQL operations only: the document to send and its operation name. */
   graphql?: { document: string; operationName: string; rootField: string; nullableVariables: string[] };
@@ -81,6 +83,8 @@ export function loadOpenApiOperations(surface: OpenApiSurface): OperationModel[]
         const media = (rb['content'] as Record<string, Json> | undefined)?.['application/json'];
         if (media) body = { schema: (media['schema'] as Schema | undefined) ?? {}, required: rb['required'] === true };
       }
+      const ok = deref<Json | undefined>((op['responses'] as Json | undefined)?.['200'] ?? {});
+      const eventData = ((ok?.['content'] as Record<string, Json> | undefined)?.['text/event-stream'])?.['x-sse-data'];
       out.push({
         surface,
         operationId: String(op['operationId']),
@@ -91,6 +95,7 @@ export function loadOpenApiOperations(surface: OpenApiSurface): OperationModel[]
         ...(body ? { body } : {}),
         statuses: Object.keys((op['responses'] as Json | undefined) ?? {}).map(Number).filter(Number.isInteger),
         ...(typeof op['x-invalid-body-status'] === 'number' ? { invalidBodyStatus: op['x-invalid-body-status'] } : {}),
+        ...(typeof eventData === 'string' ? { eventData } : {}),
         resolve,
       });
     }

@@ -157,10 +157,10 @@ export class Transport {
     let settled = false;
     try {
       const pending = fetch(url, { ...init, signal: controller.signal }).then(async (response) => {
-        // An event stream follows new lines for a while: its status and headers are the answer.
+        // An event stream follows new lines for a while: its status, headers and the events already
+        // written (the backlog, read for a moment) are the answer.
         if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
-          await response.body?.cancel().catch(() => undefined);
-          return { response, text: '', stream: true };
+          return { response, text: await streamPrefix(response), stream: true };
         }
         const text = await response.text();
         return { response, text, stream: false };
@@ -195,3 +195,33 @@ export class Transport {
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** How much of an event stream is read for judging: the first bytes, for a moment (then it is cancelled). */
+export const STREAM_PREFIX_BYTES = 64 * 1024;
+export const STREAM_PREFIX_MS = 300;
+
+/** The complete SSE blocks that arrive within STREAM_PREFIX_MS, up to STREAM_PREFIX_BYTES; the stream is then cancelled. */
+async function streamPrefix(response: Response): Promise<string> {
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const decoder = new TextDecoder();
+  let text = '';
+  const stop = setTimeout(() => void reader.cancel().catch(() => undefined), STREAM_PREFIX_MS);
+  try {
+    while (text.length < STREAM_PREFIX_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+      // The backlog comes in one write: once a whole block with data is here, that is enough to judge.
+      if (/(^|\n)data:[^\n]*\n\n/.test(text)) break;
+    }
+  } catch {
+    /* cancelled at the deadline, or the stream broke off: judge what came */
+  } finally {
+    clearTimeout(stop);
+    await reader.cancel().catch(() => undefined);
+  }
+  // Only whole blocks (ending in a blank line) are judged; a block cut by the deadline is not.
+  const end = text.lastIndexOf('\n\n');
+  return end < 0 ? '' : text.slice(0, end + 2);
+}

@@ -39,9 +39,11 @@ function walk(node: unknown, raw: Schema, path: Path, root: unknown, o: Violatio
   const pointer = path.map(pointerSegment).map((p) => `/${p}`).join('');
   const add = (kind: ViolationKind, detail: string, replacement: unknown) => out.push({ kind, pointer, detail, value: setAt(root, path, replacement) });
   const types = typesOf(s);
-  // A single-point violation of a union is not well defined, except for anyOf over `required` lists
-  // (imageName or templateId): the object's own properties are broken as usual, none of those removed.
-  if (s.oneOf || (s.anyOf && !requiredAlternativesOnly(s.anyOf.map(o.resolve), s))) return;
+  // A single-point violation of a union is not well defined, except for anyOf/oneOf over `required` lists
+  // (image or templateId; exactly one of templateId and imageName): the object's own properties are
+  // broken as usual, none of those removed.
+  const union = s.oneOf ?? s.anyOf;
+  if (union && !requiredAlternativesOnly(union.map(o.resolve), s)) return;
   const wrong = wrongTypeValue(types, o.asString === true);
   if (wrong !== undefined) add('wrong-type', `${describeType(types)} replaced by ${jsonTypeOf(wrong.value)}`, wrong.value);
   if (s.const !== undefined) return;

@@ -39,6 +39,9 @@ function describe(error: ErrorObject): string {
     case 'additionalProperties':
     case 'unevaluatedProperties':
       return 'is not a known property';
+    // A property an alternative of a oneOf excludes (createSandbox: templateId | imageName, never both).
+    case 'false schema':
+      return 'is not allowed here: give exactly one of the alternatives';
     case 'enum':
       return `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
     default:

@@ -92,6 +92,8 @@ async function dispatch(core: MockCore, res: ServerResponse, operationId: string
     issues = issues.filter((i) => !i.path.startsWith('/body/action'));
   }
   issues = secretIssuesIgnored(core, operationId, issues);
+  // Fault sandbox-both-sources-accepted: let templateId beside imageName past the schema's oneOf (the handler takes the image).
+  if (operationId === 'createSandbox' && core.options.faults.has('sandbox-both-sources-accepted')) issues = issues.filter((i) => !/oneOf|give exactly one/.test(i.message));
   // Fault rest-v2-undocumented-refusal: templates refuse env keys that are not UPPER_SNAKE_CASE, a rule no spec states.
   if ((operationId === 'createTemplate' || operationId === 'updateTemplate') && core.options.faults.has('rest-v2-undocumented-refusal') && issues.length === 0) {
     const env = (body as { env?: Record<string, unknown> } | undefined)?.env;
