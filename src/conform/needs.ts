@@ -83,7 +83,9 @@ export function unconfiguredNeed(needs: ReadonlySet<Need>, target: TargetConfig)
   const absent = [...needs].filter((n): n is SurfaceName => n !== 'jobs' && n !== 'endpoint' && n !== 'accounts' && n !== 'manage' && n !== 'rest' && urlOf(target, n) === undefined);
   if (absent.length > 0) {
     const labels = absent.map((s) => SURFACE_INFO[s].label);
-    return `needs ${absent.map((s) => SURFACE_INFO[s].flag).join(' and ')} (${labels.join(', ')} ${labels.length === 1 ? 'is' : 'are'} not configured)`;
+    const surfaces = `needs ${absent.map((s) => SURFACE_INFO[s].flag).join(' and ')} (${labels.join(', ')} ${labels.length === 1 ? 'is' : 'are'} not configured)`;
+    // Name every way the target falls short, not only the first: a REST surface is missing too.
+    return needs.has('rest') && !hasRest(target) ? `${surfaces} and a REST management surface (--rest-v2-url or --rest-url)` : surfaces;
   }
   if (needs.has('endpoint') && !target.endpointId && !hasManagement(target)) return `needs a queue endpoint to submit to: give --endpoint-id, or a management surface to create one (${MANAGEMENT_FLAGS})`;
   if (needs.has('manage') && !hasManagement(target)) return `needs a management surface to set up what it checks (${MANAGEMENT_FLAGS})`;

@@ -87,7 +87,8 @@ describe('partial targets', () => {
     // The two-account world of ISOLATION-* names its own needs (docs/accounts.md).
     const queueSkips = summary.results.filter((r) => r.surface === 'queue-v2' && r.outcome === 'skip' && !r.id.startsWith('ISOLATION-'));
     expect(queueSkips.length).toBeGreaterThan(0);
-    for (const r of queueSkips) expect(r.reason, r.id).toBe('needs a management surface to set up what it checks (--rest-v2-url, --rest-url or --graphql-url)');
+    // QUEUE-LB-* create their load-balancing endpoint through REST v2 (its `type`), so they name that surface.
+    for (const r of queueSkips) expect(r.reason, r.id).toBe(r.id.startsWith('QUEUE-LB-') ? 'needs --rest-v2-url (REST v2 is not configured)' : 'needs a management surface to set up what it checks (--rest-v2-url, --rest-url or --graphql-url)');
     expect(summary.preflight.find((p) => p.probe === 'jobs')?.ok).toBe(true);
   }, 120_000);
 
@@ -96,7 +97,7 @@ describe('partial targets', () => {
     expectPartial(summary, ['queue-v2']);
     const queueRules = summary.results.filter((r) => r.surface === 'queue-v2');
     expect(queueRules.filter((r) => r.reason === 'needs a queue endpoint to submit to: give --endpoint-id, or a management surface to create one (--rest-v2-url, --rest-url or --graphql-url)').map((r) => r.id)).toEqual(expect.arrayContaining(['AUTH-004', 'QUEUE-SYNC-001']));
-    for (const r of queueRules.filter((q) => !q.id.startsWith('ISOLATION-'))) expect([r.outcome, r.reason], r.id).toEqual(['skip', expect.stringMatching(/--rest-v2-url, --rest-url or --graphql-url/)]);
+    for (const r of queueRules.filter((q) => !q.id.startsWith('ISOLATION-'))) expect([r.outcome, r.reason], r.id).toEqual(['skip', expect.stringMatching(r.id.startsWith('QUEUE-LB-') ? /^needs --rest-v2-url/ : /--rest-v2-url, --rest-url or --graphql-url/)]);
     expect(summary.preflight.filter((p) => !p.ok)).toEqual([]);
   }, 120_000);
 
@@ -119,6 +120,6 @@ describe('partial targets', () => {
     expect(everySurface.some((r) => r.outcome === 'pass')).toBe(true);
     for (const r of everySurface.filter((a) => a.outcome === 'skip')) expect(r.reason, r.id).toMatch(/^needs --(rest-url|queue-url|rest-v2-url)/);
     // The agreement phase covers all four surfaces (issue 21).
-    expect(summary.results.find((r) => r.id === 'AGREE-VALID-001')?.reason).toBe('needs --rest-url and --queue-url and --rest-v2-url (REST v1, queue v2, REST v2 are not configured)');
+    expect(summary.results.find((r) => r.id === 'AGREE-VALID-001')?.reason).toBe('needs --queue-url (queue v2 is not configured) and a REST management surface (--rest-v2-url or --rest-url)');
   }, 120_000);
 });
