@@ -164,7 +164,7 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
   for (const key of options.apiKeys) accounts.store(key.account ?? DEFAULT_ACCOUNT);
 
   if (opened) {
-    const persisted = { clock, accounts, engine, webhooks, builds };
+    const persisted = { clock, accounts, engine, webhooks, builds, workerHub };
     restoreState(opened.image, persisted);
     attachJournal(opened.journal, opened.image, persisted);
   }

@@ -2,7 +2,8 @@
 // wiring every change and every answer to the journal (src/mock/state-journal, docs/state.md).
 // Kinds: each store collection by its name, `account` (sshKeys), `jobs`, `billedMs` (per endpoint),
 // `webhookLog` (by sequence number), `webhookPending` (due attempts) and `builds` (REST v2 endpoint builds,
-// each carrying its account; the releases they make live on the endpoint records). The default account's
+// each carrying its account; the releases they make live on the endpoint records) and `workerKeys` (each
+// endpoint's worker key, so a worker given RUNPOD_AI_API_KEY before a restart still takes jobs after it). The default account's
 // collections keep those names (a file written before accounts restores into it); another account's
 // are `<kind>@<account>` (`pods@acme`) and its SSH keys `account`/`sshKeys@<account>`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -18,6 +19,7 @@ import { lockStateFile } from './state-journal/lock.js';
 import { Journal, type JournalOptions, type JournalSources } from './state-journal/journal.js';
 import type { StoreSnapshot } from './state/store.js';
 import type { Job } from './types.js';
+import { WORKER_KEYS_KIND, type WorkerHub } from './worker-protocol/hub.js';
 
 export { StateFileError };
 
@@ -27,6 +29,7 @@ export interface PersistedParts {
   engine: JobEngine;
   webhooks: WebhookDispatcher;
   builds: BuildBook;
+  workerHub: WorkerHub;
 }
 
 export interface OpenedState {
@@ -58,7 +61,7 @@ export function openState(file: string, options: JournalOptions = {}): OpenedSta
 }
 
 /** Puts the stored state back into the mock's parts (running jobs go back to the queue). */
-export function restoreState(image: Image, { accounts, engine, webhooks, builds }: PersistedParts): void {
+export function restoreState(image: Image, { accounts, engine, webhooks, builds, workerHub }: PersistedParts): void {
   const values = (kind: string): unknown[] => [...(image.kinds.get(kind)?.values() ?? [])];
   const kinds = new Set(accounts.default.collections.keys());
   const snapshots = new Map<string, Record<string, unknown>>([[DEFAULT_ACCOUNT, {}]]);
@@ -76,6 +79,8 @@ export function restoreState(image: Image, { accounts, engine, webhooks, builds 
     if (kind === 'sshKeys') snapshotOf(account)['sshKeys'] = keys;
   }
   for (const [account, snapshot] of snapshots) accounts.store(account).restore(snapshot as Partial<StoreSnapshot>);
+  // Keys first: a restored job's dispatch may start a worker process, which is given its endpoint's key.
+  for (const [id, key] of image.kinds.get(WORKER_KEYS_KIND) ?? []) if (typeof key === 'string') workerHub.setKey(id, key);
   engine.restore(values('jobs') as Job[]);
   builds.restore(values(BUILDS_KIND) as StoredBuild[]);
   for (const [id, ms] of image.kinds.get('billedMs') ?? []) engine.restoreBilledMs(id, ms as number);
@@ -88,7 +93,7 @@ export function restoreState(image: Image, { accounts, engine, webhooks, builds 
 }
 
 /** From now on every change of the parts is journaled. */
-export function attachJournal(journal: Journal, image: Image, { clock, accounts, engine, webhooks, builds }: PersistedParts): void {
+export function attachJournal(journal: Journal, image: Image, { clock, accounts, engine, webhooks, builds, workerHub }: PersistedParts): void {
   const sources: JournalSources = {
     clockIsState: clock.mode === 'virtual',
     clockNow: () => clock.now(),
@@ -112,6 +117,8 @@ export function attachJournal(journal: Journal, image: Image, { clock, accounts,
           return webhooks.peek(kind, id);
         case BUILDS_KIND:
           return builds.peek(id);
+        case WORKER_KEYS_KIND:
+          return workerHub.peekKey(id);
         default:
           return undefined;
       }
@@ -130,6 +137,7 @@ export function attachJournal(journal: Journal, image: Image, { clock, accounts,
       }
       yield* webhooks.entries();
       yield* builds.entries();
+      yield* workerHub.keyEntries();
     },
   };
   // A change whose record cannot be written is undone here (state-journal/unkept.ts); webhook deliveries
@@ -155,6 +163,9 @@ export function attachJournal(journal: Journal, image: Image, { clock, accounts,
         accounts.store(keys.account).sshKeys = [...((kept as string[] | undefined) ?? [])];
         return true;
       }
+      case WORKER_KEYS_KIND:
+        workerHub.setKey(id, kept as string | undefined);
+        return true;
       default:
         return false;
     }
@@ -163,6 +174,7 @@ export function attachJournal(journal: Journal, image: Image, { clock, accounts,
   engine.journalTo(journal);
   webhooks.sink = journal;
   builds.sink = journal;
+  workerHub.sink = journal;
   journal.attach(sources, image.clock, [...image.kinds.values()].some((entities) => entities.size > 0));
 }
 

@@ -39,7 +39,7 @@ export interface EngineDeps {
   /** --state: a large output's JSON text is kept with it for the journal (json-text-cache.ts). */
   keepJsonTexts?: boolean;
   /** Worker processes speaking the worker protocol (`--worker NAME=exec:…`): worker-protocol/hub.ts. */
-  external?: ExternalWorkerPort & { lifecycleOf(endpointId: string): WorkerLifecycle };
+  external?: ExternalWorkerPort & { lifecycleOf(endpointId: string): WorkerLifecycle; forgetKey(endpointId: string): void };
 }
 
 export interface Submission {
@@ -257,6 +257,7 @@ export class JobEngine {
 
   /** Deletes an endpoint's jobs, workers and timers (endpoint deleted). */
   removeEndpoint(endpointId: string): void {
+    this.deps.external?.forgetKey(endpointId);
     const ep = this.endpoints.get(endpointId);
     if (!ep) return;
     for (const job of [...ep.jobs.values()]) this.delete(ep, job);

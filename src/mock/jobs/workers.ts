@@ -103,6 +103,8 @@ export class WorkerPool {
 
   /** Adds a worker that joined on its own (attach mode); it counts like a spawned one. */
   adopt(worker: Worker): void {
+    // It runs whatever the endpoint runs now: not an older release to retire at once.
+    worker.release = this.config().releaseVersion ?? 0;
     this.workers.push(worker);
     this.armIdleScaleDown(worker);
   }

@@ -5,6 +5,7 @@ import type { JobEngine } from '../jobs/engine.js';
 import type { ExternalWorkerPort } from '../jobs/external-run.js';
 import type { WorkerLifecycle } from '../jobs/workers.js';
 import type { Job, Worker } from '../types.js';
+import type { ChangeSink } from '../state-journal/tracked-map.js';
 import { launchWorkerProcess, RESTART_BACKOFF_MAX_MS, RestartBackoff, type OutputStream, type WorkerProcess } from '../worker-processes/launcher.js';
 import { newWorkerKey, workerProtocolEnv } from './env.js';
 
@@ -14,6 +15,8 @@ export const POLL_HOLD_MS = 30_000;
 export const ATTACHED_SILENCE_MS = 3 * POLL_HOLD_MS;
 /** Most jobs one job-take-batch may ask for. */
 export const MAX_BATCH_SIZE = 64;
+/** The --state journal kind of the endpoints' worker keys (endpoint id → key). */
+export const WORKER_KEYS_KIND = 'workerKeys';
 
 export interface HubDeps {
   /** The process command of the endpoint's workers (undefined: not a process worker). */
@@ -59,6 +62,8 @@ export class WorkerHub implements ExternalWorkerPort {
   private readonly lifecycles = new Map<string, WorkerLifecycle>();
   private readonly retryTimers = new Map<string, NodeJS.Timeout>();
   private closed = false;
+  /** --state: a worker key made or forgotten is journaled, so a restarted mock takes the same key. */
+  sink: ChangeSink | undefined;
 
   constructor(private readonly deps: HubDeps) {}
 
@@ -70,15 +75,41 @@ export class WorkerHub implements ExternalWorkerPort {
 
   // ---- keys ---------------------------------------------------------------------------------
 
-  /** The endpoint's worker key (made on first use, kept while the mock runs). */
+  /** The endpoint's worker key (made on first use, kept while the endpoint exists; with --state across restarts). */
   keyOf(endpointId: string): string {
     let key = this.keys.get(endpointId);
     if (!key) {
       key = newWorkerKey();
-      this.keys.set(endpointId, key);
-      this.endpointOfKeys.set(key, endpointId);
+      this.setKey(endpointId, key);
+      this.sink?.changed(WORKER_KEYS_KIND, endpointId);
     }
     return key;
+  }
+
+  /** The endpoint was deleted: its key opens nothing any more. */
+  forgetKey(endpointId: string): void {
+    if (!this.setKey(endpointId, undefined)) return;
+    this.sink?.changed(WORKER_KEYS_KIND, endpointId);
+  }
+
+  /** Puts a stored key back (--state restore, or an unkept change undone); undefined removes it. Returns whether one was there or is now. */
+  setKey(endpointId: string, key: string | undefined): boolean {
+    const old = this.keys.get(endpointId);
+    if (old !== undefined) this.endpointOfKeys.delete(old);
+    if (key === undefined) return this.keys.delete(endpointId);
+    this.keys.set(endpointId, key);
+    this.endpointOfKeys.set(key, endpointId);
+    return true;
+  }
+
+  /** The stored key of the endpoint, without making one (the journal). */
+  peekKey(endpointId: string): string | undefined {
+    return this.keys.get(endpointId);
+  }
+
+  /** Every key, as the journal stores them. */
+  *keyEntries(): Iterable<[string, string, unknown]> {
+    for (const [endpointId, key] of this.keys) yield [WORKER_KEYS_KIND, endpointId, key];
   }
 
   endpointOfKey(key: string): string | undefined {

@@ -1,6 +1,6 @@
 // Bad worker options stop the start with one clear line and exit code 2 (issue 29 "Bad input").
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,6 +43,13 @@ describe('worker options that stop the start', () => {
     expect(await refusal({ w: file('broken.json', '[{"output": 1}') })).toContain('not valid JSON');
     expect(await refusal({ w: file('schema.json', '[{"durationMs": -1}]') })).toContain('rules[0].durationMs must be an integer');
     expect(await refusal({ w: [{ output: 1, nope: 2 } as never] })).toContain('rules[0].nope is not a rule field');
+  });
+
+  it('a process worker: exec: with an empty command, a FILE.py that does not exist', async () => {
+    expect(await refusal({ w: 'exec:   ' })).toBe('--worker w=exec: the command is empty (exec:COMMAND, e.g. exec:python3 handler.py)');
+    expect(await refusal({ w: join(dir, 'missing.py') })).toMatch(/^--worker w=.*missing\.py: no such file$/);
+    mkdirSync(join(dir, 'folder.py'));
+    expect(await refusal({ w: join(dir, 'folder.py') }), 'a folder is no file').toMatch(/folder\.py: no such file$/);
   });
 
   it('a NAME given twice', () => {
