@@ -12,6 +12,7 @@ import './checks/queue.js';
 import './checks/queue-io.js';
 import './checks/queue-openai.js';
 import './checks/queue-lb.js';
+import './checks/lb-direct.js';
 import './checks/boundaries.js';
 import './checks/time.js';
 import './checks/webhook.js';

@@ -1866,6 +1866,39 @@ export const rules = [
     ]
   },
   {
+    "id": "LB-AUTH-001",
+    "title": "A request to a load-balancing endpoint's address without an API key is answered 401 with an ErrorBody, and reaches no worker (x-load-balancing-endpoints.directAccess.auth).",
+    "seed": "Authentication › Rules 1; What the service does › Endpoint kinds",
+    "surface": "queue-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "seed",
+    "values": {
+      "status": 401
+    }
+  },
+  {
+    "id": "LB-ISOLATION-001",
+    "title": "A request to a load-balancing endpoint's address with a key of another account is answered as for an endpoint that does not exist (404 ErrorBody, the same answer as an unknown id) and reaches no worker.",
+    "seed": "What the service does › Endpoint kinds",
+    "surface": "queue-v2",
+    "check": "black-box",
+    "tier": "safe",
+    "source": "assumed",
+    "values": {
+      "status": 404
+    }
+  },
+  {
+    "id": "LB-FORWARD-001",
+    "title": "An authenticated request to a load-balancing endpoint's address reaches a ready worker with its method, path after the address, query string, body and custom headers as sent, and the worker's answer comes back unchanged (status, headers, body).",
+    "seed": "What the service does › Endpoint kinds",
+    "surface": "queue-v2",
+    "check": "black-box",
+    "tier": "full",
+    "source": "observed"
+  },
+  {
     "id": "QUEUE-STREAM-001",
     "title": "streamJob answers 200 with {id, status, stream[]} where each stream element carries output.",
     "seed": "Endpoints › Queue-based endpoint operations › GET /stream",

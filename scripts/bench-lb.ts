@@ -47,7 +47,9 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.le
 
 async function main(): Promise<void> {
   if (process.argv.includes('--serve')) return serve();
-  const { proc, served } = await startServedChild<Served>(import.meta.url, []);
+  // BENCH_CPU_PROF=DIR: the mock's process writes a V8 CPU profile there (node --cpu-prof) when it stops.
+  const profileDir = process.env['BENCH_CPU_PROF'];
+  const { proc, served } = await startServedChild<Served>(import.meta.url, [], profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []);
   const rounds: { directRps: number; mockRps: number; directP50Ms: number; mockP50Ms: number }[] = [];
   try {
     // Interleaved: the machine may be shared, so each ratio compares figures taken close together.
@@ -58,6 +60,7 @@ async function main(): Promise<void> {
     }
   } finally {
     proc.kill('SIGTERM');
+    await new Promise((resolve) => proc.once('exit', resolve));
   }
   const throughputRatio = +median(rounds.map((r) => r.mockRps / r.directRps)).toFixed(2);
   const p50AddedMs = +median(rounds.map((r) => r.mockP50Ms - r.directP50Ms)).toFixed(2);

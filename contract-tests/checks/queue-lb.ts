@@ -9,11 +9,11 @@ const POOL = 'ADA_24';
 /** A job id no job has: status, stream, cancel and retry need one. */
 const SOME_JOB = '00000000-0000-4000-8000-000000000000-u1';
 
-/** A load-balancing endpoint (deleted after the check); its id. */
-async function lbEndpoint(ctx: Ctx): Promise<string> {
+/** A load-balancing endpoint (deleted after the check) running `image`; its id. Shared with lb-direct.ts. */
+export async function lbEndpoint(ctx: Ctx, image: string = ctx.target.workerImage): Promise<string> {
   const created = await ctx.v2('createEndpoint', {
     body: {
-      name: ctx.name('lb'), type: 'LOAD_BALANCER', image: ctx.target.workerImage, gpu: { pools: [POOL] },
+      name: ctx.name('lb'), type: 'LOAD_BALANCER', image, gpu: { pools: [POOL] },
       scaling: { type: 'REQUEST_COUNT', requestCount: 4 }, workers: { min: 0, max: 1 },
     },
   });

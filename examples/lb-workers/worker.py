@@ -91,7 +91,10 @@ class Handler(BaseHTTPRequestHandler):
             "query": parse_qs(url.query),
             "body": body.decode("utf-8", "replace"),
             "custom": self.headers.get("x-custom"),
-            "authorization": self.headers.get("authorization"),
+            # Every header but the key (the conformance suite's echo contract: {method, path, query, headers, body});
+            # whether a key arrived is said, never its value.
+            "headers": {name.lower(): value for name, value in self.headers.items() if name.lower() != "authorization"},
+            "authorization": "forwarded" if self.headers.get("authorization") else None,
             "endpoint": os.environ.get("RUNPOD_ENDPOINT_ID"),
             "greeting": os.environ.get("GREETING"),
         })

@@ -36,6 +36,12 @@ are skipped ("needs --queue-url"), and coverage counts the rules of the given su
   --control-token TOKEN     sent as Authorization: Bearer with every control request (a mock
                             started with --control-token)                      CONFORM_CONTROL_TOKEN
   --worker-image IMAGE      image of the suite's templates (must run the conformance handler)
+  --lb-url TEMPLATE         address of load-balancing endpoints, {id} for the endpoint id, e.g.
+                            https://{id}.api.runpod.ai or http://127.0.0.1:8787/lb/{id}; default:
+                            derived from a --queue-url whose host is a name (api.runpod.ai/v2 →
+                            {id}.api.runpod.ai); none: the LB-* rules are skipped   CONFORM_LB_URL
+  --lb-worker-image IMAGE   image of a load-balancing worker answering the echo contract
+                            (LB-FORWARD-001; docs/conformance.md)              CONFORM_LB_WORKER_IMAGE
 
 Run:
   --tier safe|full|slow     default full; slow also waits for real on clock rules without control

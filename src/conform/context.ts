@@ -6,6 +6,7 @@ import { needsOf, REST_SURFACES, type Need, type Usage } from './needs.js';
 import { requireUrl, SurfaceNotConfigured, urlOf } from './surfaces.js';
 import { surfaceOfRule, type SurfaceName } from '../contract/surfaces.js';
 import { Fixtures } from './fixtures.js';
+import { sendDirect, type DirectRequest } from './lb-http.js';
 import { managementOrder, SetUp, type ManagementCalls } from './management/index.js';
 import type { RunSettings, TargetConfig } from './target.js';
 import type { CatalogueRule } from './types.js';
@@ -273,6 +274,11 @@ export class Ctx {
     const answer = await this.queue(endpointId, 'runJob', { body: { input: { ...input, mock }, ...extra } });
     expectStatus(answer, 200, 'runJob');
     return String(answer.body.id);
+  }
+
+  /** A request to a load-balancing endpoint's own address (target.lbUrl), for its workers. */
+  lb(endpointId: string, request: DirectRequest): Promise<Answer> {
+    return sendDirect(this.http, endpointId, request);
   }
 
   async status(endpointId: string, jobId: string): Promise<Answer> {

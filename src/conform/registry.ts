@@ -3,8 +3,11 @@
 import type { Ctx } from './context.js';
 import type { Need, Shared } from './needs.js';
 
-/** secondApiKey: a key of another account (ISOLATION-*); the preflight proves the two accounts differ. */
-export type Requirement = 'readOnlyKey' | 'noPermissionKey' | 'secondApiKey' | 'embedded';
+/**
+ * secondApiKey: a key of another account (ISOLATION-*); the preflight proves the two accounts differ.
+ * lbUrl: the address of load-balancing endpoints (--lb-url or derived); lbWorkerImage: an image answering the echo contract.
+ */
+export type Requirement = 'readOnlyKey' | 'noPermissionKey' | 'secondApiKey' | 'embedded' | 'lbUrl' | 'lbWorkerImage';
 
 export interface CheckDefinition {
   id: string;

@@ -113,6 +113,8 @@ function whySkip(rule: CatalogueRule, check: CheckDefinition | undefined, target
     if (need === 'readOnlyKey' && !target.readOnlyKey) return { kind: 'not-configured', reason: 'needs --read-only-key' };
     if (need === 'noPermissionKey' && !target.noPermissionKey) return { kind: 'not-configured', reason: 'needs --no-permission-key' };
     if (need === 'secondApiKey' && !target.secondApiKey) return { kind: 'not-configured', reason: 'needs --second-api-key (a key of another account)' };
+    if (need === 'lbUrl' && !target.lbUrl) return { kind: 'not-configured', reason: 'needs --lb-url (the address of load-balancing endpoints, with {id}; derived from --queue-url only when its host is a name)' };
+    if (need === 'lbWorkerImage' && !target.lbWorkerImage) return { kind: 'not-configured', reason: 'needs --lb-worker-image (an image whose HTTP server answers the echo contract, docs/conformance.md)' };
   }
   return undefined;
 }

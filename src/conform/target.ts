@@ -31,6 +31,14 @@ export interface TargetConfig {
   controlToken?: string;
   /** Image the suite's templates use, so endpoints it creates run the conformance handler. */
   workerImage: string;
+  /**
+   * Address of a load-balancing endpoint's workers, `{id}` standing for the endpoint id (LB-* rules):
+   * `https://{id}.api.runpod.ai`, the mock's `http://127.0.0.1:8787/lb/{id}`. --lb-url, else derived from
+   * the queue URL's host form (lbUrlFromQueueUrl); none: those rules are skipped.
+   */
+  lbUrl?: string;
+  /** Image of a load-balancing worker answering the echo contract (LB-FORWARD-001; docs/conformance.md). */
+  lbWorkerImage?: string;
   /** In-process handle when the target is the embedded mock (mock-only rules use it). */
   embedded?: RunningMock;
 }
@@ -67,6 +75,8 @@ export interface RunSettings {
 
 export const DEFAULT_SEED = 20_240_601;
 export const DEFAULT_WORKER_IMAGE = 'compute-contract/conformance-worker:1';
+/** The embedded mock's load-balancing worker image: any image runs the mock's echo worker there. */
+export const EMBEDDED_LB_WORKER_IMAGE = 'compute-contract/lb-echo-worker:1';
 
 const FLAGS: Record<string, string> = {
   '--rest-url': 'CONFORM_REST_URL',
@@ -81,6 +91,8 @@ const FLAGS: Record<string, string> = {
   '--control-url': 'CONFORM_CONTROL_URL',
   '--control-token': 'CONFORM_CONTROL_TOKEN',
   '--worker-image': 'CONFORM_WORKER_IMAGE',
+  '--lb-url': 'CONFORM_LB_URL',
+  '--lb-worker-image': 'CONFORM_LB_WORKER_IMAGE',
   '--tier': 'CONFORM_TIER',
   '--seed': 'CONFORM_SEED',
   '--grep': 'CONFORM_GREP',
@@ -152,7 +164,38 @@ export function remoteTarget(values: Record<string, string>): TargetConfig | str
   if (values['--second-api-key']) target.secondApiKey = values['--second-api-key'];
   if (values['--control-url']) target.controlUrl = trim(values['--control-url']);
   if (values['--control-token']) target.controlToken = values['--control-token'];
+  const lb = values['--lb-url'];
+  if (lb !== undefined) {
+    const problem = lbUrlProblem(lb);
+    if (problem) return problem;
+    target.lbUrl = trim(lb);
+  } else if (target.queueUrl) {
+    const derived = lbUrlFromQueueUrl(target.queueUrl);
+    if (derived) target.lbUrl = derived;
+  }
+  if (values['--lb-worker-image']) target.lbWorkerImage = values['--lb-worker-image'];
   return target;
+}
+
+/** Why an --lb-url cannot be used, or undefined: an http(s) URL with `{id}` once, no query or fragment. */
+export function lbUrlProblem(template: string): string | undefined {
+  const example = 'e.g. https://{id}.api.runpod.ai or http://127.0.0.1:8787/lb/{id}';
+  if (template.split('{id}').length !== 2) return `--lb-url must contain {id} once, standing for the endpoint id (${example}; got ${JSON.stringify(template.slice(0, 80))})`;
+  const filled = template.replace('{id}', 'endpoint');
+  if (!/^https?:\/\/[^\s?#]+$/.test(filled) || !URL.canParse(filled)) return `--lb-url must be an http(s) URL without query or fragment (${example}; got ${JSON.stringify(template.slice(0, 80))})`;
+  return undefined;
+}
+
+/**
+ * The load-balancing address from the queue URL's host form, as RunPod's: `https://api.runpod.ai/v2` →
+ * `https://{id}.api.runpod.ai` (the endpoint id as a label in front of the queue host, the path the worker's).
+ * Undefined when the host is an IP address (no name to put a label in front of) or the path is not /v2.
+ */
+export function lbUrlFromQueueUrl(queueUrl: string): string | undefined {
+  if (!URL.canParse(queueUrl)) return undefined;
+  const url = new URL(queueUrl);
+  if (!/^\/v2\/?$/.test(url.pathname) || /^[\d.]+$/.test(url.hostname) || url.hostname.startsWith('[')) return undefined;
+  return `${url.protocol}//{id}.${url.host}`;
 }
 
 /** Headers of a control request: the control token, when the target has one. */
@@ -220,6 +263,9 @@ export async function startEmbeddedTarget(faults: FaultName[] = [], shape: Embed
     secondApiKey,
     controlUrl: mock.controlUrl,
     workerImage: DEFAULT_WORKER_IMAGE,
+    // The path form: the embedded mock listens on 127.0.0.1, which has no name for the Host form.
+    lbUrl: `${mock.url}/lb/{id}`,
+    lbWorkerImage: EMBEDDED_LB_WORKER_IMAGE,
     embedded: mock,
   };
 }

@@ -120,4 +120,6 @@ export const FAULT_CATCHERS: { readonly [fault in FaultName]: readonly string[] 
   'rest-v2-global-networking-unchecked': ['RESTV2-POD-009'],
   // Issue 40: a load-balancing endpoint has no job operations.
   'lb-job-operations-accepted': ['QUEUE-LB-001', 'QUEUE-LB-002'],
+  'lb-direct-access-keyless': ['LB-AUTH-001', 'LB-ISOLATION-001'],
+  'lb-forward-drops-query': ['LB-FORWARD-001'],
 };

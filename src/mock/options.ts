@@ -71,6 +71,8 @@ export const FAULT_NAMES = [
   'sandbox-logs-after-terminate',
   // Load-balancing endpoints (src/mock/load-balancing/).
   'lb-job-operations-accepted',
+  'lb-direct-access-keyless',
+  'lb-forward-drops-query',
 ] as const;
 export type FaultName = (typeof FAULT_NAMES)[number];
 

@@ -291,7 +291,22 @@ const deviations: Record<FaultName, (h: Harness) => Promise<boolean>> = {
     });
     return (await raw('POST', `${h.mock.queueV2Url(created.body.id)}/run`, { input: {} })).status === 200;
   },
+  'lb-direct-access-keyless': async (h) => {
+    const id = await lbEndpoint();
+    return (await raw('POST', `${h.mock.lbUrl(id)}/generate`, {}, null)).status === 200 && (await raw('POST', `${h.mock.lbUrl(id)}/generate`, {}, OTHER)).status === 200;
+  },
+  'lb-forward-drops-query': async (h) => {
+    const echoed = await raw('GET', `${h.mock.lbUrl(await lbEndpoint())}/echo?alpha=1`);
+    return echoed.status === 200 && echoed.body.query.alpha === undefined;
+  },
 };
+
+/** A load-balancing endpoint of test-key's account (its worker: the echo worker). */
+async function lbEndpoint(): Promise<string> {
+  return (await raw('POST', `${h!.mock.restV2Url}/serverless`, {
+    name: 'lb', type: 'LOAD_BALANCER', image: 'x:1', gpu: { pools: ['ADA_24'] }, scaling: { type: 'REQUEST_COUNT', requestCount: 4 },
+  })).body.id;
+}
 
 async function sandbox(h: Harness, extra: Record<string, unknown> = {}) {
   return (await raw('POST', `${h.mock.restV2Url}/sandboxes`, { imageName: 'python:3.12-slim', ...extra })).body;

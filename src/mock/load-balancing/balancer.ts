@@ -10,13 +10,8 @@ import { loadBalancingFacts } from './facts.js';
 import { FetchWorker, type FetchHandler } from './fetch-worker.js';
 import { LbPool, type PoolSettings } from './pool.js';
 import { ProcessWorker } from './process-worker.js';
+import { RestartBackoff } from '../worker-processes/launcher.js';
 import type { ForwardedRequest, LbWorker } from './worker.js';
-
-/** A worker process that exits within this long of its start counts as a crash: the next one waits (back-off). */
-export const CRASH_WINDOW_MS = 10_000;
-/** Back-off after crashes: 1 s, doubling, at most 60 s; reset once a worker of the endpoint lived CRASH_WINDOW_MS. */
-const BACKOFF_FIRST_MS = 1_000;
-const BACKOFF_MAX_MS = 60_000;
 
 const DEFAULTS = { workersMin: 0, workersMax: 3, requestCount: 4, idleTimeoutS: 5 };
 
@@ -33,8 +28,8 @@ function settingsOf(record: Record<string, unknown> | undefined): PoolSettings {
 export class LoadBalancer {
   private readonly pools = new Map<string, LbPool>();
   private spawned = 0;
-  /** Crashes in a row per endpoint (process workers). */
-  private readonly crashes = new Map<string, number>();
+  /** Process workers' crash back-off per endpoint: the queue workers' (worker-processes/launcher.ts), same figures. */
+  private readonly backoffs = new Map<string, RestartBackoff>();
 
   constructor(private readonly report: (line: string) => void = (line) => process.stderr.write(`${line}\n`)) {}
 
@@ -85,12 +80,13 @@ export class LoadBalancer {
     const max = loadBalancingFacts.directAccess.maxPayloadBytes;
     const given = core.workers.workerOf(endpointId) as { kind: string; handler?: unknown; command?: string; source: string } | undefined;
     if (given?.kind === 'process' && typeof given.command === 'string') {
-      const crashes = this.crashes.get(endpointId) ?? 0;
+      let backoff = this.backoffs.get(endpointId);
+      if (!backoff) this.backoffs.set(endpointId, (backoff = new RestartBackoff()));
       return new ProcessWorker({
         id: workerId, endpointId, command: given.command, env: workerEnvOf(core.store, endpointId), maxPayloadBytes: max,
-        startDelayMs: crashes === 0 ? 0 : Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** (crashes - 1)),
+        startDelayMs: backoff.waitMs(),
         report: this.report,
-        onExit: ({ uptimeMs }) => this.crashes.set(endpointId, uptimeMs < CRASH_WINDOW_MS ? (this.crashes.get(endpointId) ?? 0) + 1 : 0),
+        onExit: (info) => backoff.exited(info),
       });
     }
     // A built-in or public stand-in is a job handler, not an HTTP one: those endpoints get the echo worker.

@@ -13,13 +13,15 @@ export interface LoadBalancingFacts {
     processingTimeoutStatus: number;
     unreachableWorkerStatus: number;
     maxPayloadBytes: number;
+    auth: { missingKeyStatus: number; otherAccountStatus: number };
+    forwarding: { strippedHeaders: string[]; escapingPathStatus: number; payloadTooLargeStatus: number };
   };
 }
 
 function read(): LoadBalancingFacts {
   const doc = JSON.parse(readFileSync(packageFile('generated/queue-v2/openapi.json'), 'utf8')) as Record<string, unknown>;
   const facts = doc['x-load-balancing-endpoints'] as LoadBalancingFacts | undefined;
-  if (!facts?.jobOperations || !facts.directAccess) throw new Error('queue-v2 spec lacks x-load-balancing-endpoints');
+  if (!facts?.jobOperations || !facts.directAccess?.auth || !facts.directAccess.forwarding) throw new Error('queue-v2 spec lacks x-load-balancing-endpoints');
   // The spec folds the message with `>-`: one line, as an answer carries it.
   return { ...facts, jobOperations: { ...facts.jobOperations, message: facts.jobOperations.message.trim() } };
 }

@@ -1,15 +1,16 @@
 // Bounds of a forwarded request and answer (x-load-balancing-endpoints.directAccess): the payload limit both
 // ways, and the headers a proxy never passes on.
 import { Transform, type TransformCallback } from 'node:stream';
+import { loadBalancingFacts } from './facts.js';
 
-/** Hop-by-hop headers (RFC 9110 §7.6.1) and the caller's key: never forwarded to a worker, nor back. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+/** Hop-by-hop headers (RFC 9110 §7.6.1) and the caller's key (x-load-balancing-endpoints.directAccess.forwarding): never forwarded to a worker; hop-by-hop ones not back either. */
+const STRIPPED = new Set(loadBalancingFacts.directAccess.forwarding.strippedHeaders);
 
 export function forwardedRequestHeaders(raw: readonly string[]): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();
-    if (HOP_BY_HOP.has(name) || name === 'authorization') continue;
+    if (STRIPPED.has(name)) continue;
     const value = raw[i + 1]!;
     const seen = out[name];
     out[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
@@ -18,7 +19,8 @@ export function forwardedRequestHeaders(raw: readonly string[]): Record<string, 
 }
 
 export function isHopByHop(name: string): boolean {
-  return HOP_BY_HOP.has(name.toLowerCase());
+  const lower = name.toLowerCase();
+  return lower !== 'authorization' && STRIPPED.has(lower);
 }
 
 export class TooLarge extends Error {

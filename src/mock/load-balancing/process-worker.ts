@@ -6,7 +6,7 @@ import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:ht
 import { createServer } from 'node:net';
 import { pipeline } from 'node:stream/promises';
 import { sendError } from '../http.js';
-import { launchWorkerProcess, type WorkerProcess } from '../worker-processes/launcher.js';
+import { launchWorkerProcess, type ExitInfo, type WorkerProcess } from '../worker-processes/launcher.js';
 import { byteLimit, forwardedRequestHeaders, isHopByHop, TooLarge } from './forward-limits.js';
 import type { ForwardedRequest, LbWorker, LbWorkerState } from './worker.js';
 
@@ -22,11 +22,12 @@ export interface ProcessWorkerOptions {
   command: string;
   env: Record<string, string>;
   maxPayloadBytes: number;
-  /** Delay before the process starts (back-off after the endpoint's workers crashed at start). */
+  /** Delay before the process starts (back-off after the endpoint's workers crashed at start: RestartBackoff). */
   startDelayMs: number;
   /** One line for the mock's stderr (a worker that exited or never became ready). */
   report(line: string): void;
-  onExit(info: { uptimeMs: number; everReady: boolean }): void;
+  /** The process exited on its own (not stopped by the pool); true: report it (the first start failure of a run). */
+  onExit(info: ExitInfo): boolean;
 }
 
 /** A free loopback port (bound and released: the worker binds it next). */
@@ -87,8 +88,9 @@ export class ProcessWorker implements LbWorker {
         this.setState('stopped');
         clearTimeout(this.pingTimer);
         this.agent.destroy();
-        if (!wasStopped && !this.everReady) this.reportOnce(`exited (${info.signal ?? `code ${info.code}`}) before GET /ping answered 200`);
-        if (!wasStopped) this.options.onExit({ uptimeMs: info.uptimeMs, everReady: this.everReady });
+        if (wasStopped) return;
+        const report = this.options.onExit(info);
+        if (report && !this.everReady) this.reportOnce(`exited (${info.signal ?? `code ${info.code}`}) before GET /ping answered 200`);
       },
     });
     this.schedulePing(0);
