@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformance, type TargetConfig } from '../../src/entries/conform.js';
 import { startMock, type RunningMock } from '../../src/mock/index.js';
+import { bundledWorkerCommand, removeBundledWorker } from './bundled-worker.js';
 
-const WORKER = `exec:${process.execPath} --import tsx src/cli/main.ts worker --handler conformance`;
 /**
  * The queue rules whose jobs run on workers (the rate, bounds, capacity and /openai rules never reach one). Left
  * out: QUEUE-JOB-013/014 (10 MB / 20 MiB bodies: acceptance rules, no worker semantics, slow under load) and
@@ -14,9 +14,13 @@ const QUEUE_RULES = '^QUEUE-(?!JOB-01[34]$|SYNC-002$)(JOB|SYNC|STREAM|CANCEL|RET
 let mock: RunningMock;
 
 beforeAll(async () => {
-  mock = await startMock({ port: 0, clock: 'virtual', control: true, workers: { '*': WORKER }, workerKillGraceMs: 2000, templateDeleteDelayMs: 0 });
+  const worker = `exec:${await bundledWorkerCommand('--handler conformance')}`;
+  mock = await startMock({ port: 0, clock: 'virtual', control: true, workers: { '*': worker }, workerKillGraceMs: 2000, templateDeleteDelayMs: 0 });
 });
-afterAll(() => mock.close());
+afterAll(async () => {
+  await mock?.close();
+  removeBundledWorker();
+});
 
 const target = (): TargetConfig => ({
   name: 'mock with compute-contract worker processes', restUrl: mock.restV1Url, queueUrl: `${mock.url}/v2`, graphqlUrl: mock.graphqlUrl,
