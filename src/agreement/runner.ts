@@ -9,6 +9,7 @@ import { NameBook } from './names.js';
 import { namesUnknownReference } from './references.js';
 import { invalidSeedArbitrary, pickViolation, validCaseArbitrary, type GenerationContext, type InvalidCase, type RequestCase } from './requests.js';
 import { describeRequest, secretValues } from './describe.js';
+import { DistinctSamples } from './distinct-samples.js';
 import { schemaArbitrary } from './schema-arbitrary.js';
 import { loadOpenApiOperations, type OperationModel } from './spec-model.js';
 import type { Schema } from './schema.js';
@@ -225,7 +226,7 @@ export function operationSeed(seed: number, op: OperationModel, phase: Phase): n
 
 function generationContext(fixtures: Fixtures, webhookUrl: string | undefined): GenerationContext {
   let n = 0;
-  const samples = new Map<Schema, unknown[]>();
+  const samples = new Map<Schema, DistinctSamples>();
   return {
     reservedKeys: RESERVED_KEYS,
     ...(webhookUrl ? { webhookUrl } : {}),
@@ -235,13 +236,12 @@ function generationContext(fixtures: Fixtures, webhookUrl: string | undefined): 
       return `${[...value].slice(0, room).join('')}${suffix}`;
     },
     sample: (schema, op, index) => {
-      let list = samples.get(schema);
-      if (!list || list.length <= index) {
-        const drawn = fc.sample(schemaArbitrary(schema, { resolve: op.resolve, reservedKeys: RESERVED_KEYS }), { seed: 1, numRuns: 2 * (index + 8) });
-        list = [...new Map(drawn.map((v) => [JSON.stringify(v), v])).values()];
-        samples.set(schema, list);
+      let drawn = samples.get(schema);
+      if (!drawn) {
+        drawn = new DistinctSamples(schemaArbitrary(schema, { resolve: op.resolve, reservedKeys: RESERVED_KEYS }));
+        samples.set(schema, drawn);
       }
-      return list[index % list.length];
+      return drawn.at(index);
     },
   };
 }
