@@ -50,6 +50,9 @@ export type Need = SurfaceName | 'endpoint' | 'jobs' | 'accounts' | 'manage' | '
 /** What the target's flags offer to set things up with, as a skip reason names them. */
 export const MANAGEMENT_FLAGS = '--rest-v2-url, --rest-url or --graphql-url';
 
+/** The skip reason of a target with no management surface and no --endpoint-id (queue v2 alone). */
+export const NO_ENDPOINT_NOR_MANAGEMENT = `needs a queue endpoint: give ${MANAGEMENT_FLAGS} (a management surface: every rule sets up its own), or --endpoint-id (an existing endpoint: the rules content with one run)`;
+
 const declaresManagement = (needs: ReadonlySet<Need>): boolean => MANAGEMENT_SURFACES.some((s) => needs.has(s));
 
 /** The rule's own surface first, so that a skip names it before what the check uses besides. */
@@ -87,7 +90,8 @@ export function unconfiguredNeed(needs: ReadonlySet<Need>, target: TargetConfig)
     // Name every way the target falls short, not only the first: a REST surface is missing too.
     return needs.has('rest') && !hasRest(target) ? `${surfaces} and a REST management surface (--rest-v2-url or --rest-url)` : surfaces;
   }
-  if (needs.has('endpoint') && !target.endpointId && !hasManagement(target)) return `needs a queue endpoint to submit to: give --endpoint-id, or a management surface to create one (${MANAGEMENT_FLAGS})`;
+  // Neither a queue endpoint nor a way to create one: one root cause for every rule, naming both ways out.
+  if ((needs.has('endpoint') || needs.has('manage')) && !target.endpointId && !hasManagement(target)) return NO_ENDPOINT_NOR_MANAGEMENT;
   if (needs.has('manage') && !hasManagement(target)) return `needs a management surface to set up what it checks (${MANAGEMENT_FLAGS})`;
   if (needs.has('rest') && !hasRest(target)) return 'needs --rest-v2-url or --rest-url (a REST management surface)';
   return undefined;

@@ -13,7 +13,7 @@ import { runPreflight } from './preflight.js';
 import type { CheckSuite } from './registry.js';
 import { runScheduled, type ScheduledJob } from './scheduler.js';
 import { planRules, plannedRealWaitMs as realWaitOf, preflightPlanOf, preflightSkip, type PlannedRule } from './selection.js';
-import { configuredSurfaces, SurfaceNotConfigured } from './surfaces.js';
+import { configuredSurfaces, SurfaceNotConfigured, withoutSurfaces } from './surfaces.js';
 import { SURFACE_NAMES } from '../contract/surfaces.js';
 import { DEFAULT_CONCURRENCY, type RunSettings, type TargetConfig } from './target.js';
 import type { CatalogueRule, PreflightProbe, RuleResult, RunSummary } from './types.js';
@@ -51,9 +51,10 @@ export async function runSuite({ checks, target, settings, onResult, onPreflight
   if (settings.requestTimeoutMs !== undefined) http.requestTimeoutMs = settings.requestTimeoutMs;
   const state: RunState = { http, runId: randomBytes(3).toString('hex'), counter: 0, deferred: [], usage, missing: new Map() };
   const catalogue = loadCatalogue();
-  const planned = planRules(catalogue, checks, target, settings);
-  const preflight = await runPreflight(preflightPlanOf(planned, target), target, settings, state);
+  const plannedFirst = planRules(catalogue, checks, target, settings);
+  const preflight = await runPreflight(preflightPlanOf(plannedFirst, target), target, settings, state);
   state.missing = preflight.missing;
+  const { live, planned } = withoutRetired(plannedFirst, preflight.probes, { catalogue, checks, target, settings });
   onPreflight?.(preflight.probes);
   // Against the embedded mock every check must declare what it uses (the suite's own tests run there).
   const verifyNeeds = target.embedded !== undefined;
@@ -69,14 +70,14 @@ export async function runSuite({ checks, target, settings, onResult, onPreflight
       const skip = bailed ? { kind: 'filtered' as const, reason: 'not run: --bail after the first failure' } : item.skip ?? preflightSkip(item.needs, preflight.missing);
       const result: RuleResult = skip
         ? { ...base, outcome: 'skip', skipKind: skip.kind, reason: skip.reason, durationMs: 0, calls: 0 }
-        : await runOne(item, target, settings, state, base, verifyNeeds);
+        : await runOne(item, live, settings, state, base, verifyNeeds);
       if (result.outcome === 'fail') failed.any = true;
       return result;
     },
   }));
   const results = await runScheduled(jobs, concurrency, (result, index) => onResult?.(result, index, catalogue.length));
 
-  await finalCleanup(catalogue[0]!, target, settings, state);
+  await finalCleanup(catalogue[0]!, live, settings, state);
   const configured = configuredSurfaces(target);
   const strict = settings.strict ?? false;
   const totals = totalsOf(results, planned.filter((p) => p.inScope).length, strict);
@@ -96,6 +97,32 @@ export async function runSuite({ checks, target, settings, onResult, onPreflight
     verdict: verdictOf(totals, preflight.probes),
   };
   return { summary, secrets };
+}
+
+/**
+ * A surface the preflight found retired (410 Gone: REST v1 since 2026-11-15) is one root cause: the rules
+ * that need it are skipped with it, and every other rule runs as on a target without it — set up and read
+ * back through the surfaces that are there, its checks over every configured surface leaving it out —
+ * instead of being skipped because they would also have touched it. Coverage still counts the retired
+ * surface's rules (it was configured; they are not covered).
+ */
+function withoutRetired(
+  planned: PlannedRule[], probes: readonly PreflightProbe[],
+  { catalogue, checks, target, settings }: { catalogue: readonly CatalogueRule[]; checks: CheckSuite; target: TargetConfig; settings: RunSettings },
+): { live: TargetConfig; planned: PlannedRule[] } {
+  const retired = probes.filter((p) => p.probe === 'retired' && !p.ok).map((p) => p.surface);
+  if (retired.length === 0) return { live: target, planned };
+  const live = withoutSurfaces(target, retired);
+  const replanned = planRules(catalogue, checks, live, settings);
+  return {
+    live,
+    planned: planned.map((first, i) => {
+      const again = replanned[i]!;
+      // Skipped anyway, or truly needing the retired surface (or nothing else to go through): its root cause stands.
+      if (first.skip || again.skip || retired.some((s) => again.needs.has(s))) return first;
+      return { ...again, inScope: first.inScope };
+    }),
+  };
 }
 
 /** Slow tier without clock control: the real waiting the selected clock rules will do, summed. */

@@ -12,6 +12,13 @@ export function configuredSurfaces(target: TargetConfig): SurfaceName[] {
   return SURFACE_NAMES.filter((s) => urlOf(target, s) !== undefined);
 }
 
+/** The target without `surfaces` (a retired one the preflight found): the rules run as on a target that never had them. */
+export function withoutSurfaces(target: TargetConfig, surfaces: readonly SurfaceName[]): TargetConfig {
+  const rest: TargetConfig = { ...target };
+  for (const s of surfaces) delete rest[SURFACE_INFO[s].field];
+  return rest;
+}
+
 /** A check reached for a surface the target does not configure (the runner reports a skip). */
 export class SurfaceNotConfigured extends Error {
   override name = 'SurfaceNotConfigured';

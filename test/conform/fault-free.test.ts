@@ -2,10 +2,12 @@
 // (mock-only rules in-process) and passes — among them every rule a mock fault declares as its catcher
 // (faults.test.ts proves they fail with the fault) — run concurrently as `npm start` does, and one check
 // after another (--concurrency 1) with the same report; and against the mock as the service is today
-// (`conform --today`: REST v1 retired, three surfaces), where every rule not bound to REST v1 runs.
+// (`conform --today`: REST v1 retired, three surfaces), where every rule but REST v1's own and the v1-only
+// list (contract-tests/v1-only.ts) runs and passes.
 import { describe, expect, test } from 'vitest';
 import { loadCatalogue, runConformance, type RuleResult } from '../../src/entries/conform.js';
 import { FAULT_CATCHERS } from '../../src/mock/faults.js';
+import { V1_ONLY } from '../../contract-tests/v1-only.js';
 
 /**
  * What a report says about a rule, without what timing decides: the duration, the number of calls
@@ -36,21 +38,28 @@ describe('conformance suite against the fault-free embedded mock', () => {
     expect(declared.filter((id) => !passed.has(id)), 'rules declared in FAULT_CATCHERS that did not pass without faults').toEqual([]);
   }, 300_000); // the whole catalogue; generous for a loaded 2-core machine
 
-  test('today (REST v1 retired, three URLs): only REST v1-bound rules are skipped, the rest run and pass; queue v2 passes as in the full run', async () => {
+  test('today (REST v1 retired, three URLs): only REST v1\'s own rules and the listed v1-only ones are skipped; ISOLATION-* and AGREE-* run; queue v2 passes as in the full run', async () => {
+    expect(concurrent, 'the full run of the first test is the baseline').not.toHaveLength(0);
     const { summary } = await runConformance({ reportsDir: null, progress: false, today: true, settings: { tier: 'full' } });
     expect(summary.surfaces.configured).toEqual(['queueV2', 'graphql', 'restV2']);
     expect(summary.preflight.filter((p) => !p.ok)).toEqual([]);
     expect(summary.results.filter((r) => r.outcome === 'fail').map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
-    // Every skip names REST v1 as the one missing thing: the set-up seam made everything else run.
+    // Not run: every REST v1 rule, and of the other surfaces exactly the v1-only list (docs/real-targets.md,
+    // at most 8), each for want of REST v1 and nothing else: the set-up seam made everything else run.
     const skipped = summary.results.filter((r) => r.outcome === 'skip');
-    expect(skipped.filter((r) => r.reason !== 'needs --rest-url (REST v1 is not configured)').map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
-    // Queue v2 rules set up through REST v2: as many pass as in the full run (the two-account world aside,
-    // which ISOLATION-* build themselves).
-    const queuePasses = (results: RuleResult[]) => results.filter((r) => r.surface === 'queue-v2' && r.outcome === 'pass' && !r.id.startsWith('ISOLATION-')).map((r) => r.id);
+    expect(summary.results.filter((r) => r.surface === 'rest-v1' && r.outcome !== 'skip').map((r) => r.id)).toEqual([]);
+    expect(skipped.filter((r) => r.surface !== 'rest-v1').map((r) => r.id).sort()).toEqual([...V1_ONLY.keys()].sort());
+    expect(V1_ONLY.size).toBeLessThanOrEqual(8);
+    expect(skipped.filter((r) => r.skipKind !== 'not-configured' || r.reason !== 'needs --rest-url (REST v1 is not configured)').map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
+    // The two-account world and the agreement phase are built through REST v2: every ISOLATION-* and AGREE-* rule runs and passes.
+    const worlds = (ids: string[]) => ids.filter((id) => /^(ISOLATION|AGREE)-/.test(id));
+    expect(worlds(summary.results.filter((r) => r.outcome === 'pass').map((r) => r.id))).toEqual(worlds(loadCatalogue().map((r) => r.id)));
+    // Queue v2 rules set up through REST v2: the same rules pass as in the full run (ISOLATION-JOB-001 among them).
+    const queuePasses = (results: RuleResult[]) => results.filter((r) => r.surface === 'queue-v2' && r.outcome === 'pass').map((r) => r.id);
     expect(queuePasses(summary.results)).toEqual(queuePasses(concurrent));
     // Coverage counts the rules of the three surfaces and of `all`, the skipped ones as not covered.
     expect(summary.totals.inScope).toBe(summary.results.filter((r) => r.surface !== 'rest-v1').length);
-    expect(summary.totals.checked).toBe(summary.totals.pass);
+    expect(summary.totals.checked).toBe(summary.totals.inScope - V1_ONLY.size);
   }, 300_000);
 
   test('--concurrency 1 (one check after another) gives the same report, in the same order', async () => {

@@ -4,7 +4,7 @@
 // out its own timeout. The preflight itself counts toward the verdict.
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
-import { runConformance, type RunSummary, type TargetConfig } from '../../src/entries/conform.js';
+import { runConformance, startEmbeddedTarget, type RunSummary, type TargetConfig } from '../../src/entries/conform.js';
 import { conformanceChecks } from '../../contract-tests/index.js';
 import { remoteTarget } from '../../src/conform/target.js';
 import { startMock } from '../../src/mock/index.js';
@@ -105,6 +105,33 @@ describe('preflight', () => {
       'not run: REST v1 preflight: the API key is refused (GET /pods answered 401)',
       'not run: REST v1 preflight: the API key is refused (GET /pods answered 401)',
     ]);
+  }, 60_000);
+
+  test('a retired REST v1 (410 Gone): one preflight cause, its rules not run with it, the others judged as without it', async () => {
+    const today = await startEmbeddedTarget([], { today: true });
+    try {
+      const lines: string[] = [];
+      const result = await runConformance({
+        target: { ...today, restUrl: today.embedded!.restV1Url }, reportsDir: null, progress: 'summary', write: (line) => lines.push(line),
+        settings: { grep: '^(REST-CRUD-001|RESTV2-CROSS-003|HTTP-ALLOW-001|TEMPLATE-DELETE-001|QUEUE-JOB-001)$' },
+      });
+      const { summary } = result;
+      const cause = 'REST v1 is retired here (410 Gone): drop --rest-url';
+      expect(summary.preflight.filter((p) => !p.ok).map((p) => [p.surface, p.probe, p.detail])).toEqual([['restV1', 'retired', cause]]);
+      const byId = Object.fromEntries(summary.results.map((r) => [r.id, r]));
+      // REST v1's own rules and the ones comparing with it: the one cause, not a failure each.
+      for (const id of ['REST-CRUD-001', 'RESTV2-CROSS-003']) expect([id, byId[id]?.skipKind, byId[id]?.reason]).toEqual([id, 'preflight', `not run: REST v1 preflight: ${cause}`]);
+      // The rest runs as on a target without REST v1: checks over every surface, set-up and read-backs through REST v2.
+      for (const id of ['HTTP-ALLOW-001', 'TEMPLATE-DELETE-001', 'QUEUE-JOB-001']) expect([id, byId[id]?.outcome], byId[id]?.reason).toEqual([id, 'pass']);
+      const printed = lines.join('\n').split('\n');
+      // Printed once as the preflight's finding, once as the cause of the rules not run (and among the largest).
+      expect(printed.filter((line) => line.includes(cause)).map((line) => line.trim().replace(/: \d+ /, ': N '))).toEqual([
+        `✗ REST v1 retired: ${cause}`, `REST v1 preflight: ${cause}: N rules not run`, `Largest skip causes: N REST v1 preflight: ${cause}`,
+      ]);
+      expect(result.exitCode).toBe(1);
+    } finally {
+      await today.embedded?.close();
+    }
   }, 60_000);
 
   test('a stateless spec mock (Prism: REST v1 + queue v2): jobs are found untracked once, the full tier waits on none', async () => {
