@@ -1,6 +1,7 @@
-// The same suite (full tier, default flags) against our embedded mock and against a stateless spec
-// mock (Prism serving the REST v1 and queue v2 specs), and the comparison as a Markdown table: rules
-// passed / failed / skipped by level and by surface, why rules were skipped, verdict and wall time.
+// The same suite (full tier, default flags) against our embedded mock, optionally against that mock as the
+// service is today (REST v1 retired: `conform --today`), and against a stateless spec mock (Prism serving
+// the REST v1 and queue v2 specs), and the comparison as a Markdown table: rules passed / failed / skipped
+// by level and by surface, why rules were skipped, verdict and wall time.
 import { runConformance, type RunSummary } from '../../src/entries/conform.js';
 import { RULE_LEVELS } from '../../src/contract/levels.js';
 import { SURFACE_INFO, SURFACE_NAMES } from '../../src/contract/surfaces.js';
@@ -9,19 +10,28 @@ import { startPrismTarget } from './prism.js';
 
 export interface SideBySide {
   embedded: RunSummary;
+  /** The embedded mock with REST v1 retired and left out of the target (the three live surfaces). */
+  today?: RunSummary;
   prism: RunSummary;
 }
 
-export async function runSideBySide(log: (line: string) => void = () => undefined): Promise<SideBySide> {
+export async function runSideBySide(log: (line: string) => void = () => undefined, options: { today?: boolean } = {}): Promise<SideBySide> {
   log('full tier against the embedded mock …');
   const embedded = (await runConformance({ reportsDir: null, progress: false, settings: { tier: 'full' } })).summary;
-  log(`  ${(embedded.wallMs / 1000).toFixed(1)} s; starting Prism (REST v1 + queue v2) …`);
+  log(`  ${(embedded.wallMs / 1000).toFixed(1)} s`);
+  let today: RunSummary | undefined;
+  if (options.today) {
+    log('full tier against the embedded mock as today (REST v1 retired) …');
+    today = (await runConformance({ reportsDir: null, progress: false, today: true, settings: { tier: 'full' } })).summary;
+    log(`  ${(today.wallMs / 1000).toFixed(1)} s`);
+  }
+  log('starting Prism (REST v1 + queue v2) …');
   const prism = await startPrismTarget();
   try {
     log('full tier against Prism …');
     const summary = (await runConformance({ target: prism.target, reportsDir: null, progress: false, settings: { tier: 'full' } })).summary;
     log(`  ${(summary.wallMs / 1000).toFixed(1)} s`);
-    return { embedded, prism: summary };
+    return { embedded, ...(today ? { today } : {}), prism: summary };
   } finally {
     await prism.stop();
   }
@@ -33,7 +43,7 @@ const tally = (results: readonly RuleResult[]) => {
 };
 
 const SKIP_LABELS: Record<string, string> = {
-  'not-configured': 'surface not served (not-configured)',
+  'not-configured': 'a surface it needs not served (not-configured)',
   preflight: 'preflight root cause (jobs never finish)',
   'needs-clock': 'needs clock control (needs-clock)',
   'mock-only': 'not observable black-box (mock-only)',
@@ -42,12 +52,12 @@ const SKIP_LABELS: Record<string, string> = {
   filtered: 'filtered',
 };
 
-export function sideBySideTable({ embedded, prism }: SideBySide): string {
-  const runs = [embedded, prism];
+export function sideBySideTable({ embedded, today, prism }: SideBySide): string {
+  const runs = today ? [embedded, today, prism] : [embedded, prism];
   const row = (label: string, cell: (s: RunSummary) => string) => `| ${label} | ${runs.map(cell).join(' | ')} |`;
   const lines = [
-    '| Full tier, default flags | Our embedded mock | Prism 5.16 (stateless spec mock) |',
-    '|---|---|---|',
+    `| Full tier, default flags | Our embedded mock |${today ? ' Our mock as today (REST v1 retired) |' : ''} Prism 5.16 (stateless spec mock) |`,
+    `|---|---|${today ? '---|' : ''}---|`,
     row('Surfaces served', (s) => s.surfaces.configured.map((x) => SURFACE_INFO[x].label).join(', ')),
     row('Preflight', (s) => s.preflight.filter((p) => !p.ok).map((p) => `${SURFACE_INFO[p.surface].label} ${p.probe}: ${p.detail.replace(/ \(job .*|: the status of job .*/, '')}`).join('; ') || 'all probes pass'),
     row('**All rules** (passed / failed / skipped)', (s) => `**${tally(s.results)}**`),
