@@ -88,8 +88,8 @@ describe('partial targets', () => {
     // The two-account world of ISOLATION-* names its own needs (docs/accounts.md).
     const queueSkips = summary.results.filter((r) => r.surface === 'queue-v2' && r.outcome === 'skip' && !r.id.startsWith('ISOLATION-'));
     expect(queueSkips.length).toBeGreaterThan(0);
-    // QUEUE-LB-* create their load-balancing endpoint through REST v2 (its `type`), so they name that surface.
-    for (const r of queueSkips) expect(r.reason, r.id).toBe(r.id.startsWith('QUEUE-LB-') ? 'needs --rest-v2-url (REST v2 is not configured)' : 'needs a management surface to set up what it checks (--rest-v2-url, --rest-url or --graphql-url)');
+    // QUEUE-LB-* and LB-* create their load-balancing endpoint through REST v2 (its `type`), so they name that surface.
+    for (const r of queueSkips) expect(r.reason, r.id).toBe(/^(QUEUE-)?LB-/.test(r.id) ? 'needs --rest-v2-url (REST v2 is not configured)' : 'needs a management surface to set up what it checks (--rest-v2-url, --rest-url or --graphql-url)');
     expect(summary.preflight.find((p) => p.probe === 'jobs')?.ok).toBe(true);
   }, 120_000);
 
@@ -100,8 +100,8 @@ describe('partial targets', () => {
     // One root cause for the rules content with any endpoint and for those creating their own alike.
     expect(queueRules.filter((r) => r.reason === NO_ENDPOINT_NOR_MANAGEMENT).map((r) => r.id)).toEqual(expect.arrayContaining(['AUTH-004', 'QUEUE-SYNC-001', 'QUEUE-TTL-001']));
     expect(NO_ENDPOINT_NOR_MANAGEMENT).toMatch(/--rest-v2-url, --rest-url or --graphql-url .*--endpoint-id/);
-    // QUEUE-LB-* name REST v2 (their endpoint type is REST v2's); ISOLATION-JOB-001 its two-account world.
-    for (const r of queueRules.filter((q) => !q.id.startsWith('ISOLATION-'))) expect([r.outcome, r.reason], r.id).toEqual(['skip', r.id.startsWith('QUEUE-LB-') ? expect.stringMatching(/^needs --rest-v2-url/) : NO_ENDPOINT_NOR_MANAGEMENT]);
+    // QUEUE-LB-* and LB-* name REST v2 (their endpoint type is REST v2's); ISOLATION-JOB-001 its two-account world.
+    for (const r of queueRules.filter((q) => !q.id.startsWith('ISOLATION-'))) expect([r.outcome, r.reason], r.id).toEqual(['skip', /^(QUEUE-)?LB-/.test(r.id) ? expect.stringMatching(/^needs --rest-v2-url/) : NO_ENDPOINT_NOR_MANAGEMENT]);
     expect(summary.preflight.filter((p) => !p.ok)).toEqual([]);
   }, 120_000);
 
