@@ -130,6 +130,17 @@ export function plannedRealWaitMs(checks: CheckSuite, target: TargetConfig, sett
   return realWaitOf(planRules(loadCatalogue(), checks, target, settings), target, settings);
 }
 
+/**
+ * A check's time budget. Without clock control: the real waiting it does plus two job waits. With clock control
+ * the time it asks for passes at once; but when the target's workers are processes on real time
+ * (controlledJobTimeoutMs set), a job of `durationMs` takes that long for real, so the budget holds one such
+ * job wait more (QUEUE-SYNC-002's 30 s job behind `compute-contract worker` processes).
+ */
+function checkTimeoutMs(check: { realWaitMs?: number }, target: TargetConfig, settings: RunSettings): number {
+  if (!target.controlUrl) return Math.max(DEFAULT_CHECK_TIMEOUT_MS, (check.realWaitMs ?? 0) + settings.jobTimeoutMs * 2);
+  return DEFAULT_CHECK_TIMEOUT_MS + (settings.controlledJobTimeoutMs ?? 0);
+}
+
 async function runOne(
   item: PlannedRule, target: TargetConfig, settings: RunSettings, state: RunState,
   base: Omit<RuleResult, 'outcome' | 'durationMs' | 'calls'>, verifyNeeds: boolean,
@@ -137,7 +148,7 @@ async function runOne(
   const { rule, check } = item;
   const ctx = new Ctx(rule, target, settings, state, item.needs);
   const started = Date.now();
-  const timeoutMs = check!.timeoutMs ?? (target.controlUrl ? DEFAULT_CHECK_TIMEOUT_MS : Math.max(DEFAULT_CHECK_TIMEOUT_MS, (check!.realWaitMs ?? 0) + settings.jobTimeoutMs * 2));
+  const timeoutMs = check!.timeoutMs ?? checkTimeoutMs(check!, target, settings);
   let timer: NodeJS.Timeout | undefined;
   let result: Pick<RuleResult, 'outcome' | 'reason' | 'skipKind'>;
   const { done, used, touched, calls } = state.usage.track(() => check!.run(ctx));

@@ -68,7 +68,8 @@ export interface RunSettings {
   concurrency?: number;
   /**
    * How long a rule waits for a job on a target with clock control (default 3000 ms: the embedded mock's jobs
-   * move with the clock). Raise it when the target's workers are real processes (docs/workers.md).
+   * move with the clock). Raise it when the target's workers are real processes (docs/workers.md); a check's
+   * time budget on such a target is 30 s plus this.
    */
   controlledJobTimeoutMs?: number;
 }

@@ -1,9 +1,8 @@
 // Job engine of every queue-based endpoint: FIFO queue, workers (min/max, scale-up on queue
 // pressure, idle scale-down), ttl, executionTimeout, result retention, /retry, /cancel, /purge-queue.
-import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { FaultName } from '../options.js';
-import { TERMINAL_STATUSES, type Job, type JobPolicy, type JobStatus, type Worker } from '../types.js';
+import { TERMINAL_STATUSES, type Job, type JobStatus, type Worker } from '../types.js';
 import { TrackedMap, type ChangeSink } from '../state-journal/tracked-map.js';
 import { RetentionQueue } from './retention.js';
 import type { WorkerRegistry } from '../simulated-workers/registry.js';
@@ -15,8 +14,10 @@ import { JobExecution, type RunResult } from './execution.js';
 import { DEFAULT_TTL_MS, JobTimers } from './job-timers.js';
 import type { EndpointConfig, WorkerLifecycle } from './workers.js';
 import type { ExternalWorkerPort, ResultVerdict, WorkerResult } from './external-run.js';
+import { clearAttempt, newJob, requeueRestored, type Submission } from './job-record.js';
 
 export type { EndpointConfig } from './workers.js';
+export type { Submission } from './job-record.js';
 export { DEFAULT_TTL_MS } from './job-timers.js';
 export { DEFAULT_EXECUTION_TIMEOUT_MS } from './execution.js';
 
@@ -40,13 +41,6 @@ export interface EngineDeps {
   keepJsonTexts?: boolean;
   /** Worker processes speaking the worker protocol (`--worker NAME=exec:…`): worker-protocol/hub.ts. */
   external?: ExternalWorkerPort & { lifecycleOf(endpointId: string): WorkerLifecycle; forgetKey(endpointId: string): void };
-}
-
-export interface Submission {
-  input: Record<string, unknown>;
-  webhook?: string;
-  policy?: JobPolicy;
-  s3Config?: Record<string, unknown>;
 }
 
 export class JobEngine {
@@ -120,23 +114,7 @@ export class JobEngine {
 
   submit(endpointId: string, kind: Job['kind'], submission: Submission): Job {
     const ep = this.ensureEndpoint(endpointId);
-    const now = this.deps.clock.now();
-    const uuid = randomUUID();
-    const job: Job = {
-      id: kind === 'runsync' ? `sync-${uuid}-u1` : `${uuid}-u1`,
-      endpointId,
-      kind,
-      status: 'IN_QUEUE',
-      input: submission.input,
-      submittedAt: now,
-      queuedAt: now,
-      retries: 0,
-      attempts: 0,
-      streamed: 0,
-    };
-    if (submission.webhook !== undefined) job.webhook = submission.webhook;
-    if (submission.policy !== undefined) job.policy = submission.policy;
-    if (submission.s3Config !== undefined) job.s3Config = submission.s3Config;
+    const job = newJob(endpointId, kind, submission, this.deps.clock.now());
     this.jobs.set(job.id, job);
     ep.add(job);
     this.armTtl(job);
@@ -176,20 +154,9 @@ export class JobEngine {
       target = this.submit(job.endpointId, job.kind, { input: job.input, webhook: job.webhook, policy: job.policy });
       return target;
     }
-    delete job.expiresAt;
-    delete job.output;
-    delete job.error;
-    delete job.executionTime;
-    delete job.delayTime;
-    delete job.startedAt;
-    delete job.finishedAt;
-    delete job.workerId;
-    delete job.crashed;
+    clearAttempt(job, this.deps.clock.now());
     this.execution.forget(job.id);
-    job.streamed = 0;
-    job.retries++;
     ep.retried++;
-    job.queuedAt = this.deps.clock.now();
     ep.setStatus(job, 'IN_QUEUE');
     this.jobs.touch(job.id);
     // ttl keeps counting from the original submission.
@@ -276,11 +243,7 @@ export class JobEngine {
     jobs = [...jobs].sort((a, b) => (a.finishedAt ?? a.submittedAt) - (b.finishedAt ?? b.submittedAt));
     for (const job of jobs) {
       const ep = this.ensureEndpoint(job.endpointId);
-      if (job.status === 'IN_PROGRESS') {
-        job.status = 'IN_QUEUE';
-        delete job.startedAt;
-        delete job.workerId;
-      }
+      requeueRestored(job);
       this.jobs.set(job.id, job);
       ep.add(job);
       if (TERMINAL_STATUSES.has(job.status)) this.armRetention(ep, job);

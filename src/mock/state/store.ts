@@ -8,12 +8,11 @@ import type {
 import { accountKind, DEFAULT_ACCOUNT } from '../account-names.js';
 import { TrackedMap, type ChangeSink } from '../state-journal/tracked-map.js';
 import { resourceId } from './ids.js';
-import { podHardware } from './pod-hardware.js';
+import { PodLifecycle } from './pods.js';
 import { secretInputFailure, templateInputFailure } from './input-bounds.js';
 import { addSecret, type NewSecret, type SecretChecks } from './secrets.js';
 import { noteRelease } from './releases.js';
 import { missingReference } from './references.js';
-import { recordUsage, usageOn } from './usage.js';
 
 export { ok, notFound, badRequest, type Failure, type Result, type StoreSnapshot, type PodChange, type PodObserver } from './results.js';
 import { ok, notFound, badRequest, type Failure, type Result, type StoreSnapshot, type PodObserver } from './results.js';
@@ -50,6 +49,7 @@ export class ResourceStore {
   /** Where changes are journaled (--state); undefined without it. */
   private sink: ChangeSink | undefined;
   podObserver: PodObserver | undefined;
+  private readonly podLifecycle: PodLifecycle;
 
   constructor(
     private readonly clock: Clock,
@@ -71,6 +71,14 @@ export class ResourceStore {
     this.ecrDelegations = this.collection('ecrDelegations');
     this.clusters = this.collection('clusters');
     this.sandboxes = this.collection('sandboxes');
+    this.podLifecycle = new PodLifecycle({
+      pods: this.pods, clock,
+      refusal: (body) => this.checkRefs(body),
+      atCapacity: () => this.atCapacity(),
+      template: (id) => this.referenced('templates', id),
+      templateReleased: (id) => this.templateReleased(id),
+      observer: () => this.podObserver,
+    });
   }
 
   /** Journal id of this account's SSH keys (kind `account`): `sshKeys`, or `sshKeys@ACCOUNT`. */
@@ -257,95 +265,22 @@ export class ResourceStore {
     return ok(record);
   }
 
-  // ---- pods -----------------------------------------------------------------------------
+  // ---- pods (their lifecycle: pods.ts) --------------------------------------------------
 
   createPod(body: Body): Result<PodRecord> {
-    const refused = this.checkRefs(body) ?? this.atCapacity();
-    if (refused) return refused;
-    const template = typeof body['templateId'] === 'string' ? this.referenced('templates', body['templateId']) : undefined;
-    const image = (body['imageName'] as string | undefined) ?? template?.imageName;
-    if (!image) return badRequest('imageName or templateId is required', '/body/imageName');
-    const now = this.clock.now();
-    const { imageName: _ignored, ...rest } = body;
-    const record: PodRecord = {
-      ...rest,
-      // Stored once, rendered by every surface (RESTV2-CROSS-006).
-      ...podHardware(rest),
-      id: resourceId(),
-      name: typeof body['name'] === 'string' ? body['name'] : 'my pod',
-      image,
-      desiredStatus: 'RUNNING',
-      createdAt: now,
-      runningSince: now,
-      billedMs: 0,
-      lastStartedAt: new Date(now).toISOString(),
-      lastStatusChange: `Rented by User: ${new Date(now).toISOString()}`,
-    };
-    this.pods.set(record.id, record);
-    this.podObserver?.podChanged(record, 'created');
-    return ok(record);
+    return this.podLifecycle.create(body);
   }
 
   updatePod(id: string, body: Body): Result<PodRecord> {
-    const record = this.pods.get(id);
-    if (!record) return notFound('pod');
-    const refs = this.checkRefs(body);
-    if (refs) return refs;
-    const { imageName, ...rest } = body;
-    const next = { ...record, ...rest } as PodRecord;
-    if (typeof imageName === 'string') next['image'] = imageName;
-    if (next.templateId !== record.templateId) this.templateReleased(record.templateId);
-    this.pods.set(id, next);
-    this.podObserver?.podChanged(next, 'updated');
-    return ok(next);
+    return this.podLifecycle.update(id, body);
   }
 
   setPodStatus(id: string, action: 'start' | 'stop' | 'reset' | 'restart'): Result<PodRecord> {
-    const pod = this.pods.get(id);
-    if (!pod) return notFound('pod');
-    const now = this.clock.now();
-    const iso = new Date(now).toISOString();
-    if (action === 'stop') {
-      if (pod.desiredStatus === 'RUNNING') this.accrue(pod, now);
-      pod.desiredStatus = 'EXITED';
-      pod.runningSince = undefined;
-      pod.lastStatusChange = `Exited by User: ${iso}`;
-      this.pods.touch(id);
-      this.podObserver?.podChanged(pod, 'stopped');
-      return ok(pod);
-    }
-    // reset/restart of an EXITED pod starts it, like start (the spec states no refusal).
-    if (pod.desiredStatus === 'RUNNING') this.accrue(pod, now);
-    pod.desiredStatus = 'RUNNING';
-    pod.runningSince = now;
-    pod.lastStartedAt = iso;
-    pod.lastStatusChange = `${action === 'start' ? 'Resumed' : action === 'reset' ? 'Reset' : 'Restarted'} by User: ${iso}`;
-    // A globalNetworking change (REST v2 updatePod) waits for the next start or restart, on any surface.
-    if (typeof pod['globalNetworkingNext'] === 'boolean') {
-      pod['globalNetworking'] = pod['globalNetworkingNext'];
-      delete pod['globalNetworkingNext'];
-    }
-    this.pods.touch(id);
-    this.podObserver?.podChanged(pod, action === 'start' ? 'started' : action === 'reset' ? 'reset' : 'restarted');
-    return ok(pod);
-  }
-
-  /** Adds the running time since `runningSince` to the pod's billed time. */
-  accrue(pod: PodRecord, now: number): void {
-    if (typeof pod.runningSince === 'number') {
-      pod.billedMs = ((pod.billedMs as number | undefined) ?? 0) + (now - pod.runningSince);
-      recordUsage(usageOn(pod), pod.runningSince, now);
-      pod.runningSince = now;
-    }
+    return this.podLifecycle.setStatus(id, action);
   }
 
   deletePod(id: string): Result<PodRecord> {
-    const pod = this.pods.get(id);
-    if (!pod) return notFound('pod');
-    this.pods.delete(id);
-    this.templateReleased(pod.templateId);
-    this.podObserver?.podChanged(pod, 'deleted');
-    return ok(pod);
+    return this.podLifecycle.delete(id);
   }
 
   // ---- network volumes, registry auths, secrets ------------------------------------------
