@@ -103,6 +103,11 @@ describe('scaling of worker processes', () => {
     const left = h.mock.core.engine.workersOf(ep).map((w) => w.id);
     expect([...workers].filter((id) => left.includes(id)), 'one of the three stays').toHaveLength(1);
     expect(await until(async () => processesOf(ep), (pids) => pids.length === 1), 'the other two processes were stopped').toHaveLength(1);
+    // A stopped process that asks once more (its SIGTERM not handled yet) is not a worker attaching.
+    const gone = [...workers].find((id) => !left.includes(id))!;
+    const late = await fetch(`${h.mock.url}/v2/${ep}/job-take/${gone}?gpu=CPU&job_in_progress=0`, { headers: { authorization: h.mock.core.workerHub.keyOf(ep) } });
+    expect(late.status).toBe(404);
+    expect(total(await health(ep))).toBe(1);
   });
 });
 

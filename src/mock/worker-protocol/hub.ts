@@ -15,6 +15,8 @@ export const POLL_HOLD_MS = 30_000;
 export const ATTACHED_SILENCE_MS = 3 * POLL_HOLD_MS;
 /** Most jobs one job-take-batch may ask for. */
 export const MAX_BATCH_SIZE = 64;
+/** Ids of stopped worker processes remembered, so a late request of one is not taken for a worker attaching. */
+const MAX_RETIRED_IDS = 4096;
 /** The --state journal kind of the endpoints' worker keys (endpoint id → key). */
 export const WORKER_KEYS_KIND = 'workerKeys';
 
@@ -61,6 +63,8 @@ export class WorkerHub implements ExternalWorkerPort {
   private readonly backoffs = new Map<string, RestartBackoff>();
   private readonly lifecycles = new Map<string, WorkerLifecycle>();
   private readonly retryTimers = new Map<string, NodeJS.Timeout>();
+  /** Worker processes the mock stopped (oldest first): their ids never attach again. */
+  private readonly retired = new Set<string>();
   private closed = false;
   /** --state: a worker key made or forgotten is journaled, so a restarted mock takes the same key. */
   sink: ChangeSink | undefined;
@@ -178,6 +182,8 @@ export class WorkerHub implements ExternalWorkerPort {
   connectionOf(endpointId: string, workerId: string): Connection | undefined {
     const known = this.connections.get(workerId);
     if (known) return known.endpointId === endpointId && !known.gone ? known : undefined;
+    // A process being stopped (scaled down, refreshed, replaced) that asks once more is not a new worker.
+    if (this.retired.has(workerId)) return undefined;
     const engine = this.engine!;
     const pool = engine.poolOf(endpointId);
     if (pool.workers.length >= 1_000) return undefined;
@@ -189,10 +195,10 @@ export class WorkerHub implements ExternalWorkerPort {
     return connection;
   }
 
-  /** Whether the connection's id was taken by another endpoint's worker (answered as absent). */
+  /** Whether the id is another endpoint's worker's, or a stopped process's (answered as absent). */
   isForeign(endpointId: string, workerId: string): boolean {
     const known = this.connections.get(workerId);
-    return known !== undefined && known.endpointId !== endpointId;
+    return (known !== undefined && known.endpointId !== endpointId) || this.retired.has(workerId);
   }
 
   /** A request of the worker other than a heartbeat: its loop runs, so a stop it was handed has reached it. */
@@ -329,7 +335,15 @@ export class WorkerHub implements ExternalWorkerPort {
     if (!connection) return;
     this.connections.delete(worker.id);
     this.release(connection);
-    if (connection.process) void connection.process.stop();
+    if (connection.process) {
+      this.retire(worker.id);
+      void connection.process.stop();
+    }
+  }
+
+  private retire(workerId: string): void {
+    this.retired.add(workerId);
+    if (this.retired.size > MAX_RETIRED_IDS) this.retired.delete(this.retired.values().next().value!);
   }
 
   private release(connection: Connection): void {

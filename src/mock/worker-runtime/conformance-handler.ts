@@ -35,10 +35,12 @@ export function conformanceHandler(exit: (code: number) => never = (code) => pro
         }
       })();
     }
-    return context.sleep(directive.durationMs).then(() => {
+    const settle = () => {
       const outcome = outcomeOf(record, directive, attempt, process.env as Record<string, string>);
       if (outcome.status === 'FAILED') return { error: outcome.error };
       return outcome.output;
-    });
+    };
+    // A no-op job answers at once: a zero sleep would still wait for a timer turn (≥ 1 ms on the real clock).
+    return directive.durationMs > 0 ? context.sleep(directive.durationMs).then(settle) : settle();
   };
 }
