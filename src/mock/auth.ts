@@ -3,16 +3,18 @@ import type { IncomingMessage } from 'node:http';
 import { accountNameProblem, DEFAULT_ACCOUNT } from './accounts.js';
 import type { ApiKey } from './options.js';
 import { ALL_SCOPES, type Scope } from './types.js';
+import { headerOf } from './raw-headers.js';
 
-/** A key's grant: its scopes and the account whose resources it sees. */
+/** A key's grant: its scopes and the account whose resources it sees (also the check's answer: made once per key). */
 interface Grant {
+  ok: true;
   scopes: ReadonlySet<Scope>;
   account: string;
 }
 
-export type AuthResult = ({ ok: true } & Grant) | { ok: false; message: string };
+export type AuthResult = Grant | { ok: false; message: string };
 
-const ANY_KEY: Grant = { scopes: new Set(ALL_SCOPES), account: DEFAULT_ACCOUNT };
+const ANY_KEY: Grant = { ok: true, scopes: new Set(ALL_SCOPES), account: DEFAULT_ACCOUNT };
 
 export class KeyRing {
   private readonly keys = new Map<string, Grant>();
@@ -22,7 +24,7 @@ export class KeyRing {
     /** Fault `no-401-on-bad-key`: any non-empty unknown key is accepted with every scope. */
     private readonly acceptUnknown = false,
   ) {
-    for (const k of keys) this.keys.set(k.key, { scopes: new Set(k.scopes), account: k.account ?? DEFAULT_ACCOUNT });
+    for (const k of keys) this.keys.set(k.key, { ok: true, scopes: new Set(k.scopes), account: k.account ?? DEFAULT_ACCOUNT });
   }
 
   check(key: string | undefined, scope: Scope | undefined): AuthResult {
@@ -31,17 +33,24 @@ export class KeyRing {
     if (!grant && this.acceptUnknown) grant = ANY_KEY;
     if (!grant) return { ok: false, message: 'Unauthorized: invalid API key' };
     if (scope && !grant.scopes.has(scope)) return { ok: false, message: `Unauthorized: API key lacks the '${scope}' scope` };
-    return { ok: true, scopes: grant.scopes, account: grant.account };
+    return grant;
   }
 }
 
+/** The last Authorization value read and its key: a client sends the same header on every request. */
+let lastAuthorization = '';
+let lastKey: string | undefined;
+
 /** `Authorization: Bearer KEY` (a bare `Authorization: KEY`, shown in some official docs, is accepted too). */
 export function bearerKey(req: IncomingMessage): string | undefined {
-  const header = req.headers.authorization;
+  const header = headerOf(req, 'authorization');
   if (!header) return undefined;
+  if (header === lastAuthorization) return lastKey;
   const match = /^Bearer\s+(.+)$/i.exec(header.trim());
-  const key = match ? match[1]!.trim() : header.trim();
-  return key || undefined;
+  const key = (match ? match[1]!.trim() : header.trim()) || undefined;
+  lastAuthorization = header;
+  lastKey = key;
+  return key;
 }
 
 /**

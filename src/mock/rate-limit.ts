@@ -26,6 +26,11 @@ export class RateLimiter {
    * Admits one request under `key` when the window count stays within `limit` and in-flight requests
    * within `concurrent` (null = no concurrent limit). The caller must call `release()` when done.
    */
+  /** False when limits are off (--rate-limits off): nothing is counted and every request is admitted. */
+  get enabled(): boolean {
+    return this.factor !== 0;
+  }
+
   admit(key: string, limit: number, concurrent: number | null): Admission {
     if (this.factor === 0) return { ok: true, release: NOOP };
     const counter = this.currentWindow(key);

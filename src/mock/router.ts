@@ -23,6 +23,8 @@ const MULTI_SEGMENT_PARAMS = new Set(['openaiPath']);
 
 export class Router {
   private readonly routes = new Map<string, CompiledRoute[]>();
+  /** Routes by `surface segmentCount` (a multi-segment tail under `surface *`): a path tries only templates of its length. */
+  private readonly byLength = new Map<string, CompiledRoute[]>();
 
   constructor(operations: readonly OperationInfo[]) {
     for (const op of operations) {
@@ -40,6 +42,8 @@ export class Router {
       const list = this.routes.get(op.surface) ?? [];
       list.push(route);
       this.routes.set(op.surface, list);
+      const lengthKey = `${op.surface} ${route.multiSegmentTail ? '*' : segments.length}`;
+      this.byLength.set(lengthKey, [...(this.byLength.get(lengthKey) ?? []), route]);
     }
   }
 
@@ -77,18 +81,32 @@ export class Router {
     const parts = path.split('/').filter(Boolean);
     let best = -1;
     let found: RouteMatch[] = [];
-    for (const route of this.routes.get(surface) ?? []) {
-      const params = matchSegments(route, parts);
-      if (!params) continue;
-      const literals = route.literals;
-      if (literals > best) {
-        best = literals;
-        found = [];
+    for (const lengthKey of [`${surface} ${parts.length}`, `${surface} *`]) {
+      for (const route of this.byLength.get(lengthKey) ?? []) {
+        if (route.literals < best || !literalsMatch(route, parts)) continue;
+        const params = matchSegments(route, parts);
+        if (!params) continue;
+        const literals = route.literals;
+        if (literals > best) {
+          best = literals;
+          found = [];
+        }
+        found.push({ op: route.op, params });
       }
-      if (literals === best) found.push({ op: route.op, params });
     }
     return found;
   }
+}
+
+/** The literal segments agree (checked before any parameter is decoded or any object made). */
+function literalsMatch(route: CompiledRoute, parts: string[]): boolean {
+  const n = route.segments.length;
+  if (route.multiSegmentTail ? parts.length < n : parts.length !== n) return false;
+  for (let i = 0; i < n; i++) {
+    const literal = route.segments[i]!.literal;
+    if (literal !== undefined && literal !== parts[i]) return false;
+  }
+  return true;
 }
 
 function matchSegments(route: CompiledRoute, parts: string[]): Record<string, string> | undefined {
@@ -110,6 +128,7 @@ function matchSegments(route: CompiledRoute, parts: string[]): Record<string, st
 }
 
 function safeDecode(part: string): string {
+  if (!part.includes('%')) return part;
   try {
     return decodeURIComponent(part);
   } catch {

@@ -7,6 +7,7 @@ import { livePublicEndpoint, publicEngineKey } from './simulated-workers/public-
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { validateRequest } from '../validation/index.js';
 import { bearerKey } from './auth.js';
+import { headerOf } from './raw-headers.js';
 import type { MockCore, Reply } from './core.js';
 import { answerOptions } from './cors.js';
 import { isDocsPath, serveDocs } from './docs-route.js';
@@ -29,6 +30,11 @@ import { mockRateLimitPolicy } from './spec-facts.js';
 import type { OperationInfo, Surface } from './types.js';
 import { REST_V2_ALIAS_PREFIX, surfaceOfV2Segment } from '../contract/url-layout.js';
 
+/** What a request without a rate window releases: nothing (one function, not a closure per request). */
+const NO_RELEASE = (): void => {};
+
+const ADMITTED = { ok: true as const, release: NO_RELEASE };
+
 /** Bodies of operations without x-max-body-bytes (REST v1): the seed states no limit; 1 MiB is ours. */
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
@@ -38,9 +44,11 @@ export function createRequestHandler(parts: ServerParts) {
     if (!res.headersSent) sendError(res, 500, 'Internal server error');
     else res.destroy();
   };
+  // One listener function for every answer ('close' fires once per answer), not a closure per request.
+  const answered = () => parts.core.openRequests--;
   return (req: IncomingMessage, res: ServerResponse): void => {
     parts.core.openRequests++;
-    res.once('close', () => parts.core.openRequests--);
+    res.on('close', answered);
     try {
       const pending = handle(parts, req, res);
       if (pending) pending.catch((err: unknown) => fail(res, err));
@@ -52,6 +60,7 @@ export function createRequestHandler(parts: ServerParts) {
 
 /** A malformed %-escape stays as sent: it then names no endpoint (404 after auth), never a 500. */
 function decodeOrRaw(segment: string): string {
+  if (!segment.includes('%')) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {
@@ -69,7 +78,7 @@ function handle(parts: ServerParts, req: IncomingMessage, res: ServerResponse): 
   if (parts.cors !== undefined && !path.startsWith('/__control')) parts.cors.decorate(res);
 
   // A load-balancing endpoint's workers: by Host `{id}.localhost` (the whole path is the worker's) or /lb/{id}/….
-  const lbHost = parts.lbHostSuffixes && endpointOfHost(req.headers.host, parts.lbHostSuffixes);
+  const lbHost = parts.lbHostSuffixes && endpointOfHost(headerOf(req, 'host'), parts.lbHostSuffixes);
   if (lbHost) return serveLoadBalanced(parts, req, res, lbAddressOfHost(lbHost, path), search);
   if (path.startsWith(LB_PATH_PREFIX) || path === '/lb') return serveLoadBalanced(parts, req, res, lbAddressOfPath(path)!, search);
   if (path === '/rest/v2' || path.startsWith('/rest/v2/')) return handleRestV2(parts, req, res, path.slice(REST_V2_ALIAS_PREFIX.length), search);
@@ -125,7 +134,7 @@ function api(
   const { op, params } = match;
   if (!scopes.has(op.requiredScope)) return reject(req, res, 401, `Unauthorized: API key lacks the '${op.requiredScope}' scope`);
 
-  let release: () => void = () => {};
+  let release = NO_RELEASE;
   // Isolation faults only (isolation-faults.ts): without them this is undefined.
   const isolation = core.options.faults.size === 0 ? undefined
     : isolationFor(core, endpointId !== undefined ? { endpointId } : params, endpointId !== undefined ? 'job' : op.method === 'GET' ? 'read' : 'write');
@@ -149,7 +158,7 @@ function api(
   }
   if (op.method === 'GET' || op.method === 'DELETE') {
     // No body: answer synchronously (no microtask hop) on the hot path (GET /status).
-    if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) req.resume();
+    if (headerOf(req, 'content-length') !== undefined || headerOf(req, 'transfer-encoding') !== undefined) req.resume();
     return dispatch(core, res, surface, op, params, search, endpointId, undefined, release, req.method === 'HEAD');
   }
   return readAndDispatch(core, req, res, surface, op, params, search, endpointId, release);
@@ -230,7 +239,7 @@ function finish(core: MockCore, res: ServerResponse, op: OperationInfo, reply: R
 }
 
 function admit(core: MockCore, op: OperationInfo, endpointId: string) {
-  if (!op.rateLimit || core.options.faults.has('no-429')) return { ok: true as const, release: () => {} };
+  if (!op.rateLimit || !core.rateLimiter.enabled || core.options.faults.has('no-429')) return ADMITTED;
   const perWorker = core.options.requestsPerWorkerPer10s ?? mockRateLimitPolicy.requestsPerWorkerPer10s;
   // Dynamic limit: the higher of the base limit and running workers × per-worker figure.
   const limit = Math.max(op.rateLimit.requestsPer10s, core.engine.runningWorkers(endpointId) * perWorker);

@@ -52,6 +52,26 @@ export function headerRecord(pairs: Iterable<readonly [string, string]>): Record
   return out;
 }
 
+/** headerRecord of a raw header list such as IncomingMessage.rawHeaders, in one loop (no pair generator: this runs per exchange). */
+export function rawHeaderRecord(raw: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const key = raw[i]!.toLowerCase();
+    const value = raw[i + 1]!;
+    out[key] = key in out ? `${out[key]}, ${value}` : value;
+  }
+  return out;
+}
+
+/** The first value of one header (`lowerName` in lower case) in a raw header list, without building a record. */
+export function rawHeader(raw: readonly string[], lowerName: string): string | undefined {
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === lowerName.length && (name === lowerName || name.toLowerCase() === lowerName)) return raw[i + 1];
+  }
+  return undefined;
+}
+
 /** Pairs of a raw header list such as IncomingMessage.rawHeaders ([name, value, name, value, …]). */
 export function* rawPairs(raw: readonly string[]): Generator<[string, string]> {
   for (let i = 0; i + 1 < raw.length; i += 2) yield [raw[i]!, raw[i + 1]!];

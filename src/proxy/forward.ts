@@ -7,7 +7,8 @@ import { Agent as HttpAgent, createServer, request as httpRequest, type Incoming
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TrafficSurface } from './classify.js';
-import { BodyCapture, headerRecord, rawPairs, type Exchange } from './exchange.js';
+import { BodyCapture, rawHeader, rawHeaderRecord, type Exchange } from './exchange.js';
+import { AnswerMemo } from './answer-memo.js';
 import { judgeExchange, type Judgement } from './judge.js';
 import { IdOwners } from './id-owners.js';
 import { JudgeQueue } from './judge-queue.js';
@@ -65,7 +66,7 @@ function forwardable(raw: readonly string[], host?: string): string[] {
 interface Finished {
   method: string;
   url: string;
-  requestHeaders: Record<string, string>;
+  requestRawHeaders: string[];
   requestCapture: BodyCapture;
   status: number;
   responseRawHeaders: string[];
@@ -81,11 +82,13 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(text);
 }
 
-/** The secrets of a finished request: bearer key, ?api_key=, and those in a whole JSON body. */
-function learnRequest(book: SecretBook, headers: Record<string, string>, target: string, capture: BodyCapture): true {
-  const body = capture.body();
+const NO_QUERY = new URLSearchParams();
+
+/** The secrets of a finished request: bearer key, ?api_key=, and those in a whole JSON body (SecretBook reads only Authorization of the headers). */
+function learnRequest(book: SecretBook, rawHeaders: readonly string[], target: string, capture: BodyCapture | undefined): true {
   let parsed: unknown;
-  if (body.totalBytes === body.bytes.length && body.bytes.length > 0) {
+  const body = capture?.body();
+  if (body && body.totalBytes === body.bytes.length && body.bytes.length > 0) {
     try {
       parsed = JSON.parse(body.bytes.toString('utf8'));
     } catch {
@@ -93,7 +96,8 @@ function learnRequest(book: SecretBook, headers: Record<string, string>, target:
     }
   }
   const q = target.indexOf('?');
-  book.learnRequest(headers, new URLSearchParams(q === -1 ? '' : target.slice(q + 1)), parsed);
+  const authorization = rawHeader(rawHeaders, 'authorization');
+  book.learnRequest(authorization === undefined ? {} : { authorization }, q === -1 ? NO_QUERY : new URLSearchParams(target.slice(q + 1)), parsed);
   return true;
 }
 
@@ -118,20 +122,21 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const agent = secure ? new HttpsAgent({ keepAlive: true, maxSockets: 256 }) : new HttpAgent({ keepAlive: true, maxSockets: 256 });
   const book = new SecretBook();
   const owners = new IdOwners();
+  const answers = new AnswerMemo();
   const tally = new Tally('proxy', upstream.toString());
 
   const judge = (finished: Finished) => {
     const exchange: Exchange = {
       method: finished.method,
       url: finished.url,
-      requestHeaders: finished.requestHeaders,
+      requestHeaders: rawHeaderRecord(finished.requestRawHeaders),
       requestBody: finished.requestCapture.body(),
       status: finished.status,
-      responseHeaders: headerRecord(rawPairs(finished.responseRawHeaders)),
+      responseHeaders: rawHeaderRecord(finished.responseRawHeaders),
       responseBody: finished.responseCapture.body(),
     };
     try {
-      const judgement = judgeExchange(exchange, book, { surface: options.surface, owners, responseLeaks: finished.scanner.leaks.bind(finished.scanner), secretsLearned: finished.learned });
+      const judgement = judgeExchange(exchange, book, { surface: options.surface, owners, answers, responseLeaks: finished.scanner.leaks.bind(finished.scanner), secretsLearned: finished.learned });
       tally.add(judgement, finished.example);
       options.onJudged?.(judgement, exchange);
     } catch (error) {
@@ -167,7 +172,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     }
     const method = req.method ?? 'GET';
     const upstreamPath = `${base}${target}`;
-    const requestHeaders = headerRecord(rawPairs(req.rawHeaders));
+    const requestRawHeaders = req.rawHeaders;
     const requestCapture = new BodyCapture();
     const responseCapture = new BodyCapture();
     const scanner = new StreamScanner(book);
@@ -177,34 +182,39 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
 
     const outgoing = send({
       protocol: upstream.protocol, hostname, port: upstream.port, path: upstreamPath, method,
-      headers: forwardable(req.rawHeaders, upstream.host) as unknown as Record<string, string>, agent, maxHeaderSize: MAX_HEAD_BYTES,
+      headers: forwardable(requestRawHeaders, upstream.host) as unknown as Record<string, string>, agent, maxHeaderSize: MAX_HEAD_BYTES,
     });
     // Learn the request's secrets before its answer streams back, so the scan covers every answer byte.
-    if (requestHeaders['transfer-encoding'] === undefined && (requestHeaders['content-length'] ?? '0') === '0') {
+    if (rawHeader(requestRawHeaders, 'transfer-encoding') === undefined && (rawHeader(requestRawHeaders, 'content-length') ?? '0') === '0') {
       // No body (GET /status and most reads): send at once, no pipe to set up.
       req.resume();
       outgoing.end();
-      learned = learnRequest(book, requestHeaders, target, requestCapture);
+      learned = learnRequest(book, requestRawHeaders, target, undefined);
     } else {
       req.on('data', (chunk: Buffer) => requestCapture.push(chunk));
-      req.on('end', () => void (learned = learnRequest(book, requestHeaders, target, requestCapture)));
+      req.on('end', () => void (learned = learnRequest(book, requestRawHeaders, target, requestCapture)));
       req.pipe(outgoing);
     }
 
     outgoing.on('response', (answer) => {
       upstreamAnswer = answer;
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, forwardable(answer.rawHeaders));
+      // Copied to the client as it arrives (one listener, not pipe()'s six), pausing while the client's buffer is full.
       answer.on('data', (chunk: Buffer) => {
+        if (!res.write(chunk)) {
+          answer.pause();
+          res.once('drain', () => answer.resume());
+        }
         responseCapture.push(chunk);
         scanner.feed(chunk);
       });
-      answer.pipe(res);
       answer.on('end', () => {
+        res.end();
         if (settled) return;
         settled = true;
         // Judged on a later turn: the answer's last bytes go out first, and nothing judged can change them.
         judgements.push({
-          method, url: `${upstream.origin}${upstreamPath}`, requestHeaders, requestCapture, status: answer.statusCode ?? 0,
+          method, url: `${upstream.origin}${upstreamPath}`, requestRawHeaders, requestCapture, status: answer.statusCode ?? 0,
           responseRawHeaders: answer.rawHeaders, responseCapture, scanner, learned, example: `${method} ${base}${pathOnly}`,
         });
       });

@@ -50,9 +50,14 @@ export class IdOwners {
    * caller's answers; remembers the new ones as the caller's.
    */
   observe(apiKey: string, answer: unknown): string[] {
+    return this.observeIds(apiKey, objectIds(answer));
+  }
+
+  /** observe() for the ids of an answer found before (objectIds of it). */
+  observeIds(apiKey: string, ids: Iterable<string>): string[] {
     const caller = this.fingerprint(apiKey);
     const foreign: string[] = [];
-    for (const id of objectIds(answer)) {
+    for (const id of ids) {
       const owner = this.owners.get(id);
       if (owner === undefined) {
         this.owners.set(id, caller);

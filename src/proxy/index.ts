@@ -10,3 +10,4 @@ export { Tally, exitCodeOf, MAX_DISTINCT_VIOLATIONS, type TrafficReport, type Ta
 export { writeTrafficReports, trafficDocument, trafficJunit } from './report-files.js';
 export { failingLevels } from './levels-option.js';
 export { IdOwners, MAX_REMEMBERED_IDS, objectIds } from './id-owners.js';
+export { AnswerMemo, MEMO_MAX_ANSWERS, MEMO_MAX_BODY_BYTES, type ParsedAnswer } from './answer-memo.js';

@@ -6,13 +6,14 @@ import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import { checkGraphqlAnswer } from '../contract/graphql-shape.js';
 import { graphqlLimitFindings } from './graphql-limits.js';
 import { judgeKeylessGraphql } from './graphql-auth.js';
-import { formatIssues, validateRequest, validateResponse } from '../validation/index.js';
+import { formatIssues, validateRequest, validateResponse, type ValidationIssue } from '../validation/index.js';
 import { parseQuery, queryStylesOf } from '../contract/query-style.js';
 import { classify, type TrafficSurface } from './classify.js';
 import { isTruncated, MAX_CAPTURED_BODY_BYTES, type CapturedBody, type Exchange, type Violation } from './exchange.js';
 import { RULE, violation } from './rule-ids.js';
 import { headerLeaks, pointerOf, type Leak, type SecretBook } from './secrets.js';
-import { apiKeyOf, mayCarryIds, type IdOwners } from './id-owners.js';
+import { apiKeyOf, mayCarryIds, objectIds, type IdOwners } from './id-owners.js';
+import type { AnswerMemo, Parsed, ParsedAnswer } from './answer-memo.js';
 import { answerFacts, isJsonMediaType, type RequiredHeader } from './spec-facts.js';
 
 export interface Judgement {
@@ -38,9 +39,9 @@ export interface JudgeOptions {
   secretsLearned?: boolean;
   /** Which key's traffic each object id first came back in (one per session): flags ids crossing to another key. */
   owners?: IdOwners;
+  /** The last answer body of each operation and status, with what was found from it alone (one per session). */
+  answers?: AnswerMemo;
 }
-
-type Parsed = { ok: true; value: unknown } | { ok: false };
 
 function parseBody(body: CapturedBody): Parsed | undefined {
   if (!body.recorded || isTruncated(body)) return undefined;
@@ -80,7 +81,11 @@ function headerProblem(header: RequiredHeader, value: string | undefined): strin
   return undefined;
 }
 
-function judgeOperation(exchange: Exchange, url: URL, surface: Exclude<Judgement['surface'], undefined>, pathParams: Record<string, string>, out: Judgement, response: Parsed | undefined): void {
+/** validateRequest's issues for a request of path parameters only (no body, no query), by classify's path-parameter object (one per recent path and method). */
+const pathOnlyRequestIssues = new WeakMap<Record<string, string>, ValidationIssue[]>();
+
+function judgeOperation(exchange: Exchange, url: URL, surface: Exclude<Judgement['surface'], undefined>, pathParams: Record<string, string>, out: Judgement, answer: ParsedAnswer): void {
+  const response = answer.parsed;
   const s = surface as 'restV1' | 'queueV2' | 'restV2';
   const opId = out.operationId;
   const status = exchange.status;
@@ -94,7 +99,13 @@ function judgeOperation(exchange: Exchange, url: URL, surface: Exclude<Judgement
     }
     else {
       // Lists read as the spec declares them (comma form for REST v2 catalogue filters), repeated keys kept.
-      const issues = validateRequest(s, opId, { body: request.value, path: pathParams, query: parseQuery(url.search, queryStylesOf(s, opId)) });
+      // Without body and query the issues depend on the path alone: kept by classify's (cached) path parameters.
+      const pathOnly = request.value === undefined && url.search === '';
+      let issues = pathOnly ? pathOnlyRequestIssues.get(pathParams) : undefined;
+      if (!issues) {
+        issues = validateRequest(s, opId, { body: request.value, path: pathParams, query: parseQuery(url.search, queryStylesOf(s, opId)) });
+        if (pathOnly) pathOnlyRequestIssues.set(pathParams, issues);
+      }
       requestValid = issues.length === 0;
       requestIssue = formatIssues(issues.slice(0, 3));
     }
@@ -128,7 +139,7 @@ function judgeOperation(exchange: Exchange, url: URL, surface: Exclude<Judgement
     out.violations.push(violation(bodyRule, s, opId, `${opId} answered ${status} with Content-Type ${contentType ?? '(none)'} (documented: ${facts.mediaTypes.join(', ')})`));
   }
   if (!response?.ok) return void out.violations.push(violation(bodyRule, s, opId, `${opId} answered ${status} with a body that is not JSON`));
-  const issues = validateResponse(s, opId, status, response.value);
+  const issues = (answer.issues ??= validateResponse(s, opId, status, response.value));
   if (issues.length) out.violations.push(violation(bodyRule, s, opId, `${opId} answered ${status} not matching the spec: ${formatIssues(issues.slice(0, 3))}`));
 }
 
@@ -176,17 +187,30 @@ function judgeGraphql(exchange: Exchange, out: Judgement, response: Parsed | und
   for (const finding of limits.findings) out.violations.push(violation(finding.ruleId, 'graphql', out.operationId, finding.message));
 }
 
-export function judgeExchange(exchange: Exchange, book: SecretBook, options: JudgeOptions = {}): Judgement {
-  let url: URL;
+/** The last URL parsed: a polling client asks the same URL over and over (the URL object is only read). */
+let lastUrl: { text: string; url: URL } | undefined;
+
+function parseUrl(text: string): URL | undefined {
+  if (lastUrl?.text === text) return lastUrl.url;
   try {
-    url = new URL(exchange.url);
+    lastUrl = { text, url: new URL(text) };
+    return lastUrl.url;
   } catch {
-    return { operationId: '(unmatched)', violations: [], checked: [], notes: ['not judged: URL not absolute'] };
+    return undefined;
   }
+}
+
+export function judgeExchange(exchange: Exchange, book: SecretBook, options: JudgeOptions = {}): Judgement {
+  const url = parseUrl(exchange.url);
+  if (!url) return { operationId: '(unmatched)', violations: [], checked: [], notes: ['not judged: URL not absolute'] };
   const method = exchange.method.toUpperCase();
   const cls = classify(method, url.pathname, options.surface);
   const out: Judgement = { operationId: '(unmatched)', violations: [], checked: [], notes: [] };
-  const response = parseBody(exchange.responseBody);
+  // An operation's answer body identical to the last one of its operation and status is not parsed or validated again.
+  const answer: ParsedAnswer = cls.kind === 'operation' && options.answers
+    ? options.answers.answerOf(`${cls.surface} ${cls.op.operationId} ${exchange.status}`, exchange.responseBody, parseBody)
+    : { parsed: parseBody(exchange.responseBody) };
+  const response = answer.parsed;
   let graphqlQuery: string | undefined;
   if (cls.kind === 'operation') {
     out.surface = cls.surface;
@@ -226,19 +250,21 @@ export function judgeExchange(exchange: Exchange, book: SecretBook, options: Jud
     return finish(out);
   }
   if (cls.kind === 'graphql') judgeGraphql(exchange, out, response, graphqlQuery);
-  else judgeOperation(exchange, url, cls.surface, cls.pathParams, out, response);
-  if (options.owners && !(cls.kind === 'operation' && cls.op.path.includes('/catalog'))) judgeOwners(exchange, url, cls.kind === 'operation' ? cls.op.path : undefined, options.owners, out, response);
+  else judgeOperation(exchange, url, cls.surface, cls.pathParams, out, answer);
+  if (options.owners && !(cls.kind === 'operation' && cls.op.path.includes('/catalog'))) judgeOwners(exchange, url, cls.kind === 'operation' ? cls.op.path : undefined, options.owners, out, answer);
   return finish(out);
 }
 
 /** A successful answer to one key carrying ids first seen in another key's answers: one account's objects reaching another. */
-function judgeOwners(exchange: Exchange, url: URL, path: string | undefined, owners: IdOwners, out: Judgement, response: Parsed | undefined): void {
+function judgeOwners(exchange: Exchange, url: URL, path: string | undefined, owners: IdOwners, out: Judgement, answer: ParsedAnswer): void {
+  const response = answer.parsed;
   const key = apiKeyOf(exchange.requestHeaders, url);
   if (!key || exchange.status < 200 || exchange.status > 299 || !response?.ok) return;
   const rule = RULE.crossAccount(exchange.method.toUpperCase(), path);
   out.checked.push(rule);
-  if (!mayCarryIds(exchange.responseBody.bytes)) return;
-  const foreign = owners.observe(key, response.value);
+  const ids = (answer.ids ??= mayCarryIds(exchange.responseBody.bytes) ? [...objectIds(response.value)] : []);
+  if (ids.length === 0) return;
+  const foreign = owners.observeIds(key, ids);
   if (foreign.length === 0) return;
   const shown = foreign.slice(0, 3).join(', ') + (foreign.length > 3 ? `, +${foreign.length - 3} more` : '');
   out.violations.push(violation(rule, out.surface ?? '-', out.operationId, `${out.operationId} answered ${exchange.status} to one API key with id(s) first seen in another key's traffic: ${shown}`));

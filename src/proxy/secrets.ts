@@ -28,8 +28,13 @@ export class SecretBook {
   private kindCache: SecretKind[] | undefined;
   private longest = 0;
 
+  /** The value added last with its kind: the API key comes with every request and is then already the newest. */
+  private newest: { value: string; kind: SecretKind } | undefined;
+
   add(value: unknown, kind: SecretKind): void {
     if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH) return;
+    if (this.newest !== undefined && this.newest.value === value && this.newest.kind === kind) return;
+    this.newest = { value, kind };
     const known = this.values.get(value) === kind;
     // Re-inserting keeps a secret in use (the API key) newest, so it is the last one forgotten.
     this.values.delete(value);
@@ -94,11 +99,21 @@ export class SecretBook {
   /** Learns the secrets of one request: bearer key, ?api_key=, x-secret body fields, secretCreate values. */
   learnRequest(headers: Record<string, string>, searchParams: URLSearchParams, body: unknown): void {
     const authorization = headers['authorization']?.trim();
-    if (authorization) this.add(/^Bearer\s+(.+)$/i.exec(authorization)?.[1]?.trim() ?? authorization, 'API key');
+    if (authorization) this.add(this.keyOf(authorization), 'API key');
     for (const key of searchParams.getAll('api_key')) this.add(key, 'API key');
     if (body !== undefined) this.learnBody(body, secretFieldNames(), 0);
     const graphql = body as { query?: unknown; variables?: unknown } | undefined;
     if (graphql && typeof graphql.query === 'string') this.learnGraphql(graphql.query, graphql.variables);
+  }
+
+  /** The last Authorization value and its key: a client sends the same one with every request. */
+  private lastAuthorization: { header: string; key: string } | undefined;
+
+  private keyOf(authorization: string): string {
+    if (this.lastAuthorization?.header === authorization) return this.lastAuthorization.key;
+    const key = /^Bearer\s+(.+)$/i.exec(authorization)?.[1]?.trim() ?? authorization;
+    this.lastAuthorization = { header: authorization, key };
+    return key;
   }
 
   private learnBody(node: unknown, fields: ReadonlySet<string>, depth: number): void {
@@ -141,7 +156,8 @@ export class SecretBook {
  * the longest secret) is searched again with the next, so a secret split across chunks is found.
  */
 export class StreamScanner {
-  private tail = Buffer.alloc(0);
+  /** The previous chunk as given (chunks are not reused once emitted): its tail is copied only if another chunk follows. */
+  private previous: Buffer | undefined;
   readonly found = new Set<SecretKind>();
 
   constructor(private readonly book: SecretBook) {}
@@ -149,10 +165,11 @@ export class StreamScanner {
   feed(chunk: Buffer): void {
     const needles = this.book.needles();
     if (needles.length === 0) return;
-    const hay = this.tail.length ? Buffer.concat([this.tail, chunk]) : chunk;
+    const keep = this.book.longestNeedle() - 1;
+    const previous = this.previous;
+    const hay = previous && keep > 0 ? Buffer.concat([previous.subarray(Math.max(0, previous.length - keep)), chunk]) : chunk;
     for (const needle of needles) if (!this.found.has(needle.kind) && hay.includes(needle.bytes)) this.found.add(needle.kind);
-    const keep = Math.min(hay.length, this.book.longestNeedle() - 1);
-    this.tail = keep > 0 ? Buffer.from(hay.subarray(hay.length - keep)) : Buffer.alloc(0);
+    this.previous = hay;
   }
 
   leaks(): Leak[] {

@@ -5,6 +5,7 @@ import type { HarEntry, HarMiss } from './har.js';
 import { judgeExchange } from './judge.js';
 import { SecretBook } from './secrets.js';
 import { IdOwners } from './id-owners.js';
+import { AnswerMemo } from './answer-memo.js';
 import { Tally, type TrafficReport } from './tally.js';
 
 export interface TrafficCheck {
@@ -15,13 +16,14 @@ export interface TrafficCheck {
 export function checkTraffic(entries: readonly (HarEntry | HarMiss)[], source: string, surface?: TrafficSurface): TrafficCheck {
   const book = new SecretBook();
   const owners = new IdOwners();
+  const answers = new AnswerMemo();
   const tally = new Tally('check-traffic', source);
   for (const entry of entries) {
     if ('missing' in entry) {
       tally.upstreamError();
       continue;
     }
-    const judgement = judgeExchange(entry.exchange, book, { surface, owners, responseLeaks: () => book.find(entry.fullResponseBody).map((kind) => ({ kind, where: 'body' as const })) });
+    const judgement = judgeExchange(entry.exchange, book, { surface, owners, answers, responseLeaks: () => book.find(entry.fullResponseBody).map((kind) => ({ kind, where: 'body' as const })) });
     tally.add(judgement, `${entry.exchange.method} ${new URL(entry.exchange.url).pathname}`);
   }
   return { report: JSON.parse(book.redact(JSON.stringify(tally.report()))) as TrafficReport, book };

@@ -18,6 +18,16 @@ export function hostSuffixes(host: string | undefined): string[] {
 /** The endpoint a Host header names, or undefined when it names none (then the request is the mock's own). */
 export function endpointOfHost(hostHeader: string | undefined, suffixes: readonly string[]): string | undefined {
   if (!hostHeader) return undefined;
+  // A client sends the same Host on every request: the last answer is kept (a pure function of both inputs).
+  if (hostHeader === lastHost.header && suffixes === lastHost.suffixes) return lastHost.endpoint;
+  const endpoint = endpointOfHostName(hostHeader, suffixes);
+  lastHost = { header: hostHeader, suffixes, endpoint };
+  return endpoint;
+}
+
+let lastHost: { header: string; suffixes: readonly string[]; endpoint: string | undefined } = { header: '', suffixes: [], endpoint: undefined };
+
+function endpointOfHostName(hostHeader: string, suffixes: readonly string[]): string | undefined {
   const name = hostHeader.replace(/:\d+$/, '').toLowerCase();
   for (const suffix of suffixes) {
     if (!name.endsWith(`.${suffix}`)) continue;
