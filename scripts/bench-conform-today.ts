@@ -14,7 +14,7 @@
 // "bench: a goal was missed".
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runConformance, type RuleResult } from '../src/entries/conform.js';
 
@@ -75,5 +75,6 @@ process.stdout.write(`${JSON.stringify({
   rulesRatio, rulesGoal: `>= ${GOAL_RULES_RATIO} (rules of queue v2, GraphQL, REST v2 and all run on the v1-less target ÷ run on the full mock)`,
   timeRatio, timeGoal: `<= ${GOAL_TIME_RATIO} (v1-less wall ÷ the full run's wall weighted by the per-rule durations of the same rules; median of rounds)`,
   npmStartMs: startMs, npmStartGoal: `<= ${GOAL_START_MS} ms (tsx src/cli/main.ts start, end to end; median of rounds)`,
+  loadAverage: +loadavg()[0]!.toFixed(1),
 }, null, 2)}\n`);
 if (rulesRatio < GOAL_RULES_RATIO || timeRatio > GOAL_TIME_RATIO || startMs > GOAL_START_MS) process.stdout.write('bench: a goal was missed\n');
