@@ -1,8 +1,14 @@
 // Bench of load-balancing endpoints (run: `npm run bench:lb`, part of `npm run bench`): a warm HTTP worker
 // process (examples/lb-workers/server.mjs) called through the mock (`/lb/{id}/…`) vs the same worker called
 // directly on its PORT, 16 connections, interleaved rounds. Goals (issue 40): p50 through the mock at most
-// 2 ms above direct, throughput at least 0.8× direct (the mock is a thin router here).
+// 2 ms above direct, throughput at least 0.8× direct (the mock is a thin router here). Beside them, the same
+// worker behind the thinnest node:http router (serveMinimalProxy), and each router's CPU per request: what a
+// second HTTP hop costs on this machine whoever makes it, and what the mock adds to that.
 // The mock runs in a child process (autocannon does not steal its CPU); traffic is loopback only, bounded in time.
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { Agent, createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { startServedChild } from './bench/served-child.js';
 import { startMock } from '../src/mock/index.js';
@@ -34,6 +40,25 @@ async function serve(): Promise<void> {
   process.stdout.write(`${JSON.stringify({ viaMock: `${mock.lbUrl(id)}/generate`, direct: `${direct}/generate` } satisfies Served)}\n`);
 }
 
+/**
+ * The thinnest router node:http makes (keep-alive agent, headers as they came, pipes both ways): what any Node
+ * router costs on this machine, so the mock's own share is told apart from the second HTTP hop's.
+ */
+async function serveMinimalProxy(direct: string): Promise<void> {
+  const worker = new URL(direct);
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  const server = createServer((req, res) => {
+    const upstream = httpRequest({ host: worker.hostname, port: worker.port, method: req.method, path: req.url, headers: req.headers, agent }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  server.listen(0, '127.0.0.1', () => process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${worker.pathname}` })}\n`));
+  process.on('SIGTERM', () => process.exit(0));
+}
+
 async function load(url: string): Promise<AutocannonResult> {
   const result = await autocannon({
     url, connections: CONNECTIONS, duration: DURATION_S, method: 'POST',
@@ -45,22 +70,53 @@ async function load(url: string): Promise<AutocannonResult> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 
+/** CPU time (user + system, ms) a process has used so far (Linux /proc; undefined elsewhere). */
+function cpuMsOf(pid: number | undefined): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime, fields 14 and 15 of stat (11 and 12 after the command), in clock ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
 async function main(): Promise<void> {
+  const minimalAt = process.argv.indexOf('--minimal');
+  if (minimalAt !== -1) return serveMinimalProxy(process.argv[minimalAt + 1]!);
   if (process.argv.includes('--serve')) return serve();
   // BENCH_CPU_PROF=DIR: the mock's process writes a V8 CPU profile there (node --cpu-prof) when it stops.
   const profileDir = process.env['BENCH_CPU_PROF'];
   const { proc, served } = await startServedChild<Served>(import.meta.url, [], profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []);
-  const rounds: { directRps: number; mockRps: number; directP50Ms: number; mockP50Ms: number }[] = [];
+  const minimal = await startServedChild<{ url: string }>(import.meta.url, ['--minimal', served.direct]);
+  const rounds: { directRps: number; minimalRps: number; mockRps: number; directP50Ms: number; minimalP50Ms: number; mockP50Ms: number; mockCpuUsPerRequest?: number; minimalCpuUsPerRequest?: number }[] = [];
+  /** CPU µs per request of `pid` while `url` is loaded. */
+  const measured = async (url: string, pid: number | undefined) => {
+    const before = cpuMsOf(pid);
+    const result = await load(url);
+    const after = cpuMsOf(pid);
+    const cpuUs = before !== undefined && after !== undefined ? Math.round((1000 * (after - before)) / (result.requests.average * DURATION_S)) : undefined;
+    return { result, cpuUs };
+  };
   try {
     // Interleaved: the machine may be shared, so each ratio compares figures taken close together.
     for (let round = 0; round < ROUNDS; round++) {
       const direct = await load(served.direct);
-      const viaMock = await load(served.viaMock);
-      rounds.push({ directRps: Math.round(direct.requests.average), mockRps: Math.round(viaMock.requests.average), directP50Ms: direct.latency.p50, mockP50Ms: viaMock.latency.p50 });
+      const viaMinimal = await measured(minimal.served.url, minimal.proc.pid);
+      const viaMock = await measured(served.viaMock, proc.pid);
+      // CPU per forwarded request: what the router itself spends (a busy machine inflates it too, less than rates).
+      rounds.push({
+        directRps: Math.round(direct.requests.average), minimalRps: Math.round(viaMinimal.result.requests.average), mockRps: Math.round(viaMock.result.requests.average),
+        directP50Ms: direct.latency.p50, minimalP50Ms: viaMinimal.result.latency.p50, mockP50Ms: viaMock.result.latency.p50,
+        ...(viaMock.cpuUs !== undefined ? { mockCpuUsPerRequest: viaMock.cpuUs } : {}),
+        ...(viaMinimal.cpuUs !== undefined ? { minimalCpuUsPerRequest: viaMinimal.cpuUs } : {}),
+      });
     }
   } finally {
-    proc.kill('SIGTERM');
-    await new Promise((resolve) => proc.once('exit', resolve));
+    for (const child of [proc, minimal.proc]) {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
   }
   const throughputRatio = +median(rounds.map((r) => r.mockRps / r.directRps)).toFixed(2);
   const p50AddedMs = +median(rounds.map((r) => r.mockP50Ms - r.directP50Ms)).toFixed(2);
@@ -68,6 +124,13 @@ async function main(): Promise<void> {
     connections: CONNECTIONS, durationSecondsPerLoad: DURATION_S, rounds,
     throughputMockVsDirect: throughputRatio, throughputGoal: '>= 0.8 (median of rounds)',
     p50AddedByMockMs: p50AddedMs, p50Goal: '<= 2 ms (median of rounds)',
+    // The same figures against the thinnest node:http router in front of the same worker.
+    throughputMockVsMinimalProxy: +median(rounds.map((r) => r.mockRps / r.minimalRps)).toFixed(2),
+    p50AddedByMockOverMinimalProxyMs: +median(rounds.map((r) => r.mockP50Ms - r.minimalP50Ms)).toFixed(2),
+    throughputMinimalProxyVsDirect: +median(rounds.map((r) => r.minimalRps / r.directRps)).toFixed(2),
+    mockCpuUsPerRequest: median(rounds.map((r) => r.mockCpuUsPerRequest ?? Number.NaN)),
+    minimalProxyCpuUsPerRequest: median(rounds.map((r) => r.minimalCpuUsPerRequest ?? Number.NaN)),
+    loadAverage1m: +loadavg()[0]!.toFixed(2),
   }, null, 2)}\n`);
   if (throughputRatio < 0.8 || p50AddedMs > 2) process.stdout.write('bench: a goal was missed\n');
 }

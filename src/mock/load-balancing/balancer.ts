@@ -38,26 +38,32 @@ export class LoadBalancer {
     return this.pools.get(endpointId);
   }
 
-  async forward(core: MockCore, endpointId: string, request: ForwardedRequest): Promise<void> {
-    const facts = loadBalancingFacts.directAccess;
+  /** Answers one request on a ready worker of the endpoint: at once when one is ready (no await on that path), else once one is. */
+  forward(core: MockCore, endpointId: string, request: ForwardedRequest): Promise<void> {
     const pool = this.poolOf(core, endpointId);
-    const worker = await pool.acquire();
-    const { req, res } = request;
-    if (!worker) {
-      req.resume();
-      return sendError(res, facts.noWorkerStatus, `no workers available: no worker of endpoint ${endpointId} became ready within ${facts.noWorkerWaitMs / 1000} s`);
-    }
+    const ready = pool.tryAcquire();
+    if (ready) return this.serveOn(core, pool, ready, request);
+    return pool.acquire().then((worker) => {
+      if (worker) return this.serveOn(core, pool, worker, request);
+      const facts = loadBalancingFacts.directAccess;
+      request.req.resume();
+      sendError(request.res, facts.noWorkerStatus, `no workers available: no worker of endpoint ${endpointId} became ready within ${facts.noWorkerWaitMs / 1000} s`);
+    });
+  }
+
+  private serveOn(core: MockCore, pool: LbPool, worker: LbWorker, request: ForwardedRequest): Promise<void> {
+    const { res } = request;
+    const facts = loadBalancingFacts.directAccess;
     // Processing bound (the mock's clock): no answer begun by then → processingTimeoutStatus; begun → cut.
     const timer = core.clock.after(facts.processingTimeoutMs, () => {
       if (res.headersSent) return void res.destroy();
       sendError(res, facts.processingTimeoutStatus, `the worker took longer than ${facts.processingTimeoutMs / 1000} s to answer`);
     });
-    try {
-      await worker.serve(request);
-    } finally {
+    // serve() never rejects (worker.ts).
+    return worker.serve(request).then(() => {
       core.clock.cancel(timer);
       pool.release(worker);
-    }
+    });
   }
 
   private poolOf(core: MockCore, endpointId: string): LbPool {

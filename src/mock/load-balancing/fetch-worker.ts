@@ -24,7 +24,7 @@ export class FetchWorker implements LbWorker {
     const method = req.method ?? 'GET';
     const hasBody = method !== 'GET' && method !== 'HEAD';
     const headers = new Headers();
-    for (const [name, value] of Object.entries(forwardedRequestHeaders(req.rawHeaders))) {
+    for (const [name, value] of Object.entries(forwardedRequestHeaders(req.headers))) {
       for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
     }
     let tooLarge = false;

@@ -26,6 +26,8 @@ export class LbPool {
   private closed = false;
   /** The request being placed by acquire(), counted as demand while the pool scales for it. */
   private arriving = 0;
+  /** Requests being answered by the pool's workers (the sum of their inFlight). */
+  private inFlight = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -45,18 +47,22 @@ export class LbPool {
     return this.workers.map((w) => ({ id: w.id, state: w.state, inFlight: w.inFlight, ...(w.url ? { url: w.url } : {}) }));
   }
 
-  /** A ready worker with this request counted on it; undefined when none became ready in time. */
-  acquire(): Promise<LbWorker | undefined> {
-    if (this.closed) return Promise.resolve(undefined);
+  /** A ready worker with this request counted on it, now (no promise: the warm path of every request); undefined when none is ready. */
+  tryAcquire(): LbWorker | undefined {
+    if (this.closed) return undefined;
     // Scale for this request first, so a worker that starts ready (a fetch handler) can take it.
     this.arriving++;
     this.scale();
     this.arriving--;
     const ready = this.leastBusy();
-    if (ready) {
-      this.take(ready);
-      return Promise.resolve(ready);
-    }
+    if (ready) this.take(ready);
+    return ready;
+  }
+
+  /** A ready worker with this request counted on it; undefined when none became ready in time. */
+  acquire(): Promise<LbWorker | undefined> {
+    const ready = this.tryAcquire();
+    if (ready || this.closed) return Promise.resolve(ready);
     return new Promise((resolve) => {
       const waiter: Waiter = {
         resolve,
@@ -73,14 +79,16 @@ export class LbPool {
 
   release(worker: LbWorker): void {
     worker.inFlight--;
+    this.inFlight--;
     if (worker.inFlight === 0 && worker.state === 'ready') this.armIdle(worker);
-    this.scale();
+    // Less demand never starts a worker: a release matters to waiting requests, or ends a worker that left the pool.
+    if (this.waiters.length > 0 || worker.state !== 'ready') this.scale();
   }
 
   /** Workers to run for the demand now: one per requestCount requests, within min and max. */
   private wanted(): number {
     const s = this.settings();
-    const demand = this.workers.reduce((n, w) => n + w.inFlight, 0) + this.waiters.length + this.arriving;
+    const demand = this.inFlight + this.waiters.length + this.arriving;
     return Math.max(s.workersMin, Math.min(s.workersMax, Math.ceil(demand / Math.max(1, s.requestCount))));
   }
 
@@ -128,7 +136,10 @@ export class LbPool {
 
   private take(worker: LbWorker): void {
     worker.inFlight++;
-    this.clock.cancel(this.idleTimers.get(worker));
+    this.inFlight++;
+    const idle = this.idleTimers.get(worker);
+    if (idle === undefined) return;
+    this.clock.cancel(idle);
     this.idleTimers.delete(worker);
   }
 

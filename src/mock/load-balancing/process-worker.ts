@@ -2,13 +2,16 @@
 // started with PORT (a free port the mock picks; PORT_HEALTH is the same port, RunPod's default) and the
 // endpoint's env, it is initialising until GET /ping answers 200 (204: still initialising; another status
 // after it was up: unhealthy, out of the routing pool). Requests are streamed to it and its answers back.
-import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
-import { pipeline } from 'node:stream/promises';
 import { sendError } from '../http.js';
 import { launchWorkerProcess, type ExitInfo, type WorkerProcess } from '../worker-processes/launcher.js';
-import { byteLimit, forwardedRequestHeaders, isHopByHop, TooLarge } from './forward-limits.js';
+import { loadBalancingFacts } from './facts.js';
+import { answerHeaders, forwardedRequestHeaders } from './forward-limits.js';
+import { hasBody, relay } from './relay.js';
 import type { ForwardedRequest, LbWorker, LbWorkerState } from './worker.js';
+
+const facts = loadBalancingFacts.directAccess;
 
 /** Health polling (real time: the process runs in real time): while starting, then while serving. */
 export const PING_STARTING_MS = 100;
@@ -144,32 +147,45 @@ export class ProcessWorker implements LbWorker {
     const max = this.options.maxPayloadBytes;
     return new Promise<void>((resolve) => {
       let tooLarge = false;
+      let settled = false;
+      const done = () => {
+        if (settled) return;
+        settled = true;
+        resolve();
+      };
       const upstream = httpRequest({
-        host: '127.0.0.1', port: this.port, method: req.method, path: `${path}${search === '' ? '' : `?${search}`}`,
-        headers: forwardedRequestHeaders(req.rawHeaders), agent: this.agent,
-      }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answerHeaders(answer.headers));
-        pipeline(answer, byteLimit(max), res).catch(() => res.destroy()).finally(resolve);
+        host: '127.0.0.1', port: this.port, method: req.method, path: search === '' ? path : `${path}?${search}`,
+        headers: forwardedRequestHeaders(req.headers), agent: this.agent,
+      });
+      upstream.on('response', (answer) => {
+        const headers = answerHeaders(answer.rawHeaders);
+        res.writeHead(answer.statusCode ?? facts.unreachableWorkerStatus, headers);
+        // An answer over the bound, or one the worker cut midway: the connection is cut, the mock stays up.
+        relay(answer, res, max, headers['content-length'], () => res.destroy());
+        answer.on('error', () => res.destroy());
+        answer.once('close', () => {
+          if (!answer.complete) res.destroy();
+        });
       });
       upstream.on('error', () => {
         req.unpipe(upstream);
         req.resume();
         if (!res.headersSent) {
-          if (tooLarge) sendError(res, 413, `request body exceeds ${max} bytes`);
-          else sendError(res, 502, `the worker ${this.options.id} closed the connection before answering`);
+          if (tooLarge) sendError(res, facts.forwarding.payloadTooLargeStatus, `request body exceeds ${max} bytes`);
+          else sendError(res, facts.unreachableWorkerStatus, `the worker ${this.options.id} closed the connection before answering`);
         } else res.destroy();
-        resolve();
+        done();
       });
+      res.once('finish', done);
       res.once('close', () => {
         if (!res.writableFinished) upstream.destroy();
-        resolve();
+        done();
       });
-      const limited = byteLimit(max);
-      limited.on('error', (error) => {
-        tooLarge = error instanceof TooLarge;
-        upstream.destroy(error);
+      if (!hasBody(req)) return void upstream.end();
+      relay(req, upstream, max, req.headers['content-length'], () => {
+        tooLarge = true;
+        upstream.destroy();
       });
-      req.pipe(limited).pipe(upstream);
     });
   }
 
@@ -181,10 +197,4 @@ export class ProcessWorker implements LbWorker {
     this.agent.destroy();
     await this.process?.stop();
   }
-}
-
-function answerHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined && !isHopByHop(name)) out[name] = value;
-  return out;
 }
