@@ -8,24 +8,27 @@ import { bundledWorkerCommand, removeBundledWorker } from './bundled-worker.js';
 /**
  * The queue rules whose jobs run on workers (the rate, bounds, capacity and /openai rules never reach one).
  * QUEUE-SYNC-002's job lasts 30 s, and in a worker process `input.mock.durationMs` is real time (docs/workers.md):
- * it runs beside the others, in a run of its own, so it adds no wall time.
+ * it runs beside the others, in a run of its own against a mock of its own (the other rules move their mock's
+ * clock by days, which would expire its job), so it adds no wall time.
  */
 const QUEUE_RULES = '^QUEUE-(?!SYNC-002$)(JOB|SYNC|STREAM|CANCEL|RETRY|PURGE|HEALTH|EXEC|TTL|RETENTION|ERROR|REQUESTS)-';
 const REAL_TIME_RULE = '^QUEUE-SYNC-002$';
 let mock: RunningMock;
+let realTimeMock: RunningMock;
 
 beforeAll(async () => {
   const worker = `exec:${await bundledWorkerCommand('--handler conformance')}`;
-  mock = await startMock({ port: 0, clock: 'virtual', control: true, workers: { '*': worker }, workerKillGraceMs: 2000, templateDeleteDelayMs: 0 });
+  const start = () => startMock({ port: 0, clock: 'virtual', control: true, workers: { '*': worker }, workerKillGraceMs: 2000, templateDeleteDelayMs: 0 });
+  [mock, realTimeMock] = await Promise.all([start(), start()]);
 });
 afterAll(async () => {
-  await mock?.close();
+  await Promise.all([mock?.close(), realTimeMock?.close()]);
   removeBundledWorker();
 });
 
-const target = (): TargetConfig => ({
-  name: 'mock with compute-contract worker processes', restUrl: mock.restV1Url, queueUrl: `${mock.url}/v2`, graphqlUrl: mock.graphqlUrl,
-  restV2Url: mock.restV2Url, apiKey: 'mock-key', controlUrl: mock.controlUrl, workerImage: 'compute-contract/conformance:1',
+const target = (m: RunningMock): TargetConfig => ({
+  name: 'mock with compute-contract worker processes', restUrl: m.restV1Url, queueUrl: `${m.url}/v2`, graphqlUrl: m.graphqlUrl,
+  restV2Url: m.restV2Url, apiKey: 'mock-key', controlUrl: m.controlUrl, workerImage: 'compute-contract/conformance:1',
 });
 
 describe('compute-contract worker --handler conformance behind the mock', () => {
@@ -40,8 +43,8 @@ describe('compute-contract worker --handler conformance behind the mock', () => 
   }, 60_000);
 
   it('passes the queue rules', async () => {
-    const run = (grep: string) => runConformance({ target: target(), reportsDir: null, progress: false, settings: { grep, concurrency: 4, controlledJobTimeoutMs: 60_000 } });
-    const [result, realTime] = await Promise.all([run(QUEUE_RULES), run(REAL_TIME_RULE)]);
+    const run = (m: RunningMock, grep: string) => runConformance({ target: target(m), reportsDir: null, progress: false, settings: { grep, concurrency: 4, controlledJobTimeoutMs: 60_000 } });
+    const [result, realTime] = await Promise.all([run(mock, QUEUE_RULES), run(realTimeMock, REAL_TIME_RULE)]);
     const ran = result.summary.results.filter((r) => r.outcome === 'pass');
     expect([...result.failing, ...realTime.failing].map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
     expect(ran.length).toBeGreaterThan(30);

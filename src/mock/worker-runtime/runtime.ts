@@ -5,6 +5,7 @@
 import { createClock } from '../clock.js';
 import { runHandler, type HandlerRun } from '../simulated-workers/handler-run.js';
 import type { WorkerHandler } from '../simulated-workers/types.js';
+import { httpCall, type Answer } from './http-call.js';
 
 /** A held job-take or job-stop is given up after this long, then asked again (runpod-python: 90 s). */
 export const POLL_TIMEOUT_MS = 90_000;
@@ -73,14 +74,9 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
     polls.abort();
     freed?.();
   });
-  const call = async (method: string, url: string, body?: unknown, signal?: AbortSignal): Promise<Response | undefined> => {
+  const call = async (method: string, url: string, body?: unknown, signal?: AbortSignal): Promise<Answer | undefined> => {
     try {
-      return await fetch(url, {
-        method,
-        headers: { authorization: env.key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: signal ?? AbortSignal.timeout(POLL_TIMEOUT_MS),
-      });
+      return await httpCall(method, url, env.key, body === undefined ? undefined : JSON.stringify(body), signal ?? AbortSignal.timeout(POLL_TIMEOUT_MS));
     } catch (error) {
       if (alive) log(`request failed: ${method} ${new URL(url).pathname}: ${(error as Error).message}`);
       return undefined;
@@ -127,10 +123,14 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
         continue;
       }
       if (res.status === 200) {
-        const body = (await res.json()) as WireJob | WireJob[];
+        const body = parseJson(res.text) as WireJob | WireJob[] | undefined;
+        if (body === undefined || body === null) {
+          log('job-take answered 200 with a body that is not JSON');
+          await pause(ERROR_BACKOFF_MS);
+          continue;
+        }
         for (const job of Array.isArray(body) ? body : [body]) runJob(job);
       } else {
-        await res.body?.cancel();
         if (res.status === 429) await pause(TOO_MANY_BACKOFF_MS);
         else if (res.status !== 204) {
           log(`job-take answered ${res.status}`);
@@ -145,15 +145,14 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
     while (alive && stopUrl) {
       const res = await call('GET', stopUrl, undefined, AbortSignal.any([polls.signal, AbortSignal.timeout(POLL_TIMEOUT_MS)]));
       if (res?.status === 200) {
-        const body = (await res.json()) as { jobsToStop?: unknown };
-        for (const id of Array.isArray(body.jobsToStop) ? body.jobsToStop : []) {
+        const body = parseJson(res.text) as { jobsToStop?: unknown } | undefined;
+        for (const id of Array.isArray(body?.jobsToStop) ? body.jobsToStop : []) {
           const run = typeof id === 'string' ? running.get(id) : undefined;
           if (!run) continue;
           running.delete(id as string);
           run.abort('the job was stopped (cancelled or timed out)');
         }
       } else {
-        await res?.body?.cancel();
         if (alive && res?.status !== 204) await pause(res?.status === 429 ? TOO_MANY_BACKOFF_MS : ERROR_BACKOFF_MS);
       }
     }
@@ -161,7 +160,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
 
   const ping = env.pingUrl === undefined ? undefined : setInterval(() => {
     const ids = [...running.keys()].join(',');
-    void call('GET', `${env.pingUrl}&job_id=${encodeURIComponent(ids)}&runpod_version=${encodeURIComponent(options.version)}`).then((res) => res?.body?.cancel());
+    void call('GET', `${env.pingUrl}&job_id=${encodeURIComponent(ids)}&runpod_version=${encodeURIComponent(options.version)}`);
   }, env.pingIntervalMs);
   ping?.unref();
   log(`worker ${env.workerId} ready (concurrency ${options.concurrency})`);
@@ -171,5 +170,13 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
   } finally {
     if (ping) clearInterval(ping);
     clock.stop();
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }
