@@ -56,11 +56,24 @@ export function headerRecord(pairs: Iterable<readonly [string, string]>): Record
 export function rawHeaderRecord(raw: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    const key = raw[i]!.toLowerCase();
+    const key = lowerName(raw[i]!);
     const value = raw[i + 1]!;
     out[key] = key in out ? `${out[key]}, ${value}` : value;
   }
   return out;
+}
+
+/** Lower-case forms of header names seen (Date, Connection, Keep-Alive … arrive capitalised on every answer): made once, not per exchange. */
+const LOWER_NAMES = new Map<string, string>();
+const MAX_LOWER_NAMES = 256;
+
+function lowerName(name: string): string {
+  let lower = LOWER_NAMES.get(name);
+  if (lower === undefined) {
+    lower = name.toLowerCase();
+    if (LOWER_NAMES.size < MAX_LOWER_NAMES) LOWER_NAMES.set(name, lower);
+  }
+  return lower;
 }
 
 /** The first value of one header (`lowerName` in lower case) in a raw header list, without building a record. */

@@ -43,6 +43,9 @@ export interface RunningProxy {
   close(): Promise<void>;
 }
 
+/** Lengths of the names dropped without a Connection header naming more (hop-by-hop and host): a name of another length is kept without lower-casing it. */
+const DROPPED_LENGTHS = new Set([...HOP_BY_HOP, 'host'].map((name) => name.length));
+
 /** Raw headers without hop-by-hop fields; `host` replaced when given. One pass over the list, no set made unless Connection names fields. */
 function forwardable(raw: readonly string[], host?: string): string[] {
   let named: Set<string> | undefined;
@@ -54,9 +57,12 @@ function forwardable(raw: readonly string[], host?: string): string[] {
   }
   const out: string[] = [];
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    const lower = raw[i]!.toLowerCase();
-    if (HOP_BY_HOP.has(lower) || named?.has(lower) || (host !== undefined && lower === 'host')) continue;
-    out.push(raw[i]!, raw[i + 1]!);
+    const name = raw[i]!;
+    if (named !== undefined || DROPPED_LENGTHS.has(name.length)) {
+      const lower = name.toLowerCase();
+      if (HOP_BY_HOP.has(lower) || named?.has(lower) || (host !== undefined && lower === 'host')) continue;
+    }
+    out.push(name, raw[i + 1]!);
   }
   if (host !== undefined) out.push('Host', host);
   return out;
