@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { accountNameProblem, DEFAULT_ACCOUNT } from './accounts.js';
 import type { ApiKey } from './options.js';
 import { ALL_SCOPES, type Scope } from './types.js';
-import { headerOf } from './raw-headers.js';
+import { rawHeader } from '../contract/raw-headers.js';
 
 /** A key's grant: its scopes and the account whose resources it sees (also the check's answer: made once per key). */
 interface Grant {
@@ -43,7 +43,7 @@ let lastKey: string | undefined;
 
 /** `Authorization: Bearer KEY` (a bare `Authorization: KEY`, shown in some official docs, is accepted too). */
 export function bearerKey(req: IncomingMessage): string | undefined {
-  const header = headerOf(req, 'authorization');
+  const header = rawHeader(req.rawHeaders, 'authorization');
   if (!header) return undefined;
   if (header === lastAuthorization) return lastKey;
   const match = /^Bearer\s+(.+)$/i.exec(header.trim());

@@ -7,7 +7,7 @@ import { livePublicEndpoint, publicEngineKey } from './simulated-workers/public-
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { validateRequest } from '../validation/index.js';
 import { bearerKey } from './auth.js';
-import { headerOf } from './raw-headers.js';
+import { rawHeader } from '../contract/raw-headers.js';
 import type { MockCore, Reply } from './core.js';
 import { answerOptions } from './cors.js';
 import { isDocsPath, serveDocs } from './docs-route.js';
@@ -78,7 +78,7 @@ function handle(parts: ServerParts, req: IncomingMessage, res: ServerResponse): 
   if (parts.cors !== undefined && !path.startsWith('/__control')) parts.cors.decorate(res);
 
   // A load-balancing endpoint's workers: by Host `{id}.localhost` (the whole path is the worker's) or /lb/{id}/….
-  const lbHost = parts.lbHostSuffixes && endpointOfHost(headerOf(req, 'host'), parts.lbHostSuffixes);
+  const lbHost = parts.lbHostSuffixes && endpointOfHost(rawHeader(req.rawHeaders, 'host'), parts.lbHostSuffixes);
   if (lbHost) return serveLoadBalanced(parts, req, res, lbAddressOfHost(lbHost, path), search);
   if (path.startsWith(LB_PATH_PREFIX) || path === '/lb') return serveLoadBalanced(parts, req, res, lbAddressOfPath(path)!, search);
   if (path === '/rest/v2' || path.startsWith('/rest/v2/')) return handleRestV2(parts, req, res, path.slice(REST_V2_ALIAS_PREFIX.length), search);
@@ -158,7 +158,7 @@ function api(
   }
   if (op.method === 'GET' || op.method === 'DELETE') {
     // No body: answer synchronously (no microtask hop) on the hot path (GET /status).
-    if (headerOf(req, 'content-length') !== undefined || headerOf(req, 'transfer-encoding') !== undefined) req.resume();
+    if (rawHeader(req.rawHeaders, 'content-length') !== undefined || rawHeader(req.rawHeaders, 'transfer-encoding') !== undefined) req.resume();
     return dispatch(core, res, surface, op, params, search, endpointId, undefined, release, req.method === 'HEAD');
   }
   return readAndDispatch(core, req, res, surface, op, params, search, endpointId, release);

@@ -76,15 +76,6 @@ function lowerName(name: string): string {
   return lower;
 }
 
-/** The first value of one header (`lowerName` in lower case) in a raw header list, without building a record. */
-export function rawHeader(raw: readonly string[], lowerName: string): string | undefined {
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i]!;
-    if (name.length === lowerName.length && (name === lowerName || name.toLowerCase() === lowerName)) return raw[i + 1];
-  }
-  return undefined;
-}
-
 /** Pairs of a raw header list such as IncomingMessage.rawHeaders ([name, value, name, value, …]). */
 export function* rawPairs(raw: readonly string[]): Generator<[string, string]> {
   for (let i = 0; i + 1 < raw.length; i += 2) yield [raw[i]!, raw[i + 1]!];

@@ -7,7 +7,8 @@ import { Agent as HttpAgent, createServer, request as httpRequest, type Incoming
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TrafficSurface } from './classify.js';
-import { BodyCapture, rawHeader, rawHeaderRecord, type Exchange } from './exchange.js';
+import { rawHeader } from '../contract/raw-headers.js';
+import { BodyCapture, rawHeaderRecord, type Exchange } from './exchange.js';
 import { AnswerMemo } from './answer-memo.js';
 import { judgeExchange, type Judgement } from './judge.js';
 import { IdOwners } from './id-owners.js';

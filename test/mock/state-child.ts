@@ -1,34 +1,22 @@
 // A `compute-contract mock --state FILE` child process for the crash tests: started from the sources
 // (the same entry the package CLI dispatches to), on 127.0.0.1 with an ephemeral port, killable with SIGKILL.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { pathToFileURL } from 'node:url';
+import { REPO, TestBundle } from '../support/bundle.js';
 
-const REPO = fileURLToPath(new URL('../..', import.meta.url));
-/**
- * The entry bundled once per test file: a child then starts in a third of the CPU time tsx needs. Kept
- * under node_modules/.cache so the package root (specs/ beside package.json) is still found above it.
- */
-const BUNDLE = join(REPO, 'node_modules', '.cache', 'compute-contract-state-tests', `entry-${process.pid}-${randomUUID()}.mjs`);
-let bundled: Promise<unknown> | undefined;
+/** The child's entry, bundled once per test file (test/support/bundle.ts). */
+const child = new TestBundle('state-tests', { file: 'test/mock/state-child-entry.ts' });
 
 /** Builds the child's bundle (call before spawning; cheap after the first call). */
 export function bundleChild(): Promise<unknown> {
-  bundled ??= build({
-    entryPoints: [join(REPO, 'test/mock/state-child-entry.ts')], bundle: true, platform: 'node', format: 'esm',
-    packages: 'external', outfile: BUNDLE, logLevel: 'warning',
-  });
-  return bundled;
+  return child.build();
 }
 
 /** Removes the bundle (afterAll). */
 export function removeBundle(): void {
-  rmSync(BUNDLE, { force: true });
-  bundled = undefined;
+  child.remove();
 }
+
 const START_TIMEOUT_MS = 20_000;
 export const KEY = 'mock-key';
 
@@ -58,7 +46,7 @@ export interface ChildMock {
 function spawnMock(stateFile: string, options: ChildOptions): ChildProcess {
   const mockArgs = ['--port', '0', '--host', '127.0.0.1', '--state', stateFile, '--rate-limits', 'off', ...(options.args ?? [])];
   // Loaded through -e, so the CLI module's "run when executed directly" check stays false.
-  const args = ['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(BUNDLE).href)})`];
+  const args = ['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(child.file).href)})`];
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '', STATE_CHILD_ARGS: JSON.stringify(mockArgs) };
   if (options.compactBytes !== undefined) env['STATE_CHILD_COMPACT_BYTES'] = String(options.compactBytes);
   const spawnOptions = { cwd: REPO, stdio: ['pipe', 'pipe', 'pipe'] as ['pipe', 'pipe', 'pipe'], env };
