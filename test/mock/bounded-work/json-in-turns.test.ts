@@ -44,6 +44,18 @@ describe('bounded work: JSON a slice per turn', () => {
     expect(await parseJsonInTurns(indented, {})).toEqual(JSON.parse(indented));
   });
 
+  it('parses long strings with escapes anywhere, across scan slices, as JSON.parse does', async () => {
+    // Plain runs of every length around the scanner's native jump (32 characters), escapes right after a jump,
+    // and one string longer than a scan slice, so string state carries over a turn.
+    const pieces: string[] = [];
+    for (let run = 0; run < 80; run++) pieces.push('p'.repeat(run), run % 2 ? '"' : '\\', '\\"', ']},:[{');
+    const escaped = pieces.join('');
+    const members = [escaped, `${'y'.repeat(5 * JSON_CHARS_PER_TURN)}"\\${escaped}`, { [escaped]: [escaped, 'z'.repeat(JSON_CHARS_PER_TURN)] }, 'tail'];
+    const text = JSON.stringify(members);
+    expect(await parseJsonInTurns(text, {})).toEqual(members);
+    await expect(parseJsonInTurns(text.slice(0, 3 * JSON_CHARS_PER_TURN), {})).rejects.toThrow(SyntaxError);
+  });
+
   it('refuses long malformed JSON with a SyntaxError, as JSON.parse does', async () => {
     const items = `${'1,'.repeat(JSON_CHARS_PER_TURN)}1`;
     for (const bad of [`[${items},]`, `[${items}`, `[${items}}`, `[${items}] x`, `{"a":[${items}],}`, `{"a" [${items}]}`, `[${items},{"a":1]`, `[${items},,1]`, `[,${items}]`, `{,"a":[${items}]}`]) {
