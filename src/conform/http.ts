@@ -11,6 +11,7 @@ import { checkGraphqlAnswer } from '../contract/graphql-shape.js';
 import type { Usage } from './needs.js';
 import { requireUrl, surfaceOfUrl } from './surfaces.js';
 import { queryStylesOf, querySuffix, type QueryStyles } from '../contract/query-style.js';
+import { exchange, ExchangeTimeout, type ExchangeAnswer } from './exchange.js';
 
 /** A failed expectation; the message names the operation and JSON path, never a secret value. */
 export class CheckFailure extends Error {
@@ -70,6 +71,9 @@ function pathOf(node: unknown, needle: string, at = ''): string | undefined {
 
 /** queue v2 operations that hold the request until a job progresses (or their wait runs out). */
 const HOLDING_OPERATIONS = new Set(['runJobSync', 'getJobStatusSync', 'streamJob', 'openaiProxy']);
+
+/** The longest answer read (a 20 MiB job result with its JSON around it fits); a longer one fails its check. */
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
 /** Default bound for one answer (held queue requests excepted: their own wait bounds them). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
@@ -177,22 +181,14 @@ export class Http {
   private async send<T>(method: string, url: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal | undefined, what: string, holds = false): Promise<Answer<T>> {
     this.calls++;
     this.usage?.countCall();
-    // A plain timer, cleared on the answer: AbortSignal.timeout costs ~10× more per request, and a
-    // run sends thousands.
-    const timeout = holds ? undefined : new AbortController();
-    const timer = timeout && setTimeout(() => timeout.abort(new DOMException('request timed out', 'TimeoutError')), this.requestTimeoutMs);
-    const bounded = timeout && signal ? AbortSignal.any([timeout.signal, signal]) : timeout?.signal ?? signal;
-    let response: Response;
-    let text: string;
+    let response: ExchangeAnswer;
     try {
-      response = await fetch(url, { method, headers, body, signal: bounded });
-      text = await response.text();
+      response = await exchange({ method, url, headers, body, signal, timeoutMs: holds ? undefined : this.requestTimeoutMs, maxBytes: MAX_ANSWER_BYTES });
     } catch (error) {
-      if ((error as Error | undefined)?.name === 'TimeoutError') throw new CheckFailure(`${what}: no answer within ${this.requestTimeoutMs / 1000} s`);
+      if (error instanceof ExchangeTimeout) throw new CheckFailure(`${what}: no answer within ${this.requestTimeoutMs / 1000} s`);
       throw new CheckFailure(`${what}: request failed: ${error instanceof Error ? error.message : String(error)}`);
-    } finally {
-      clearTimeout(timer);
     }
+    const text = response.text;
     let parsed: unknown;
     // An event stream (REST v2 logs) is text; its events are parsed by the check that asked for it.
     if (text !== '' && !(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {

@@ -1,11 +1,10 @@
 // Requests to a load-balancing endpoint's own address (LB-* rules): `target.lbUrl` with `{id}` filled in,
 // then the worker's path. Not an operation of any spec (the worker defines its paths), so the answer is not
-// schema-checked, but it is scanned for the suite's secrets like every answer. Sent with node:http(s), not
-// fetch: a `{id}.localhost` address (the Host form derived from a queue URL on localhost) is resolved to
-// loopback here, as RFC 6761 lets an application do, since the system resolver may not.
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+// schema-checked, but it is scanned for the suite's secrets like every answer. A `{id}.localhost` address (the
+// Host form derived from a queue URL on localhost) is resolved to loopback here, as RFC 6761 lets an
+// application do, since the system resolver may not.
 import type { LookupFunction } from 'node:net';
+import { AnswerTooLarge, exchange, ExchangeTimeout, type ExchangeAnswer } from './exchange.js';
 import { CheckFailure, type Answer, type Http } from './http.js';
 
 export interface DirectRequest {
@@ -43,35 +42,21 @@ export async function sendDirect(http: Http, endpointId: string, request: Direct
   const headers: Record<string, string> = { ...request.headers };
   const key = request.key === undefined ? http.target.apiKey : request.key;
   if (key !== null) headers['authorization'] = `Bearer ${key}`;
-  if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));
   http.calls++;
   http.usage?.record('queueV2');
   http.usage?.countCall();
   const url = new URL(address);
   const local = url.hostname === 'localhost' || url.hostname.endsWith('.localhost');
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   const timeoutMs = request.timeoutMs ?? http.requestTimeoutMs;
-  const { status, text, headers: answerHeaders } = await new Promise<{ status: number; text: string; headers: Headers }>((resolve, reject) => {
-    const req = send(url, { method: request.method, headers, ...(local ? { lookup: loopback } : {}) }, (res: IncomingMessage) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_ANSWER_BYTES) return void res.destroy(new CheckFailure(`${what}: answer over ${MAX_ANSWER_BYTES} bytes`));
-        chunks.push(chunk);
-      });
-      res.on('error', reject);
-      res.on('end', () => {
-        const out = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) out.append(name, v);
-        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), headers: out });
-      });
-    });
-    const timer = setTimeout(() => req.destroy(new CheckFailure(`${what}: no answer within ${timeoutMs / 1000} s`)), timeoutMs);
-    req.on('close', () => clearTimeout(timer));
-    req.on('error', (error) => reject(error instanceof CheckFailure ? error : new CheckFailure(`${what}: request failed: ${error.message}`)));
-    req.end(request.body);
-  });
+  let answer: ExchangeAnswer;
+  try {
+    answer = await exchange({ method: request.method, url, headers, body: request.body, timeoutMs, maxBytes: MAX_ANSWER_BYTES, lookup: local ? loopback : undefined });
+  } catch (error) {
+    if (error instanceof ExchangeTimeout) throw new CheckFailure(`${what}: no answer within ${timeoutMs / 1000} s`);
+    if (error instanceof AnswerTooLarge) throw new CheckFailure(`${what}: answer over ${MAX_ANSWER_BYTES} bytes`);
+    throw new CheckFailure(`${what}: request failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const { status, text, headers: answerHeaders } = answer;
   let body: unknown;
   if ((answerHeaders.get('content-type') ?? '').includes('json') && text !== '') {
     try {

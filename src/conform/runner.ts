@@ -134,7 +134,7 @@ export function plannedRealWaitMs(checks: CheckSuite, target: TargetConfig, sett
  * A check's time budget. Without clock control: the real waiting it does plus two job waits. With clock control
  * the time it asks for passes at once; but when the target's workers are processes on real time
  * (controlledJobTimeoutMs set), a job of `durationMs` takes that long for real, so the budget holds one such
- * job wait more (QUEUE-SYNC-002's 30 s job behind `compute-contract worker` processes).
+ * job wait more (QUEUE-SYNC-002's 8 s job behind `compute-contract worker` processes).
  */
 function checkTimeoutMs(check: { realWaitMs?: number }, target: TargetConfig, settings: RunSettings): number {
   if (!target.controlUrl) return Math.max(DEFAULT_CHECK_TIMEOUT_MS, (check.realWaitMs ?? 0) + settings.jobTimeoutMs * 2);

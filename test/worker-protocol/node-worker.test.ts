@@ -7,7 +7,7 @@ import { bundledWorkerCommand, removeBundledWorker } from './bundled-worker.js';
 
 /**
  * The queue rules whose jobs run on workers (the rate, bounds, capacity and /openai rules never reach one).
- * QUEUE-SYNC-002's job lasts 30 s, and in a worker process `input.mock.durationMs` is real time (docs/workers.md):
+ * QUEUE-SYNC-002's job lasts 8 s, and in a worker process `input.mock.durationMs` is real time (docs/workers.md):
  * it runs beside the others, in a run of its own against a mock of its own (the other rules move their mock's
  * clock by days, which would expire its job), so it adds no wall time.
  */
