@@ -11,7 +11,7 @@ import { checkGraphqlAnswer } from '../contract/graphql-shape.js';
 import type { Usage } from './needs.js';
 import { requireUrl, surfaceOfUrl } from './surfaces.js';
 import { queryStylesOf, querySuffix, type QueryStyles } from '../contract/query-style.js';
-import { exchange, ExchangeTimeout, type ExchangeAnswer } from './exchange.js';
+import { exchange, ExchangeTimeout, type ExchangeAnswer } from '../contract/exchange.js';
 
 /** A failed expectation; the message names the operation and JSON path, never a secret value. */
 export class CheckFailure extends Error {

@@ -4,7 +4,7 @@
 // Host form derived from a queue URL on localhost) is resolved to loopback here, as RFC 6761 lets an
 // application do, since the system resolver may not.
 import type { LookupFunction } from 'node:net';
-import { AnswerTooLarge, exchange, ExchangeTimeout, type ExchangeAnswer } from './exchange.js';
+import { AnswerTooLarge, exchange, ExchangeTimeout, type ExchangeAnswer } from '../contract/exchange.js';
 import { CheckFailure, type Answer, type Http } from './http.js';
 
 export interface DirectRequest {

@@ -1,4 +1,4 @@
-// One HTTP exchange of the suite with a target, over node:http(s) with keep-alive agents. Not fetch: undici's
+// One HTTP exchange of the conformance suite or the agreement phase with a target, over node:http(s) with keep-alive agents. Not fetch: undici's
 // fetch costs ~1 ms of CPU more per exchange (streams, abort signals, header guards), and a full run makes
 // thousands. Redirects are not followed and no compression is asked for: the suite judges what the target
 // answers to the request it made, as sent.
