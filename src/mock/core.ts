@@ -56,6 +56,8 @@ export interface RequestContext {
 export interface Reply {
   status: number;
   body?: unknown;
+  /** `JSON.stringify(body)` when the handler already has it (a finished job's record): sent as is. */
+  json?: string;
   headers?: Record<string, string>;
   /** A streamed answer (Server-Sent Events): writes its own head and ends `res`; the request counts as open until then. */
   stream?: (res: ServerResponse) => Promise<void>;

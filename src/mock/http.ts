@@ -8,7 +8,11 @@ export interface ErrorDetail {
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {
-  const text = JSON.stringify(body);
+  sendJsonText(res, status, JSON.stringify(body), headers);
+}
+
+/** A JSON answer whose text is made already. */
+export function sendJsonText(res: ServerResponse, status: number, text: string, headers?: Record<string, string>): void {
   const all: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) };
   if (headers) for (const key in headers) all[key] = headers[key]!;
   res.writeHead(status, all);

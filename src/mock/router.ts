@@ -23,8 +23,10 @@ const MULTI_SEGMENT_PARAMS = new Set(['openaiPath']);
 
 export class Router {
   private readonly routes = new Map<string, CompiledRoute[]>();
-  /** Routes by `surface segmentCount` (a multi-segment tail under `surface *`): a path tries only templates of its length. */
-  private readonly byLength = new Map<string, CompiledRoute[]>();
+  /** A surface's routes by segment count: a path tries only templates of its length. */
+  private readonly byLength = new Map<string, CompiledRoute[][]>();
+  /** A surface's routes ending in a multi-segment parameter (any length from theirs up). */
+  private readonly withTail = new Map<string, CompiledRoute[]>();
 
   constructor(operations: readonly OperationInfo[]) {
     for (const op of operations) {
@@ -42,8 +44,13 @@ export class Router {
       const list = this.routes.get(op.surface) ?? [];
       list.push(route);
       this.routes.set(op.surface, list);
-      const lengthKey = `${op.surface} ${route.multiSegmentTail ? '*' : segments.length}`;
-      this.byLength.set(lengthKey, [...(this.byLength.get(lengthKey) ?? []), route]);
+      if (route.multiSegmentTail) {
+        this.withTail.set(op.surface, [...(this.withTail.get(op.surface) ?? []), route]);
+      } else {
+        const byLength = this.byLength.get(op.surface) ?? [];
+        (byLength[segments.length] ??= []).push(route);
+        this.byLength.set(op.surface, byLength);
+      }
     }
   }
 
@@ -55,8 +62,8 @@ export class Router {
     const found = this.pathRoutes(surface, path);
     if (found.length === 0) return undefined;
     const wanted = method === 'HEAD' ? 'GET' : method;
-    const hit = found.find((f) => f.op.method === wanted);
-    return hit ?? 'method';
+    for (const f of found) if (f.op.method === wanted) return f;
+    return 'method';
   }
 
   /** The `Allow` value of a path (RFC 9110 §10.2.1), e.g. `GET, HEAD, OPTIONS`; undefined for an unknown path. */
@@ -78,11 +85,12 @@ export class Router {
    * the most literal segments among those matching count.
    */
   private pathRoutes(surface: Surface, path: string): RouteMatch[] {
-    const parts = path.split('/').filter(Boolean);
+    const parts = segmentsOf(path);
     let best = -1;
-    let found: RouteMatch[] = [];
-    for (const lengthKey of [`${surface} ${parts.length}`, `${surface} *`]) {
-      for (const route of this.byLength.get(lengthKey) ?? []) {
+    let found: RouteMatch[] = NONE;
+    for (const routes of [this.byLength.get(surface)?.[parts.length], this.withTail.get(surface)]) {
+      if (routes === undefined) continue;
+      for (const route of routes) {
         if (route.literals < best || !literalsMatch(route, parts)) continue;
         const params = matchSegments(route, parts);
         if (!params) continue;
@@ -96,6 +104,20 @@ export class Router {
     }
     return found;
   }
+}
+
+const NONE: RouteMatch[] = [];
+
+/** The non-empty segments of a path (`/status//a/` → `status`, `a`), without split's and filter's two arrays. */
+function segmentsOf(path: string): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  for (let i = 0; i <= path.length; i++) {
+    if (i < path.length && path.charCodeAt(i) !== 47) continue;
+    if (i > start) parts.push(path.slice(start, i));
+    start = i + 1;
+  }
+  return parts;
 }
 
 /** The literal segments agree (checked before any parameter is decoded or any object made). */

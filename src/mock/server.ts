@@ -14,7 +14,7 @@ import { isDocsPath, serveDocs } from './docs-route.js';
 import { allowHeaders, bodyForValidation, bodylessRejection } from './faults.js';
 import { hasFault, isolationFor, listOverAccounts } from './isolation-faults.js';
 import { GRAPHQL_ALLOW, handleGraphql } from './graphql/handler.js';
-import { parseJsonBodyInTurns, parseQuery, readBody, sendError, sendJson, sendNoContent } from './http.js';
+import { parseJsonBodyInTurns, parseQuery, readBody, sendError, sendJson, sendJsonText, sendNoContent } from './http.js';
 import { queryStylesOf } from '../contract/query-style.js';
 import { queueHandlers } from './queue/handlers.js';
 import { jobOperationRefusal } from './load-balancing/job-refusal.js';
@@ -27,6 +27,7 @@ import { answerRetired } from './rest/retired.js';
 import { handleRestV2 } from './rest-v2/front.js';
 import type { ServerParts } from './server-parts.js';
 import { mockRateLimitPolicy } from './spec-facts.js';
+import { isKnownValidPath, rememberValidPath } from './valid-paths.js';
 import type { OperationInfo, Surface } from './types.js';
 import { REST_V2_ALIAS_PREFIX, surfaceOfV2Segment } from '../contract/url-layout.js';
 
@@ -48,13 +49,15 @@ export function createRequestHandler(parts: ServerParts) {
   const answered = () => parts.core.openRequests--;
   return (req: IncomingMessage, res: ServerResponse): void => {
     parts.core.openRequests++;
-    res.on('close', answered);
     try {
       const pending = handle(parts, req, res);
       if (pending) pending.catch((err: unknown) => fail(res, err));
     } catch (err) {
       fail(res, err);
     }
+    // Answered in this turn (a /status read): no longer open, and no 'close' listener to add and remove.
+    if (res.writableEnded) parts.core.openRequests--;
+    else res.on('close', answered);
   };
 }
 
@@ -159,14 +162,14 @@ function api(
   if (op.method === 'GET' || op.method === 'DELETE') {
     // No body: answer synchronously (no microtask hop) on the hot path (GET /status).
     if (rawHeader(req.rawHeaders, 'content-length') !== undefined || rawHeader(req.rawHeaders, 'transfer-encoding') !== undefined) req.resume();
-    return dispatch(core, res, surface, op, params, search, endpointId, undefined, release, req.method === 'HEAD');
+    return dispatch(core, res, surface, op, params, relPath, search, endpointId, undefined, release, req.method === 'HEAD');
   }
-  return readAndDispatch(core, req, res, surface, op, params, search, endpointId, release);
+  return readAndDispatch(core, req, res, surface, op, params, relPath, search, endpointId, release);
 }
 
 async function readAndDispatch(
   core: MockCore, req: IncomingMessage, res: ServerResponse, surface: Surface, op: OperationInfo,
-  params: Record<string, string>, search: string, endpointId: string | undefined, release: () => void,
+  params: Record<string, string>, relPath: string, search: string, endpointId: string | undefined, release: () => void,
 ): Promise<void> {
   let body: unknown;
   try {
@@ -187,22 +190,27 @@ async function readAndDispatch(
     release();
     throw err;
   }
-  return dispatch(core, res, surface, op, params, search, endpointId, body, release, false);
+  return dispatch(core, res, surface, op, params, relPath, search, endpointId, body, release, false);
 }
 
 /** Validates and runs the handler; sync when the handler is, so `release` runs exactly once either way. */
 function dispatch(
   core: MockCore, res: ServerResponse, surface: Surface, op: OperationInfo, params: Record<string, string>,
-  search: string, endpointId: string | undefined, body: unknown, release: () => void, head: boolean,
+  relPath: string, search: string, endpointId: string | undefined, body: unknown, release: () => void, head: boolean,
 ): void | Promise<void> {
   let reply: Reply | Promise<Reply>;
   try {
-    const query = parseQuery(search, queryStylesOf(surface, op.operationId));
+    const query = search === '' ? {} : parseQuery(search, queryStylesOf(surface, op.operationId));
     const faults = core.options.faults;
-    const issues = bodylessRejection(faults, op, body) ?? validateRequest(surface, op.operationId, { body: bodyForValidation(faults, body), path: params, query });
-    if (issues.length > 0) {
-      release();
-      return sendError(res, 400, 'Invalid request', issues);
+    // Path parameters only: valid once, valid again (faults may change what is validated, so not with faults).
+    const pathOnly = search === '' && body === undefined && faults.size === 0;
+    if (!pathOnly || !isKnownValidPath(op, relPath)) {
+      const issues = bodylessRejection(faults, op, body) ?? validateRequest(surface, op.operationId, { body: bodyForValidation(faults, body), path: params, query });
+      if (issues.length > 0) {
+        release();
+        return sendError(res, 400, 'Invalid request', issues);
+      }
+      if (pathOnly) rememberValidPath(op, relPath);
     }
     if (endpointId !== undefined) params['endpointId'] = endpointId;
     const handler = (surface === 'restV1' ? restHandlers : queueHandlers)[op.operationId];
@@ -256,6 +264,7 @@ export function send(res: ServerResponse, reply: Reply): void | Promise<void> {
     if (reply.headers) for (const [k, v] of Object.entries(reply.headers)) res.setHeader(k, v);
     return sendNoContent(res, reply.status);
   }
+  if (reply.json !== undefined) return sendJsonText(res, reply.status, reply.json, reply.headers);
   // An answer too large to serialise in one turn (a job's 20 MB result, a long list) is written a slice per turn.
   if (needsTurns(reply.body)) return sendJsonInTurns(res, reply.status, reply.body, reply.headers);
   sendJson(res, reply.status, reply.body, reply.headers);

@@ -1,7 +1,7 @@
 // queue v2 operation handlers (12 operations). The endpoint id is checked before these run.
 import { error, type Handler, type MockCore, type Reply, type RequestContext } from '../core.js';
 import type { Submission } from '../jobs/engine.js';
-import { renderJob } from '../jobs/render.js';
+import { renderJob, renderJobWithText } from '../jobs/render.js';
 import { needsTurns, writeJsonInTurns } from '../json-in-turns.js';
 import { rememberJsonText } from '../json-text-cache.js';
 import { jobCeilingFailure } from '../state/capacity.js';
@@ -71,7 +71,9 @@ export const queueHandlers: Record<string, Handler> = {
   runJobSync: (core, ctx) => submitAndAnswer(core, ctx.params['endpointId']!, 'runsync', ctx.body, (job) => waitAndRender(core, job, waitMs(ctx))),
   getJobStatus: (core, ctx) => {
     const job = jobOf(core, ctx);
-    return isReply(job) ? job : { status: 200, body: renderJob(job) };
+    if (isReply(job)) return job;
+    const { body, json } = renderJobWithText(job);
+    return { status: 200, body, json };
   },
   getJobStatusSync: (core, ctx) => {
     const job = jobOf(core, ctx);
