@@ -1,6 +1,8 @@
-// The mock's per-request memos (issue 37): a finished job's record text and path-only validation. Each must
+// The mock's per-request memos (issue 37): a finished job's record text, path-only validation and GraphQL validation. Each must
 // answer exactly what the work it saves would, and forget what changed.
+import { buildSchema, parse, validate } from 'graphql';
 import { describe, expect, it } from 'vitest';
+import { validationErrors, validationMemoSize, VALIDATED_MAX, VALIDATED_SOURCE_MAX_CHARS } from '../../src/mock/graphql/validation-memo.js';
 import { renderJob, renderJobWithText } from '../../src/mock/jobs/render.js';
 import { isKnownValidPath, rememberValidPath } from '../../src/mock/valid-paths.js';
 import { mockOperations } from '../../src/mock/spec-facts.js';
@@ -44,5 +46,33 @@ describe('path-only validation memo', () => {
     expect(isKnownValidPath(op, '/status/memo-1')).toBe(true);
     expect(isKnownValidPath(op, '/status/memo-256')).toBe(true);
     expect(isKnownValidPath(mockOperations.find((o) => o.operationId === 'streamJob')!, '/status/memo-256')).toBe(false);
+  });
+});
+
+describe('GraphQL validation memo', () => {
+  const schema = buildSchema('type Query { pod(id: ID!): Pod } type Pod { id: ID! name: String }');
+  const errorsOf = (source: string) => validationErrors(schema, source, parse(source)).map((e) => e.message);
+
+  it('gives what validate gives, for a document seen before too, and per text', () => {
+    const bad = '{ pod(id: "p") { id nope } }';
+    const expected = validate(schema, parse(bad)).map((e) => e.message);
+    expect(expected).toHaveLength(1);
+    expect(errorsOf(bad)).toEqual(expected);
+    expect(errorsOf(bad)).toEqual(expected);
+    expect(errorsOf('{ pod(id: "p") { id name } }')).toEqual([]);
+    expect(errorsOf('{ pod { id } }')).toEqual(validate(schema, parse('{ pod { id } }')).map((e) => e.message));
+  });
+
+  it('keeps the most recently used documents, at most VALIDATED_MAX, and validates long ones every time', () => {
+    const nope = ['Cannot query field "nope" on type "Pod". Did you mean "name"?'];
+    const bad = '{ pod(id: "first") { nope } }';
+    errorsOf(bad);
+    for (let i = 0; i < VALIDATED_MAX; i++) errorsOf(`{ pod(id: "${i}") { id } }`);
+    expect(validationMemoSize(schema)).toBe(VALIDATED_MAX);
+    expect(errorsOf(bad)).toEqual(nope); // evicted: validated again
+    expect(validationMemoSize(schema)).toBe(VALIDATED_MAX);
+    const long = `{ pod(id: "${'x'.repeat(VALIDATED_SOURCE_MAX_CHARS)}") { nope } }`;
+    expect(errorsOf(long)).toEqual(nope);
+    expect(validationMemoSize(schema)).toBe(VALIDATED_MAX);
   });
 });

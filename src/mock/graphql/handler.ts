@@ -1,7 +1,7 @@
 // POST /graphql: auth (?api_key= or Bearer, scope `graphql`), then parse within the operation limits
 // (limits.ts) → validate → execute.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { execute, validate, type DocumentNode } from 'graphql';
+import { execute, type DocumentNode } from 'graphql';
 import { bearerKey, type KeyRing } from '../auth.js';
 import type { MockCore } from '../core.js';
 import { parseJsonBodyInTurns, readBody, sendJson } from '../http.js';
@@ -10,6 +10,7 @@ import { buildExecutableSchema } from './schema.js';
 import { publicDataAsked, publicQueryFields } from '../../contract/graphql-public.js';
 import { gateGraphqlOperation, sendAnswer, splitLongLists } from './limits.js';
 import { redactSecrets, secretStrings } from './secret-values.js';
+import { validationErrors } from './validation-memo.js';
 
 const schema = splitLongLists(buildExecutableSchema());
 const publicFields = publicQueryFields(schema);
@@ -63,7 +64,7 @@ export async function handleGraphql(core: MockCore, keys: KeyRing, req: Incoming
   if (gate.kind === 'refuse') return errors(res, 200, [{ message: gate.message }]);
   if (gate.kind === 'syntax') return errors(res, 200, redact(core, [gate.error], secretStrings(body.query, body.variables, undefined, key)));
   const document = gate.document;
-  const invalid = validate(schema, document);
+  const invalid = validationErrors(schema, body.query, document);
   if (publicOnly && (invalid.length > 0 || !answersWithoutKey(core, document))) return unauthorized();
   if (invalid.length > 0) return errors(res, 200, redact(core, invalid, secretStrings(body.query, body.variables, document, key)));
   const result = await execute({
