@@ -171,7 +171,13 @@ function objectViolations(obj: Record<string, unknown>, s: Schema, path: Path, r
   if (s.maxProperties !== undefined) {
     const grown: Record<string, unknown> = { ...obj };
     const valueSchema = typeof extra === 'object' ? extra : {};
-    for (let i = 0; Object.keys(grown).length <= s.maxProperties && i <= s.maxProperties + 1; i++) grown[`extra${i}`] = o.sample(valueSchema, i);
+    // The key count kept as it grows (counting the keys anew at every step was quadratic in maxProperties 256).
+    let keys = Object.keys(grown).length;
+    for (let i = 0; keys <= s.maxProperties && i <= s.maxProperties + 1; i++) {
+      const key = `extra${i}`;
+      if (!Object.hasOwn(grown, key)) keys++;
+      grown[key] = o.sample(valueSchema, i);
+    }
     add('too-many-properties', `maxProperties ${s.maxProperties} + 1`, grown);
   }
   for (const [key, child] of Object.entries(obj)) {
