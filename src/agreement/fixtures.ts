@@ -236,9 +236,14 @@ export class Fixtures {
     const collection = op.path.startsWith('/registries/delegations') ? '/registries/delegations' : `/${op.path.split('/')[1]}`;
     const list = await this.transport.restV2('GET', collection);
     const one = op.method !== 'DELETE' ? this.v2?.scratchPath(op.path) : undefined;
-    const body = list.body as Record<string, unknown> | undefined;
-    const items = body && Object.values(body).find(Array.isArray);
-    const size = items ? items.length : `HTTP ${list.status}`;
+    const items = itemsOf(list);
+    let size: number | string = items ? items.length : `HTTP ${list.status}`;
+    // A sandbox ends on the clock (idle timeout, max lifetime) and leaves the default listing on its own: the
+    // ended ones are counted too (ids of both listings, read live first, so one ending in between counts once).
+    if (collection === '/sandboxes' && items) {
+      const ended = itemsOf(await this.transport.restV2('GET', '/sandboxes?state=TERMINATED'));
+      size = ended ? new Set([...items, ...ended].map((s) => (s as { id?: unknown } | null)?.id)).size : size;
+    }
     return `${size}|${one ? stableText((await this.transport.restV2('GET', one)).body) : ''}`;
   }
 
@@ -284,6 +289,11 @@ export class Fixtures {
 
 /** What the clock changes on its own (a pod's status and runtime), left out of a stored-state fingerprint. */
 const MOVING = new Set(['status', 'actions', 'runtime', 'startedAt', 'cost']);
+
+function itemsOf(answer: Answer): unknown[] | undefined {
+  const body = answer.body as Record<string, unknown> | undefined;
+  return body && typeof body === 'object' ? (Object.values(body).find(Array.isArray) as unknown[] | undefined) : undefined;
+}
 
 function stableText(body: unknown): string {
   return JSON.stringify(body, (key, value) => (MOVING.has(key) ? undefined : value)) ?? '';

@@ -2,6 +2,7 @@
 // happen (a dropped connection, no answer in time). A 429 is waited out (Retry-After: the clock is
 // advanced when the target has clock control, else real waiting) and the request sent again.
 import { querySuffix } from '../contract/query-style.js';
+import { AnswerTooLarge, exchange, ExchangeTimeout, type ExchangeRequest } from '../contract/exchange.js';
 import type { RequestCase } from './requests.js';
 import { graphqlEnvelope } from './requests.js';
 
@@ -39,7 +40,16 @@ export interface TransportOptions {
   maxRetryWaitMs?: number;
 }
 
+/** What is sent besides the URL. */
+interface RequestParts {
+  method: string;
+  headers: Record<string, string>;
+  body?: string | undefined;
+}
+
 const HOLD_STEP_MS = 1_000;
+/** The longest answer read (a listing of a large account fits many times over); a longer one is a failure. */
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 const HOLD_DEFAULT_MS = 90_000;
 const HOLD_MAX_MS = 300_000;
 const MAX_RATE_RETRIES = 4;
@@ -75,7 +85,7 @@ export class Transport {
     const headers: Record<string, string> = { authorization: `Bearer ${this.target.apiKey}` };
     if (body !== undefined) headers['content-type'] = 'application/json';
     for (let attempt = 0; ; attempt++) {
-      const outcome = await this.fetchOnce(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }, this.timeoutMs, false);
+      const outcome = await this.fetchOnce(url, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }, this.timeoutMs, false);
       if (outcome.kind !== 'answer') throw new Error(`${method} ${new URL(url).pathname}: ${outcome.message}`);
       if (outcome.answer.status !== 429 || attempt >= MAX_RATE_RETRIES) return outcome.answer;
       await this.waitOut(Number(outcome.answer.headers.get('retry-after') ?? 1));
@@ -103,10 +113,13 @@ export class Transport {
   /** Lets `ms` pass on the target: advances its clock, or waits for real (bounded). */
   async pass(ms: number): Promise<void> {
     if (this.target.controlUrl) {
-      await fetch(`${this.target.controlUrl}/clock/advance`, {
+      await exchange({
         method: 'POST',
+        url: `${this.target.controlUrl}/clock/advance`,
         headers: { 'content-type': 'application/json', ...(this.target.controlToken ? { authorization: `Bearer ${this.target.controlToken}` } : {}) },
         body: JSON.stringify({ ms }),
+        timeoutMs: this.timeoutMs,
+        maxBytes: MAX_ANSWER_BYTES,
       });
     } else {
       await sleep(Math.min(ms, this.maxRetryWaitMs));
@@ -124,7 +137,7 @@ export class Transport {
     return this.pass(Math.max(1, Number.isFinite(retryAfterSeconds) ? retryAfterSeconds : 1) * 1_000);
   }
 
-  private build(c: RequestCase, endpointId?: string): { url: string; init: RequestInit } {
+  private build(c: RequestCase, endpointId?: string): { url: string; init: RequestParts } {
     const headers: Record<string, string> = {};
     let url: string;
     if (c.op.surface === 'graphql') {
@@ -147,41 +160,36 @@ export class Transport {
     else if (c.bodyMode === 'empty') body = '';
     else if (c.bodyMode === 'json') body = JSON.stringify(c.op.surface === 'graphql' ? graphqlEnvelope(c.op, c.body) : c.body);
     if (body !== undefined) headers['content-type'] = 'application/json';
-    return { url, init: { method: c.op.method, headers, body } };
+    return { url, init: { method: c.op.method, headers, ...(body === undefined ? {} : { body }) } };
   }
 
-  private async fetchOnce(url: string, init: RequestInit, timeoutMs: number, holds: boolean): Promise<Outcome> {
+  private async fetchOnce(url: string, init: RequestParts, timeoutMs: number, holds: boolean): Promise<Outcome> {
     this.requests++;
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
     let settled = false;
     try {
-      const pending = fetch(url, { ...init, signal: controller.signal }).then(async (response) => {
-        // An event stream follows new lines for a while: its status, headers and the events already
-        // written (the backlog, read for a moment) are the answer.
-        if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
-          return { response, text: await streamPrefix(response), stream: true };
-        }
-        const text = await response.text();
-        return { response, text, stream: false };
-      });
+      const pending = exchange({ ...init, url, timeoutMs, maxBytes: MAX_ANSWER_BYTES, prefixOf: EVENT_STREAM });
       // A held request (runsync, status-sync) on a virtual clock answers only when time passes.
       if (holds && this.target.controlUrl) void this.advanceWhile(() => !settled, timeoutMs);
-      const { response, text, stream } = await pending;
+      const answer = await pending;
+      // An event stream follows new lines for a while: its status, headers and the events already written
+      // (the backlog, read for a moment) are the answer; only whole blocks (ending in a blank line) are judged.
+      const stream = answer.partial === true;
+      const blocksEnd = stream ? answer.text.lastIndexOf('\n\n') : -1;
+      const text = !stream ? answer.text : blocksEnd < 0 ? '' : answer.text.slice(0, blocksEnd + 2);
       let body: unknown = text;
       try {
         body = text === '' ? undefined : JSON.parse(text);
       } catch {
         /* a body that is not JSON is judged as such */
       }
-      return { kind: 'answer', answer: { status: response.status, body, text, headers: response.headers, ...(stream ? { stream } : {}) } };
+      return { kind: 'answer', answer: { status: answer.status, body, text, headers: answer.headers, ...(stream ? { stream } : {}) } };
     } catch (error) {
-      if (controller.signal.aborted) return { kind: 'timeout', message: `no answer within ${timeoutMs} ms` };
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      return { kind: 'dropped', message: `connection dropped: ${cause?.code ?? cause?.message ?? (error as Error).message}` };
+      if (error instanceof ExchangeTimeout) return { kind: 'timeout', message: `no answer within ${timeoutMs} ms` };
+      if (error instanceof AnswerTooLarge) return { kind: 'dropped', message: `answer over ${MAX_ANSWER_BYTES} bytes` };
+      const { code, message } = error as NodeJS.ErrnoException;
+      return { kind: 'dropped', message: `connection dropped: ${code ?? message}` };
     } finally {
       settled = true;
-      clearTimeout(timer);
     }
   }
 
@@ -199,29 +207,9 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /** How much of an event stream is read for judging: the first bytes, for a moment (then it is cancelled). */
 export const STREAM_PREFIX_BYTES = 64 * 1024;
 export const STREAM_PREFIX_MS = 300;
-
-/** The complete SSE blocks that arrive within STREAM_PREFIX_MS, up to STREAM_PREFIX_BYTES; the stream is then cancelled. */
-async function streamPrefix(response: Response): Promise<string> {
-  const reader = response.body?.getReader();
-  if (!reader) return '';
-  const decoder = new TextDecoder();
-  let text = '';
-  const stop = setTimeout(() => void reader.cancel().catch(() => undefined), STREAM_PREFIX_MS);
-  try {
-    while (text.length < STREAM_PREFIX_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-      // The backlog comes in one write: once a whole block with data is here, that is enough to judge.
-      if (/(^|\n)data:[^\n]*\n\n/.test(text)) break;
-    }
-  } catch {
-    /* cancelled at the deadline, or the stream broke off: judge what came */
-  } finally {
-    clearTimeout(stop);
-    await reader.cancel().catch(() => undefined);
-  }
-  // Only whole blocks (ending in a blank line) are judged; a block cut by the deadline is not.
-  const end = text.lastIndexOf('\n\n');
-  return end < 0 ? '' : text.slice(0, end + 2);
-}
+const EVENT_STREAM: NonNullable<ExchangeRequest['prefixOf']> = {
+  contentType: 'text/event-stream',
+  ms: STREAM_PREFIX_MS,
+  // The backlog comes in one write: once a whole block with data is here, that is enough to judge.
+  enough: (text) => text.length >= STREAM_PREFIX_BYTES || /(^|\n)data:[^\n]*\n\n/.test(text),
+};

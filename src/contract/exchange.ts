@@ -17,12 +17,20 @@ export interface ExchangeRequest {
   /** The answer is read up to this many bytes; a longer one fails the exchange. */
   maxBytes: number;
   lookup?: LookupFunction | undefined;
+  /**
+   * An answer of this content type that follows for as long as the server likes (an event stream): read until
+   * `enough(text so far)`, its end, `maxBytes` or `ms` passed, then the connection is closed; what came is the
+   * answer (`partial`). An error while reading it ends the read too: what came is judged.
+   */
+  prefixOf?: { contentType: string; ms: number; enough: (text: string) => boolean } | undefined;
 }
 
 export interface ExchangeAnswer {
   status: number;
   text: string;
   headers: Headers;
+  /** Read only in part (`prefixOf`). */
+  partial?: boolean;
 }
 
 /** The target did not answer within the exchange's timeoutMs. */
@@ -54,6 +62,7 @@ export function exchange(request: ExchangeRequest): Promise<ExchangeAnswer> {
     const options = { method: request.method, headers, agent: secure ? agents.https : agents.http, ...(request.lookup ? { lookup: request.lookup } : {}) };
     let settled = false;
     const req = (secure ? httpsRequest : httpRequest)(url, options, (res) => {
+      if (request.prefixOf && res.headers['content-type']?.startsWith(request.prefixOf.contentType)) return readPrefix(res, request.prefixOf);
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {
@@ -79,6 +88,28 @@ export function exchange(request: ExchangeRequest): Promise<ExchangeAnswer> {
     const timer = request.timeoutMs === undefined ? undefined : setTimeout(() => stop(new ExchangeTimeout('no answer in time')), request.timeoutMs);
     const onAbort = () => stop(signal!.reason instanceof Error ? signal!.reason : new Error(String(signal!.reason)));
     signal?.addEventListener('abort', onAbort, { once: true });
+    function readPrefix(res: IncomingMessage, prefix: NonNullable<ExchangeRequest['prefixOf']>): void {
+      const decoder = new TextDecoder();
+      let text = '';
+      let size = 0;
+      const deadline = setTimeout(() => end(), prefix.ms);
+      function end(): void {
+        clearTimeout(deadline);
+        res.destroy();
+        if (settled) return;
+        settled = true;
+        done();
+        resolve({ status: res.statusCode ?? 0, text, headers: headersOf(res), partial: true });
+      }
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        text += decoder.decode(chunk, { stream: true });
+        if (prefix.enough(text) || size >= request.maxBytes) end();
+      });
+      res.on('end', end);
+      res.on('error', end);
+      res.on('close', end);
+    }
     function done(): void {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
