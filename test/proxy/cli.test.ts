@@ -4,11 +4,17 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { parseProxyArgs } from '../../src/cli/proxy-command.js';
 import { startMock } from '../../src/mock/index.js';
 import type { TrafficReport } from '../../src/proxy/index.js';
+import { TestBundle } from '../support/bundle.js';
+
+/** The command bundled once (a child through `node --import tsx` transpiles it anew: ~2 s of CPU). */
+const command = new TestBundle('cli-proxy', { file: 'src/cli/proxy-command.ts' });
+beforeAll(() => command.build());
+afterAll(() => command.remove());
 
 const KEY = 'proxy-cli-key-1';
 const PASSWORD = 'cli-leaked-password';
@@ -48,7 +54,7 @@ describe('compute-contract proxy CLI', () => {
   it('runs until SIGTERM, then writes redacted reports and exits 1 on a must violation', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'proxy-cli-'));
     const mock = await startMock({ port: 0, host: '127.0.0.1', faults: ['password-echoed'], apiKeys: [{ key: KEY, scopes: ['read', 'write', 'jobs', 'graphql'] }] });
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/proxy-command.ts', '--upstream', mock.url, '--port', '0', '--report', dir], {
+    const child = spawn(process.execPath, [command.file, '--upstream', mock.url, '--port', '0', '--report', dir], {
       cwd: new URL('../..', import.meta.url).pathname,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

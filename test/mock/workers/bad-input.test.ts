@@ -6,6 +6,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadWorkers, parseWorkerFlags } from '../../../src/mock/simulated-workers/load.js';
 import { startMock, WorkerSetupError } from '../../../src/mock/index.js';
+import { TestBundle } from '../../support/bundle.js';
+
+/** The command bundled once (a child through `node --import tsx` transpiles the mock anew: ~2 s of CPU). */
+const command = new TestBundle('cli-mock-workers', { file: 'src/cli/mock-command.ts' });
 
 let dir: string;
 const file = (name: string, text: string) => {
@@ -13,10 +17,14 @@ const file = (name: string, text: string) => {
   writeFileSync(path, text);
   return path;
 };
-beforeAll(() => {
+beforeAll(async () => {
+  await command.build();
   dir = mkdtempSync(join(tmpdir(), 'workers-bad-'));
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  command.remove();
+});
 
 const refusal = async (definition: Parameters<typeof loadWorkers>[0]) => {
   const error = await loadWorkers(definition).then(() => undefined, (e: unknown) => e);
@@ -63,7 +71,7 @@ describe('worker options that stop the start', () => {
 
   it('the CLI says it in one line and exits 2', () => {
     const root = new URL('../../..', import.meta.url).pathname;
-    const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/mock-command.ts', '--port', '0', ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    const run = (...args: string[]) => spawnSync(process.execPath, [command.file, '--port', '0', ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
     const missing = run('--worker', `w=${join(dir, 'missing.mjs')}`);
     expect(missing.status).toBe(2);
     expect(missing.stderr.trim().split('\n')).toHaveLength(1);
