@@ -5,11 +5,11 @@
 // worker behind the thinnest node:http router (serveMinimalProxy), and each router's CPU per request: what a
 // second HTTP hop costs on this machine whoever makes it, and what the mock adds to that.
 // The mock runs in a child process (autocannon does not steal its CPU); traffic is loopback only, bounded in time.
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { Agent, createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
+import { cpuMsOf } from './bench/process-cpu.js';
 import { startServedChild } from './bench/served-child.js';
 import { startMock } from '../src/mock/index.js';
 import { autocannon, type AutocannonResult } from './bench/autocannon.js';
@@ -69,17 +69,6 @@ async function load(url: string): Promise<AutocannonResult> {
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
-
-/** CPU time (user + system, ms) a process has used so far (Linux /proc; undefined elsewhere). */
-function cpuMsOf(pid: number | undefined): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    // utime and stime, fields 14 and 15 of stat (11 and 12 after the command), in clock ticks of 10 ms.
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return undefined;
-  }
-}
 
 async function main(): Promise<void> {
   const minimalAt = process.argv.indexOf('--minimal');

@@ -9,8 +9,11 @@
 //      templates vs one account with 100: cost ratio (goal ≤ 1.2×; per-account indexes, not a filter), in
 //      process (the goal) and over HTTP (for reference)
 // Each server runs in its own child process (so autocannon does not steal its CPU); traffic is
-// loopback only and every load loop is bounded in time.
+// loopback only and every load loop is bounded in time. The bare and the 1k mock's CPU per request (user +
+// system, Linux /proc) is printed beside the ratio: steadier than requests per second on a shared machine.
+// BENCH_PROFILE_DIR=dir: the measured mock (1k jobs) writes a V8 CPU profile there (--cpu-prof) when it stops.
 import { startServedChild } from './bench/served-child.js';
+import { cpuMsOf, cpuUsPerRequest } from './bench/process-cpu.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startMock, type RunningMock } from '../src/mock/index.js';
@@ -100,12 +103,16 @@ async function serveMock(count: number, otherAccounts = false): Promise<Served> 
 
 // ---- parent side --------------------------------------------------------------------------
 
-const child = (kind: string) => startServedChild<Served>(import.meta.url, [kind], ['--expose-gc']);
+const PROFILE_DIR = process.env['BENCH_PROFILE_DIR'];
+const child = (kind: string) => startServedChild<Served>(import.meta.url, [kind], ['--expose-gc', ...(kind === 'mock:1000' && PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [])]);
 
-async function load(url: string, headers: Record<string, string>) {
+/** Requests per second and p99 of `url`; with `pid`, that process's CPU µs per request during the load. */
+async function load(url: string, headers: Record<string, string>, pid?: number) {
+  const before = pid === undefined ? undefined : cpuMsOf(pid);
   const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
+  const cpuUs = pid === undefined ? undefined : cpuUsPerRequest(before, cpuMsOf(pid), result.requests.total);
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { rps: result.requests.average, p99: result.latency.p99 };
+  return { rps: result.requests.average, p99: result.latency.p99, cpuUs };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
@@ -183,8 +190,8 @@ async function main(): Promise<void> {
   const rows: Record<string, number>[] = [];
   try {
     for (let round = 0; round < ROUNDS; round++) {
-      const b = await load(bare.url, auth);
-      const s = await load(small.url, auth);
+      const b = await load(bare.url, auth, bareChild.proc.pid);
+      const s = await load(small.url, auth, smallChild.proc.pid);
       const x = await load(prismUrl, auth);
       const l = await load(large.url, auth);
       // Accounts figures in A B B A order (the load of a shared machine drifts between loads).
@@ -202,6 +209,7 @@ async function main(): Promise<void> {
       listCostRatios.push((lo.rps + lo2.rps) / (lm.rps + lm2.rps));
       rows.push({
         bareRps: Math.round(b.rps), prismRps: Math.round(x.rps), mockRps1k: Math.round(s.rps), mockRps100k: Math.round(l.rps), p99Ms1k: s.p99, p99Ms100k: l.p99,
+        ...(b.cpuUs !== undefined && s.cpuUs !== undefined ? { bareCpuUsPerRequest: b.cpuUs, mockCpuUsPerRequest1k: s.cpuUs } : {}),
         mockRps1kWith1000Accounts: Math.round((m.rps + m2.rps) / 2), listRps1x100: Math.round((lo.rps + lo2.rps) / 2), listRps1000x100: Math.round((lm.rps + lm2.rps) / 2),
       });
     }
@@ -217,6 +225,7 @@ async function main(): Promise<void> {
     loadAverage: loadavg().map((value) => +value.toFixed(1)),
     throughputRatio: +median(throughputRatios).toFixed(2),
     throughputGoal: '>= 0.8 (mock GET /status vs bare node:http answering the same bytes, median of rounds)',
+    ...(rows.every((r) => r['mockCpuUsPerRequest1k'] !== undefined) ? { cpuPerRequestRatio: +median(rows.map((r) => r['mockCpuUsPerRequest1k']! / r['bareCpuUsPerRequest']!)).toFixed(2), cpuPerRequestNote: 'mock ÷ bare server CPU (user + system) per request during those loads, median of rounds' } : {}),
     prismRatio: +median(prismRatios).toFixed(1),
     prismGoal: '>= 20 (mock GET /status vs Prism 5.16 mocking the same queue v2 spec, median of rounds)',
     p99Ratio: +median(p99Ratios).toFixed(2),

@@ -8,10 +8,13 @@
 // Mock and proxies run in child processes (so the load generator does not steal their event loop);
 // traffic is loopback only and every loop is bounded in count and time.
 // BENCH_PROFILE_DIR=dir: the validating proxy's process writes a V8 CPU profile there (--cpu-prof) when it stops.
+// Each round also gives the CPU per request (user + system, Linux /proc) of the proxy, the bare pipe and the
+// mock behind each: the whole chain (load generator, proxy, mock) shares the machine's cores.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServedChild } from './bench/served-child.js';
+import { cpuMsOf, cpuUsPerRequest } from './bench/process-cpu.js';
 import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startMock } from '../src/mock/index.js';
@@ -93,10 +96,13 @@ async function p50s(urls: Record<string, string>): Promise<Record<string, number
   return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
 }
 
-async function rps(url: string): Promise<number> {
+/** Requests per second of `url`, and CPU µs per request of each process in `pids` (by name) during the load. */
+async function rps(url: string, pids: Record<string, number | undefined> = {}): Promise<{ rps: number; cpuUs: Record<string, number | undefined> }> {
+  const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMsOf(pid)]));
   const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers: { authorization: `Bearer ${KEY}` } });
+  const cpuUs = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuUsPerRequest(before[name], cpuMsOf(pid), result.requests.total)]));
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return result.requests.average;
+  return { rps: result.requests.average, cpuUs };
 }
 
 async function main(): Promise<void> {
@@ -116,7 +122,8 @@ async function main(): Promise<void> {
   writeQueueSpecForPrism(join(specDir, 'queue-v2.json'));
   const prism = await startPrism(join(specDir, 'queue-v2.json'), mock.served.url);
   const urls = { direct: `${mock.served.url}${mock.served.path}`, proxied: `${proxy.served.url}${mock.served.path}`, bare: `${bare.served.url}${mock.served.path}`, prism: `${prism.url}${mock.served.path}` };
-  const rounds: Record<string, number>[] = [];
+  interface Round { directRps: number; proxiedRps: number; bareProxyRps: number; prismProxyRps: number; ratio: number; bareRatio: number; vsBare: number; vsPrism: number; cpuUsPerRequest?: Record<string, number> }
+  const rounds: Round[] = [];
   let latency: Record<string, number>;
   let tally: { totals: { judged: number; violations: number } };
   try {
@@ -126,9 +133,18 @@ async function main(): Promise<void> {
       // B P D X … each round in another order, so a drift of the machine's load spreads over all sides.
       const order = ['bare', 'proxied', 'direct', 'prism'] as const;
       const measured: Record<string, number> = {};
-      for (const name of round % 2 === 0 ? order : [...order].reverse()) measured[name] = await rps(urls[name]);
+      const cpu: Record<string, number | undefined> = {};
+      const pidsOf: Record<string, Record<string, number | undefined>> = {
+        proxied: { proxy: proxy.proc.pid, mockBehindProxy: mock.proc.pid }, bare: { pipe: bare.proc.pid, mockBehindPipe: mock.proc.pid }, direct: { mockDirect: mock.proc.pid },
+      };
+      for (const name of round % 2 === 0 ? order : [...order].reverse()) {
+        const result = await rps(urls[name], pidsOf[name]);
+        measured[name] = result.rps;
+        Object.assign(cpu, result.cpuUs);
+      }
       const { direct: d, proxied: p, bare: b, prism: x } = measured as Record<(typeof order)[number], number>;
-      rounds.push({ directRps: Math.round(d), proxiedRps: Math.round(p), bareProxyRps: Math.round(b), prismProxyRps: Math.round(x), ratio: +(p / d).toFixed(2), bareRatio: +(b / d).toFixed(2), vsBare: +(p / b).toFixed(2), vsPrism: +(p / x).toFixed(1) });
+      const cpuUsPerRequest = Object.values(cpu).every((v) => v !== undefined) ? { cpuUsPerRequest: cpu as Record<string, number> } : {};
+      rounds.push({ directRps: Math.round(d), proxiedRps: Math.round(p), bareProxyRps: Math.round(b), prismProxyRps: Math.round(x), ratio: +(p / d).toFixed(2), bareRatio: +(b / d).toFixed(2), vsBare: +(p / b).toFixed(2), vsPrism: +(p / x).toFixed(1), ...cpuUsPerRequest });
     }
     tally = (await (await fetch(`${proxy.served.url}/__proxy/report`)).json()) as typeof tally;
   } finally {
@@ -149,12 +165,12 @@ async function main(): Promise<void> {
     durationSecondsPerLoad: DURATION_S,
     connections: CONNECTIONS,
     rounds,
-    proxiedVsBareProxy: median(rounds.map((r) => r.vsBare!)),
+    proxiedVsBareProxy: median(rounds.map((r) => r.vsBare)),
     proxiedVsBareProxyGoal: '>= 0.9 (validating proxy / bare node:http pipe, requests per second, median of rounds)',
-    proxiedVsPrismProxy: median(rounds.map((r) => r.vsPrism!)),
+    proxiedVsPrismProxy: median(rounds.map((r) => r.vsPrism)),
     proxiedVsPrismProxyGoal: '>= 10 (validating proxy / prism proxy 5.16 on the same spec and upstream)',
-    throughputRatio: median(rounds.map((r) => r.ratio!)),
-    bareProxyThroughputRatio: median(rounds.map((r) => r.bareRatio!)),
+    throughputRatio: median(rounds.map((r) => r.ratio)),
+    bareProxyThroughputRatio: median(rounds.map((r) => r.bareRatio)),
     proxyJudged: tally.totals.judged,
     proxyViolations: tally.totals.violations,
   };

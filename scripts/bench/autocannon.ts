@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 export interface AutocannonResult {
   non2xx: number;
   errors: number;
-  requests: { average: number };
+  requests: { average: number; total: number };
   latency: { p50: number; p99: number };
 }
 

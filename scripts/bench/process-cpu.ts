@@ -1,0 +1,19 @@
+// CPU time a bench's child process used, read from /proc (Linux): on a shared machine a server's CPU per
+// request is a steadier figure than its requests per second, and tells which side of a ratio moved.
+import { readFileSync } from 'node:fs';
+
+/** CPU time (user + system, ms) a process has used so far (Linux /proc; undefined elsewhere). */
+export function cpuMsOf(pid: number | undefined): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime, fields 14 and 15 of stat (11 and 12 after the command), in clock ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/** µs of CPU per request between two cpuMsOf readings (undefined when either is). */
+export function cpuUsPerRequest(beforeMs: number | undefined, afterMs: number | undefined, requests: number): number | undefined {
+  return beforeMs === undefined || afterMs === undefined || requests <= 0 ? undefined : Math.round((1000 * (afterMs - beforeMs)) / requests);
+}
