@@ -47,6 +47,9 @@ const shared = {
 export default defineConfig({
   test: {
     maxWorkers: 2,
+    // Transformed modules kept on disk between runs (node_modules/.experimental-vitest-cache, keyed by content):
+    // a second `npm test` skips the transform of every unchanged file (test/clients + test/validation: 19 → 12 s of CPU).
+    experimental: { fsModuleCache: true },
     sequence: { sequencer: LongestFirst },
     // CI sets VITEST_JSON to a path so .ci/run can print a plain "N passed, N failed" line.
     reporters: process.env.VITEST_JSON ? ['default', 'json'] : ['default'],
