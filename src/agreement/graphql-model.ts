@@ -31,7 +31,15 @@ export const UNFUZZED_GRAPHQL_FIELDS: ReadonlySet<string> = new Set([
   'saveEndpoint', 'updateEndpointTemplate', 'saveRegistryAuth', 'updateRegistryAuth', 'deleteRegistryAuth',
 ]);
 
+/** Built once per process (the SDL and the operation documents are package files nothing changes while it runs). */
+let loaded: readonly OperationModel[] | undefined;
+
+/** Every fuzzed GraphQL operation (a new array each call; the models are shared and never changed). */
 export function loadGraphqlOperations(): OperationModel[] {
+  return [...(loaded ??= buildGraphqlOperations())];
+}
+
+function buildGraphqlOperations(): OperationModel[] {
   const sdl = buildSchema(readFileSync(packageFile('specs/graphql/schema.graphql'), 'utf8'));
   const dir = packageFile('specs/graphql/operations');
   const definitions: DefinitionNode[] = readdirSync(dir)

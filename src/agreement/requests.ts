@@ -135,7 +135,15 @@ function bodyArbitrary(op: OperationModel, options: Parameters<typeof schemaArbi
 
 /** Every single-point violation of a valid request, each naming the JSON path it breaks. */
 export function violationsOf(c: RequestCase, ctx: GenerationContext): InvalidCase[] {
-  const out: InvalidCase[] = [];
+  return violationMakers(c, ctx).map((make) => make());
+}
+
+/**
+ * The violations of a request, each as a function making it: they are counted without being made, and a
+ * run picks one (`pickViolation`), so the copies of the request the others need are not made.
+ */
+function violationMakers(c: RequestCase, ctx: GenerationContext): (() => InvalidCase)[] {
+  const out: (() => InvalidCase)[] = [];
   const sample = (schema: Schema, index: number) => ctx.sample(schema, c.op, index);
   const bodyRoot = c.op.surface === 'graphql' ? '/variables' : '/body';
   for (const p of c.op.params) {
@@ -143,33 +151,39 @@ export function violationsOf(c: RequestCase, ctx: GenerationContext): InvalidCas
     const at = `/${p.in}/${p.name}`;
     if (value === undefined) continue;
     if (p.in === 'query' && p.required) {
-      const { [p.name]: _, ...rest } = c.query;
-      out.push({ ...c, query: rest, violation: { kind: 'missing-required', pointer: at, detail: `required query parameter ${p.name} left out` } });
+      out.push(() => {
+        const { [p.name]: _, ...rest } = c.query;
+        return { ...c, query: rest, violation: { kind: 'missing-required', pointer: at, detail: `required query parameter ${p.name} left out` } };
+      });
     }
     for (const v of findViolations(value, p.schema, { resolve: c.op.resolve, sample, asString: true })) {
+      const violation = { kind: v.kind, pointer: `${at}${v.pointer}`, detail: v.detail };
       if (p.in === 'path') {
         const text = String(v.value);
         // An empty, dot or slash-carrying segment names another route; not a violation of this parameter.
         if (!(p.multiSegment ? text.split('/') : [text]).every(segmentOk) || (!p.multiSegment && text.includes('/'))) continue;
-        out.push({ ...c, path: { ...c.path, [p.name]: text }, violation: { kind: v.kind, pointer: `${at}${v.pointer}`, detail: v.detail } });
+        out.push(() => ({ ...c, path: { ...c.path, [p.name]: text }, violation }));
       } else {
-        out.push({ ...c, query: { ...c.query, [p.name]: v.value }, violation: { kind: v.kind, pointer: `${at}${v.pointer}`, detail: v.detail } });
+        out.push(() => ({ ...c, query: { ...c.query, [p.name]: v.value }, violation }));
       }
     }
   }
   if (!c.op.body) return out;
   if (c.bodyMode === 'json') {
     for (const v of findViolations(c.body, c.op.body.schema, { resolve: c.op.resolve, sample })) {
-      out.push({ ...c, body: v.value, violation: { kind: v.kind, pointer: `${bodyRoot}${v.pointer}`, detail: v.detail } });
+      const violation = { kind: v.kind, pointer: `${bodyRoot}${v.pointer}`, detail: v.detail };
+      out.push(() => ({ ...c, body: v.value, violation }));
     }
   }
   if (c.op.body.required && c.op.surface !== 'graphql') {
-    out.push({ ...c, body: undefined, bodyMode: 'none', violation: { kind: 'missing-body', pointer: '/body', detail: 'required body left out' } });
+    out.push(() => ({ ...c, body: undefined, bodyMode: 'none', violation: { kind: 'missing-body', pointer: '/body', detail: 'required body left out' } }));
   }
-  const sent = c.op.surface === 'graphql' ? graphqlEnvelope(c.op, c.body) : c.bodyMode === 'json' ? c.body : {};
-  const text = JSON.stringify(sent) ?? '';
-  const malformed = text.length > 1 ? text.slice(0, -1) : '{"';
-  out.push({ ...c, rawBody: malformed, bodyMode: 'raw', violation: { kind: 'malformed-json', pointer: '/body', detail: 'body truncated: not JSON' } });
+  out.push(() => {
+    const sent = c.op.surface === 'graphql' ? graphqlEnvelope(c.op, c.body) : c.bodyMode === 'json' ? c.body : {};
+    const text = JSON.stringify(sent) ?? '';
+    const malformed = text.length > 1 ? text.slice(0, -1) : '{"';
+    return { ...c, rawBody: malformed, bodyMode: 'raw', violation: { kind: 'malformed-json', pointer: '/body', detail: 'body truncated: not JSON' } };
+  });
   return out;
 }
 
@@ -178,13 +192,13 @@ export function violationsOf(c: RequestCase, ctx: GenerationContext): InvalidCas
  * violations are enumerated once the placeholders are resolved (`pickViolation`), so a broken id
  * is a real id broken, not a placeholder.
  */
-export function invalidSeedArbitrary(op: OperationModel, ctx: GenerationContext): fc.Arbitrary<{ base: RequestCase; choice: number }> {
-  return fc.tuple(validCaseArbitrary(op, ctx), fc.nat()).map(([base, choice]) => ({ base, choice }));
+export function invalidSeedArbitrary(op: OperationModel, ctx: GenerationContext, valid = validCaseArbitrary(op, ctx)): fc.Arbitrary<{ base: RequestCase; choice: number }> {
+  return fc.tuple(valid, fc.nat()).map(([base, choice]) => ({ base, choice }));
 }
 
 export function pickViolation(resolved: RequestCase, choice: number, ctx: GenerationContext): InvalidCase | undefined {
-  const all = violationsOf(resolved, ctx);
-  return all.length === 0 ? undefined : all[choice % all.length];
+  const all = violationMakers(resolved, ctx);
+  return all.length === 0 ? undefined : all[choice % all.length]!();
 }
 
 /** The HTTP body of a GraphQL request: the operation's document, its name and the variables. */

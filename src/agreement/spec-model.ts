@@ -55,7 +55,17 @@ const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
 
 type Json = Record<string, unknown>;
 
+/** The models of each surface, built once per process (the documents are generated files; nothing changes them while it runs). */
+const loaded = new Map<OpenApiSurface, readonly OperationModel[]>();
+
+/** Every operation of a surface's bundled document (a new array each call; the models are shared and never changed). */
 export function loadOpenApiOperations(surface: OpenApiSurface): OperationModel[] {
+  let models = loaded.get(surface);
+  if (!models) loaded.set(surface, (models = buildOpenApiOperations(surface)));
+  return [...models];
+}
+
+function buildOpenApiOperations(surface: OpenApiSurface): OperationModel[] {
   const doc = JSON.parse(readFileSync(packageFile(DOCS[surface]), 'utf8')) as Json;
   const resolve = resolverFor(doc);
   const deref = <T>(node: unknown): T => resolve(node as Schema) as unknown as T;

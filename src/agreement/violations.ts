@@ -14,8 +14,28 @@ export interface Violation {
   pointer: string;
   /** Short human description (never contains a secret value). */
   detail: string;
-  /** The mutated value (a copy; the input is not changed). */
-  value: unknown;
+  /** The mutated value (a copy; the input is not changed), made when first read. */
+  readonly value: unknown;
+}
+
+/**
+ * A violation whose mutated value is made when first read: a request picks one of its violations, and
+ * making each one's copy (and a 16 MiB string past a secret's maxLength) for the others was wasted work.
+ */
+function violation(kind: ViolationKind, pointer: string, detail: string, make: () => unknown): Violation {
+  let made: { value: unknown } | undefined;
+  return {
+    kind, pointer, detail,
+    get value() {
+      made ??= { value: make() };
+      return made.value;
+    },
+  };
+}
+
+/** A replacement made only when the violation's value is read (see `violation`). */
+class Deferred {
+  constructor(readonly make: () => unknown) {}
 }
 
 type Path = (string | number)[];
@@ -37,7 +57,8 @@ export function findViolations(value: unknown, schema: Schema, options: Violatio
 function walk(node: unknown, raw: Schema, path: Path, root: unknown, o: ViolationOptions, out: Violation[]): void {
   const s = o.resolve(raw);
   const pointer = path.map(pointerSegment).map((p) => `/${p}`).join('');
-  const add = (kind: ViolationKind, detail: string, replacement: unknown) => out.push({ kind, pointer, detail, value: setAt(root, path, replacement) });
+  const add = (kind: ViolationKind, detail: string, replacement: unknown) =>
+    out.push(violation(kind, pointer, detail, () => setAt(root, path, replacement instanceof Deferred ? replacement.make() : replacement)));
   const types = typesOf(s);
   // A single-point violation of a union is not well defined, except for anyOf/oneOf over `required` lists
   // (image or templateId; exactly one of templateId and imageName): the object's own properties are
@@ -99,8 +120,8 @@ function stringViolations(v: string, s: Schema, add: Add): void {
   const minLength = s.minLength ?? 0;
   const maxLength = s.maxLength;
   const fitsLength = (c: string) => codePointLength(c) >= minLength && (maxLength === undefined || codePointLength(c) <= maxLength);
-  if (minLength > 0) add('too-short', `minLength ${minLength} − 1`, [...v].slice(0, minLength - 1).join(''));
-  if (maxLength !== undefined) add('too-long', `maxLength ${maxLength} + 1`, grow(v, maxLength + 1, s.pattern));
+  if (minLength > 0) add('too-short', `minLength ${minLength} − 1`, new Deferred(() => [...v].slice(0, minLength - 1).join('')));
+  if (maxLength !== undefined) add('too-long', `maxLength ${maxLength} + 1`, new Deferred(() => grow(v, maxLength + 1, s.pattern)));
   if (s.pattern !== undefined) {
     const re = new RegExp(s.pattern, 'u');
     const breaker = PATTERN_BREAKERS.map((b) => pad(b, minLength)).find((c) => !re.test(c) && fitsLength(c));
@@ -158,15 +179,17 @@ function objectViolations(obj: Record<string, unknown>, s: Schema, path: Path, r
   const pointer = path.map((p) => `/${pointerSegment(p)}`).join('');
   for (const key of s.required ?? []) {
     if (!(key in obj)) continue;
-    const copy = { ...obj };
-    delete copy[key];
-    out.push({ kind: 'missing-required', pointer: `${pointer}/${pointerSegment(key)}`, detail: `required property ${key} removed`, value: setAt(root, path, copy) });
+    out.push(violation('missing-required', `${pointer}/${pointerSegment(key)}`, `required property ${key} removed`, () => {
+      const copy = { ...obj };
+      delete copy[key];
+      return setAt(root, path, copy);
+    }));
   }
   const extra = s.additionalProperties;
   const declared = s.properties ?? {};
   if (extra === false) {
     const name = 'unexpectedProperty';
-    out.push({ kind: 'unknown-property', pointer: `${pointer}/${name}`, detail: `unknown property ${name} added`, value: setAt(root, path, { ...obj, [name]: 1 }) });
+    out.push(violation('unknown-property', `${pointer}/${name}`, `unknown property ${name} added`, () => setAt(root, path, { ...obj, [name]: 1 })));
   }
   if (s.maxProperties !== undefined) {
     const grown: Record<string, unknown> = { ...obj };
