@@ -25,7 +25,8 @@ const OWN_PROCESS = ['test/pact/**/*.test.ts'];
 const LONGEST_FIRST = [
   'test/agreement/mock-agreement.test.ts', 'test/conform/fault-free.test.ts', 'test/conform/faults.test.ts',
   'test/conform/preflight.test.ts', 'test/mock/rate-limits-per-operation.test.ts', 'test/agreement/teeth.test.ts',
-  'test/docs/browser.test.ts', 'test/agreement/generator.test.ts', 'test/mock/persistence-kill.test.ts', 'test/specs-lint.test.ts',
+  'test/docs/browser.test.ts', 'test/worker-protocol/node-worker.test.ts', 'test/agreement/generator.test.ts', 'test/mock/persistence-kill.test.ts',
+  'test/specs-lint.test.ts',
 ];
 
 class LongestFirst extends BaseSequencer {
