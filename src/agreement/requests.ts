@@ -135,15 +135,22 @@ function bodyArbitrary(op: OperationModel, options: Parameters<typeof schemaArbi
 
 /** Every single-point violation of a valid request, each naming the JSON path it breaks. */
 export function violationsOf(c: RequestCase, ctx: GenerationContext): InvalidCase[] {
-  return violationMakers(c, ctx).map((make) => make());
+  return violationMakers(c, ctx).map((v) => v.make());
+}
+
+/** A single-point violation of a request, and how to make the request that carries it. */
+export interface ViolationMaker {
+  violation: InvalidCase['violation'];
+  make: () => InvalidCase;
 }
 
 /**
- * The violations of a request, each as a function making it: they are counted without being made, and a
+ * The violations of a request, each with a function making it: they are counted without being made, and a
  * run picks one (`pickViolation`), so the copies of the request the others need are not made.
  */
-function violationMakers(c: RequestCase, ctx: GenerationContext): (() => InvalidCase)[] {
-  const out: (() => InvalidCase)[] = [];
+export function violationMakers(c: RequestCase, ctx: GenerationContext): ViolationMaker[] {
+  const out: ViolationMaker[] = [];
+  const add = (violation: InvalidCase['violation'], make: (violation: InvalidCase['violation']) => InvalidCase) => out.push({ violation, make: () => make(violation) });
   const sample = (schema: Schema, index: number) => ctx.sample(schema, c.op, index);
   const bodyRoot = c.op.surface === 'graphql' ? '/variables' : '/body';
   for (const p of c.op.params) {
@@ -151,9 +158,9 @@ function violationMakers(c: RequestCase, ctx: GenerationContext): (() => Invalid
     const at = `/${p.in}/${p.name}`;
     if (value === undefined) continue;
     if (p.in === 'query' && p.required) {
-      out.push(() => {
+      add({ kind: 'missing-required', pointer: at, detail: `required query parameter ${p.name} left out` }, (violation) => {
         const { [p.name]: _, ...rest } = c.query;
-        return { ...c, query: rest, violation: { kind: 'missing-required', pointer: at, detail: `required query parameter ${p.name} left out` } };
+        return { ...c, query: rest, violation };
       });
     }
     for (const v of findViolations(value, p.schema, { resolve: c.op.resolve, sample, asString: true })) {
@@ -162,9 +169,9 @@ function violationMakers(c: RequestCase, ctx: GenerationContext): (() => Invalid
         const text = String(v.value);
         // An empty, dot or slash-carrying segment names another route; not a violation of this parameter.
         if (!(p.multiSegment ? text.split('/') : [text]).every(segmentOk) || (!p.multiSegment && text.includes('/'))) continue;
-        out.push(() => ({ ...c, path: { ...c.path, [p.name]: text }, violation }));
+        add(violation, () => ({ ...c, path: { ...c.path, [p.name]: text }, violation }));
       } else {
-        out.push(() => ({ ...c, query: { ...c.query, [p.name]: v.value }, violation }));
+        add(violation, () => ({ ...c, query: { ...c.query, [p.name]: v.value }, violation }));
       }
     }
   }
@@ -172,17 +179,17 @@ function violationMakers(c: RequestCase, ctx: GenerationContext): (() => Invalid
   if (c.bodyMode === 'json') {
     for (const v of findViolations(c.body, c.op.body.schema, { resolve: c.op.resolve, sample })) {
       const violation = { kind: v.kind, pointer: `${bodyRoot}${v.pointer}`, detail: v.detail };
-      out.push(() => ({ ...c, body: v.value, violation }));
+      add(violation, () => ({ ...c, body: v.value, violation }));
     }
   }
   if (c.op.body.required && c.op.surface !== 'graphql') {
-    out.push(() => ({ ...c, body: undefined, bodyMode: 'none', violation: { kind: 'missing-body', pointer: '/body', detail: 'required body left out' } }));
+    add({ kind: 'missing-body', pointer: '/body', detail: 'required body left out' }, (violation) => ({ ...c, body: undefined, bodyMode: 'none', violation }));
   }
-  out.push(() => {
+  add({ kind: 'malformed-json', pointer: '/body', detail: 'body truncated: not JSON' }, (violation) => {
     const sent = c.op.surface === 'graphql' ? graphqlEnvelope(c.op, c.body) : c.bodyMode === 'json' ? c.body : {};
     const text = JSON.stringify(sent) ?? '';
     const malformed = text.length > 1 ? text.slice(0, -1) : '{"';
-    return { ...c, rawBody: malformed, bodyMode: 'raw', violation: { kind: 'malformed-json', pointer: '/body', detail: 'body truncated: not JSON' } };
+    return { ...c, rawBody: malformed, bodyMode: 'raw', violation };
   });
   return out;
 }
@@ -198,7 +205,7 @@ export function invalidSeedArbitrary(op: OperationModel, ctx: GenerationContext,
 
 export function pickViolation(resolved: RequestCase, choice: number, ctx: GenerationContext): InvalidCase | undefined {
   const all = violationMakers(resolved, ctx);
-  return all.length === 0 ? undefined : all[choice % all.length]!();
+  return all.length === 0 ? undefined : all[choice % all.length]!.make();
 }
 
 /** The HTTP body of a GraphQL request: the operation's document, its name and the variables. */
