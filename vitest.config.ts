@@ -13,9 +13,10 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 //   their own: the `isolated` project.
 const ISOLATED = ['test/clients/validator-loading.test.ts', 'test/root-validation.test.ts'];
 // Pact's core is one native library per process with process-wide state (its tracing subscriber, the
-// mock servers' registry, which it initialises once per process): the Pact files run in a process of their
-// own, not in a worker thread, one file after another in one module graph (a process per file cost ~13 s of
-// CPU in imports).
+// mock servers' registry, which it initialises once per process): the Pact files run in forked processes,
+// not worker threads, and the files of one process share its module graph (a process per file cost ~13 s of
+// CPU in imports). No project-level maxWorkers: vitest then requires a sequence.groupOrder of its own, which
+// would run the Pact files after all the others instead of beside them.
 const OWN_PROCESS = ['test/pact/**/*.test.ts'];
 
 /**
@@ -58,7 +59,7 @@ export default defineConfig({
     projects: [
       { extends: true, test: { ...shared, name: 'shared', include: ['test/**/*.test.ts', 'src/**/*.test.ts'], exclude: [...ISOLATED, ...OWN_PROCESS], isolate: false } },
       { extends: true, test: { ...shared, name: 'isolated', include: ISOLATED, isolate: true } },
-      { extends: true, test: { ...shared, name: 'own-process', include: OWN_PROCESS, pool: 'forks', isolate: false, maxWorkers: 1 } },
+      { extends: true, test: { ...shared, name: 'own-process', include: OWN_PROCESS, pool: 'forks', isolate: false } },
     ],
   },
 });
