@@ -1,7 +1,7 @@
-// One HTTP exchange of the conformance suite or the agreement phase with a target, over node:http(s) with keep-alive agents. Not fetch: undici's
-// fetch costs ~1 ms of CPU more per exchange (streams, abort signals, header guards), and a full run makes
-// thousands. Redirects are not followed and no compression is asked for: the suite judges what the target
-// answers to the request it made, as sent.
+// One HTTP exchange over node:http(s) with keep-alive agents: the conformance suite's, the agreement phase's and
+// the worker runtime's. Not fetch: undici's fetch costs ~1 ms of CPU more per exchange (streams, abort signals,
+// header guards), and a full run makes thousands. Redirects are not followed and no compression is asked for:
+// the caller judges what the target answers to the request it made, as sent.
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';

@@ -5,8 +5,10 @@
 import { createClock } from '../clock.js';
 import { runHandler, type HandlerRun } from '../simulated-workers/handler-run.js';
 import type { WorkerHandler } from '../simulated-workers/types.js';
-import { httpCall, type Answer } from './http-call.js';
+import { exchange, type ExchangeAnswer } from '../../contract/exchange.js';
 
+/** The largest answer read (a job-take-batch of jobs with /runsync's largest inputs fits). */
+const MAX_ANSWER_BYTES = 256 * 1024 * 1024;
 /** A held job-take or job-stop is given up after this long, then asked again (runpod-python: 90 s). */
 export const POLL_TIMEOUT_MS = 90_000;
 /** After a 429: wait this long (runpod-python: 5 s). */
@@ -74,9 +76,11 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
     polls.abort();
     freed?.();
   });
-  const call = async (method: string, url: string, body?: unknown, signal?: AbortSignal): Promise<Answer | undefined> => {
+  const call = async (method: string, url: string, body?: unknown, signal?: AbortSignal): Promise<ExchangeAnswer | undefined> => {
+    // node:http with kept-alive connections (src/contract/exchange.ts): each job costs two requests.
+    const headers: Record<string, string> = body === undefined ? { authorization: env.key } : { authorization: env.key, 'content-type': 'application/json' };
     try {
-      return await httpCall(method, url, env.key, body === undefined ? undefined : JSON.stringify(body), signal ?? AbortSignal.timeout(POLL_TIMEOUT_MS));
+      return await exchange({ method, url, headers, body: body === undefined ? undefined : JSON.stringify(body), signal, timeoutMs: signal ? undefined : POLL_TIMEOUT_MS, maxBytes: MAX_ANSWER_BYTES });
     } catch (error) {
       if (alive) log(`request failed: ${method} ${new URL(url).pathname}: ${(error as Error).message}`);
       return undefined;
