@@ -52,7 +52,20 @@ function headersOf(res: IncomingMessage): Headers {
   return out;
 }
 
+/**
+ * A kept-alive connection the server closed while it was idle, found closed only as the request went out:
+ * the server never read the request, so it is sent once more on a fresh connection (node's documented remedy).
+ */
+class StaleConnection extends Error {}
+
 export function exchange(request: ExchangeRequest): Promise<ExchangeAnswer> {
+  return attempt(request, false).catch((error: unknown) => {
+    if (error instanceof StaleConnection) return attempt(request, true);
+    throw error;
+  });
+}
+
+function attempt(request: ExchangeRequest, retried: boolean): Promise<ExchangeAnswer> {
   const url = typeof request.url === 'string' ? new URL(request.url) : request.url;
   const secure = url.protocol === 'https:';
   const headers = request.body === undefined ? request.headers : { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) };
@@ -61,7 +74,9 @@ export function exchange(request: ExchangeRequest): Promise<ExchangeAnswer> {
     if (signal?.aborted) return void reject(signal.reason);
     const options = { method: request.method, headers, agent: secure ? agents.https : agents.http, ...(request.lookup ? { lookup: request.lookup } : {}) };
     let settled = false;
+    let answered = false;
     const req = (secure ? httpsRequest : httpRequest)(url, options, (res) => {
+      answered = true;
       if (request.prefixOf && res.headers['content-type']?.startsWith(request.prefixOf.contentType)) return readPrefix(res, request.prefixOf);
       const chunks: Buffer[] = [];
       let size = 0;
@@ -120,7 +135,10 @@ export function exchange(request: ExchangeRequest): Promise<ExchangeAnswer> {
       done();
       reject(error);
     }
-    req.on('error', fail);
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (!retried && !answered && req.reusedSocket && error.code === 'ECONNRESET') fail(new StaleConnection(error.message));
+      else fail(error);
+    });
     req.end(request.body);
   });
 }
