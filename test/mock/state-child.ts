@@ -4,8 +4,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { REPO, TestBundle } from '../support/bundle.js';
 
-/** The child's entry, bundled once per test file (test/support/bundle.ts). */
-const child = new TestBundle('state-tests', { file: 'test/mock/state-child-entry.ts' });
+/** The child's entry, bundled once per test file (test/support/bundle.ts); self-contained, as the kill test starts 26. */
+const child = new TestBundle('state-tests', { file: 'test/mock/state-child-entry.ts' }, { selfContained: true });
 
 /** Builds the child's bundle (call before spawning; cheap after the first call). */
 export function bundleChild(): Promise<unknown> {
