@@ -38,31 +38,44 @@ export type BodyResult = { ok: true; raw: Buffer } | { ok: false; reason: 'too-l
 
 /** Reads the body up to `maxBytes`; a larger body is drained and discarded so the answer still arrives. */
 export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyResult> {
+  return new Promise((resolve) => readBodyThen(req, maxBytes, resolve));
+}
+
+/** readBody calling `done` once, without a promise of its own (the queue's /run reads its body so). */
+export function readBodyThen(req: IncomingMessage, maxBytes: number, done: (result: BodyResult) => void): void {
   const declared = Number(req.headers['content-length']);
-  return new Promise((resolve) => {
-    if (Number.isFinite(declared) && declared > maxBytes) {
-      req.resume();
-      resolve({ ok: false, reason: 'too-large' });
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    req.resume();
+    done(TOO_LARGE);
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let tooLarge = false;
+  let settled = false;
+  const settle = (result: BodyResult) => {
+    if (settled) return;
+    settled = true;
+    done(result);
+  };
+  req.on('data', (chunk: Buffer) => {
+    if (tooLarge) return;
+    size += chunk.length;
+    if (size > maxBytes) {
+      tooLarge = true;
+      chunks.length = 0;
       return;
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    req.on('data', (chunk: Buffer) => {
-      if (tooLarge) return;
-      size += chunk.length;
-      if (size > maxBytes) {
-        tooLarge = true;
-        chunks.length = 0;
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(tooLarge ? { ok: false, reason: 'too-large' } : { ok: true, raw: Buffer.concat(chunks) }));
-    req.on('error', () => resolve({ ok: false, reason: 'aborted' }));
-    req.on('aborted', () => resolve({ ok: false, reason: 'aborted' }));
+    chunks.push(chunk);
   });
+  // A body that came in one chunk is that chunk (read only), not a copy of it.
+  req.on('end', () => settle(tooLarge ? TOO_LARGE : { ok: true, raw: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) }));
+  req.on('error', () => settle(ABORTED));
+  req.on('aborted', () => settle(ABORTED));
 }
+
+const TOO_LARGE: BodyResult = { ok: false, reason: 'too-large' };
+const ABORTED: BodyResult = { ok: false, reason: 'aborted' };
 
 export type JsonBody = { ok: true; value: unknown } | { ok: false; error: ErrorDetail };
 
@@ -78,12 +91,22 @@ export function parseJsonBody(req: IncomingMessage, raw: Buffer): JsonBody {
   }
 }
 
+/** The last Content-Type value judged and whether it is JSON: a client sends the same one on every request. */
+let lastContentType: string | undefined;
+let lastContentTypeIsJson = false;
+
+/** Whether a Content-Type value names JSON (`application/json`, `…+json`; parameters and case ignored). */
+export function isJsonContentType(header: string): boolean {
+  if (header === lastContentType) return lastContentTypeIsJson;
+  const type = header.split(';')[0]!.trim().toLowerCase();
+  lastContentType = header;
+  lastContentTypeIsJson = type === 'application/json' || type.endsWith('+json');
+  return lastContentTypeIsJson;
+}
+
 function contentTypeProblem(req: IncomingMessage): JsonBody | undefined {
-  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== 'application/json' && !type.endsWith('+json')) {
-    return { ok: false, error: { path: '/header/content-type', message: 'must be application/json' } };
-  }
-  return undefined;
+  if (isJsonContentType(req.headers['content-type'] ?? '')) return undefined;
+  return { ok: false, error: { path: '/header/content-type', message: 'must be application/json' } };
 }
 
 const malformed = (error: unknown): JsonBody => ({ ok: false, error: { path: '/body', message: `malformed JSON: ${(error as Error).message}` } });
@@ -94,11 +117,18 @@ const malformed = (error: unknown): JsonBody => ({ ok: false, error: { path: '/b
  */
 export const PARSE_IN_ONE_TURN_BYTES = 1024 * 1024;
 
-/** parseJsonBody for bodies of any allowed size: one too long for a turn is decoded and parsed a slice per turn. */
-export async function parseJsonBodyInTurns(req: IncomingMessage, raw: Buffer): Promise<JsonBody> {
+/**
+ * parseJsonBody for bodies of any allowed size: one too long for a turn is decoded and parsed a slice per turn
+ * (a promise); one that fits a turn is parsed now (no promise, no microtask hop).
+ */
+export function parseJsonBodyInTurns(req: IncomingMessage, raw: Buffer): JsonBody | Promise<JsonBody> {
   if (raw.length <= PARSE_IN_ONE_TURN_BYTES) return parseJsonBody(req, raw);
   const wrongType = contentTypeProblem(req);
   if (wrongType) return wrongType;
+  return parseLargeJson(req, raw);
+}
+
+async function parseLargeJson(req: IncomingMessage, raw: Buffer): Promise<JsonBody> {
   try {
     return { ok: true, value: await parseJsonInTurns(await decodeInTurns(raw, req), req) };
   } catch (error) {

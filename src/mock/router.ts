@@ -18,6 +18,16 @@ export interface RouteMatch {
 /** Methods operations are routed by; HEAD and OPTIONS are answered by the server for every path. */
 const ROUTED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
+/** Matches remembered per surface and method (a polled `/status/{id}`, a repeated `/run` is matched once); the oldest is forgotten first. */
+export const MAX_REMEMBERED_MATCHES = 256;
+/** Longer paths are matched every time (the memo holds at most 256 × 1 KiB of path text per surface and method). */
+export const MAX_REMEMBERED_PATH_CHARS = 1024;
+
+type Matched = RouteMatch | 'method' | undefined;
+
+/** A remembered match: the operation and its parameters as pairs (a fresh record is made from them per request). */
+type Remembered = { op: OperationInfo; names: string[]; values: string[] } | 'method';
+
 /** Path parameters that may contain `/` (x-multi-segment). */
 const MULTI_SEGMENT_PARAMS = new Set(['openaiPath']);
 
@@ -27,6 +37,8 @@ export class Router {
   private readonly byLength = new Map<string, CompiledRoute[][]>();
   /** A surface's routes ending in a multi-segment parameter (any length from theirs up). */
   private readonly withTail = new Map<string, CompiledRoute[]>();
+  /** surface → method → path → what match() answered. Routes never change after construction, so nothing goes stale. */
+  private readonly remembered = new Map<string, Map<string, Map<string, Remembered>>>();
 
   constructor(operations: readonly OperationInfo[]) {
     for (const op of operations) {
@@ -58,7 +70,41 @@ export class Router {
    * `path` is relative to the surface base, e.g. `/status/abc`. `'method'` = path exists with another
    * method. HEAD is routed to the GET operation (the server sends no body).
    */
-  match(surface: Surface, method: string, path: string): RouteMatch | 'method' | undefined {
+  match(surface: Surface, method: string, path: string): Matched {
+    const memo = this.memoOf(surface, method);
+    const known = memo.get(path);
+    if (known !== undefined) {
+      if (known === 'method') return known;
+      // A record of its own per request: callers may add to theirs (server.ts adds endpointId).
+      const params: Record<string, string> = {};
+      for (let i = 0; i < known.names.length; i++) params[known.names[i]!] = known.values[i]!;
+      return { op: known.op, params };
+    }
+    const matched = this.matchNow(surface, method, path);
+    if (matched === undefined || memo === NO_MEMO || path.length > MAX_REMEMBERED_PATH_CHARS) return matched;
+    if (memo.size >= MAX_REMEMBERED_MATCHES) memo.delete(memo.keys().next().value!);
+    memo.set(path, matched === 'method' ? matched : { op: matched.op, names: Object.keys(matched.params), values: Object.values(matched.params) });
+    return matched;
+  }
+
+  /** Matches remembered for `surface` and `method` (tests). */
+  rememberedMatches(surface: Surface, method: string): number {
+    return this.remembered.get(surface)?.get(method)?.size ?? 0;
+  }
+
+  private memoOf(surface: Surface, method: string): Map<string, Remembered> {
+    let bySurface = this.remembered.get(surface);
+    if (bySurface === undefined) this.remembered.set(surface, (bySurface = new Map()));
+    let memo = bySurface.get(method);
+    if (memo === undefined) {
+      // Any method string may arrive (node:http accepts every token method): only routed ones get a memo.
+      memo = ROUTED_METHODS.includes(method as (typeof ROUTED_METHODS)[number]) || method === 'HEAD' ? new Map() : NO_MEMO;
+      if (memo !== NO_MEMO) bySurface.set(method, memo);
+    }
+    return memo;
+  }
+
+  private matchNow(surface: Surface, method: string, path: string): Matched {
     const found = this.pathRoutes(surface, path);
     if (found.length === 0) return undefined;
     const wanted = method === 'HEAD' ? 'GET' : method;
@@ -107,6 +153,9 @@ export class Router {
 }
 
 const NONE: RouteMatch[] = [];
+
+/** The memo of a method no route has: never written (its size stays 0). */
+const NO_MEMO = new Map<string, Remembered>();
 
 /** The non-empty segments of a path (`/status//a/` → `status`, `a`), without split's and filter's two arrays. */
 function segmentsOf(path: string): string[] {

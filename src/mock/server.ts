@@ -14,7 +14,7 @@ import { isDocsPath, serveDocs } from './docs-route.js';
 import { allowHeaders, bodyForValidation, bodylessRejection } from './faults.js';
 import { hasFault, isolationFor, listOverAccounts } from './isolation-faults.js';
 import { GRAPHQL_ALLOW, handleGraphql } from './graphql/handler.js';
-import { parseJsonBodyInTurns, parseQuery, readBody, sendError, sendJson, sendJsonText, sendNoContent } from './http.js';
+import { parseJsonBodyInTurns, parseQuery, readBodyThen, sendError, sendJson, sendJsonText, sendNoContent, type BodyResult, type JsonBody } from './http.js';
 import { queryStylesOf } from '../contract/query-style.js';
 import { queueHandlers } from './queue/handlers.js';
 import { jobOperationRefusal } from './load-balancing/job-refusal.js';
@@ -167,30 +167,55 @@ function api(
   return readAndDispatch(core, req, res, surface, op, params, relPath, search, endpointId, release);
 }
 
-async function readAndDispatch(
+/**
+ * Reads the body, then validates and runs the handler. One promise per request (the body arrives in a later
+ * turn); a body that fits a turn is parsed and dispatched in the turn its last chunk arrives, without an
+ * async function's hops.
+ */
+function readAndDispatch(
   core: MockCore, req: IncomingMessage, res: ServerResponse, surface: Surface, op: OperationInfo,
   params: Record<string, string>, relPath: string, search: string, endpointId: string | undefined, release: () => void,
 ): Promise<void> {
-  let body: unknown;
-  try {
-    const max = op.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    const raw = await readBody(req, max);
-    if (!raw.ok) {
-      if (raw.reason === 'aborted') return release();
-      release();
-      return sendError(res, 400, `request body exceeds ${max} bytes`, [{ path: '/body', message: `must be at most ${max} bytes` }]);
-    }
-    const parsed = await parseJsonBodyInTurns(req, raw.raw);
+  const max = op.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  return new Promise((resolve, reject) => {
+    readBodyThen(req, max, (raw) => {
+      try {
+        resolve(afterBody(core, req, res, surface, op, params, relPath, search, endpointId, release, raw, max));
+      } catch (err) {
+        reject(err);
+      }
+    });
+  });
+}
+
+function afterBody(
+  core: MockCore, req: IncomingMessage, res: ServerResponse, surface: Surface, op: OperationInfo, params: Record<string, string>,
+  relPath: string, search: string, endpointId: string | undefined, release: () => void, raw: BodyResult, max: number,
+): void | Promise<void> {
+  if (!raw.ok) {
+    release();
+    if (raw.reason === 'aborted') return;
+    return sendError(res, 400, `request body exceeds ${max} bytes`, [{ path: '/body', message: `must be at most ${max} bytes` }]);
+  }
+  const withBody = (parsed: JsonBody): void | Promise<void> => {
     if (!parsed.ok) {
       release();
       return sendError(res, 400, 'Invalid request body', [parsed.error]);
     }
-    body = parsed.value;
+    return dispatch(core, res, surface, op, params, relPath, search, endpointId, parsed.value, release, false);
+  };
+  let parsed: JsonBody | Promise<JsonBody>;
+  try {
+    parsed = parseJsonBodyInTurns(req, raw.raw);
   } catch (err) {
     release();
     throw err;
   }
-  return dispatch(core, res, surface, op, params, relPath, search, endpointId, body, release, false);
+  if (!(parsed instanceof Promise)) return withBody(parsed);
+  return parsed.then(withBody, (err: unknown) => {
+    release();
+    throw err;
+  });
 }
 
 /** Validates and runs the handler; sync when the handler is, so `release` runs exactly once either way. */

@@ -59,6 +59,12 @@ function submitAndAnswer(
   });
 }
 
+/** /run's answer, its text made here: two short fields, never an answer to write a slice per turn. */
+export function submittedAnswer(job: Job): Reply {
+  const body = { id: job.id, status: job.status };
+  return { status: 200, body, json: JSON.stringify(body) };
+}
+
 async function waitAndRender(core: MockCore, job: Job, ms: number): Promise<Reply> {
   const final = await core.engine.waitFor(job, ms);
   if (!final) return error(404, 'job was deleted while waiting (ttl expired)');
@@ -67,7 +73,7 @@ async function waitAndRender(core: MockCore, job: Job, ms: number): Promise<Repl
 }
 
 export const queueHandlers: Record<string, Handler> = {
-  runJob: (core, ctx) => submitAndAnswer(core, ctx.params['endpointId']!, 'run', ctx.body, (job) => ({ status: 200, body: { id: job.id, status: job.status } })),
+  runJob: (core, ctx) => submitAndAnswer(core, ctx.params['endpointId']!, 'run', ctx.body, submittedAnswer),
   runJobSync: (core, ctx) => submitAndAnswer(core, ctx.params['endpointId']!, 'runsync', ctx.body, (job) => waitAndRender(core, job, waitMs(ctx))),
   getJobStatus: (core, ctx) => {
     const job = jobOf(core, ctx);

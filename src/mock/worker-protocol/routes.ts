@@ -15,7 +15,8 @@ const WORKER_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const ENVELOPE_BYTES = 64 * 1024;
 
 export function isWorkerProtocolPath(relPath: string): boolean {
-  return PATH.test(relPath);
+  // Every worker path starts `/job-` or `/ping/`: a job path (`/status/…`, `/run`) is told apart without the expression.
+  return (relPath.startsWith('/job-') || relPath.startsWith('/ping/')) && PATH.test(relPath);
 }
 
 /** `Authorization: KEY` as runpod-python sends it (`Bearer KEY` is accepted too). */
