@@ -96,6 +96,12 @@ async function p50s(urls: Record<string, string>): Promise<Record<string, number
   return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
 }
 
+/** Median over the rounds of process `a`'s CPU per request ÷ process `b`'s (undefined without /proc figures). */
+function cpuRatio(rounds: { cpuUsPerRequest?: Record<string, number> }[], a: string, b: string): number | undefined {
+  const ratios = rounds.flatMap(({ cpuUsPerRequest: cpu }) => (cpu?.[a] && cpu[b] ? [+(cpu[a] / cpu[b]).toFixed(1)] : []));
+  return ratios.length ? median(ratios) : undefined;
+}
+
 /** Requests per second of `url`, and CPU µs per request of each process in `pids` (by name) during the load. */
 async function rps(url: string, pids: Record<string, number | undefined> = {}): Promise<{ rps: number; cpuUs: Record<string, number | undefined> }> {
   const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMsOf(pid)]));
@@ -136,6 +142,7 @@ async function main(): Promise<void> {
       const cpu: Record<string, number | undefined> = {};
       const pidsOf: Record<string, Record<string, number | undefined>> = {
         proxied: { proxy: proxy.proc.pid, mockBehindProxy: mock.proc.pid }, bare: { pipe: bare.proc.pid, mockBehindPipe: mock.proc.pid }, direct: { mockDirect: mock.proc.pid },
+        prism: { prismProxy: prism.child.pid, mockBehindPrism: mock.proc.pid },
       };
       for (const name of round % 2 === 0 ? order : [...order].reverse()) {
         const result = await rps(urls[name], pidsOf[name]);
@@ -169,6 +176,10 @@ async function main(): Promise<void> {
     proxiedVsBareProxyGoal: '>= 0.9 (validating proxy / bare node:http pipe, requests per second, median of rounds)',
     proxiedVsPrismProxy: median(rounds.map((r) => r.vsPrism)),
     proxiedVsPrismProxyGoal: '>= 10 (validating proxy / prism proxy 5.16 on the same spec and upstream)',
+    // The same comparison in CPU per request, the proxy's process against Prism's: on 2 cores the load generator
+    // shares the machine, so the faster side's requests per second are partly the generator's limit.
+    prismCpuPerRequestOverProxys: cpuRatio(rounds, 'prismProxy', 'proxy'),
+    prismCpuPerRequestOverPipes: cpuRatio(rounds, 'prismProxy', 'pipe'),
     throughputRatio: median(rounds.map((r) => r.ratio)),
     bareProxyThroughputRatio: median(rounds.map((r) => r.bareRatio)),
     proxyJudged: tally.totals.judged,
