@@ -1,7 +1,8 @@
 // Bench of the reference mock (run: `tsx scripts/bench-mock.ts`). Figures are ratios measured in the
 // same run, so they do not depend on the machine:
 //   1. GET /v2/{id}/status/{jobId} throughput vs a bare node:http server answering the same bytes (goal ≥ 0.8×,
-//      issue 37), and vs Prism 5.16 mocking the same queue v2 spec (goal ≥ 20×)
+//      issue 37), and vs Prism 5.16 mocking the same queue v2 spec (goal ≥ 20×); POST /v2/{id}/run vs a bare server
+//      reading the body and answering bytes of the mock's answer's length (goal ≥ 0.8×, issue 37)
 //   2. p99 latency of that request with 100k stored jobs vs 1k (goal ≤ 1.2×)
 //   3. heap per 100k completed jobs
 //   4. accounts (issue 27): that GET /status throughput when the mock also holds 1,000 other accounts × 100
@@ -11,6 +12,8 @@
 // Each server runs in its own child process (so autocannon does not steal its CPU); traffic is
 // loopback only and every load loop is bounded in time. The bare and the 1k mock's CPU per request (user +
 // system, Linux /proc) is printed beside the ratio: steadier than requests per second on a shared machine.
+// Every measured server gets one load before the measured rounds (as Prism does): a first load also measures the JIT
+// compiling the server's code (on its background threads, counted in its CPU), more of it for the mock than for bare node.
 // BENCH_PROFILE_DIR=dir: the measured mock (1k jobs) writes a V8 CPU profile there (--cpu-prof) when it stops.
 import { startServedChild } from './bench/served-child.js';
 import { cpuMsOf, cpuUsPerRequest } from './bench/process-cpu.js';
@@ -37,10 +40,22 @@ interface Served {
 
 // ---- child side ---------------------------------------------------------------------------
 
-/** Answers `body` (the bytes the mock answers to the measured GET /status, base64url) with the mock's two content headers. */
-async function serveBare(encoded: string): Promise<Served> {
+/**
+ * Answers `body` (the bytes the mock answers to the measured GET /status, base64url) with the mock's two content
+ * headers; a POST's body is read to its end first, then `runBody` (bytes of the mock's /run answer) is answered.
+ */
+async function serveBare(encoded: string, runEncoded: string): Promise<Served> {
   const body = Buffer.from(encoded, 'base64url').toString('utf8');
-  const server = createServer((_req, res) => {
+  const runBody = Buffer.from(runEncoded, 'base64url').toString('utf8');
+  const server = createServer((req, res) => {
+    if (req.method === 'POST') {
+      req.on('data', () => {});
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(runBody) });
+        res.end(runBody);
+      });
+      return;
+    }
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
     res.end(body);
   });
@@ -75,9 +90,14 @@ async function serveTemplateList(accounts: number): Promise<Served> {
   return { url: `${mock.restV1Url}/templates` };
 }
 
-/** A mock holding `count` completed jobs; answers the status URL of one in the middle. With `otherAccounts`, 1,000 more accounts. */
-async function serveMock(count: number, otherAccounts = false): Promise<Served> {
-  const mock = await startMock({ clock: 'virtual', rateLimits: false, apiKeys: [{ key: KEY, scopes: ['jobs'] }] });
+/**
+ * A mock holding `count` completed jobs; answers the status URL of one in the middle. With `otherAccounts`, 1,000
+ * more accounts. With `submissions` (the /run figure's mock) its job ceilings are lifted: the loads submit more jobs
+ * than x-max-stored-jobs allows, and the virtual clock never ends them.
+ */
+async function serveMock(count: number, otherAccounts = false, submissions = false): Promise<Served> {
+  const limits = submissions ? { maxJobsPerEndpoint: Number.MAX_SAFE_INTEGER, maxJobsTotal: Number.MAX_SAFE_INTEGER } : undefined;
+  const mock = await startMock({ clock: 'virtual', rateLimits: false, apiKeys: [{ key: KEY, scopes: ['jobs'] }], ...(limits ? { limits } : {}) });
   if (otherAccounts) fillAccounts(mock, OTHER_ACCOUNTS, TEMPLATES_PER_ACCOUNT);
   const template = mock.core.store.saveTemplate({ name: 'bench', imageName: 'bench:1' });
   if (!template.ok) throw new Error(template.message);
@@ -98,7 +118,7 @@ async function serveMock(count: number, otherAccounts = false): Promise<Served> 
   }
   for (let i = 0; i < 5; i++) mock.clock.advance(1);
   if (mock.core.engine.health(endpointId).jobs.completed !== count) throw new Error('not every job completed');
-  return { url: `${mock.queueV2Url(endpointId)}/status/${probe}`, heapDeltaMb: +((heapMb() - before) * (100_000 / count)).toFixed(1) };
+  return { url: submissions ? `${mock.queueV2Url(endpointId)}/run` : `${mock.queueV2Url(endpointId)}/status/${probe}`, heapDeltaMb: +((heapMb() - before) * (100_000 / count)).toFixed(1) };
 }
 
 // ---- parent side --------------------------------------------------------------------------
@@ -106,10 +126,14 @@ async function serveMock(count: number, otherAccounts = false): Promise<Served> 
 const PROFILE_DIR = process.env['BENCH_PROFILE_DIR'];
 const child = (kind: string) => startServedChild<Served>(import.meta.url, [kind], ['--expose-gc', ...(kind === 'mock:1000' && PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [])]);
 
+/** The measured /run body: a small input, as a client's typical submission. */
+const RUN_BODY = JSON.stringify({ input: { prompt: 'a photo of a cat', steps: 20 } });
+const RUN = { method: 'POST', body: RUN_BODY } as const;
+
 /** Requests per second and p99 of `url`; with `pid`, that process's CPU µs per request during the load. */
-async function load(url: string, headers: Record<string, string>, pid?: number) {
+async function load(url: string, headers: Record<string, string>, pid?: number, post?: typeof RUN) {
   const before = pid === undefined ? undefined : cpuMsOf(pid);
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers: post ? { ...headers, 'content-type': 'application/json' } : headers, ...post });
   const cpuUs = pid === undefined ? undefined : cpuUsPerRequest(before, cpuMsOf(pid), result.requests.total);
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { rps: result.requests.average, p99: result.latency.p99, cpuUs };
@@ -158,9 +182,9 @@ async function main(): Promise<void> {
     const kind = process.argv[serveIndex + 1] ?? '';
     // Exit (rather than die) on SIGTERM so --cpu-prof and similar flags can write their output.
     process.on('SIGTERM', () => process.exit(0));
-    const served = kind.startsWith('bare:') ? await serveBare(kind.slice(5))
+    const served = kind.startsWith('bare:') ? await serveBare(kind.split(':')[1]!, kind.split(':')[2]!)
       : kind.startsWith('list:') ? await serveTemplateList(Number(kind.slice(5)))
-        : await serveMock(Number(kind.split(':')[1]), kind.endsWith(':accounts'));
+        : await serveMock(Number(kind.split(':')[1]), kind.endsWith(':accounts'), kind.endsWith(':run'));
     process.stdout.write(`${JSON.stringify(served)}\n`);
     return;
   }
@@ -170,20 +194,29 @@ async function main(): Promise<void> {
   // The baseline answers the very bytes the mock answers (same length, same JSON), so only the work differs.
   const answer = await fetch(smallChild.served.url, { headers: auth });
   if (answer.status !== 200) throw new Error(`mock GET /status answered ${answer.status}`);
-  const bareChild = await child(`bare:${Buffer.from(await answer.arrayBuffer()).toString('base64url')}`);
+  const runChild = await child('mock:1000:run');
+  const runAnswer = await fetch(runChild.served.url, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: RUN_BODY });
+  if (runAnswer.status !== 200) throw new Error(`mock POST /run answered ${runAnswer.status}`);
+  const bareChild = await child(`bare:${Buffer.from(await answer.arrayBuffer()).toString('base64url')}:${Buffer.from(await runAnswer.arrayBuffer()).toString('base64url')}`);
   const servers = [
     bareChild, smallChild, await child('mock:100000'),
-    await child('mock:1000:accounts'), await child('list:1'), await child(`list:${OTHER_ACCOUNTS}`),
+    await child('mock:1000:accounts'), await child('list:1'), await child(`list:${OTHER_ACCOUNTS}`), runChild,
   ];
-  const [bare, small, large, manyAccounts, listOne, listMany] = servers.map((s) => s.served) as Served[] as [Served, Served, Served, Served, Served, Served];
+  const [bare, small, large, manyAccounts, listOne, listMany, runMock] = servers.map((s) => s.served) as Served[] as [Served, Served, Served, Served, Served, Served, Served];
+  const bareRunUrl = new URL('/run', bare.url).href;
   const specDir = mkdtempSync(join(tmpdir(), 'cc-bench-mock-'));
   writeQueueSpecForPrism(join(specDir, 'queue-v2.json'));
   const prism = await startPrism(join(specDir, 'queue-v2.json'));
   const prismUrl = `${prism.url}${new URL(small.url).pathname}`;
   await load(prismUrl, auth); // Prism warms up (JIT, its spec) before its first measured load
+  // So do the bare server and the mocks measured against it (the /run mock on /run).
+  for (const url of [bare.url, small.url, large.url, manyAccounts.url]) await load(url, auth);
+  await load(bareRunUrl, auth, undefined, RUN);
+  await load(runMock.url, auth, undefined, RUN);
   const prismRatios: number[] = [];
   // Interleaved rounds: the machine may be shared, so compare figures taken close together.
   const throughputRatios: number[] = [];
+  const runThroughputRatios: number[] = [];
   const p99Ratios: number[] = [];
   const accountsThroughputRatios: number[] = [];
   const listCostRatios: number[] = [];
@@ -202,6 +235,9 @@ async function main(): Promise<void> {
       const lm = await load(listMany.url, auth);
       const lm2 = await load(listMany.url, auth);
       const lo2 = await load(listOne.url, auth);
+      const br = await load(bareRunUrl, auth, bareChild.proc.pid, RUN);
+      const r = await load(runMock.url, auth, runChild.proc.pid, RUN);
+      runThroughputRatios.push(r.rps / br.rps);
       throughputRatios.push(s.rps / b.rps);
       prismRatios.push(s.rps / x.rps);
       p99Ratios.push(l.p99 / Math.max(1, s.p99));
@@ -211,6 +247,8 @@ async function main(): Promise<void> {
         bareRps: Math.round(b.rps), prismRps: Math.round(x.rps), mockRps1k: Math.round(s.rps), mockRps100k: Math.round(l.rps), p99Ms1k: s.p99, p99Ms100k: l.p99,
         ...(b.cpuUs !== undefined && s.cpuUs !== undefined ? { bareCpuUsPerRequest: b.cpuUs, mockCpuUsPerRequest1k: s.cpuUs } : {}),
         mockRps1kWith1000Accounts: Math.round((m.rps + m2.rps) / 2), listRps1x100: Math.round((lo.rps + lo2.rps) / 2), listRps1000x100: Math.round((lm.rps + lm2.rps) / 2),
+        bareRunRps: Math.round(br.rps), mockRunRps: Math.round(r.rps),
+        ...(br.cpuUs !== undefined && r.cpuUs !== undefined ? { bareRunCpuUsPerRequest: br.cpuUs, mockRunCpuUsPerRequest: r.cpuUs } : {}),
       });
     }
   } finally {
@@ -226,6 +264,9 @@ async function main(): Promise<void> {
     throughputRatio: +median(throughputRatios).toFixed(2),
     throughputGoal: '>= 0.8 (mock GET /status vs bare node:http answering the same bytes, median of rounds)',
     ...(rows.every((r) => r['mockCpuUsPerRequest1k'] !== undefined) ? { cpuPerRequestRatio: +median(rows.map((r) => r['mockCpuUsPerRequest1k']! / r['bareCpuUsPerRequest']!)).toFixed(2), cpuPerRequestNote: 'mock ÷ bare server CPU (user + system) per request during those loads, median of rounds' } : {}),
+    runThroughputRatio: +median(runThroughputRatios).toFixed(2),
+    runThroughputGoal: '>= 0.8 (mock POST /run vs a bare node:http server reading the body and answering bytes of the same length, median of rounds)',
+    ...(rows.every((r) => r['mockRunCpuUsPerRequest'] !== undefined) ? { runCpuPerRequestRatio: +median(rows.map((r) => r['mockRunCpuUsPerRequest']! / r['bareRunCpuUsPerRequest']!)).toFixed(2) } : {}),
     prismRatio: +median(prismRatios).toFixed(1),
     prismGoal: '>= 20 (mock GET /status vs Prism 5.16 mocking the same queue v2 spec, median of rounds)',
     p99Ratio: +median(p99Ratios).toFixed(2),
@@ -239,7 +280,7 @@ async function main(): Promise<void> {
     listCostOverHttpNote: 'the same over HTTP, each mock in its own process (includes the larger heap\'s GC and the machine\'s noise)',
   };
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-  if (report.throughputRatio < 0.8 || report.prismRatio < 20 || report.p99Ratio > 1.2 || report.accountsThroughputRatio < 0.95 || report.listCostRatio > 1.2) {
+  if (report.throughputRatio < 0.8 || report.runThroughputRatio < 0.8 || report.prismRatio < 20 || report.p99Ratio > 1.2 || report.accountsThroughputRatio < 0.95 || report.listCostRatio > 1.2) {
     process.stdout.write('bench: a goal was missed\n');
   }
 }
