@@ -52,12 +52,8 @@ export function readBodyThen(req: IncomingMessage, maxBytes: number, done: (resu
   const chunks: Buffer[] = [];
   let size = 0;
   let tooLarge = false;
+  // No named closure per request (under tsx each costs a __name call): the listeners check `settled` themselves.
   let settled = false;
-  const settle = (result: BodyResult) => {
-    if (settled) return;
-    settled = true;
-    done(result);
-  };
   req.on('data', (chunk: Buffer) => {
     if (tooLarge) return;
     size += chunk.length;
@@ -69,9 +65,21 @@ export function readBodyThen(req: IncomingMessage, maxBytes: number, done: (resu
     chunks.push(chunk);
   });
   // A body that came in one chunk is that chunk (read only), not a copy of it.
-  req.on('end', () => settle(tooLarge ? TOO_LARGE : { ok: true, raw: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) }));
-  req.on('error', () => settle(ABORTED));
-  req.on('aborted', () => settle(ABORTED));
+  req.on('end', () => {
+    if (settled) return;
+    settled = true;
+    done(tooLarge ? TOO_LARGE : { ok: true, raw: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) });
+  });
+  req.on('error', () => {
+    if (settled) return;
+    settled = true;
+    done(ABORTED);
+  });
+  req.on('aborted', () => {
+    if (settled) return;
+    settled = true;
+    done(ABORTED);
+  });
 }
 
 const TOO_LARGE: BodyResult = { ok: false, reason: 'too-large' };

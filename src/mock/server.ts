@@ -197,13 +197,6 @@ function afterBody(
     if (raw.reason === 'aborted') return;
     return sendError(res, 400, `request body exceeds ${max} bytes`, [{ path: '/body', message: `must be at most ${max} bytes` }]);
   }
-  const withBody = (parsed: JsonBody): void | Promise<void> => {
-    if (!parsed.ok) {
-      release();
-      return sendError(res, 400, 'Invalid request body', [parsed.error]);
-    }
-    return dispatch(core, res, surface, op, params, relPath, search, endpointId, parsed.value, release, false);
-  };
   let parsed: JsonBody | Promise<JsonBody>;
   try {
     parsed = parseJsonBodyInTurns(req, raw.raw);
@@ -211,11 +204,23 @@ function afterBody(
     release();
     throw err;
   }
-  if (!(parsed instanceof Promise)) return withBody(parsed);
-  return parsed.then(withBody, (err: unknown) => {
+  if (!(parsed instanceof Promise)) return withBody(core, res, surface, op, params, relPath, search, endpointId, release, parsed);
+  return parsed.then((settled) => withBody(core, res, surface, op, params, relPath, search, endpointId, release, settled), (err: unknown) => {
     release();
     throw err;
   });
+}
+
+/** A module function rather than a closure per request (under tsx each named closure also costs a __name call). */
+function withBody(
+  core: MockCore, res: ServerResponse, surface: Surface, op: OperationInfo, params: Record<string, string>, relPath: string,
+  search: string, endpointId: string | undefined, release: () => void, parsed: JsonBody,
+): void | Promise<void> {
+  if (!parsed.ok) {
+    release();
+    return sendError(res, 400, 'Invalid request body', [parsed.error]);
+  }
+  return dispatch(core, res, surface, op, params, relPath, search, endpointId, parsed.value, release, false);
 }
 
 /** Validates and runs the handler; sync when the handler is, so `release` runs exactly once either way. */
