@@ -48,18 +48,22 @@ function git(args: string[], cwd = repoRoot): string {
   return result.stdout.trim();
 }
 
+let running: ReturnType<typeof spawn> | undefined;
+
 /** `npm test` in `cwd`: wall time, the CPU of everything it ran, and the test counts of its JSON report. */
 function npmTest(cwd: string, report: string): Promise<TestRun> {
   return new Promise((resolve, reject) => {
     const cpuBefore = childrenCpuMs();
     const started = performance.now();
-    const child = spawn('npm', ['test', ...(ONLY.length ? ['--', ...ONLY] : [])], { cwd, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, VITEST_JSON: report } });
+    // Its own process group, so that an interrupted bench stops the whole tree (vitest, tsc, their children).
+    const child = (running = spawn('npm', ['test', ...(ONLY.length ? ['--', ...ONLY] : [])], { cwd, detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, VITEST_JSON: report } }));
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
-    const limit = setTimeout(() => child.kill('SIGKILL'), RUN_LIMIT_MS);
+    const limit = setTimeout(() => stopTree(child), RUN_LIMIT_MS);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(limit);
+      running = undefined;
       const wallS = (performance.now() - started) / 1000;
       if (signal) return reject(new Error(`npm test in ${cwd} was stopped (${signal}) after ${Math.round(wallS)} s`));
       if (!existsSync(report)) return reject(new Error(`npm test in ${cwd} exited ${code} without a JSON report: ${stderr}`));
@@ -70,14 +74,49 @@ function npmTest(cwd: string, report: string): Promise<TestRun> {
   });
 }
 
+/** `npm ci` in `cwd`, in a process group of its own (an interrupt stops it; spawnSync would not let the handler run). */
+function npmCi(cwd: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = (running = spawn('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], { cwd, detached: true, stdio: ['ignore', 'ignore', 'pipe'] }));
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-2000)));
+    const limit = setTimeout(() => stopTree(child), RUN_LIMIT_MS);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(limit);
+      running = undefined;
+      if (code === 0) resolve();
+      else reject(new Error(`npm ci in ${cwd} failed (${code}): ${stderr}`));
+    });
+  });
+}
+
+function stopTree(child: ReturnType<typeof spawn>): void {
+  try {
+    process.kill(-child.pid!, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
 const scratch = mkdtempSync(join(tmpdir(), 'bench-test-'));
 const baselineDir = join(scratch, 'baseline');
+const cleanUp = () => {
+  spawnSync('git', ['worktree', 'remove', '--force', baselineDir], { cwd: repoRoot });
+  rmSync(scratch, { recursive: true, force: true });
+};
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (running) stopTree(running);
+    cleanUp();
+    process.exit(130);
+  });
+}
 const commit = git(['rev-parse', '--verify', `${BASELINE}^{commit}`]);
 try {
   console.error(`bench:test: checking out ${BASELINE} (${commit.slice(0, 12)}) and installing it (npm ci)…`);
   git(['worktree', 'add', '--detach', baselineDir, commit]);
-  const install = spawnSync('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: baselineDir, encoding: 'utf8', timeout: RUN_LIMIT_MS });
-  if (install.status !== 0) throw new Error(`npm ci of ${BASELINE} failed: ${(install.stderr ?? '').slice(-2000)}`);
+  await npmCi(baselineDir);
 
   const sides = { baseline: baselineDir, head: repoRoot } as const;
   const runs: Record<keyof typeof sides, TestRun[]> = { baseline: [], head: [] };
@@ -104,6 +143,5 @@ try {
   console.log(`\n| npm test | ${BASELINE} (baseline) | HEAD | HEAD ÷ baseline (goal ≤ ${GOAL_RATIO}) |\n|---|---|---|---|\n| wall | ${wall('baseline')} s | ${wall('head')} s | ${wallRatio}× |\n| CPU | ${cpu('baseline')} s | ${cpu('head')} s | ${summary.cpuRatio}× |\n| tests | ${runs.baseline[0]!.tests} | ${runs.head[0]!.tests} | |`);
   if (wallRatio > GOAL_RATIO) console.log('bench: a goal was missed');
 } finally {
-  spawnSync('git', ['worktree', 'remove', '--force', baselineDir], { cwd: repoRoot });
-  rmSync(scratch, { recursive: true, force: true });
+  cleanUp();
 }
