@@ -36,7 +36,23 @@ class Ledger {
   /** Jobs a status answer showed COMPLETED. */
   readonly completed = new Set<string>();
   /** Writers (by name) that had an answer in the current trial. */
-  readonly answered = new Set<string>();
+  private readonly answered = new Set<string>();
+  private everyWriterAnswered: (() => void) | undefined;
+
+  /** Starts a trial: resolves once `writers` writers had an answer in it (an event, not a poll). */
+  startTrial(writers: number): Promise<void> {
+    this.answered.clear();
+    return new Promise((resolve) => {
+      this.everyWriterAnswered = () => {
+        if (this.answered.size >= writers) resolve();
+      };
+    });
+  }
+
+  answer(writer: string): void {
+    this.answered.add(writer);
+    this.everyWriterAnswered?.();
+  }
 }
 
 type Writer = (mock: ChildMock, ledger: Ledger, running: () => boolean, trial: number, tag: string) => Promise<void>;
@@ -48,7 +64,7 @@ const restV1Templates: Writer = async (mock, ledger, running, trial, tag) => {
     expect(created.status).toBe(200);
     ledger.templates.set(name, created.body.id);
     ledger.updates.set(created.body.id, { sent: 0, acked: 0 });
-    ledger.answered.add(`v1-${tag}`);
+    ledger.answer(`v1-${tag}`);
     // Two fields in one update: after a crash both carry the same counter, or the update is not there at all.
     const counter = ledger.updates.get(created.body.id)!;
     for (let k = 1; k <= 2 && running(); k++) {
@@ -65,7 +81,7 @@ const restV2Volumes: Writer = async (mock, ledger, running, trial, tag) => {
     const created = await call('POST', `${mock.restV2}/network-volumes`, { name: `v2-${tag}-${trial}-${n}`, size: 10, dataCenter: 'EU-RO-1' });
     expect(created.status).toBe(201);
     ledger.volumes.set(created.body.id, 'created');
-    ledger.answered.add(`v2-${tag}`);
+    ledger.answer(`v2-${tag}`);
     if (n % 3 === 2) {
       ledger.volumes.set(created.body.id, 'delete-sent');
       const deleted = await call('DELETE', `${mock.restV2}/network-volumes/${created.body.id}`);
@@ -83,7 +99,7 @@ const graphqlTemplates: Writer = async (mock, ledger, running, trial, tag) => {
     expect(answer.status).toBe(200);
     expect(answer.body.errors).toBeUndefined();
     ledger.templates.set(name, answer.body.data.saveTemplate.id);
-    ledger.answered.add(`gql-${tag}`);
+    ledger.answer(`gql-${tag}`);
   }
 };
 
@@ -92,7 +108,7 @@ const queueJobs = (endpointId: string): Writer => async (mock, ledger, running, 
     const run = await call('POST', `${mock.queue(endpointId)}/run`, { input: { mock: { durationMs: Math.floor(Math.random() * 20) } } });
     expect(run.status).toBe(200);
     ledger.jobs.push({ id: run.body.id, trial });
-    ledger.answered.add(`queue-${tag}`);
+    ledger.answer(`queue-${tag}`);
     const earlier = ledger.jobs[Math.floor(Math.random() * ledger.jobs.length)]!;
     const status = await call('GET', `${mock.queue(endpointId)}/status/${earlier.id}`);
     expect(status.status).toBe(200);
@@ -135,6 +151,13 @@ async function verify(mock: ChildMock, ledger: Ledger, endpointId: string, trial
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Resolves when `event` does, or after `ms` (the bound), whichever comes first. */
+async function within(event: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([event, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
+
 /** Kills a writer-driven mock `trials` times at random moments; after each restart checks the ledger. */
 async function killTrials(file: string, trials: number, options: ChildOptions): Promise<{ ledger: Ledger; inodes: Set<number> }> {
   let mock = await prepareChild(file, options).start();
@@ -156,13 +179,13 @@ async function killTrials(file: string, trials: number, options: ChildOptions): 
       let live = true;
       const running = () => live;
       const victim = mock;
-      ledger.answered.clear();
+      const everyWriterAnswered = ledger.startTrial(writers.length);
       // A writer's request that the kill cuts off rejects: it was never acknowledged.
       const traffic = writers.map(([write, tag]) => write(victim, ledger, running, trial, tag).catch((error: unknown) => {
         if (live || (error as Error).name === 'AssertionError') throw error;
       }));
       const inodeBefore = statSync(file).ino;
-      for (const started = Date.now(); ledger.answered.size < writers.length && Date.now() - started < WAIT_MAX_MS;) await sleep(5);
+      await within(everyWriterAnswered, WAIT_MAX_MS);
       // Compacting runs: a compaction (in the background) completes in the trial before the kill, which
       // then lands among the next ones — bounded, so a slow machine only loses that guarantee.
       if (options.compactBytes !== undefined) {
