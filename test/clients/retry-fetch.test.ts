@@ -121,10 +121,18 @@ describe('createRetryFetch', () => {
   });
 
   it('per-attempt timeout → TimeoutError after retries (idempotent)', async () => {
-    server = await startFakeServer(() => ({ hang: true }));
+    // Attempts are counted where they start (a transport that answers nothing until its signal aborts): a
+    // server would miss an attempt that timed out before its request arrived on a loaded machine.
+    const attempts: string[] = [];
+    const hanging = (input: string | URL | Request, init?: RequestInit) => {
+      attempts.push(`${init?.method ?? 'GET'} ${String(input)}`);
+      return new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason), { once: true }));
+    };
     const { sleep } = recordingSleep();
-    await expect(createRetryFetch({ sleep, timeoutMs: 20, maxRetries: 1 })(`${server.url}/x`)).rejects.toBeInstanceOf(TimeoutError);
-    expect(server.requests).toHaveLength(2);
+    const retries: number[] = [];
+    await expect(createRetryFetch({ fetch: hanging, sleep, timeoutMs: 20, maxRetries: 1, onRetry: (info) => retries.push(info.retry) })('http://127.0.0.1:9/x')).rejects.toBeInstanceOf(TimeoutError);
+    expect(attempts).toEqual(['GET http://127.0.0.1:9/x', 'GET http://127.0.0.1:9/x']);
+    expect(retries).toEqual([1]);
   });
 
   it('caller AbortSignal aborts an in-flight attempt with RequestAbortedError and no retry', async () => {
