@@ -27,7 +27,10 @@ const records = (file: string) => {
 };
 const warningLines = (stderr: string) => stderr.split('\n').filter((line) => line.includes('state file') || line.includes('torn'));
 
-describe('mock --state as a process', () => {
+/** A bound, not a goal: a test starts up to three child processes one after another on 2 shared cores. */
+const PROCESS_TEST_TIMEOUT_MS = 60_000;
+
+describe('mock --state as a process', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('drops a torn last record with one warning line naming the file and offset; earlier changes stay', async () => {
     const file = join(dir, 'torn.db');
     const first = await startChild(file);
