@@ -7,7 +7,7 @@ import { parseMockArgs } from '../../src/cli/mock-command.js';
 import { TestBundle } from '../support/bundle.js';
 
 /** The command bundled once (a child through `node --import tsx` transpiles the mock anew: ~2 s of CPU). */
-const command = new TestBundle('cli-mock', { file: 'src/cli/mock-command.ts' });
+const command = new TestBundle('cli-mock', { file: 'src/cli/mock-command.ts' }, { selfContained: true });
 beforeAll(() => command.build());
 afterAll(() => command.remove());
 

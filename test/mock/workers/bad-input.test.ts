@@ -9,7 +9,7 @@ import { startMock, WorkerSetupError } from '../../../src/mock/index.js';
 import { TestBundle } from '../../support/bundle.js';
 
 /** The command bundled once (a child through `node --import tsx` transpiles the mock anew: ~2 s of CPU). */
-const command = new TestBundle('cli-mock-workers', { file: 'src/cli/mock-command.ts' });
+const command = new TestBundle('cli-mock-workers', { file: 'src/cli/mock-command.ts' }, { selfContained: true });
 
 let dir: string;
 const file = (name: string, text: string) => {
