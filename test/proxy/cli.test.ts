@@ -12,7 +12,7 @@ import type { TrafficReport } from '../../src/proxy/index.js';
 import { TestBundle } from '../support/bundle.js';
 
 /** The command bundled once (a child through `node --import tsx` transpiles it anew: ~2 s of CPU). */
-const command = new TestBundle('cli-proxy', { file: 'src/cli/proxy-command.ts' });
+const command = new TestBundle('cli-proxy', { file: 'src/cli/proxy-command.ts' }, { selfContained: true });
 beforeAll(() => command.build());
 afterAll(() => command.remove());
 
