@@ -50,13 +50,22 @@ function git(args: string[], cwd = repoRoot): string {
 
 let running: ReturnType<typeof spawn> | undefined;
 
-/** `npm test` in `cwd`: wall time, the CPU of everything it ran, and the test counts of its JSON report. */
-function npmTest(cwd: string, report: string): Promise<TestRun> {
+interface Ended {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  wallS: number;
+  /** The last 4,000 characters it wrote to stderr. */
+  stderr: string;
+}
+
+/**
+ * `npm ARGS` in `cwd`, in a process group of its own so that an interrupted bench (or the 30 min bound) stops
+ * the whole tree: vitest, tsc and their children, or npm ci's scripts. Async: a signal handler can run meanwhile.
+ */
+function npm(args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<Ended> {
   return new Promise((resolve, reject) => {
-    const cpuBefore = childrenCpuMs();
     const started = performance.now();
-    // Its own process group, so that an interrupted bench stops the whole tree (vitest, tsc, their children).
-    const child = (running = spawn('npm', ['test', ...(ONLY.length ? ['--', ...ONLY] : [])], { cwd, detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, VITEST_JSON: report } }));
+    const child = (running = spawn('npm', args, { cwd, env, detached: true, stdio: ['ignore', 'ignore', 'pipe'] }));
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
     const limit = setTimeout(() => stopTree(child), RUN_LIMIT_MS);
@@ -64,31 +73,20 @@ function npmTest(cwd: string, report: string): Promise<TestRun> {
     child.on('close', (code, signal) => {
       clearTimeout(limit);
       running = undefined;
-      const wallS = (performance.now() - started) / 1000;
-      if (signal) return reject(new Error(`npm test in ${cwd} was stopped (${signal}) after ${Math.round(wallS)} s`));
-      if (!existsSync(report)) return reject(new Error(`npm test in ${cwd} exited ${code} without a JSON report: ${stderr}`));
-      const json = JSON.parse(readFileSync(report, 'utf8')) as { numTotalTests: number; numFailedTests: number };
-      rmSync(report, { force: true });
-      resolve({ wallS: round1(wallS), cpuS: round1((childrenCpuMs() - cpuBefore) / 1000), tests: json.numTotalTests, failed: json.numFailedTests, loadAverage: loadavg().map(round1) });
+      resolve({ code, signal, wallS: (performance.now() - started) / 1000, stderr });
     });
   });
 }
 
-/** `npm ci` in `cwd`, in a process group of its own (an interrupt stops it; spawnSync would not let the handler run). */
-function npmCi(cwd: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = (running = spawn('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], { cwd, detached: true, stdio: ['ignore', 'ignore', 'pipe'] }));
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-2000)));
-    const limit = setTimeout(() => stopTree(child), RUN_LIMIT_MS);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(limit);
-      running = undefined;
-      if (code === 0) resolve();
-      else reject(new Error(`npm ci in ${cwd} failed (${code}): ${stderr}`));
-    });
-  });
+/** `npm test` in `cwd`: wall time, the CPU of everything it ran, and the test counts of its JSON report. */
+async function npmTest(cwd: string, report: string): Promise<TestRun> {
+  const cpuBefore = childrenCpuMs();
+  const { code, signal, wallS, stderr } = await npm(['test', ...(ONLY.length ? ['--', ...ONLY] : [])], cwd, { ...process.env, VITEST_JSON: report });
+  if (signal) throw new Error(`npm test in ${cwd} was stopped (${signal}) after ${Math.round(wallS)} s`);
+  if (!existsSync(report)) throw new Error(`npm test in ${cwd} exited ${code} without a JSON report: ${stderr}`);
+  const json = JSON.parse(readFileSync(report, 'utf8')) as { numTotalTests: number; numFailedTests: number };
+  rmSync(report, { force: true });
+  return { wallS: round1(wallS), cpuS: round1((childrenCpuMs() - cpuBefore) / 1000), tests: json.numTotalTests, failed: json.numFailedTests, loadAverage: loadavg().map(round1) };
 }
 
 function stopTree(child: ReturnType<typeof spawn>): void {
@@ -116,7 +114,8 @@ const commit = git(['rev-parse', '--verify', `${BASELINE}^{commit}`]);
 try {
   console.error(`bench:test: checking out ${BASELINE} (${commit.slice(0, 12)}) and installing it (npm ci)…`);
   git(['worktree', 'add', '--detach', baselineDir, commit]);
-  await npmCi(baselineDir);
+  const install = await npm(['ci', '--prefer-offline', '--no-audit', '--no-fund'], baselineDir);
+  if (install.code !== 0) throw new Error(`npm ci of ${BASELINE} failed (${install.code ?? install.signal}): ${install.stderr}`);
 
   const sides = { baseline: baselineDir, head: repoRoot } as const;
   const runs: Record<keyof typeof sides, TestRun[]> = { baseline: [], head: [] };

@@ -4,10 +4,15 @@ import { readFileSync } from 'node:fs';
 
 /** CPU time (user + system, ms) a process has used so far (Linux /proc; undefined elsewhere). */
 export function cpuMsOf(pid: number | undefined): number | undefined {
+  // utime and stime, fields 14 and 15 of stat.
+  return pid === undefined ? undefined : ticksMs(`/proc/${pid}/stat`, 11, 12);
+}
+
+/** Two fields of a /proc stat file, counted after the command (field 3 is 0), summed, in ms (ticks of 10 ms). */
+function ticksMs(statFile: string, first: number, second: number): number | undefined {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    // utime and stime, fields 14 and 15 of stat (11 and 12 after the command), in clock ticks of 10 ms.
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    const fields = readFileSync(statFile, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[first]) + Number(fields[second])) * 10;
   } catch {
     return undefined;
   }
@@ -24,10 +29,6 @@ export function cpuUsPerRequest(beforeMs: number | undefined, afterMs: number | 
  * process tree it started used; 0 elsewhere.
  */
 export function childrenCpuMs(): number {
-  try {
-    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[13]) + Number(fields[14])) * 10;
-  } catch {
-    return 0;
-  }
+  // cutime and cstime, fields 16 and 17 of stat.
+  return ticksMs('/proc/self/stat', 13, 14) ?? 0;
 }
