@@ -21,6 +21,9 @@ import { totalsOf, verdictOf } from './verdict.js';
 import { RULE_LEVELS } from '../contract/levels.js';
 
 const DEFAULT_CHECK_TIMEOUT_MS = 30_000;
+/** Pauses between the final clean-up's rounds on a target without clock control. */
+const CLEANUP_PAUSE_FIRST_MS = 250;
+const CLEANUP_PAUSE_MAX_MS = 5_000;
 
 export interface RunOptions {
   /** The checks, by rule id; a rule without one is reported skipped (no-check). */
@@ -198,14 +201,15 @@ async function finalCleanup(rule: CatalogueRule, target: TargetConfig, settings:
   const ctx = new Ctx(rule, target, settings, state);
   const deadline = Date.now() + (target.controlUrl ? 5_000 : 130_000);
   let pending = state.deferred;
-  // Without clock control a template stays undeletable up to 2 min after its last use: retry until then.
-  // With it, each attempt lets the delay pass on the clock, so waiting for real would change nothing:
-  // a second round is the last.
+  // Without clock control a template stays undeletable up to 2 min after its last use: retry until then,
+  // the pause doubling from 250 ms to 5 s (a target with a short delay is not waited on for 5 s; one with the
+  // documented 2 min gets a handful of extra attempts). With clock control each attempt lets the delay pass
+  // on the clock, so waiting for real would change nothing: a second round is the last.
   for (let round = 0; pending.length > 0 && Date.now() < deadline && !(target.controlUrl && round === 2); round++) {
     const left: typeof pending = [];
     for (const fn of pending) if (!(await fn().catch(() => false))) left.push(fn);
     pending = left;
-    if (pending.length > 0 && !target.controlUrl) await new Promise((r) => setTimeout(r, 5_000));
+    if (pending.length > 0 && !target.controlUrl) await new Promise((r) => setTimeout(r, Math.min(CLEANUP_PAUSE_MAX_MS, CLEANUP_PAUSE_FIRST_MS * 2 ** round)));
   }
   void ctx;
 }
