@@ -5,6 +5,7 @@ import { openapiTypes } from './generators/openapi-types.js';
 import { operationsModule, operationsTable, type OperationInfo } from './generators/operations.js';
 import { queryStylesModule, queryStylesOf } from './generators/query-styles.js';
 import { buildValidators, declarations, type SurfaceValidators } from './generators/validators.js';
+import { validatorRuntimeDeclarations, validatorRuntimeModule } from './generators/validator-runtime.js';
 import { surfaceValidatorIndexModule, surfaceValidatorIndexPath, validatorIndexModule, validatorTypesModule } from './generators/validator-index.js';
 import { graphqlFiles } from './generators/graphql.js';
 import { rulesModule } from './generators/rules.js';
@@ -38,6 +39,8 @@ for (const surface of Object.keys(surfaces) as SurfaceName[]) {
 const workerSpec = await bundleSpec('worker');
 await out.write('worker/openapi.json', `${JSON.stringify({ 'x-generated': bannerText, ...workerSpec }, null, 2)}\n`);
 await out.write('worker/types.ts', await openapiTypes(workerSpec));
+await out.write('validators/runtime.js', validatorRuntimeModule());
+await out.write('validators/runtime.d.ts', validatorRuntimeDeclarations());
 await out.write('validators/types.ts', validatorTypesModule());
 await out.write('validators/index.ts', validatorIndexModule(allValidators));
 await out.write('operations.ts', operationsModule(allOperations, docs.queueV2, docs.restV2));

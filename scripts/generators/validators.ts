@@ -2,6 +2,7 @@
 import { Ajv2020, type Options } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
+import { useValidatorRuntime } from './validator-runtime.js';
 import { _ } from 'ajv';
 import { transformSync } from 'esbuild';
 import { listOperations, resolveLocal, type OpenApiDocument, type SurfaceName } from './specs.js';
@@ -148,9 +149,9 @@ function rewriteRefs(node: unknown, baseId: string): unknown {
   return out;
 }
 
-/** Ajv's ESM output still calls require() for runtime helpers and formats; give it one. */
+/** Ajv's ESM output still calls require() for runtime helpers and formats; give it one. String lengths use ours. */
 function esmModule(code: string): string {
-  const formatted = transformSync(code, { format: 'esm', target: 'es2022', legalComments: 'none' }).code;
+  const formatted = useValidatorRuntime(transformSync(code, { format: 'esm', target: 'es2022', legalComments: 'none' }).code);
   return `import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\n${formatted}`;
 }
 
