@@ -195,7 +195,8 @@ defineCheck('QUEUE-JOB-013', async (ctx) => {
 defineCheck('QUEUE-JOB-014', async (ctx) => {
   const endpointId = await ctx.endpoint();
   const max = ctx.value<number>('maxBodyBytesRunSync');
-  const prefix = '{"input":{"mock":{"durationMs":0},"pad":"';
+  // A small result (`output`): the default one echoes the input, 20 MB back that the rule does not judge.
+  const prefix = '{"input":{"mock":{"durationMs":0,"output":"ok"},"pad":"';
   const body = (size: number) => `${prefix}${'x'.repeat(size - prefix.length - 3)}"}}`;
   expectStatus(await ctx.queue(endpointId, 'runJobSync', { rawBody: body(max + 1), query: { wait: 5000 } }), 400, `runJobSync with a ${max + 1}-byte body`);
   expectStatus(await ctx.queue(endpointId, 'runJobSync', { rawBody: body(max), query: { wait: 5000 } }), 200, `runJobSync with a ${max}-byte body`);

@@ -250,9 +250,16 @@ export function operationSeed(seed: number, op: OperationModel, phase: Phase): n
   return h;
 }
 
+/**
+ * Distinct valid samples per schema, kept for the process: they depend on the schema alone (a fixed seed, no
+ * run-specific override; a schema object belongs to one document, hence one resolver), so every run and every
+ * operation shares them instead of drawing them anew (a maxItems of hundreds draws hundreds of values).
+ */
+const SAMPLES = new WeakMap<Schema, DistinctSamples>();
+
 function generationContext(fixtures: Fixtures, webhookUrl: string | undefined): GenerationContext {
   let n = 0;
-  const samples = new Map<Schema, DistinctSamples>();
+  const samples = SAMPLES;
   return {
     reservedKeys: RESERVED_KEYS,
     ...(webhookUrl ? { webhookUrl } : {}),

@@ -17,8 +17,11 @@ const catchers = (fault: FaultName): readonly string[] => (FAULT_CATCHERS as Par
  */
 async function outcomes(ids: readonly string[], faults: FaultName[], expected: 'pass' | 'fail'): Promise<Record<string, string>> {
   // The agreement rules' catches need one generated request per operation, not the default two (the
-  // faults are caught either way; the run costs half the CPU).
-  const result = await runConformance({ faults, reportsDir: null, progress: false, settings: { tier: 'full', grep: `^(${ids.join('|')})$`, fuzzRuns: 1 } });
+  // faults are caught either way; the run costs half the CPU). A REST v2 fault the agreement rules catch is
+  // judged against the mock as the service is today (REST v1 retired, REST v2 its management surface): the
+  // REST v1 part of the agreement run cannot see it, and leaving it out costs about a third.
+  const today = faults.every((fault) => fault.startsWith('rest-v2-')) && ids.every((id) => id.startsWith('AGREE-'));
+  const result = await runConformance({ faults, today, reportsDir: null, progress: false, settings: { tier: 'full', grep: `^(${ids.join('|')})$`, fuzzRuns: 1 } });
   const ran = result.summary.results.filter((r) => r.skipKind !== 'filtered');
   return Object.fromEntries(ran.map((r) => [r.id, r.outcome === expected ? expected : `${r.outcome}: ${r.reason ?? ''}`]));
 }
