@@ -2,7 +2,7 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { lint as redoclyLint, loadConfig, type NormalizedProblem } from '@redocly/openapi-core';
+import { redocly, type NormalizedProblem } from '../scripts/generators/redocly.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectLintProblems } from '../scripts/lint/project-rules.js';
 
@@ -16,12 +16,12 @@ afterAll(() => rm(scratch, { recursive: true, force: true }));
  * to start for each run (~1 s of CPU each).
  */
 async function lint(dir: string, aliases?: string[]): Promise<NormalizedProblem[]> {
-  const config = await loadConfig({ configPath: join(dir, 'redocly.yaml') });
+  const config = await redocly.loadConfig({ configPath: join(dir, 'redocly.yaml') });
   const apis = config.resolvedConfig.apis ?? {};
   const problems: NormalizedProblem[] = [];
   for (const alias of aliases ?? Object.keys(apis)) {
     expect(apis[alias], `API ${alias} in redocly.yaml`).toBeDefined();
-    problems.push(...(await redoclyLint({ ref: join(dir, apis[alias]!.root), config: config.forAlias(alias) })));
+    problems.push(...(await redocly.lint({ ref: join(dir, apis[alias]!.root), config: config.forAlias(alias) })));
   }
   return problems;
 }

@@ -1,5 +1,5 @@
 // Loads the split OpenAPI sources and bundles each into one document with internal refs only.
-import { bundle, createConfig } from '@redocly/openapi-core';
+import { redocly } from './redocly.js';
 import { join } from 'node:path';
 import { repoRoot } from './output.js';
 
@@ -27,8 +27,8 @@ export type OpenApiDocument = {
 
 export async function bundleSpec(spec: SpecName): Promise<OpenApiDocument> {
   const ref = join(repoRoot, 'specs', specDirs[spec].dir, 'openapi.yaml');
-  const config = await createConfig({});
-  const result = await bundle({ ref, config });
+  const config = await redocly.createConfig({});
+  const result = await redocly.bundle({ ref, config });
   const errors = result.problems.filter((p) => p.severity === 'error');
   if (errors.length > 0) {
     const lines = errors.map((p) => `  ${p.message} (${p.location[0]?.source.absoluteRef}#${p.location[0]?.pointer})`);
