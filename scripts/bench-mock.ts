@@ -11,12 +11,15 @@
 //      process (the goal) and over HTTP (for reference)
 // Each server runs in its own child process (so autocannon does not steal its CPU); traffic is
 // loopback only and every load loop is bounded in time. The bare and the 1k mock's CPU per request (user +
-// system, Linux /proc) is printed beside the ratio: steadier than requests per second on a shared machine.
+// system, Linux /proc) is printed beside the ratio: steadier than requests per second on a shared machine; so is
+// Prism's (mock ÷ Prism by CPU per request: on 2 cores the load generator caps the mock's requests per second), and,
+// where `perf` is available, the instructions per request of the mock and the bare server (/status and /run).
 // Every measured server gets one load before the measured rounds (as Prism does): a first load also measures the JIT
 // compiling the server's code (on its background threads, counted in its CPU), more of it for the mock than for bare node.
 // BENCH_PROFILE_DIR=dir: the measured mock (1k jobs) writes a V8 CPU profile there (--cpu-prof) when it stops.
 import { startServedChild } from './bench/served-child.js';
 import { cpuMsOf, cpuUsPerRequest } from './bench/process-cpu.js';
+import { countingInstructions } from './bench/perf-counters.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startMock, type RunningMock } from '../src/mock/index.js';
@@ -130,13 +133,24 @@ const child = (kind: string) => startServedChild<Served>(import.meta.url, [kind]
 const RUN_BODY = JSON.stringify({ input: { prompt: 'a photo of a cat', steps: 20 } });
 const RUN = { method: 'POST', body: RUN_BODY } as const;
 
-/** Requests per second and p99 of `url`; with `pid`, that process's CPU µs per request during the load. */
-async function load(url: string, headers: Record<string, string>, pid?: number, post?: typeof RUN) {
+/**
+ * Requests per second and p99 of `url`; with `pid`, that process's CPU µs per request during the load, and with
+ * `count` also the thousands of instructions it retired per request (where perf is available).
+ */
+async function load(url: string, headers: Record<string, string>, pid?: number, post?: typeof RUN, count = false) {
   const before = pid === undefined ? undefined : cpuMsOf(pid);
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers: post ? { ...headers, 'content-type': 'application/json' } : headers, ...post });
+  const run = () => autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers: post ? { ...headers, 'content-type': 'application/json' } : headers, ...post });
+  const { result, instructions } = count ? await countingInstructions(pid, run) : { result: await run(), instructions: undefined };
   const cpuUs = pid === undefined ? undefined : cpuUsPerRequest(before, cpuMsOf(pid), result.requests.total);
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { rps: result.requests.average, p99: result.latency.p99, cpuUs };
+  const kiloInstructions = instructions === undefined || result.requests.total === 0 ? undefined : Math.round(instructions / result.requests.total / 1000);
+  return { rps: result.requests.average, p99: result.latency.p99, cpuUs, kiloInstructions };
+}
+
+/** Median of a/b over the rounds that have both figures (undefined when none has). */
+function medianRatio(rows: Record<string, number>[], a: string, b: string, digits: number): number | undefined {
+  const ratios = rows.flatMap((row) => (row[a] !== undefined && row[b] ? [row[a] / row[b]] : []));
+  return ratios.length === 0 ? undefined : +median(ratios).toFixed(digits);
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
@@ -223,9 +237,9 @@ async function main(): Promise<void> {
   const rows: Record<string, number>[] = [];
   try {
     for (let round = 0; round < ROUNDS; round++) {
-      const b = await load(bare.url, auth, bareChild.proc.pid);
-      const s = await load(small.url, auth, smallChild.proc.pid);
-      const x = await load(prismUrl, auth);
+      const b = await load(bare.url, auth, bareChild.proc.pid, undefined, true);
+      const s = await load(small.url, auth, smallChild.proc.pid, undefined, true);
+      const x = await load(prismUrl, auth, prism.child.pid);
       const l = await load(large.url, auth);
       // Accounts figures in A B B A order (the load of a shared machine drifts between loads).
       const m = await load(manyAccounts.url, auth);
@@ -235,8 +249,8 @@ async function main(): Promise<void> {
       const lm = await load(listMany.url, auth);
       const lm2 = await load(listMany.url, auth);
       const lo2 = await load(listOne.url, auth);
-      const br = await load(bareRunUrl, auth, bareChild.proc.pid, RUN);
-      const r = await load(runMock.url, auth, runChild.proc.pid, RUN);
+      const br = await load(bareRunUrl, auth, bareChild.proc.pid, RUN, true);
+      const r = await load(runMock.url, auth, runChild.proc.pid, RUN, true);
       runThroughputRatios.push(r.rps / br.rps);
       throughputRatios.push(s.rps / b.rps);
       prismRatios.push(s.rps / x.rps);
@@ -249,6 +263,9 @@ async function main(): Promise<void> {
         mockRps1kWith1000Accounts: Math.round((m.rps + m2.rps) / 2), listRps1x100: Math.round((lo.rps + lo2.rps) / 2), listRps1000x100: Math.round((lm.rps + lm2.rps) / 2),
         bareRunRps: Math.round(br.rps), mockRunRps: Math.round(r.rps),
         ...(br.cpuUs !== undefined && r.cpuUs !== undefined ? { bareRunCpuUsPerRequest: br.cpuUs, mockRunCpuUsPerRequest: r.cpuUs } : {}),
+        ...(x.cpuUs !== undefined ? { prismCpuUsPerRequest: x.cpuUs } : {}),
+        ...(b.kiloInstructions !== undefined && s.kiloInstructions !== undefined ? { bareKiloInstructionsPerRequest: b.kiloInstructions, mockKiloInstructionsPerRequest1k: s.kiloInstructions } : {}),
+        ...(br.kiloInstructions !== undefined && r.kiloInstructions !== undefined ? { bareRunKiloInstructionsPerRequest: br.kiloInstructions, mockRunKiloInstructionsPerRequest: r.kiloInstructions } : {}),
       });
     }
   } finally {
@@ -269,6 +286,11 @@ async function main(): Promise<void> {
     ...(rows.every((r) => r['mockRunCpuUsPerRequest'] !== undefined) ? { runCpuPerRequestRatio: +median(rows.map((r) => r['mockRunCpuUsPerRequest']! / r['bareRunCpuUsPerRequest']!)).toFixed(2) } : {}),
     prismRatio: +median(prismRatios).toFixed(1),
     prismGoal: '>= 20 (mock GET /status vs Prism 5.16 mocking the same queue v2 spec, median of rounds)',
+    // On 2 cores the load generator's own CPU caps the faster server's requests per second; CPU per request is not capped.
+    prismCpuPerRequestOverMocks: medianRatio(rows, 'prismCpuUsPerRequest', 'mockCpuUsPerRequest1k', 1),
+    instructionsPerRequestRatio: medianRatio(rows, 'mockKiloInstructionsPerRequest1k', 'bareKiloInstructionsPerRequest', 2),
+    runInstructionsPerRequestRatio: medianRatio(rows, 'mockRunKiloInstructionsPerRequest', 'bareRunKiloInstructionsPerRequest', 2),
+    instructionsNote: 'mock ÷ bare instructions per request (perf stat, user + kernel), median of rounds: the work per request, steadier than CPU time or throughput on a shared machine',
     p99Ratio: +median(p99Ratios).toFixed(2),
     p99Goal: '<= 1.2 (100k stored jobs vs 1k, median of rounds)',
     heapMbPer100kCompletedJobs: large.heapDeltaMb,
