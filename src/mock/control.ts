@@ -90,22 +90,29 @@ export function createControlHandler(core: MockCore, reset: () => void) {
 
 /** Bounds a consume request: far above any documented per-window limit. */
 const MAX_CONSUME = 1_000_000;
+/** Longest `holdMs` of a consume request (10 min of the clock: above the longest sync wait). */
+const MAX_HOLD_MS = 600_000;
 
 /**
  * Counts `count` requests toward the current rate window of a queue operation on an endpoint, as if
- * they had been answered: a test reaches a limit of thousands of requests per window with a few.
+ * they had been answered: a test reaches a limit of thousands of requests per window with a few. With
+ * `holdMs`, as if they were held open that long on the clock: a concurrency limit is reached the same way.
  */
 function consumeRateLimit(core: MockCore, body: Body, res: ServerResponse): void {
-  const { endpointId, operationId, count } = body;
+  const { endpointId, operationId, count, holdMs } = body;
   const op = operations.find((o) => o.surface === 'queueV2' && o.operationId === operationId);
   const errors = [
     ...(typeof endpointId === 'string' && endpointId !== '' ? [] : [{ path: '/body/endpointId', message: 'must be a non-empty string' }]),
     ...(op?.rateLimit ? [] : [{ path: '/body/operationId', message: 'must be a rate-limited queue v2 operation' }]),
     ...(Number.isInteger(count) && (count as number) >= 0 && (count as number) <= MAX_CONSUME ? [] : [{ path: '/body/count', message: `must be an integer 0..${MAX_CONSUME}` }]),
+    ...(holdMs === undefined || (Number.isInteger(holdMs) && (holdMs as number) >= 1 && (holdMs as number) <= MAX_HOLD_MS) ? [] : [{ path: '/body/holdMs', message: `must be an integer 1..${MAX_HOLD_MS} (ms of the clock)` }]),
   ];
   if (errors.length > 0) return sendError(res, 400, 'Invalid control request', errors);
   if (!core.accounts.ownerOf('endpoints', endpointId as string)) return sendError(res, 404, `endpoint ${String(endpointId)} not found`);
-  const used = core.rateLimiter.consume(`${endpointId}:${operationId}`, count as number);
+  const key = `${endpointId}:${operationId}`;
+  // With holdMs the counted requests also stay in flight that long on the clock (they take concurrency slots).
+  if (holdMs !== undefined) return sendJson(res, 200, { endpointId, operationId, ...core.rateLimiter.hold(key, count as number, holdMs as number) });
+  const used = core.rateLimiter.consume(key, count as number);
   sendJson(res, 200, { endpointId, operationId, used });
 }
 

@@ -83,6 +83,21 @@ export class RateLimiter {
     return counter.count;
   }
 
+  /**
+   * Counts `count` requests toward `key`'s window and keeps them in flight for `holdMs` of the clock (control
+   * API: a concurrency limit of hundreds is reached without holding hundreds of connections open). Returns
+   * the window's count and the requests in flight.
+   */
+  hold(key: string, count: number, holdMs: number): { used: number; inflight: number } {
+    const counter = this.currentWindow(key);
+    counter.count += count;
+    counter.inflight += count;
+    this.clock.after(holdMs, () => {
+      counter.inflight -= count;
+    });
+    return { used: counter.count, inflight: counter.inflight };
+  }
+
   forget(prefix: string): void {
     for (const key of this.counters.keys()) if (key.startsWith(prefix)) this.counters.delete(key);
   }

@@ -56,6 +56,13 @@ describe('control API', () => {
     expect([bad.status, bad.body.errors.map((e: { path: string }) => e.path)]).toEqual([400, ['/body/endpointId', '/body/operationId', '/body/count']]);
     expect((await h.control('POST', '/rate-limits/consume', { endpointId: ep, operationId: 'getHealth', count: 1_000_001 })).status).toBe(400);
     expect((await h.control('POST', '/rate-limits/consume', { endpointId: 'no-such-endpoint', operationId: 'getHealth', count: 1 })).status).toBe(404);
+    // holdMs: the counted requests stay in flight that long on the clock (a concurrency limit reached without holding connections).
+    const held = await h.control('POST', '/rate-limits/consume', { endpointId: ep, operationId: 'runJobSync', count: 400, holdMs: 61_000 });
+    expect([held.status, held.body]).toEqual([200, { endpointId: ep, operationId: 'runJobSync', used: 400, inflight: 400 }]);
+    for (const holdMs of [0, 600_001, 1.5, '1000']) {
+      const refused = await h.control('POST', '/rate-limits/consume', { endpointId: ep, operationId: 'runJobSync', count: 1, holdMs });
+      expect([refused.status, refused.body.errors.map((e: { path: string }) => e.path)]).toEqual([400, ['/body/holdMs']]);
+    }
   });
 
   it('rejects a seed whose references do not exist', async () => {
@@ -75,6 +82,19 @@ describe('rate limiter', () => {
     expect(third).toMatchObject({ ok: false, retryAfterSeconds: 1 });
     if (held[0]!.ok) held[0]!.release();
     expect(limiter.admit('k', 100, 2).ok).toBe(true);
+  });
+
+  it('hold (control API rate-limits/consume with holdMs): requests counted in flight take concurrency slots until their time has passed on the clock', () => {
+    const clock = createClock('virtual', 0);
+    const limiter = new RateLimiter(clock, 10_000, 1);
+    expect(limiter.hold('k', 398, 61_000)).toEqual({ used: 398, inflight: 398 });
+    const open = [limiter.admit('k', 2_000, 400), limiter.admit('k', 2_000, 400)];
+    expect(open.every((a) => a.ok)).toBe(true);
+    expect(limiter.admit('k', 2_000, 400)).toMatchObject({ ok: false, retryAfterSeconds: 1 });
+    clock.advance(60_999);
+    expect(limiter.admit('k', 2_000, 400).ok).toBe(false);
+    clock.advance(1);
+    expect(limiter.admit('k', 2_000, 400).ok).toBe(true);
   });
 
   it('Retry-After is the whole seconds left in the window', () => {
