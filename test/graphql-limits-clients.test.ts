@@ -61,6 +61,21 @@ describe('GraphQL operation limits fit the official clients', () => {
     for (const rule of rules) for (const [name, value] of Object.entries(rule.values ?? {})) expect(value, `${rule.id} ${name}`).toBe(limits[name as keyof typeof limits]);
   });
 
+  it('a document measured again is judged as the first time, against the limits it is measured with (the measurement is remembered per text and limits)', () => {
+    const query = '{ myself { id pods { id name } } }';
+    const stated = graphqlLimits();
+    for (let i = 0; i < 2; i++) expect(checkGraphqlLimits(schema, query, stated).ok).toBe(true);
+    const shallow = { ...stated, depth: 1 };
+    for (let i = 0; i < 2; i++) {
+      const checked = checkGraphqlLimits(schema, query, shallow);
+      expect(!checked.ok && 'breach' in checked ? [checked.breach.limit, checked.breach.max] : checked.ok).toEqual(['depth', 1]);
+    }
+    // Each caller gets a document of its own (the mock keeps per-operation state keyed by the operation node).
+    const [first, second] = [checkGraphqlLimits(schema, query), checkGraphqlLimits(schema, query)];
+    expect(first.ok && second.ok && first.document !== second.document).toBe(true);
+    expect(checkGraphqlLimits(schema, query).ok).toBe(true);
+  });
+
   it('an SDL missing a limit, or stating one twice, is refused', () => {
     expect(() => limitsFromSdl(sdl.replace(/^- cost: .*$/m, ''))).toThrow(/does not state the GraphQL limit "cost"/);
     expect(() => limitsFromSdl(sdl.replace(/^(- depth: .*)$/m, '$1\n$1'))).toThrow(/"depth" twice/);

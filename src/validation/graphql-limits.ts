@@ -12,7 +12,7 @@ import {
   GraphQLError, Kind, parse, validate,
   type ASTVisitor, type DocumentNode, type GraphQLSchema, type SelectionSetNode, type ValidationContext, type ValidationRule,
 } from 'graphql';
-import { graphqlLimits, type GraphqlLimitName, type GraphqlLimits } from '../contract/graphql-limits.js';
+import { GRAPHQL_LIMIT_NAMES, graphqlLimits, type GraphqlLimitName, type GraphqlLimits } from '../contract/graphql-limits.js';
 
 /** One limit an operation went past: which, its maximum, and what was measured. */
 export interface GraphqlLimitBreach {
@@ -105,10 +105,43 @@ export function documentLimitBreach(schema: GraphQLSchema, document: DocumentNod
   return undefined;
 }
 
-/** Parse with the token limit, then measure depth, aliases, root fields, directives and cost. */
+/** The most recently measured documents remembered per schema and limits (a measurement is a validation pass). */
+export const MEASURED_MAX = 256;
+/** Longer documents are measured every time (a memo of them would hold too much). */
+export const MEASURED_SOURCE_MAX_CHARS = 8 * 1024;
+/** Sets of limits remembered per schema (the stated ones; a test may measure against others). */
+const MEASURED_LIMIT_SETS_MAX = 8;
+/** The first breach of each recently measured document text, or null (within every limit); per schema and limits. */
+const measured = new WeakMap<GraphQLSchema, Map<string, Map<string, GraphqlLimitBreach | null>>>();
+
+/**
+ * Parse with the token limit, then measure depth, aliases, root fields, directives and cost. The measurement
+ * depends on the schema, the limits and the text alone, and clients send the same few documents again and
+ * again: it is remembered per text (the parse is not, so every caller gets a document of its own).
+ */
 export function checkGraphqlLimits(schema: GraphQLSchema, source: string, limits: GraphqlLimits = graphqlLimits()): GraphqlLimitCheck {
   const parsed = parseWithinTokenLimit(source, limits);
   if (!parsed.ok) return parsed;
-  const breach = documentLimitBreach(schema, parsed.document, limits);
+  if (source.length > MEASURED_SOURCE_MAX_CHARS) return withBreach(parsed, documentLimitBreach(schema, parsed.document, limits));
+  let bySchema = measured.get(schema);
+  if (!bySchema) measured.set(schema, (bySchema = new Map()));
+  // By the limits' values (graphqlLimits() answers a new object each call); a few sets of limits at most.
+  const limitsKey = GRAPHQL_LIMIT_NAMES.map((name) => limits[name]).join(',');
+  let memo = bySchema.get(limitsKey);
+  if (!memo) {
+    if (bySchema.size >= MEASURED_LIMIT_SETS_MAX) bySchema.delete(bySchema.keys().next().value!);
+    bySchema.set(limitsKey, (memo = new Map()));
+  }
+  let breach = memo.get(source);
+  if (breach !== undefined) memo.delete(source); // set again below: the most recently used come last
+  else {
+    breach = documentLimitBreach(schema, parsed.document, limits) ?? null;
+    if (memo.size >= MEASURED_MAX) memo.delete(memo.keys().next().value!);
+  }
+  memo.set(source, breach);
+  return withBreach(parsed, breach ?? undefined);
+}
+
+function withBreach(parsed: { ok: true; document: DocumentNode }, breach: GraphqlLimitBreach | undefined): GraphqlLimitCheck {
   return breach ? { ok: false, breach } : parsed;
 }
