@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import {
   buildSchema, getNamedType, getNullableType, isEnumType, isListType, isNonNullType, isObjectType, isScalarType,
-  Kind, parse, TypeInfo, visit, visitWithTypeInfo, type GraphQLOutputType, type GraphQLSchema, type SelectionSetNode,
+  Kind, parse, TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type GraphQLOutputType, type GraphQLSchema, type SelectionSetNode,
 } from 'graphql';
 import { packageFile } from './package-files.js';
 
@@ -28,17 +28,37 @@ export function checkGraphqlAnswer(query: string, body: unknown): string[] {
   }
   if (data === undefined && errors === undefined) issues.push('/ has neither data nor errors');
   if (data === undefined || data === null) return issues;
-  const document = parse(query);
+  const { document, fragments } = parsedQuery(query);
   const typeInfo = new TypeInfo(sdl());
   // Map each top-level operation's selection set to its root type, then walk data against it.
   visit(document, visitWithTypeInfo(typeInfo, {
     OperationDefinition(node) {
       const root = node.operation === 'mutation' ? sdl().getMutationType() : sdl().getQueryType();
-      if (root) walkSelection(node.selectionSet, root, data, '/data', errors !== undefined, issues, fragmentsOf(document));
+      if (root) walkSelection(node.selectionSet, root, data, '/data', errors !== undefined, issues, fragments);
       return false;
     },
   }));
   return issues;
+}
+
+/** The most recently parsed query texts remembered (their documents are only read here, never changed). */
+const PARSED_MAX = 256;
+/** Longer query texts are parsed every time (a memo of them would hold too much). */
+const PARSED_QUERY_MAX_CHARS = 8 * 1024;
+const parsed = new Map<string, { document: DocumentNode; fragments: Fragments }>();
+
+/** The query's document and fragments: a client sends the same few documents again and again. */
+function parsedQuery(query: string): { document: DocumentNode; fragments: Fragments } {
+  let entry = parsed.get(query);
+  if (entry) parsed.delete(query); // set again below: the most recently used come last
+  else {
+    const document = parse(query);
+    entry = { document, fragments: fragmentsOf(document) };
+    if (query.length > PARSED_QUERY_MAX_CHARS) return entry;
+    if (parsed.size >= PARSED_MAX) parsed.delete(parsed.keys().next().value!);
+  }
+  parsed.set(query, entry);
+  return entry;
 }
 
 type Fragments = Map<string, SelectionSetNode>;
