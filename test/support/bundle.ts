@@ -11,6 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { build, version as esbuildVersion, type BuildOptions } from 'esbuild';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const CODE_CACHE_LOADER = fileURLToPath(new URL('./code-cache-loader.cjs', import.meta.url));
+/** Set (to anything) in a `codeCache` child's environment: it writes its code cache on SIGUSR2 (code-cache-loader.cjs). */
+export const WRITE_CODE_CACHE_ENV = 'TEST_BUNDLE_WRITE_CODE_CACHE';
 
 /** Bundles of an older content are removed once this old (a run still using one has long started its children). */
 const STALE_MS = 60 * 60 * 1000;
@@ -39,8 +42,11 @@ export class TestBundle {
    * `selfContained`: the packages it imports inlined and the whole minified (names kept), for a child started
    * many times: one file to compile instead of a module graph to resolve, about half the load CPU
    * (a `mock --state` child: ~0.8 → ~0.4 s). Only for entries whose packages need no files of their own.
+   * `codeCache`: self-contained, as CommonJS, started through test/support/code-cache-loader.cjs (see there and
+   * `command()`), which can keep V8's code cache of the bundle beside it: a child then neither parses the bundle
+   * nor compiles the functions the cache holds.
    */
-  constructor(name: string, private readonly entry: { file: string } | { source: string }, private readonly options: { selfContained?: boolean } = {}) {
+  constructor(name: string, private readonly entry: { file: string } | { source: string }, private readonly options: { selfContained?: boolean; codeCache?: boolean } = {}) {
     this.dir = join(REPO, 'node_modules', '.cache', `compute-contract-${name}`);
   }
 
@@ -48,6 +54,19 @@ export class TestBundle {
   get file(): string {
     if (this.path === undefined) throw new Error('TestBundle: call build() first');
     return this.path;
+  }
+
+  /**
+   * The bundle's V8 code cache (a `codeCache` bundle): named after the bundle, whose name follows its content (V8
+   * checks a cache against the source's length only, so a cache is never reused for another content).
+   */
+  get codeCacheFile(): string {
+    return `${this.file}.v8cache`;
+  }
+
+  /** Node's arguments that run the bundle: through the code-cache loader for a `codeCache` bundle. */
+  command(): string[] {
+    return this.options.codeCache ? [CODE_CACHE_LOADER, this.file] : [this.file];
   }
 
   /** Builds the bundle, or finds it built for the same inputs (cheap after the first call). */
@@ -67,23 +86,27 @@ export class TestBundle {
     const input = 'file' in this.entry
       ? { entryPoints: [join(REPO, this.entry.file)] }
       : { stdin: { contents: this.entry.source, resolveDir: REPO, loader: 'ts' as const, sourcefile: STDIN_ENTRY } };
-    const packaging: BuildOptions = this.options.selfContained
-      // Inlined CommonJS packages may require Node's built-ins: give the ES module a require of its own.
-      ? { minify: true, keepNames: true, banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" } }
-      : { packages: 'external' };
+    const packaging: BuildOptions = this.options.codeCache
+      // CommonJS (the loader compiles it as a script); import.meta.url is the bundle's own URL, as in the ES module.
+      ? { minify: true, keepNames: true, format: 'cjs', define: { 'import.meta.url': '__bundleUrl' }, banner: { js: "var __bundleUrl = require('node:url').pathToFileURL(__filename).href;" } }
+      : this.options.selfContained
+        // Inlined CommonJS packages may require Node's built-ins: give the ES module a require of its own.
+        ? { minify: true, keepNames: true, banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" } }
+        : { packages: 'external' };
+    const extension = this.options.codeCache ? 'cjs' : 'mjs';
     const key = sha256(JSON.stringify({ esbuildVersion, entry: this.entry, packaging }));
     const manifestPath = join(this.dir, `manifest-${key.slice(0, 16)}.json`);
     const found = this.reusable(manifestPath, key);
     if (found) return found;
 
     mkdirSync(this.dir, { recursive: true });
-    const temporary = join(this.dir, `building-${process.pid}-${randomUUID()}.mjs`);
+    const temporary = join(this.dir, `building-${process.pid}-${randomUUID()}.${extension}`);
     const inputs: Record<string, string> = {};
     let bundle: string;
     try {
-      const result = await build({ ...input, ...packaging, bundle: true, platform: 'node', format: 'esm', outfile: temporary, absWorkingDir: REPO, metafile: true, logLevel: 'warning' });
+      const result = await build({ format: 'esm', ...input, ...packaging, bundle: true, platform: 'node', outfile: temporary, absWorkingDir: REPO, metafile: true, logLevel: 'warning' });
       for (const file of Object.keys(result.metafile.inputs)) inputs[file] = this.hashOf(file);
-      bundle = `bundle-${sha256(JSON.stringify({ key, inputs })).slice(0, 16)}.mjs`;
+      bundle = `bundle-${sha256(JSON.stringify({ key, inputs })).slice(0, 16)}.${extension}`;
       // Renames: a worker building the same bundle at the same time writes the same bytes, and no reader sees half a file.
       renameSync(temporary, join(this.dir, bundle));
     } finally {
@@ -119,7 +142,7 @@ export class TestBundle {
   private removeStale(current: string): void {
     for (const name of readdirSync(this.dir)) {
       const path = join(this.dir, name);
-      if (name === current || !/^(bundle|building|entry)-.*\.mjs$/.test(name)) continue;
+      if (name === current || name === `${current}.v8cache` || !/^(bundle|building|entry)-.*\.(mjs|cjs)(\.v8cache)?$/.test(name)) continue;
       try {
         if (Date.now() - statSync(path).mtimeMs > STALE_MS) rmSync(path, { force: true });
       } catch {
