@@ -40,7 +40,7 @@ async function typeCheck(): Promise<number> {
   if (!existsSync(config)) {
     mkdirSync(dir, { recursive: true });
     for (const name of readdirSync(dir)) if (/^(tsconfig\.test-.*\.json|tsc-test.*\.tsbuildinfo)$/.test(name)) rmSync(join(dir, name), { force: true });
-    writeFileSync(config, `${JSON.stringify({ extends: '../../../tsconfig.json', compilerOptions: { incremental: true, tsBuildInfoFile: `./tsc-test-${key}.tsbuildinfo` } }, null, 2)}\n`);
+    writeFileSync(config, `${JSON.stringify({ extends: join(REPO, 'tsconfig.json'), compilerOptions: { incremental: true, tsBuildInfoFile: `./tsc-test-${key}.tsbuildinfo` } }, null, 2)}\n`);
     utimesSync(config, 0, 0); // never newer than the state: the project's own tsconfig.json is what tsc compares
   }
   const started = (Date.now() - 2_000) / 1000;
