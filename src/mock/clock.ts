@@ -10,14 +10,17 @@ export interface TimerHandle {
 
 interface Timer extends TimerHandle {
   readonly seq: number;
-  readonly run: () => void;
+  readonly run: (arg: unknown) => void;
+  /** Passed to `run`: a caller with many timers keeps one function, not a closure per timer. */
+  readonly arg: unknown;
 }
 
 export interface Clock {
   readonly mode: ClockMode;
   now(): number;
-  /** Runs `run` once the clock reaches `at` (epoch ms). */
+  /** Runs `run` once the clock reaches `at` (epoch ms); with `arg`, as `run(arg)`. */
   at(at: number, run: () => void): TimerHandle;
+  at<T>(at: number, run: (arg: T) => void, arg: T): TimerHandle;
   after(ms: number, run: () => void): TimerHandle;
   cancel(handle: TimerHandle | undefined): void;
   /** Virtual mode only: moves time forward by `ms`, firing due timers in order. */
@@ -118,7 +121,7 @@ export function createClock(mode: ClockMode, start = Date.now()): Clock {
       live--;
       if (mode === 'virtual' && top.at > virtualNow) virtualNow = top.at;
       try {
-        top.run();
+        top.run(top.arg);
       } catch (error) {
         // A failing timer must not stop the others; surface it without crashing the server.
         console.error('[mock] timer failed:', error);
@@ -156,8 +159,8 @@ export function createClock(mode: ClockMode, start = Date.now()): Clock {
   const clock: Clock = {
     mode,
     now,
-    at(at, run) {
-      const timer: Timer = { at, run, seq: seq++, cancelled: false };
+    at(at: number, run: (arg: never) => void, arg?: unknown) {
+      const timer: Timer = { at, run: run as (arg: unknown) => void, arg, seq: seq++, cancelled: false };
       heap.push(timer);
       live++;
       if (mode === 'real' && at < wakeAt) armRealTimer();

@@ -54,7 +54,7 @@ export class JobEngine {
   private readonly execution: JobExecution;
 
   constructor(private readonly deps: EngineDeps) {
-    this.timers = new JobTimers(deps.clock);
+    this.timers = new JobTimers(deps.clock, (job) => this.expire(job));
     this.execution = new JobExecution(deps, {
       timers: this.timers,
       isStored: (job) => this.jobs.get(job.id) === job,
@@ -117,7 +117,7 @@ export class JobEngine {
     const job = newJob(endpointId, kind, submission, this.deps.clock.now());
     this.jobs.set(job.id, job);
     ep.add(job);
-    this.armTtl(job);
+    this.timers.armTtl(job);
     this.enqueue(ep, job);
     return job;
   }
@@ -160,7 +160,7 @@ export class JobEngine {
     ep.setStatus(job, 'IN_QUEUE');
     this.jobs.touch(job.id);
     // ttl keeps counting from the original submission.
-    this.armTtl(job);
+    this.timers.armTtl(job);
     this.enqueue(ep, job);
     return target;
   }
@@ -248,7 +248,7 @@ export class JobEngine {
       ep.add(job);
       if (TERMINAL_STATUSES.has(job.status)) this.armRetention(ep, job);
       else {
-        this.armTtl(job);
+        this.timers.armTtl(job);
         this.enqueue(ep, job);
       }
     }
@@ -269,10 +269,6 @@ export class JobEngine {
   }
 
   // ---- internals -------------------------------------------------------------------------
-
-  private armTtl(job: Job): void {
-    this.timers.armTtl(job, () => this.expire(job));
-  }
 
   private expire(job: Job): void {
     if (this.deps.faults.has('status-after-ttl-200')) return;

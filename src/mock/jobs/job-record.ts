@@ -1,7 +1,7 @@
 // A job's record on its own: how a submission becomes one, what a /retry clears of the attempt before, and
 // what a restart makes of a job that was running. The engine (engine.ts) decides when; this says what changes.
-import { randomUUID } from 'node:crypto';
 import type { Job, JobPolicy } from '../types.js';
+import { newJobId } from './job-id.js';
 
 export interface Submission {
   input: Record<string, unknown>;
@@ -12,9 +12,8 @@ export interface Submission {
 
 /** A queued job of the submission (ids as RunPod's: `sync-<uuid>-u1` for /runsync, `<uuid>-u1` for /run). */
 export function newJob(endpointId: string, kind: Job['kind'], submission: Submission, now: number): Job {
-  const uuid = randomUUID();
   const job: Job = {
-    id: kind === 'runsync' ? `sync-${uuid}-u1` : `${uuid}-u1`,
+    id: newJobId(kind === 'runsync'),
     endpointId,
     kind,
     status: 'IN_QUEUE',

@@ -12,13 +12,14 @@ interface Timers {
 export class JobTimers {
   private readonly timers = new Map<string, Timers>();
 
-  constructor(private readonly clock: Clock) {}
+  /** `onExpire` is one function for every job's ttl (a closure per stored job would keep ~100 bytes each). */
+  constructor(private readonly clock: Clock, private readonly onExpire: (job: Job) => void) {}
 
   /** Arms (or re-arms) the job's ttl, counted from its original submission. */
-  armTtl(job: Job, onExpire: () => void): void {
+  armTtl(job: Job): void {
     const timers = this.of(job.id);
     this.clock.cancel(timers.ttl);
-    timers.ttl = this.clock.at(job.submittedAt + (job.policy?.ttl ?? DEFAULT_TTL_MS), onExpire);
+    timers.ttl = this.clock.at(job.submittedAt + (job.policy?.ttl ?? DEFAULT_TTL_MS), this.onExpire, job);
   }
 
   /** Sets the job's run timer (one at a time: a previous one is cancelled). */
