@@ -42,6 +42,8 @@ export class Fixtures {
   private readonly fixture = new Map<ResourceKind, string>();
   private readonly scratch = new Map<ResourceKind, string>();
   private readonly templateNames = new Map<string, string>();
+  /** The last stored-state observation (see remembered()). */
+  private lastObservation: { key: string; fingerprint: string; changes: number } | undefined;
   jobs: string[] = [];
   endpoints = { queue: '', sync: '', sink: '' };
   /** REST v2's own resources, when the target has REST v2. */
@@ -229,13 +231,29 @@ export class Fixtures {
     return this.snapshot(collection, changes && scratchId ? `${collection}/${scratchId}` : undefined);
   }
 
+  /**
+   * An observation made anew, or the last one when it looked at the same things and nothing was sent to the
+   * target since (the fingerprint after one refused request is the one before the next: half the listings).
+   */
+  private async remembered(key: string, observe: () => Promise<string>): Promise<string> {
+    const last = this.lastObservation;
+    if (last?.key === key && last.changes === this.transport.changes) return last.fingerprint;
+    const fingerprint = await observe();
+    this.lastObservation = { key, fingerprint, changes: this.transport.changes };
+    return fingerprint;
+  }
+
   /** REST v2: the collection listed and the scratch resource a PATCH/POST under it may change. */
-  private async snapshotV2(c: RequestCase): Promise<string | undefined> {
+  private snapshotV2(c: RequestCase): Promise<string> {
     const { op } = c;
-    if (op.path === '/account/ssh-keys') return (await this.transport.restV2('GET', op.path)).text;
+    if (op.path === '/account/ssh-keys') return this.remembered(`restV2 ${op.path}`, async () => (await this.transport.restV2('GET', op.path)).text);
     const collection = op.path.startsWith('/registries/delegations') ? '/registries/delegations' : `/${op.path.split('/')[1]}`;
-    const list = await this.transport.restV2('GET', collection);
     const one = op.method !== 'DELETE' ? this.v2?.scratchPath(op.path) : undefined;
+    return this.remembered(`restV2 ${collection} ${one ?? ''}`, () => this.listV2(collection, one));
+  }
+
+  private async listV2(collection: string, one: string | undefined): Promise<string> {
+    const list = await this.transport.restV2('GET', collection);
     const items = itemsOf(list);
     let size: number | string = items ? items.length : `HTTP ${list.status}`;
     // A sandbox ends on the clock (idle timeout, max lifetime) and leaves the default listing on its own: the
@@ -248,11 +266,13 @@ export class Fixtures {
   }
 
   /** A collection's size and one resource of it, through REST v1 (REST v1's own operations) or the given management surface. */
-  private async snapshot(collection: string, resource?: string, through?: Management): Promise<string> {
+  private snapshot(collection: string, resource?: string, through?: Management): Promise<string> {
     const get = (path: string) => (through ? through.get(path) : this.transport.rest('GET', path));
-    const size = listSize(await get(collection));
-    const one = resource ? (await get(resource)).text : '';
-    return `${size}|${one}`;
+    return this.remembered(`${through?.surface ?? 'restV1'} ${collection} ${resource ?? ''}`, async () => {
+      const size = listSize(await get(collection));
+      const one = resource ? (await get(resource)).text : '';
+      return `${size}|${one}`;
+    });
   }
 
   /** Deletes everything the run created; returns what could not be deleted. */

@@ -57,6 +57,11 @@ const MAX_RATE_RETRIES = 4;
 export class Transport {
   requests = 0;
   rateLimited = 0;
+  /**
+   * Moves each time a call to the target starts or ends, or its clock is moved: an observation of stored state
+   * made when it stood where it stands now still holds (nothing was sent since).
+   */
+  changes = 0;
   private readonly timeoutMs: number;
   private readonly maxRetryWaitMs: number;
 
@@ -112,6 +117,15 @@ export class Transport {
 
   /** Lets `ms` pass on the target: advances its clock, or waits for real (bounded). */
   async pass(ms: number): Promise<void> {
+    this.changes++;
+    try {
+      await this.passNow(ms);
+    } finally {
+      this.changes++;
+    }
+  }
+
+  private async passNow(ms: number): Promise<void> {
     if (this.target.controlUrl) {
       await exchange({
         method: 'POST',
@@ -164,6 +178,15 @@ export class Transport {
   }
 
   private async fetchOnce(url: string, init: RequestParts, timeoutMs: number, holds: boolean): Promise<Outcome> {
+    this.changes++;
+    try {
+      return await this.fetchOnceCounted(url, init, timeoutMs, holds);
+    } finally {
+      this.changes++;
+    }
+  }
+
+  private async fetchOnceCounted(url: string, init: RequestParts, timeoutMs: number, holds: boolean): Promise<Outcome> {
     this.requests++;
     let settled = false;
     try {
