@@ -2,17 +2,16 @@
 // the network blocked shows every operation, GraphQL type and rule; no console error; no request leaves
 // the page; one screenshot per page in reports/docs/. The rule filters and the search work. Served by the
 // mock (`docs: true`), the try-it panels send to the mock and show its answers.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, type ExpectStatic } from 'vitest';
 import { rules } from '../../generated/rules.js';
 import { levelOf } from '../../src/contract/levels.js';
 import { runDocsCommand } from '../../src/cli/docs-command.js';
 import { parseSchema } from '../../src/docs/graphql-page.js';
-import { buildSite } from '../../src/docs/site.js';
 import { loadSources } from '../../src/docs/sources.js';
 import { startMock, type RunningMock } from '../../src/mock/index.js';
 import { packageFile } from '../../src/contract/package-files.js';
@@ -22,14 +21,16 @@ const SCREENSHOTS = packageFile('reports/docs');
 /** A bound, not a goal: generous because other test files share the CPU with the browser. */
 const BROWSER_TEST_TIMEOUT_MS = 90_000;
 const sources = loadSources();
-const pages = buildSite().pages;
 let browser: Browser;
 let out: string;
+/** The site's pages: the HTML files `compute-contract docs` wrote (the site's files but assets; a build costs ~1 s of CPU). */
+let pages: string[] = [];
 
 beforeAll(async () => {
   browser = await launchChromium();
   out = await mkdtemp(join(tmpdir(), 'cc-docs-browser-'));
   expect(await runDocsCommand(['--out', out])).toBe(0);
+  pages = (await readdir(out, { recursive: true })).filter((path) => path.endsWith('.html')).map((path) => path.split(sep).join('/')).sort();
   await mkdir(SCREENSHOTS, { recursive: true });
 }, 60_000);
 
@@ -113,6 +114,7 @@ describe.concurrent('docs site in headless Chromium, from disk, network blocked'
           text: document.body.textContent ?? '',
           titles: document.querySelectorAll('main h1').length,
           searchIndex: Array.isArray((window as unknown as { SEARCH_INDEX?: unknown }).SEARCH_INDEX),
+          nav: Array.from(document.querySelectorAll<HTMLAnchorElement>('nav.site-nav a'), (a) => a.href),
           timing: {
             firstContentfulPaintMs: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1,
             loadMs: (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.loadEventEnd ?? -1,
@@ -122,6 +124,8 @@ describe.concurrent('docs site in headless Chromium, from disk, network blocked'
         for (const expected of expectedText(path)) expect(seen.text, `${path} shows "${expected}"`).toContain(expected);
         expect(seen.titles, `${path} has a title`).toBeGreaterThan(0);
         expect(seen.searchIndex, `${path} loaded the search index`).toBe(true);
+        // The navigation lists exactly the pages written, each once.
+        expect(seen.nav.map((href) => relative(out, fileURLToPath(href)).split(sep).join('/')).sort(), `${path} navigation`).toEqual(pages);
         timings[path] = seen.timing;
         await shoot(page, path.replace(/\//g, '__'));
         await pageChecks[path]?.(page, expect);
