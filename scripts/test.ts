@@ -27,18 +27,22 @@ function run(command: string, args: string[]): Promise<number> {
 /**
  * `tsc -b` of tsconfig.json with incremental state, through a config of its own under node_modules/.cache.
  * tsc -b judges "up to date" by the times of the project's own files against its state file, so:
- * - the state is keyed by package-lock.json: changed dependencies (types outside the project) start a new one;
+ * - the state is keyed by package-lock.json (changed dependencies, types outside the project, start a new one)
+ *   and by the repository's path (which the config names);
  * - the state file's time is set back to when the check started: a file saved while it ran is newer, and the
  *   next check takes it up (its time alone would otherwise say it was checked).
  */
 async function typeCheck(): Promise<number> {
   const dir = join(REPO, 'node_modules', '.cache', 'compute-contract');
   const lock = existsSync(join(REPO, 'package-lock.json')) ? readFileSync(join(REPO, 'package-lock.json')) : '';
-  const key = createHash('sha256').update(lock).digest('hex').slice(0, 12);
+  // The repository's path too: the config names it, and node_modules may be copied to another clone or worktree.
+  const key = createHash('sha256').update(lock).update(REPO).digest('hex').slice(0, 12);
   const config = join(dir, `tsconfig.test-${key}.json`);
   const state = join(dir, `tsc-test-${key}.tsbuildinfo`);
   if (!existsSync(config)) {
     mkdirSync(dir, { recursive: true });
+    // Another lockfile's or clone's state (a node_modules copied with hard links shares its files) is removed, never
+    // written through or taken for this one's (tsc -b rebuilds it whole when the options differ anyway).
     for (const name of readdirSync(dir)) if (/^(tsconfig\.test-.*\.json|tsc-test.*\.tsbuildinfo)$/.test(name)) rmSync(join(dir, name), { force: true });
     writeFileSync(config, `${JSON.stringify({ extends: join(REPO, 'tsconfig.json'), compilerOptions: { incremental: true, tsBuildInfoFile: `./tsc-test-${key}.tsbuildinfo` } }, null, 2)}\n`);
     utimesSync(config, 0, 0); // never newer than the state: the project's own tsconfig.json is what tsc compares
