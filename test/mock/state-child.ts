@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { exchange } from '../../src/contract/exchange.js';
 import { REPO, TestBundle, WRITE_CODE_CACHE_ENV } from '../support/bundle.js';
 
 /**
@@ -176,11 +177,14 @@ export interface Answer {
   body: any;
 }
 
-/** One request with the default key; throws on a network error (no answer = nothing acknowledged). */
+/**
+ * One request with the default key; throws on a network error (no answer = nothing acknowledged). Through node:http
+ * kept alive (src/contract/exchange.ts), not fetch: ~1 ms less CPU a request, and the kill test makes ~1,200. A request
+ * a kill cuts off on a reused connection is sent once more, to the dead port, and rejects all the same.
+ */
 export async function call(method: string, url: string, body?: unknown): Promise<Answer> {
   const headers: Record<string, string> = { authorization: `Bearer ${KEY}` };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await response.text();
-  return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
+  const response = await exchange({ method, url, headers, body: body === undefined ? undefined : JSON.stringify(body), maxBytes: 64 * 1024 * 1024 });
+  return { status: response.status, body: response.text === '' ? undefined : JSON.parse(response.text) };
 }
