@@ -70,12 +70,9 @@ export function readBodyThen(req: IncomingMessage, maxBytes: number, done: (resu
     settled = true;
     done(tooLarge ? TOO_LARGE : { ok: true, raw: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) });
   });
-  req.on('error', () => {
-    if (settled) return;
-    settled = true;
-    done(ABORTED);
-  });
-  req.on('aborted', () => {
+  // A request cut before its end is destroyed, and a destroyed request emits 'close' (node emits its 'error' only
+  // to listeners, so none is needed); after a complete body 'close' follows 'end' and finds it settled.
+  req.on('close', () => {
     if (settled) return;
     settled = true;
     done(ABORTED);

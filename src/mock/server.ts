@@ -39,19 +39,25 @@ const ADMITTED = { ok: true as const, release: NO_RELEASE };
 /** Bodies of operations without x-max-body-bytes (REST v1): the seed states no limit; 1 MiB is ours. */
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
+/** A handler's failure: 500 while nothing of the answer is sent, else the connection is cut. */
+function fail(res: ServerResponse, err: unknown): void {
+  console.error('[mock] internal error:', err);
+  if (!res.headersSent) sendError(res, 500, 'Internal server error');
+  else res.destroy();
+}
+
+/** A handler's failure in a later turn lands in `fail` (the answer is the request's only result). */
+function failOnRejection(pending: void | Promise<void>, res: ServerResponse): void {
+  if (pending) pending.catch((err: unknown) => fail(res, err));
+}
+
 export function createRequestHandler(parts: ServerParts) {
-  const fail = (res: ServerResponse, err: unknown) => {
-    console.error('[mock] internal error:', err);
-    if (!res.headersSent) sendError(res, 500, 'Internal server error');
-    else res.destroy();
-  };
   // One listener function for every answer ('close' fires once per answer), not a closure per request.
   const answered = () => parts.core.openRequests--;
   return (req: IncomingMessage, res: ServerResponse): void => {
     parts.core.openRequests++;
     try {
-      const pending = handle(parts, req, res);
-      if (pending) pending.catch((err: unknown) => fail(res, err));
+      failOnRejection(handle(parts, req, res), res);
     } catch (err) {
       fail(res, err);
     }
@@ -168,23 +174,20 @@ function api(
 }
 
 /**
- * Reads the body, then validates and runs the handler. One promise per request (the body arrives in a later
- * turn); a body that fits a turn is parsed and dispatched in the turn its last chunk arrives, without an
- * async function's hops.
+ * Reads the body, then validates and runs the handler. No promise of its own: a body that fits a turn is parsed
+ * and dispatched in the turn its last chunk arrives, and a failure there is answered as any handler's (`fail`).
  */
 function readAndDispatch(
   core: MockCore, req: IncomingMessage, res: ServerResponse, surface: Surface, op: OperationInfo,
   params: Record<string, string>, relPath: string, search: string, endpointId: string | undefined, release: () => void,
-): Promise<void> {
+): void {
   const max = op.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  return new Promise((resolve, reject) => {
-    readBodyThen(req, max, (raw) => {
-      try {
-        resolve(afterBody(core, req, res, surface, op, params, relPath, search, endpointId, release, raw, max));
-      } catch (err) {
-        reject(err);
-      }
-    });
+  readBodyThen(req, max, (raw) => {
+    try {
+      failOnRejection(afterBody(core, req, res, surface, op, params, relPath, search, endpointId, release, raw, max), res);
+    } catch (err) {
+      fail(res, err);
+    }
   });
 }
 
