@@ -6,6 +6,7 @@ import {
   Kind, parse, TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type GraphQLOutputType, type GraphQLSchema, type SelectionSetNode,
 } from 'graphql';
 import { packageFile } from './package-files.js';
+import { RecentMemo } from './recent-memo.js';
 
 let schema: GraphQLSchema | undefined;
 /** The SDL of specs/graphql/schema.graphql (descriptions kept: `x-auth`, bounds), built once. */
@@ -45,20 +46,15 @@ export function checkGraphqlAnswer(query: string, body: unknown): string[] {
 const PARSED_MAX = 256;
 /** Longer query texts are parsed every time (a memo of them would hold too much). */
 const PARSED_QUERY_MAX_CHARS = 8 * 1024;
-const parsed = new Map<string, { document: DocumentNode; fragments: Fragments }>();
+const parsed = new RecentMemo<string, { document: DocumentNode; fragments: Fragments }>(PARSED_MAX);
 
 /** The query's document and fragments: a client sends the same few documents again and again. */
 function parsedQuery(query: string): { document: DocumentNode; fragments: Fragments } {
-  let entry = parsed.get(query);
-  if (entry) parsed.delete(query); // set again below: the most recently used come last
-  else {
+  const parseNow = () => {
     const document = parse(query);
-    entry = { document, fragments: fragmentsOf(document) };
-    if (query.length > PARSED_QUERY_MAX_CHARS) return entry;
-    if (parsed.size >= PARSED_MAX) parsed.delete(parsed.keys().next().value!);
-  }
-  parsed.set(query, entry);
-  return entry;
+    return { document, fragments: fragmentsOf(document) };
+  };
+  return query.length > PARSED_QUERY_MAX_CHARS ? parseNow() : parsed.get(query, parseNow);
 }
 
 type Fragments = Map<string, SelectionSetNode>;

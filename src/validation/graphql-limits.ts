@@ -13,6 +13,7 @@ import {
   type ASTVisitor, type DocumentNode, type GraphQLSchema, type SelectionSetNode, type ValidationContext, type ValidationRule,
 } from 'graphql';
 import { GRAPHQL_LIMIT_NAMES, graphqlLimits, type GraphqlLimitName, type GraphqlLimits } from '../contract/graphql-limits.js';
+import { RecentMemo } from '../contract/recent-memo.js';
 
 /** One limit an operation went past: which, its maximum, and what was measured. */
 export interface GraphqlLimitBreach {
@@ -112,7 +113,7 @@ export const MEASURED_SOURCE_MAX_CHARS = 8 * 1024;
 /** Sets of limits remembered per schema (the stated ones; a test may measure against others). */
 const MEASURED_LIMIT_SETS_MAX = 8;
 /** The first breach of each recently measured document text, or null (within every limit); per schema and limits. */
-const measured = new WeakMap<GraphQLSchema, Map<string, Map<string, GraphqlLimitBreach | null>>>();
+const measured = new WeakMap<GraphQLSchema, RecentMemo<string, RecentMemo<string, GraphqlLimitBreach | null>>>();
 
 /**
  * Parse with the token limit, then measure depth, aliases, root fields, directives and cost. The measurement
@@ -124,21 +125,11 @@ export function checkGraphqlLimits(schema: GraphQLSchema, source: string, limits
   if (!parsed.ok) return parsed;
   if (source.length > MEASURED_SOURCE_MAX_CHARS) return withBreach(parsed, documentLimitBreach(schema, parsed.document, limits));
   let bySchema = measured.get(schema);
-  if (!bySchema) measured.set(schema, (bySchema = new Map()));
+  if (!bySchema) measured.set(schema, (bySchema = new RecentMemo(MEASURED_LIMIT_SETS_MAX)));
   // By the limits' values (graphqlLimits() answers a new object each call); a few sets of limits at most.
   const limitsKey = GRAPHQL_LIMIT_NAMES.map((name) => limits[name]).join(',');
-  let memo = bySchema.get(limitsKey);
-  if (!memo) {
-    if (bySchema.size >= MEASURED_LIMIT_SETS_MAX) bySchema.delete(bySchema.keys().next().value!);
-    bySchema.set(limitsKey, (memo = new Map()));
-  }
-  let breach = memo.get(source);
-  if (breach !== undefined) memo.delete(source); // set again below: the most recently used come last
-  else {
-    breach = documentLimitBreach(schema, parsed.document, limits) ?? null;
-    if (memo.size >= MEASURED_MAX) memo.delete(memo.keys().next().value!);
-  }
-  memo.set(source, breach);
+  const memo = bySchema.get(limitsKey, () => new RecentMemo<string, GraphqlLimitBreach | null>(MEASURED_MAX));
+  const breach = memo.get(source, () => documentLimitBreach(schema, parsed.document, limits) ?? null);
   return withBreach(parsed, breach ?? undefined);
 }
 
