@@ -16,6 +16,8 @@
 // where `perf` is available, the instructions per request of the mock and the bare server (/status and /run).
 // Every measured server gets one load before the measured rounds (as Prism does): a first load also measures the JIT
 // compiling the server's code (on its background threads, counted in its CPU), more of it for the mock than for bare node.
+// The mock and the bare server each hold one tick object (src/contract/tick-object-shape.ts): without it a server
+// idle between loads can run node's nextTick in V8's runtime, a state that came and went between runs and rounds.
 // BENCH_PROFILE_DIR=dir: the measured mock (1k jobs) writes a V8 CPU profile there (--cpu-prof) when it stops.
 import { startServedChild } from './bench/served-child.js';
 import { cpuMsOf, cpuUsPerRequest } from './bench/process-cpu.js';
@@ -25,6 +27,8 @@ import type { AddressInfo } from 'node:net';
 import { startMock, type RunningMock } from '../src/mock/index.js';
 import { restHandlers } from '../src/mock/rest/handlers.js';
 import { autocannon } from './bench/autocannon.js';
+import { tickCostAfterIdleCollections } from './bench/tick-shape.js';
+import { keepTickObjectShape } from '../src/contract/tick-object-shape.js';
 import { startPrism, stop as stopPrism, writeQueueSpecForPrism } from './targets/prism.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -48,6 +52,8 @@ interface Served {
  * headers; a POST's body is read to its end first, then `runBody` (bytes of the mock's /run answer) is answered.
  */
 async function serveBare(encoded: string, runEncoded: string): Promise<Served> {
+  // As the mock does: neither side is measured with node's nextTick in V8's slow state (tick-object-shape.ts).
+  keepTickObjectShape();
   const body = Buffer.from(encoded, 'base64url').toString('utf8');
   const runBody = Buffer.from(runEncoded, 'base64url').toString('utf8');
   const server = createServer((req, res) => {
@@ -204,6 +210,7 @@ async function main(): Promise<void> {
   }
   const auth = { authorization: `Bearer ${KEY}` };
   const listCostWithoutHttp = await listCostInProcess();
+  const tickAfterIdleCollections = tickCostAfterIdleCollections();
   const smallChild = await child('mock:1000');
   // The baseline answers the very bytes the mock answers (same length, same JSON), so only the work differs.
   const answer = await fetch(smallChild.served.url, { headers: auth });
@@ -294,6 +301,9 @@ async function main(): Promise<void> {
     p99Ratio: +median(p99Ratios).toFixed(2),
     p99Goal: '<= 1.2 (100k stored jobs vs 1k, median of rounds)',
     heapMbPer100kCompletedJobs: large.heapDeltaMb,
+    // process.nextTick after full collections with no tick queued (an idle server): ns per tick with one tick
+    // object held (as the mock, the proxy and both bare servers do) and without.
+    tickAfterIdleCollections,
     accountsThroughputRatio: +median(accountsThroughputRatios).toFixed(2),
     accountsThroughputGoal: `>= 0.95 (GET /status with ${OTHER_ACCOUNTS} more accounts × ${TEMPLATES_PER_ACCOUNT} templates vs one account, median of rounds)`,
     listCostRatio: +listCostWithoutHttp.toFixed(2),

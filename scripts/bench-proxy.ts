@@ -20,6 +20,7 @@ import type { AddressInfo } from 'node:net';
 import { startMock } from '../src/mock/index.js';
 import { startProxy } from '../src/proxy/index.js';
 import { autocannon } from './bench/autocannon.js';
+import { keepTickObjectShape } from '../src/contract/tick-object-shape.js';
 import { startPrism, stop as stopPrism, writeQueueSpecForPrism } from './targets/prism.js';
 
 
@@ -51,6 +52,8 @@ async function serveProxy(upstream: string): Promise<{ url: string }> {
 
 /** The floor: forward and pipe back, nothing else. */
 async function serveBareProxy(upstream: string): Promise<{ url: string }> {
+  // As the proxy and the mock do (src/contract/tick-object-shape.ts): no side runs nextTick in V8's slow state.
+  keepTickObjectShape();
   const target = new URL(upstream);
   const upstreamAgent = new Agent({ keepAlive: true, maxSockets: 256 });
   const server = createServer((req, res) => {

@@ -35,6 +35,7 @@ import { WorkerSetupError } from './simulated-workers/types.js';
 import { WorkerRegistry } from './simulated-workers/registry.js';
 import { WorkerHub } from './worker-protocol/hub.js';
 import { isLoadBalancing } from './load-balancing/job-refusal.js';
+import { keepTickObjectShape } from '../contract/tick-object-shape.js';
 
 /** Request line + headers the mock reads (1 MiB); beyond it node:http answers 431. */
 export const MAX_REQUEST_HEAD_BYTES = 1024 * 1024;
@@ -199,6 +200,8 @@ export async function startMock(input: MockOptions = {}): Promise<RunningMock> {
   const serve: typeof handler = guard ? (req, res) => (guard(req, res), handler(req, res)) : handler;
   // The docs site is built before listening: its build would hold the loop for every early request.
   if (options.docs) serveDocs.prepare();
+  // A server idle between loads must not fall off node's fast nextTick (src/contract/tick-object-shape.ts).
+  keepTickObjectShape();
   const server = createServer({ keepAliveTimeout: 5_000, maxHeaderSize: MAX_REQUEST_HEAD_BYTES }, serve);
   try {
     await new Promise<void>((resolve, reject) => {

@@ -15,6 +15,7 @@ import { IdOwners } from './id-owners.js';
 import { JudgeQueue } from './judge-queue.js';
 import { SecretBook, StreamScanner } from './secrets.js';
 import { Tally, type TrafficReport } from './tally.js';
+import { keepTickObjectShape } from '../contract/tick-object-shape.js';
 
 /** Request line + headers accepted from clients and upstreams (as the mock: 1 MiB). */
 export const MAX_HEAD_BYTES = 1024 * 1024;
@@ -250,6 +251,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     });
   };
 
+  // A proxy idle between loads must not fall off node's fast nextTick (src/contract/tick-object-shape.ts).
+  keepTickObjectShape();
   const server = createServer({ maxHeaderSize: MAX_HEAD_BYTES, keepAliveTimeout: 5_000 }, handle);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
