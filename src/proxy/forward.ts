@@ -16,6 +16,7 @@ import { JudgeQueue } from './judge-queue.js';
 import { SecretBook, StreamScanner } from './secrets.js';
 import { Tally, type TrafficReport } from './tally.js';
 import { keepTickObjectShape } from '../contract/tick-object-shape.js';
+import { UpstreamPool } from './upstream-pool.js';
 
 /** Request line + headers accepted from clients and upstreams (as the mock: 1 MiB). */
 export const MAX_HEAD_BYTES = 1024 * 1024;
@@ -128,6 +129,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const send = secure ? httpsRequest : httpRequest;
   const hostname = upstream.hostname.replace(/^\[|\]$/g, ''); // IPv6 literals without brackets
   const agent = secure ? new HttpsAgent({ keepAlive: true, maxSockets: 256 }) : new HttpAgent({ keepAlive: true, maxSockets: 256 });
+  // Requests without a body to a plain-http upstream (most of the traffic) skip node's client (upstream-pool.ts).
+  const pool = secure ? undefined : new UpstreamPool(hostname, Number(upstream.port || 80), MAX_HEAD_BYTES);
   const book = new SecretBook();
   const owners = new IdOwners();
   const answers = new AnswerMemo();
@@ -187,13 +190,63 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     let upstreamAnswer: IncomingMessage | undefined;
     let settled = false;
     let learned = false;
+    const bodiless = rawHeader(requestRawHeaders, 'transfer-encoding') === undefined && (rawHeader(requestRawHeaders, 'content-length') ?? '0') === '0';
+
+    if (pool !== undefined && bodiless && rawHeader(requestRawHeaders, 'expect') === undefined) {
+      req.resume();
+      // Learn the request's secrets before its answer streams back, so the scan covers every answer byte.
+      learned = learnRequest(book, requestRawHeaders, target, undefined);
+      let status = 0;
+      let responseRawHeaders: string[] = [];
+      const call = pool.request(method, upstreamPath, forwardable(requestRawHeaders, upstream.host), {
+        head(code, message, rawHeaders) {
+          status = code;
+          responseRawHeaders = rawHeaders;
+          res.writeHead(code, message, forwardable(rawHeaders));
+        },
+        data(chunk) {
+          if (!res.write(chunk)) {
+            call.pause();
+            res.once('drain', () => call.resume());
+          }
+          responseCapture.push(chunk);
+          scanner.feed(chunk);
+        },
+        end() {
+          res.end();
+          if (settled) return;
+          settled = true;
+          // Judged on a later turn: the answer's last bytes go out first, and nothing judged can change them.
+          judgements.push({
+            method, url: `${upstream.origin}${upstreamPath}`, requestRawHeaders, requestCapture, status,
+            responseRawHeaders, responseCapture, scanner, learned, example: `${method} ${base}${pathOnly}`,
+          });
+        },
+        fail(error) {
+          if (settled) return;
+          settled = true;
+          tally.upstreamError();
+          // Before the head: answered 502; after it the upstream broke off mid-answer, so the client's answer breaks too.
+          if (!res.headersSent) sendJson(res, 502, { message: `proxy: upstream ${upstream.origin} failed: ${error.code ?? error.message}` });
+          else res.destroy();
+        },
+      });
+      // The client went away: stop the upstream call too; nothing to judge.
+      res.on('close', () => {
+        if (!res.writableFinished && !settled) {
+          settled = true;
+          call.abort();
+        }
+      });
+      return;
+    }
 
     const outgoing = send({
       protocol: upstream.protocol, hostname, port: upstream.port, path: upstreamPath, method,
       headers: forwardable(requestRawHeaders, upstream.host) as unknown as Record<string, string>, agent, maxHeaderSize: MAX_HEAD_BYTES,
     });
     // Learn the request's secrets before its answer streams back, so the scan covers every answer byte.
-    if (rawHeader(requestRawHeaders, 'transfer-encoding') === undefined && (rawHeader(requestRawHeaders, 'content-length') ?? '0') === '0') {
+    if (bodiless) {
       // No body (GET /status and most reads): send at once, no pipe to set up.
       req.resume();
       outgoing.end();
@@ -273,6 +326,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         server.close(() => resolve());
         server.closeAllConnections();
         agent.destroy();
+        pool?.close();
       });
       return closed;
     },
