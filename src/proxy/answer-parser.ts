@@ -88,14 +88,10 @@ export class AnswerParser {
           buffer = buffer.subarray(end + separator);
           break;
         }
-        case 'length': {
-          const take = Math.min(this.remaining, buffer.length);
-          this.remaining -= take;
-          this.sink.data(take === buffer.length ? buffer : buffer.subarray(0, take));
-          buffer = buffer.subarray(take);
+        case 'length':
+          buffer = this.deliver(buffer);
           if (this.remaining === 0) this.finishAnswer();
           break;
-        }
         case 'chunk-size':
         case 'chunk-end':
         case 'trailers': {
@@ -110,14 +106,10 @@ export class AnswerParser {
           this.readChunkLine(line);
           break;
         }
-        case 'chunk-data': {
-          const take = Math.min(this.remaining, buffer.length);
-          this.remaining -= take;
-          this.sink.data(take === buffer.length ? buffer : buffer.subarray(0, take));
-          buffer = buffer.subarray(take);
+        case 'chunk-data':
+          buffer = this.deliver(buffer);
           if (this.remaining === 0) this.state = 'chunk-end';
           break;
-        }
         case 'close':
           this.sink.data(buffer);
           return;
@@ -136,6 +128,14 @@ export class AnswerParser {
       return;
     }
     if (this.state !== 'done') fail('connection closed before the answer ended');
+  }
+
+  /** Hands on the body bytes still owed (`remaining`) from the front of `buffer`; returns what follows them. */
+  private deliver(buffer: Buffer): Buffer {
+    const take = Math.min(this.remaining, buffer.length);
+    this.remaining -= take;
+    this.sink.data(take === buffer.length ? buffer : buffer.subarray(0, take));
+    return buffer.subarray(take);
   }
 
   private readHead(text: string): void {
