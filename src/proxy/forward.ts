@@ -191,6 +191,25 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     let settled = false;
     let learned = false;
     const bodiless = rawHeader(requestRawHeaders, 'transfer-encoding') === undefined && (rawHeader(requestRawHeaders, 'content-length') ?? '0') === '0';
+    // The answer's end and a failed call, the same whichever client carried the request (the pool or node's).
+    const answered = (status: number, responseRawHeaders: string[]) => {
+      res.end();
+      if (settled) return;
+      settled = true;
+      // Judged on a later turn: the answer's last bytes go out first, and nothing judged can change them.
+      judgements.push({
+        method, url: `${upstream.origin}${upstreamPath}`, requestRawHeaders, requestCapture, status,
+        responseRawHeaders, responseCapture, scanner, learned, example: `${method} ${base}${pathOnly}`,
+      });
+    };
+    const upstreamFailed = (error: NodeJS.ErrnoException) => {
+      if (settled) return;
+      settled = true;
+      tally.upstreamError();
+      // Before the head: answered 502; after it the upstream broke off mid-answer, so the client's answer breaks too.
+      if (!res.headersSent) sendJson(res, 502, { message: `proxy: upstream ${upstream.origin} failed: ${error.code ?? error.message}` });
+      else res.destroy();
+    };
 
     if (pool !== undefined && bodiless && rawHeader(requestRawHeaders, 'expect') === undefined) {
       req.resume();
@@ -212,24 +231,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           responseCapture.push(chunk);
           scanner.feed(chunk);
         },
-        end() {
-          res.end();
-          if (settled) return;
-          settled = true;
-          // Judged on a later turn: the answer's last bytes go out first, and nothing judged can change them.
-          judgements.push({
-            method, url: `${upstream.origin}${upstreamPath}`, requestRawHeaders, requestCapture, status,
-            responseRawHeaders, responseCapture, scanner, learned, example: `${method} ${base}${pathOnly}`,
-          });
-        },
-        fail(error) {
-          if (settled) return;
-          settled = true;
-          tally.upstreamError();
-          // Before the head: answered 502; after it the upstream broke off mid-answer, so the client's answer breaks too.
-          if (!res.headersSent) sendJson(res, 502, { message: `proxy: upstream ${upstream.origin} failed: ${error.code ?? error.message}` });
-          else res.destroy();
-        },
+        end: () => answered(status, responseRawHeaders),
+        fail: upstreamFailed,
       });
       // The client went away: stop the upstream call too; nothing to judge.
       res.on('close', () => {
@@ -269,16 +272,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         responseCapture.push(chunk);
         scanner.feed(chunk);
       });
-      answer.on('end', () => {
-        res.end();
-        if (settled) return;
-        settled = true;
-        // Judged on a later turn: the answer's last bytes go out first, and nothing judged can change them.
-        judgements.push({
-          method, url: `${upstream.origin}${upstreamPath}`, requestRawHeaders, requestCapture, status: answer.statusCode ?? 0,
-          responseRawHeaders: answer.rawHeaders, responseCapture, scanner, learned, example: `${method} ${base}${pathOnly}`,
-        });
-      });
+      answer.on('end', () => answered(answer.statusCode ?? 0, answer.rawHeaders));
       // The upstream broke off mid-answer: the client must see a broken answer too, not a hang.
       answer.on('close', () => {
         if (answer.complete) return;
@@ -287,13 +281,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         res.destroy();
       });
     });
-    outgoing.on('error', (error) => {
-      if (settled) return;
-      settled = true;
-      tally.upstreamError();
-      if (!res.headersSent) sendJson(res, 502, { message: `proxy: upstream ${upstream.origin} failed: ${(error as NodeJS.ErrnoException).code ?? error.message}` });
-      else res.destroy();
-    });
+    outgoing.on('error', upstreamFailed);
     // The client went away: stop the upstream call too (a held /runsync or a stream); nothing to judge.
     res.on('close', () => {
       if (!res.writableFinished && !settled) {
