@@ -20,7 +20,7 @@
 // idle between loads can run node's nextTick in V8's runtime, a state that came and went between runs and rounds.
 // BENCH_PROFILE_DIR=dir: the measured mock (1k jobs) writes a V8 CPU profile there (--cpu-prof) when it stops.
 import { startServedChild } from './bench/served-child.js';
-import { cpuMsOf, cpuUsPerRequest } from './bench/process-cpu.js';
+import { cpuMsOf, cpuMsOfAll, cpuUsPerRequest, untilQuiet } from './bench/process-cpu.js';
 import { countingInstructions } from './bench/perf-counters.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -139,18 +139,25 @@ const child = (kind: string) => startServedChild<Served>(import.meta.url, [kind]
 const RUN_BODY = JSON.stringify({ input: { prompt: 'a photo of a cat', steps: 20 } });
 const RUN = { method: 'POST', body: RUN_BODY } as const;
 
+/** Every server process of the run (Prism's included): a measured load waits until the others are idle. */
+const serverPids: number[] = [];
+
 /**
- * Requests per second and p99 of `url`; with `pid`, that process's CPU µs per request during the load, and with
- * `count` also the thousands of instructions it retired per request (where perf is available).
+ * Requests per second and p99 of `url`; with `pid`, that process's CPU µs per request during the load (started once
+ * every server is idle; `backgroundCpuMs`: what the others used during it), and with `count` also the thousands of
+ * instructions it retired per request (where perf is available).
  */
 async function load(url: string, headers: Record<string, string>, pid?: number, post?: typeof RUN, count = false) {
+  const others = serverPids.filter((other) => other !== pid);
+  if (pid !== undefined) await untilQuiet(serverPids);
+  const othersBefore = cpuMsOfAll(others);
   const before = pid === undefined ? undefined : cpuMsOf(pid);
   const run = () => autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers: post ? { ...headers, 'content-type': 'application/json' } : headers, ...post });
   const { result, instructions } = count ? await countingInstructions(pid, run) : { result: await run(), instructions: undefined };
   const cpuUs = pid === undefined ? undefined : cpuUsPerRequest(before, cpuMsOf(pid), result.requests.total);
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   const kiloInstructions = instructions === undefined || result.requests.total === 0 ? undefined : Math.round(instructions / result.requests.total / 1000);
-  return { rps: result.requests.average, p99: result.latency.p99, cpuUs, kiloInstructions };
+  return { rps: result.requests.average, p99: result.latency.p99, cpuUs, kiloInstructions, backgroundCpuMs: cpuMsOfAll(others) - othersBefore };
 }
 
 /** Median of a/b over the rounds that have both figures (undefined when none has). */
@@ -229,6 +236,7 @@ async function main(): Promise<void> {
   writeQueueSpecForPrism(join(specDir, 'queue-v2.json'));
   const prism = await startPrism(join(specDir, 'queue-v2.json'));
   const prismUrl = `${prism.url}${new URL(small.url).pathname}`;
+  serverPids.push(...servers.map((server) => server.proc.pid!), prism.child.pid!);
   await load(prismUrl, auth); // Prism warms up (JIT, its spec) before its first measured load
   // So do the bare server and the mocks measured against it (the /run mock on /run).
   for (const url of [bare.url, small.url, large.url, manyAccounts.url]) await load(url, auth);
@@ -273,6 +281,9 @@ async function main(): Promise<void> {
         ...(x.cpuUs !== undefined ? { prismCpuUsPerRequest: x.cpuUs } : {}),
         ...(b.kiloInstructions !== undefined && s.kiloInstructions !== undefined ? { bareKiloInstructionsPerRequest: b.kiloInstructions, mockKiloInstructionsPerRequest1k: s.kiloInstructions } : {}),
         ...(br.kiloInstructions !== undefined && r.kiloInstructions !== undefined ? { bareRunKiloInstructionsPerRequest: br.kiloInstructions, mockRunKiloInstructionsPerRequest: r.kiloInstructions } : {}),
+        // CPU (ms) the other servers used during each measured load (each starts once every server is idle).
+        backgroundCpuMsBare: b.backgroundCpuMs, backgroundCpuMsMock: s.backgroundCpuMs, backgroundCpuMsPrism: x.backgroundCpuMs,
+        backgroundCpuMsBareRun: br.backgroundCpuMs, backgroundCpuMsMockRun: r.backgroundCpuMs,
       });
     }
   } finally {

@@ -32,3 +32,26 @@ export function childrenCpuMs(): number {
   // cutime and cstime, fields 16 and 17 of stat.
   return ticksMs('/proc/self/stat', 13, 14) ?? 0;
 }
+
+/** CPU (ms) the processes used together so far; a process that has ended counts 0. */
+export function cpuMsOfAll(pids: readonly number[]): number {
+  let total = 0;
+  for (const pid of pids) total += cpuMsOf(pid) ?? 0;
+  return total;
+}
+
+/**
+ * Waits until `pids` together use at most one clock tick (10 ms) of CPU in a window of `windowMs`, at most
+ * `maxMs`: a server idle after a load may still collect its heap (V8's memory reducer), and on 2 cores that
+ * takes CPU from the pair measured next. Returns the ms waited and whether the processes went quiet.
+ */
+export async function untilQuiet(pids: readonly number[], windowMs = 300, maxMs = 10_000): Promise<{ waitedMs: number; quiet: boolean }> {
+  const started = Date.now();
+  for (;;) {
+    const before = cpuMsOfAll(pids);
+    await new Promise((resolve) => setTimeout(resolve, windowMs));
+    const waitedMs = Date.now() - started;
+    if (cpuMsOfAll(pids) - before <= 10) return { waitedMs, quiet: true };
+    if (waitedMs >= maxMs) return { waitedMs, quiet: false };
+  }
+}
