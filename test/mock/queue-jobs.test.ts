@@ -74,6 +74,30 @@ describe('ttl', () => {
     expect(health.body.workers.running).toBe(0);
   });
 
+  it('QUEUE-TTL-005 a retried job keeps the ttl of its original submission', async () => {
+    const ep = await h.endpoint({ workersMax: 1 });
+    const id = await h.run(ep, { mock: { failTimes: 1, durationMs: 1_000 } }, { policy: { ttl: 10_000 } });
+    // Takes the only worker once the first job fails, so the retried job waits in the queue until its ttl ends.
+    await h.run(ep, { mock: { durationMs: 60_000 } });
+    await h.advance(1_000);
+    expect((await h.status(ep, id)).body.status).toBe('FAILED');
+    await h.advance(4_000);
+    expect((await h.queue(ep, 'POST', `/retry/${id}`)).body.status).toBe('IN_QUEUE');
+    await h.advance(4_999);
+    expect((await h.status(ep, id)).body.status).toBe('IN_QUEUE');
+    await h.advance(1);
+    expect((await h.status(ep, id)).status).toBe(404);
+  });
+
+  it('QUEUE-TTL-005 the ttls of ended jobs are dropped: memory stays bounded by the stored jobs', async () => {
+    const ep = await h.endpoint({ workersMax: 10 });
+    const engine = h.mock.core.engine;
+    for (let i = 0; i < 3_000; i++) engine.submit(ep, 'run', { input: { mock: { durationMs: 1 } } });
+    await h.advance(1_000);
+    expect(engine.health(ep).jobs.completed).toBe(3_000);
+    expect(engine.ttlEntries).toBeLessThan(2_048);
+  });
+
   it('QUEUE-TTL-006 ttl counts queue time: a 7-day ttl job waiting 2 days has 5 days left', async () => {
     const ep = await h.endpoint({ workersMax: 0 });
     const day = 24 * 60 * MIN;

@@ -4,14 +4,13 @@ import type { Clock } from '../clock.js';
 import type { FaultName } from '../options.js';
 import { TERMINAL_STATUSES, type Job, type JobStatus, type Worker } from '../types.js';
 import { TrackedMap, type ChangeSink } from '../state-journal/tracked-map.js';
-import { RetentionQueue } from './retention.js';
 import type { WorkerRegistry } from '../simulated-workers/registry.js';
 import type { Fleet } from '../simulated-workers/fleet.js';
 import { EndpointJobs } from './endpoint-jobs.js';
 import { JobWaiters } from './waiters.js';
 import { rememberJsonText } from '../json-text-cache.js';
 import { JobExecution, type RunResult } from './execution.js';
-import { DEFAULT_TTL_MS, JobTimers } from './job-timers.js';
+import { DEFAULT_TTL_MS, JobTimers, ttlCounts } from './job-timers.js';
 import type { EndpointConfig, WorkerLifecycle } from './workers.js';
 import type { ExternalWorkerPort, ResultVerdict, WorkerResult } from './external-run.js';
 import { clearAttempt, newJob, requeueRestored, type Submission } from './job-record.js';
@@ -50,11 +49,17 @@ export class JobEngine {
   private sink: ChangeSink | undefined;
   private readonly timers: JobTimers;
   private readonly waiters: JobWaiters;
-  private readonly retention: Record<Job['kind'], RetentionQueue>;
   private readonly execution: JobExecution;
 
   constructor(private readonly deps: EngineDeps) {
-    this.timers = new JobTimers(deps.clock, (job) => this.expire(job));
+    this.timers = new JobTimers(deps.clock, {
+      ttlEnded: (job) => this.expire(job),
+      isStored: (job) => this.jobs.peek(job.id) === job,
+      retentionEnded: (job, at) => {
+        const ep = this.endpoints.get(job.endpointId);
+        if (ep && this.jobs.get(job.id) === job && job.expiresAt === at) this.delete(ep, job);
+      },
+    });
     this.execution = new JobExecution(deps, {
       timers: this.timers,
       isStored: (job) => this.jobs.get(job.id) === job,
@@ -63,14 +68,12 @@ export class JobEngine {
       dispatch: (ep) => this.dispatch(ep),
     });
     this.waiters = new JobWaiters(deps.clock, (jobId) => this.jobs.get(jobId));
-    const expire = (job: Job, at: number) => {
-      const ep = this.endpoints.get(job.endpointId);
-      if (ep && this.jobs.get(job.id) === job && job.expiresAt === at) this.delete(ep, job);
-    };
-    this.retention = { run: new RetentionQueue(deps.clock, expire), runsync: new RetentionQueue(deps.clock, expire) };
   }
 
   get jobCount(): number { return this.jobs.size; }
+
+  /** Ttl entries held: ended jobs' are dropped in bulk, so this stays within about twice the stored jobs. */
+  get ttlEntries(): number { return this.timers.ttlEntries; }
 
   /** Jobs the endpoint stores: queued, running, and terminal within result retention. */
   storedJobs = (endpointId: string): number => this.endpoints.get(endpointId)?.jobs.size ?? 0;
@@ -159,8 +162,7 @@ export class JobEngine {
     ep.retried++;
     ep.setStatus(job, 'IN_QUEUE');
     this.jobs.touch(job.id);
-    // ttl keeps counting from the original submission.
-    this.timers.armTtl(job);
+    // ttl keeps counting from the original submission: its entry, armed then, still counts (ttlCounts).
     this.enqueue(ep, job);
     return target;
   }
@@ -246,11 +248,9 @@ export class JobEngine {
       requeueRestored(job);
       this.jobs.set(job.id, job);
       ep.add(job);
+      if (ttlCounts(job)) this.timers.armTtl(job);
       if (TERMINAL_STATUSES.has(job.status)) this.armRetention(ep, job);
-      else {
-        this.timers.armTtl(job);
-        this.enqueue(ep, job);
-      }
+      else this.enqueue(ep, job);
     }
   }
 
@@ -264,14 +264,14 @@ export class JobEngine {
 
   clear(): void {
     for (const ep of [...this.endpoints.values()]) this.removeEndpoint(ep.endpointId);
-    this.retention.run.clear();
-    this.retention.runsync.clear();
+    this.timers.clearDeadlines();
   }
 
   // ---- internals -------------------------------------------------------------------------
 
+  /** A job's ttl ended: deleted unless it ended first (a FAILED job keeps its entry only for a later /retry). */
   private expire(job: Job): void {
-    if (this.deps.faults.has('status-after-ttl-200')) return;
+    if (this.deps.faults.has('status-after-ttl-200') || TERMINAL_STATUSES.has(job.status)) return;
     const ep = this.endpoints.get(job.endpointId);
     if (!ep || this.jobs.get(job.id) !== job) return;
     if (job.status === 'IN_PROGRESS' || job.workerId !== undefined) this.releaseWorker(ep, job);
@@ -366,6 +366,7 @@ export class JobEngine {
   private finish(ep: EndpointJobs, job: Job, status: JobStatus, result: RunResult): void {
     const now = this.deps.clock.now();
     ep.setStatus(job, status);
+    this.timers.cancelRun(job.id);
     job.finishedAt = now;
     if (job.startedAt !== undefined) job.executionTime = now - job.startedAt;
     if (result.output !== undefined) job.output = result.output;
@@ -373,7 +374,7 @@ export class JobEngine {
     if (result.error !== undefined) job.error = typeof result.error === 'string' ? result.error : JSON.stringify(result.error);
     this.jobs.touch(job.id);
     // Once terminal, result retention governs how long the record stays (independently of ttl).
-    this.timers.clear(job.id);
+    if (!ttlCounts(job)) this.timers.ttlEnded();
     this.armRetention(ep, job);
     this.waiters.notify(job, job);
     this.deps.onTerminal(job);
@@ -383,11 +384,12 @@ export class JobEngine {
     let retention = this.deps.retentionMs[job.kind];
     if (this.deps.faults.has('retention-too-short')) retention = Math.floor(retention / 2);
     job.expiresAt = (job.finishedAt ?? this.deps.clock.now()) + retention;
-    this.retention[job.kind].add(job, job.expiresAt);
+    this.timers.armRetention(job, job.expiresAt);
   }
 
   private delete(ep: EndpointJobs, job: Job): void {
-    this.timers.clear(job.id);
+    this.timers.cancelRun(job.id);
+    if (ttlCounts(job)) this.timers.ttlEnded();
     ep.remove(job);
     this.execution.forget(job.id);
     this.jobs.delete(job.id);
