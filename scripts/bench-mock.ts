@@ -18,6 +18,8 @@
 // compiling the server's code (on its background threads, counted in its CPU), more of it for the mock than for bare node.
 // The mock and the bare server each hold one tick object (src/contract/tick-object-shape.ts): without it a server
 // idle between loads can run node's nextTick in V8's runtime, a state that came and went between runs and rounds.
+// Every measured load starts once all the servers are idle (a server may still collect its heap after a load), and
+// the mock and its baseline are loaded in A B B A order each round (bare, mock, mock, bare; the same for /run).
 // BENCH_PROFILE_DIR=dir: the measured mock (1k jobs) writes a V8 CPU profile there (--cpu-prof) when it stops.
 import { startServedChild } from './bench/served-child.js';
 import { cpuMsOf, cpuMsOfAll, cpuUsPerRequest, untilQuiet } from './bench/process-cpu.js';
@@ -160,6 +162,17 @@ async function load(url: string, headers: Record<string, string>, pid?: number, 
   return { rps: result.requests.average, p99: result.latency.p99, cpuUs, kiloInstructions, backgroundCpuMs: cpuMsOfAll(others) - othersBefore };
 }
 
+type Load = Awaited<ReturnType<typeof load>>;
+
+/** Two loads of one server as one figure: each figure averaged. */
+function both(a: Load, b: Load): Load {
+  const mean = (x: number | undefined, y: number | undefined) => (x === undefined || y === undefined ? undefined : Math.round((x + y) / 2));
+  return {
+    rps: (a.rps + b.rps) / 2, p99: (a.p99 + b.p99) / 2, cpuUs: mean(a.cpuUs, b.cpuUs),
+    kiloInstructions: mean(a.kiloInstructions, b.kiloInstructions), backgroundCpuMs: a.backgroundCpuMs + b.backgroundCpuMs,
+  };
+}
+
 /** Median of a/b over the rounds that have both figures (undefined when none has). */
 function medianRatio(rows: Record<string, number>[], a: string, b: string, digits: number): number | undefined {
   const ratios = rows.flatMap((row) => (row[a] !== undefined && row[b] ? [row[a] / row[b]] : []));
@@ -252,8 +265,10 @@ async function main(): Promise<void> {
   const rows: Record<string, number>[] = [];
   try {
     for (let round = 0; round < ROUNDS; round++) {
-      const b = await load(bare.url, auth, bareChild.proc.pid, undefined, true);
-      const s = await load(small.url, auth, smallChild.proc.pid, undefined, true);
+      // Each pair of a figure in A B B A order: the speed of a shared machine drifts between loads.
+      const b1 = await load(bare.url, auth, bareChild.proc.pid, undefined, true);
+      const s = both(await load(small.url, auth, smallChild.proc.pid, undefined, true), await load(small.url, auth, smallChild.proc.pid, undefined, true));
+      const b = both(b1, await load(bare.url, auth, bareChild.proc.pid, undefined, true));
       const x = await load(prismUrl, auth, prism.child.pid);
       const l = await load(large.url, auth);
       // Accounts figures in A B B A order (the load of a shared machine drifts between loads).
@@ -264,8 +279,9 @@ async function main(): Promise<void> {
       const lm = await load(listMany.url, auth);
       const lm2 = await load(listMany.url, auth);
       const lo2 = await load(listOne.url, auth);
-      const br = await load(bareRunUrl, auth, bareChild.proc.pid, RUN, true);
-      const r = await load(runMock.url, auth, runChild.proc.pid, RUN, true);
+      const br1 = await load(bareRunUrl, auth, bareChild.proc.pid, RUN, true);
+      const r = both(await load(runMock.url, auth, runChild.proc.pid, RUN, true), await load(runMock.url, auth, runChild.proc.pid, RUN, true));
+      const br = both(br1, await load(bareRunUrl, auth, bareChild.proc.pid, RUN, true));
       runThroughputRatios.push(r.rps / br.rps);
       throughputRatios.push(s.rps / b.rps);
       prismRatios.push(s.rps / x.rps);
