@@ -10,7 +10,7 @@ import { EndpointJobs } from './endpoint-jobs.js';
 import { JobWaiters } from './waiters.js';
 import { rememberJsonText } from '../json-text-cache.js';
 import { JobExecution, type RunResult } from './execution.js';
-import { DEFAULT_TTL_MS, JobTimers, ttlCounts } from './job-timers.js';
+import { JobTimers, ttlCounts, ttlDeadline } from './job-timers.js';
 import type { EndpointConfig, WorkerLifecycle } from './workers.js';
 import type { ExternalWorkerPort, ResultVerdict, WorkerResult } from './external-run.js';
 import { clearAttempt, newJob, requeueRestored, type Submission } from './job-record.js';
@@ -148,7 +148,7 @@ export class JobEngine {
   retry(job: Job): Job | 'not-retryable' | 'expired' {
     if (job.status !== 'FAILED' && job.status !== 'TIMED_OUT') return 'not-retryable';
     const ep = this.endpoints.get(job.endpointId)!;
-    if (job.submittedAt + (job.policy?.ttl ?? DEFAULT_TTL_MS) <= this.deps.clock.now()) {
+    if (ttlDeadline(job) <= this.deps.clock.now()) {
       this.delete(ep, job);
       return 'expired';
     }
