@@ -1,6 +1,7 @@
 // Minimal HTTP helpers over node:http: bounded body reading, JSON answers, the shared error body.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { decodeInTurns, parseJsonInTurns } from './json-in-turns.js';
+import { rawHeader } from '../contract/raw-headers.js';
 
 export interface ErrorDetail {
   path: string;
@@ -43,7 +44,7 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyRe
 
 /** readBody calling `done` once, without a promise of its own (the queue's /run reads its body so). */
 export function readBodyThen(req: IncomingMessage, maxBytes: number, done: (result: BodyResult) => void): void {
-  const declared = Number(req.headers['content-length']);
+  const declared = Number(rawHeader(req.rawHeaders, 'content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     req.resume();
     done(TOO_LARGE);
@@ -110,7 +111,7 @@ export function isJsonContentType(header: string): boolean {
 }
 
 function contentTypeProblem(req: IncomingMessage): JsonBody | undefined {
-  if (isJsonContentType(req.headers['content-type'] ?? '')) return undefined;
+  if (isJsonContentType(rawHeader(req.rawHeaders, 'content-type') ?? '')) return undefined;
   return { ok: false, error: { path: '/header/content-type', message: 'must be application/json' } };
 }
 
