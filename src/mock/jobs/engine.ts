@@ -374,7 +374,7 @@ export class JobEngine {
     if (result.error !== undefined) job.error = typeof result.error === 'string' ? result.error : JSON.stringify(result.error);
     this.jobs.touch(job.id);
     // Once terminal, result retention governs how long the record stays (independently of ttl).
-    if (!ttlCounts(job)) this.timers.ttlEnded();
+    if (!ttlCounts(job)) this.timers.forgetTtl();
     this.armRetention(ep, job);
     this.waiters.notify(job, job);
     this.deps.onTerminal(job);
@@ -389,7 +389,7 @@ export class JobEngine {
 
   private delete(ep: EndpointJobs, job: Job): void {
     this.timers.cancelRun(job.id);
-    if (ttlCounts(job)) this.timers.ttlEnded();
+    if (ttlCounts(job)) this.timers.forgetTtl();
     ep.remove(job);
     this.execution.forget(job.id);
     this.jobs.delete(job.id);

@@ -50,7 +50,7 @@ export class JobTimers {
   }
 
   /** A job whose ttl was armed ended or was deleted: its ttl no longer counts. */
-  ttlEnded(): void {
+  forgetTtl(): void {
     this.ttls.forget();
   }
 
