@@ -33,6 +33,9 @@ PING_SECONDS = int(os.environ.get("RUNPOD_PING_INTERVAL", "10000")) / 1000
 
 loop_lock = threading.Lock()  # held by a blocking handler, as a sync handler holds the SDK's event loop
 current = {"id": None, "stop": threading.Event()}
+# A stop can be read between the job's hand-over and run() taking it up: kept until then (a few ids at most).
+early_stops = set()
+stops_lock = threading.Lock()
 
 
 def request(method, url, body=None, timeout=95):
@@ -68,6 +71,7 @@ def handle(job):
         sleep_stoppable(data["sleep_ms"])
     if "block_ms" in data:
         with loop_lock:
+            print(f"job {job_id} blocking", flush=True)  # the test cancels only once the loop is held
             time.sleep(data["block_ms"] / 1000)
     if "exit" in data:
         print("exiting mid-job", file=sys.stderr, flush=True)
@@ -94,7 +98,11 @@ def handle(job):
 
 def run(job):
     print(f"job {job['id']} started", flush=True)
-    current["id"], current["stop"] = job["id"], threading.Event()
+    with stops_lock:
+        current["id"], current["stop"] = job["id"], threading.Event()
+        if job["id"] in early_stops:
+            early_stops.discard(job["id"])
+            current["stop"].set()
     try:
         result, is_stream = handle(job)
     except InterruptedError:
@@ -116,9 +124,14 @@ def stop_loop():
         status, body = request("GET", STOP_URL)
         with loop_lock:  # a blocked loop cannot read its stop signals
             if status == 200 and body:
-                for job_id in body.get("jobsToStop", []):
-                    if job_id == current["id"]:
-                        current["stop"].set()
+                with stops_lock:
+                    for job_id in body.get("jobsToStop", []):
+                        if job_id == current["id"]:
+                            current["stop"].set()
+                        else:
+                            if len(early_stops) >= 64:  # stops of jobs that had ended here already
+                                early_stops.clear()
+                            early_stops.add(job_id)
             elif status != 204:
                 time.sleep(1)
 

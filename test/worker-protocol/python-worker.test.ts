@@ -114,6 +114,9 @@ describe('a Python worker behind the mock (FILE.py)', () => {
   it('a worker blocked in its handler past the kill grace is killed and replaced; its late result never lands', async () => {
     const id = await h.run(ep, { block_ms: 3000 });
     const running = await until(ep, id, (b) => b.status === 'IN_PROGRESS');
+    // IN_PROGRESS comes with the hand-over: a stop read before the handler holds the loop finds no job of the
+    // worker's yet, and its next poll then counts as the sign that it stopped (so it would not be killed).
+    expect(await workerLogUntil(running.workerId, `job ${id} blocking`)).toContain(`job ${id} blocking`);
     expect((await h.queue(ep, 'POST', `/cancel/${id}`)).body.status).toBe('CANCELLED');
     const next = await final(ep, await h.run(ep, { n: 3 }));
     expect(next.status).toBe('COMPLETED');
