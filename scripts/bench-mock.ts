@@ -2,7 +2,8 @@
 // same run, so they do not depend on the machine:
 //   1. GET /v2/{id}/status/{jobId} throughput vs a bare node:http server answering the same bytes (goal ≥ 0.8×,
 //      issue 37), and vs Prism 5.16 mocking the same queue v2 spec (goal ≥ 20×); POST /v2/{id}/run vs a bare server
-//      reading the body and answering bytes of the mock's answer's length (goal ≥ 0.8×, issue 37)
+//      reading the body and answering bytes of the mock's answer's length (goal ≥ 0.8×, issue 37), taken apart with a
+//      bare server that also keeps each job (what storing a job costs at all, and what the mock adds to it)
 //   2. p99 latency of that request with 100k stored jobs vs 1k (goal ≤ 1.2×)
 //   3. heap per 100k completed jobs
 //   4. accounts (issue 27): that GET /status throughput when the mock also holds 1,000 other accounts × 100
@@ -25,8 +26,10 @@ import { startServedChild } from './bench/served-child.js';
 import { cpuMsOf, cpuMsOfAll, cpuUsPerRequest, untilQuiet } from './bench/process-cpu.js';
 import { countingInstructions } from './bench/perf-counters.js';
 import { createServer } from 'node:http';
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { startMock, type RunningMock } from '../src/mock/index.js';
+import { DEFAULT_TTL_MS } from '../src/mock/jobs/engine.js';
 import { restHandlers } from '../src/mock/rest/handlers.js';
 import { autocannon } from './bench/autocannon.js';
 import { tickCostAfterIdleCollections } from './bench/tick-shape.js';
@@ -41,6 +44,8 @@ const DURATION_S = Number(process.env['BENCH_DURATION_S'] ?? 5);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const KEY = 'bench-key';
+/** The /run figure's stored jobs end this often: at 50k /run a second some 2,500, a quarter of x-max-stored-jobs' 10,000. */
+const SUBMITTED_JOBS_END_EVERY_MS = 50;
 
 interface Served {
   url: string;
@@ -74,6 +79,30 @@ async function serveBare(encoded: string, runEncoded: string): Promise<Served> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/status` };
 }
 
+/**
+ * The least a job store does per POST /run, for the /run figure's decomposition (not its goal): reads the body, parses
+ * it, keeps a job record under a new id in a Map (ended on the same tick as the mock's) and answers {id, status}.
+ */
+async function serveStoringBare(): Promise<Served> {
+  keepTickObjectShape();
+  const jobs = new Map<string, { id: string; status: string; input: unknown; submittedAt: number }>();
+  setInterval(() => jobs.clear(), SUBMITTED_JOBS_END_EVERY_MS);
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { input: unknown };
+      const job = { id: `${randomUUID()}-u1`, status: 'IN_QUEUE', input: body.input, submittedAt: Date.now() };
+      jobs.set(job.id, job);
+      const text = JSON.stringify({ id: job.id, status: job.status });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+      res.end(text);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/run` };
+}
+
 function heapMb(): number {
   (globalThis as { gc?: () => void }).gc?.();
   return process.memoryUsage().heapUsed / 1024 / 1024;
@@ -103,12 +132,14 @@ async function serveTemplateList(accounts: number): Promise<Served> {
 
 /**
  * A mock holding `count` completed jobs; answers the status URL of one in the middle. With `otherAccounts`, 1,000
- * more accounts. With `submissions` (the /run figure's mock) its job ceilings are lifted: the loads submit more jobs
- * than x-max-stored-jobs allows, and the virtual clock never ends them.
+ * more accounts. With `submissions` (the /run figure's mock) it answers the /run URL of an endpoint without workers,
+ * at its documented job ceilings (x-max-stored-jobs): every SUBMITTED_JOBS_END_EVERY_MS the virtual clock passes a
+ * ttl, so each job submitted is also ended and deleted (that work is in the figure) and the store stays within its
+ * maximum, as it does in use. (Until 2026-11-29 the ceilings were lifted and jobs were never ended: the figure was
+ * taken with up to 1.5M jobs in one endpoint, 150× the maximum, where each Map insert cost several times more.)
  */
 async function serveMock(count: number, otherAccounts = false, submissions = false): Promise<Served> {
-  const limits = submissions ? { maxJobsPerEndpoint: Number.MAX_SAFE_INTEGER, maxJobsTotal: Number.MAX_SAFE_INTEGER } : undefined;
-  const mock = await startMock({ clock: 'virtual', rateLimits: false, apiKeys: [{ key: KEY, scopes: ['jobs'] }], ...(limits ? { limits } : {}) });
+  const mock = await startMock({ clock: 'virtual', rateLimits: false, apiKeys: [{ key: KEY, scopes: ['jobs'] }] });
   if (otherAccounts) fillAccounts(mock, OTHER_ACCOUNTS, TEMPLATES_PER_ACCOUNT);
   const template = mock.core.store.saveTemplate({ name: 'bench', imageName: 'bench:1' });
   if (!template.ok) throw new Error(template.message);
@@ -129,7 +160,12 @@ async function serveMock(count: number, otherAccounts = false, submissions = fal
   }
   for (let i = 0; i < 5; i++) mock.clock.advance(1);
   if (mock.core.engine.health(endpointId).jobs.completed !== count) throw new Error('not every job completed');
-  return { url: submissions ? `${mock.queueV2Url(endpointId)}/run` : `${mock.queueV2Url(endpointId)}/status/${probe}`, heapDeltaMb: +((heapMb() - before) * (100_000 / count)).toFixed(1) };
+  const heapDeltaMb = +((heapMb() - before) * (100_000 / count)).toFixed(1);
+  if (!submissions) return { url: `${mock.queueV2Url(endpointId)}/status/${probe}`, heapDeltaMb };
+  const sink = mock.core.store.createEndpoint({ templateId: template.value.id, workersMin: 0, workersMax: 0 });
+  if (!sink.ok) throw new Error(sink.message);
+  setInterval(() => mock.clock.advance(DEFAULT_TTL_MS), SUBMITTED_JOBS_END_EVERY_MS);
+  return { url: `${mock.queueV2Url(sink.value.id)}/run`, heapDeltaMb };
 }
 
 // ---- parent side --------------------------------------------------------------------------
@@ -223,6 +259,7 @@ async function main(): Promise<void> {
     // Exit (rather than die) on SIGTERM so --cpu-prof and similar flags can write their output.
     process.on('SIGTERM', () => process.exit(0));
     const served = kind.startsWith('bare:') ? await serveBare(kind.split(':')[1]!, kind.split(':')[2]!)
+      : kind === 'storing' ? await serveStoringBare()
       : kind.startsWith('list:') ? await serveTemplateList(Number(kind.slice(5)))
         : await serveMock(Number(kind.split(':')[1]), kind.endsWith(':accounts'), kind.endsWith(':run'));
     process.stdout.write(`${JSON.stringify(served)}\n`);
@@ -241,9 +278,10 @@ async function main(): Promise<void> {
   const bareChild = await child(`bare:${Buffer.from(await answer.arrayBuffer()).toString('base64url')}:${Buffer.from(await runAnswer.arrayBuffer()).toString('base64url')}`);
   const servers = [
     bareChild, smallChild, await child('mock:100000'),
-    await child('mock:1000:accounts'), await child('list:1'), await child(`list:${OTHER_ACCOUNTS}`), runChild,
+    await child('mock:1000:accounts'), await child('list:1'), await child(`list:${OTHER_ACCOUNTS}`), runChild, await child('storing'),
   ];
-  const [bare, small, large, manyAccounts, listOne, listMany, runMock] = servers.map((s) => s.served) as Served[] as [Served, Served, Served, Served, Served, Served, Served];
+  const [bare, small, large, manyAccounts, listOne, listMany, runMock, storing] = servers.map((s) => s.served) as Served[] as [Served, Served, Served, Served, Served, Served, Served, Served];
+  const storingChild = servers[7]!;
   const bareRunUrl = new URL('/run', bare.url).href;
   const specDir = mkdtempSync(join(tmpdir(), 'cc-bench-mock-'));
   writeQueueSpecForPrism(join(specDir, 'queue-v2.json'));
@@ -255,10 +293,13 @@ async function main(): Promise<void> {
   for (const url of [bare.url, small.url, large.url, manyAccounts.url]) await load(url, auth);
   await load(bareRunUrl, auth, undefined, RUN);
   await load(runMock.url, auth, undefined, RUN);
+  await load(storing.url, auth, undefined, RUN);
   const prismRatios: number[] = [];
   // Interleaved rounds: the machine may be shared, so compare figures taken close together.
   const throughputRatios: number[] = [];
   const runThroughputRatios: number[] = [];
+  const runOverStoringRatios: number[] = [];
+  const storingOverBareRatios: number[] = [];
   const p99Ratios: number[] = [];
   const accountsThroughputRatios: number[] = [];
   const listCostRatios: number[] = [];
@@ -282,7 +323,13 @@ async function main(): Promise<void> {
       const br1 = await load(bareRunUrl, auth, bareChild.proc.pid, RUN, true);
       const r = both(await load(runMock.url, auth, runChild.proc.pid, RUN, true), await load(runMock.url, auth, runChild.proc.pid, RUN, true));
       const br = both(br1, await load(bareRunUrl, auth, bareChild.proc.pid, RUN, true));
+      // The decomposition: storing ÷ bare is what keeping each job costs; mock ÷ storing what the mock adds to it.
+      const r2a = await load(runMock.url, auth, runChild.proc.pid, RUN);
+      const st = both(await load(storing.url, auth, storingChild.proc.pid, RUN), await load(storing.url, auth, storingChild.proc.pid, RUN));
+      const r2 = both(r2a, await load(runMock.url, auth, runChild.proc.pid, RUN));
       runThroughputRatios.push(r.rps / br.rps);
+      runOverStoringRatios.push(r2.rps / st.rps);
+      storingOverBareRatios.push(st.rps / br.rps);
       throughputRatios.push(s.rps / b.rps);
       prismRatios.push(s.rps / x.rps);
       p99Ratios.push(l.p99 / Math.max(1, s.p99));
@@ -292,7 +339,7 @@ async function main(): Promise<void> {
         bareRps: Math.round(b.rps), prismRps: Math.round(x.rps), mockRps1k: Math.round(s.rps), mockRps100k: Math.round(l.rps), p99Ms1k: s.p99, p99Ms100k: l.p99,
         ...(b.cpuUs !== undefined && s.cpuUs !== undefined ? { bareCpuUsPerRequest: b.cpuUs, mockCpuUsPerRequest1k: s.cpuUs } : {}),
         mockRps1kWith1000Accounts: Math.round((m.rps + m2.rps) / 2), listRps1x100: Math.round((lo.rps + lo2.rps) / 2), listRps1000x100: Math.round((lm.rps + lm2.rps) / 2),
-        bareRunRps: Math.round(br.rps), mockRunRps: Math.round(r.rps),
+        bareRunRps: Math.round(br.rps), mockRunRps: Math.round(r.rps), storingBareRunRps: Math.round(st.rps),
         ...(br.cpuUs !== undefined && r.cpuUs !== undefined ? { bareRunCpuUsPerRequest: br.cpuUs, mockRunCpuUsPerRequest: r.cpuUs } : {}),
         ...(x.cpuUs !== undefined ? { prismCpuUsPerRequest: x.cpuUs } : {}),
         ...(b.kiloInstructions !== undefined && s.kiloInstructions !== undefined ? { bareKiloInstructionsPerRequest: b.kiloInstructions, mockKiloInstructionsPerRequest1k: s.kiloInstructions } : {}),
@@ -318,6 +365,9 @@ async function main(): Promise<void> {
     runThroughputRatio: +median(runThroughputRatios).toFixed(2),
     runThroughputGoal: '>= 0.8 (mock POST /run vs a bare node:http server reading the body and answering bytes of the same length, median of rounds)',
     ...(rows.every((r) => r['mockRunCpuUsPerRequest'] !== undefined) ? { runCpuPerRequestRatio: +median(rows.map((r) => r['mockRunCpuUsPerRequest']! / r['bareRunCpuUsPerRequest']!)).toFixed(2) } : {}),
+    runStoringOverBareRatio: +median(storingOverBareRatios).toFixed(2),
+    runOverStoringRatio: +median(runOverStoringRatios).toFixed(2),
+    runDecompositionNote: 'a bare server that also parses each /run body and keeps the job in a Map (storing) ÷ bare: what keeping a job costs at all; mock ÷ storing: what the mock adds to that (routing, auth, validation, its job record, ttl and per-endpoint index)',
     prismRatio: +median(prismRatios).toFixed(1),
     prismGoal: '>= 20 (mock GET /status vs Prism 5.16 mocking the same queue v2 spec, median of rounds)',
     // On 2 cores the load generator's own CPU caps the faster server's requests per second; CPU per request is not capped.
