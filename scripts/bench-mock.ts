@@ -136,7 +136,7 @@ async function serveTemplateList(accounts: number): Promise<Served> {
  * at its documented job ceilings (x-max-stored-jobs): every SUBMITTED_JOBS_END_EVERY_MS the virtual clock passes a
  * ttl, so each job submitted is also ended and deleted (that work is in the figure) and the store stays within its
  * maximum, as it does in use. (Until 2026-11-29 the ceilings were lifted and jobs were never ended: the figure was
- * taken with up to 1.5M jobs in one endpoint, 150× the maximum, where each Map insert cost several times more.)
+ * taken with about 1.7M jobs in one endpoint, over 150× the maximum, where each Map insert cost several times more.)
  */
 async function serveMock(count: number, otherAccounts = false, submissions = false): Promise<Served> {
   const mock = await startMock({ clock: 'virtual', rateLimits: false, apiKeys: [{ key: KEY, scopes: ['jobs'] }] });
